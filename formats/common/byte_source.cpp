@@ -1,0 +1,116 @@
+#include "byte_source.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "bounds.h"
+
+namespace strata {
+
+std::size_t ByteSource::read(std::uint64_t offset, std::span<std::uint8_t> out) const {
+    const ByteView v = view(offset, out.size());
+    std::copy(v.bytes.begin(), v.bytes.end(), out.begin());
+    return v.size();
+}
+
+namespace {
+
+class MappedFileSource final : public ByteSource {
+public:
+    MappedFileSource(std::string name, const std::uint8_t* data, std::uint64_t size)
+        : name_(std::move(name)), data_(data), size_(size) {}
+    ~MappedFileSource() override {
+        if (data_ != nullptr) {
+            ::munmap(const_cast<std::uint8_t*>(data_), static_cast<std::size_t>(size_));
+        }
+    }
+
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return size_; }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, size_);
+        if (n == 0) {
+            return {};
+        }
+        return {{data_ + offset, static_cast<std::size_t>(n)}, nullptr};
+    }
+
+private:
+    std::string name_;
+    const std::uint8_t* data_;
+    std::uint64_t size_;
+};
+
+class BufferSource final : public ByteSource {
+public:
+    BufferSource(std::vector<std::uint8_t> bytes, std::string name)
+        : bytes_(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes))),
+          name_(std::move(name)) {}
+
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return bytes_->size(); }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, bytes_->size());
+        if (n == 0) {
+            return {};
+        }
+        return {{bytes_->data() + offset, static_cast<std::size_t>(n)}, bytes_};
+    }
+
+private:
+    std::shared_ptr<const std::vector<std::uint8_t>> bytes_;
+    std::string name_;
+};
+
+std::string describeErrno(const std::filesystem::path& path, const char* what) {
+    return path.string() + ": " + what + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
+ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw SourceError(describeErrno(path, "cannot open"));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const std::string message = describeErrno(path, "cannot stat");
+        ::close(fd);
+        throw SourceError(message);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw SourceError(path.string() + ": not a regular file");
+    }
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const std::uint8_t* data = nullptr;
+    if (size > 0) {
+        void* mapped = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+        if (mapped == MAP_FAILED) {
+            const std::string message = describeErrno(path, "cannot map");
+            ::close(fd);
+            throw SourceError(message);
+        }
+        data = static_cast<const std::uint8_t*>(mapped);
+    }
+    ::close(fd);  // the mapping keeps the file referenced
+    return std::make_shared<MappedFileSource>(path.string(), data, size);
+}
+
+ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name) {
+    return std::make_shared<BufferSource>(std::move(bytes), std::move(name));
+}
+
+ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name) {
+    return makeBufferSource(std::vector<std::uint8_t>(bytes.begin(), bytes.end()),
+                            std::move(name));
+}
+
+}  // namespace strata

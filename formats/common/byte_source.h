@@ -1,0 +1,63 @@
+// Read-only byte sources: a memory-mapped file or an in-memory buffer. Every parsed structure
+// refers back to a ByteSource through a Region, so any view can show the bytes it came from.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+// A contiguous run of bytes borrowed from a ByteSource. `keepAlive` pins whatever owns the
+// memory (a decoded buffer, say) so a view stays valid after the source drops its cache.
+struct ByteView {
+    std::span<const std::uint8_t> bytes;
+    std::shared_ptr<const void> keepAlive;
+
+    std::size_t size() const { return bytes.size(); }
+    bool empty() const { return bytes.empty(); }
+    const std::uint8_t* data() const { return bytes.data(); }
+};
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    ByteSource(const ByteSource&) = delete;
+    ByteSource& operator=(const ByteSource&) = delete;
+
+    // Where the bytes come from: a file path, or "archive.zds!member" for archive members.
+    virtual const std::string& name() const = 0;
+    virtual std::uint64_t size() const = 0;
+
+    // Bytes [offset, offset + length) clipped to the end of the source: a request past the end
+    // returns fewer bytes (or none), never fails. Safe to call from several threads at once.
+    virtual ByteView view(std::uint64_t offset, std::uint64_t length) const = 0;
+
+    // Copies up to out.size() bytes from offset; returns how many were copied.
+    std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
+
+protected:
+    ByteSource() = default;
+};
+
+using ByteSourcePtr = std::shared_ptr<const ByteSource>;
+
+// Thrown when a file cannot be opened or mapped; what() names the file and the reason.
+class SourceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Maps a whole file read-only. Opening costs the same for 1 KB and 100 GB: nothing is read
+// until a view touches it. An empty file is a valid, empty source.
+ByteSourcePtr openMappedFile(const std::filesystem::path& path);
+
+// Owns a copy of `bytes` (tests, decoded payloads, small generated content).
+ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name = "<buffer>");
+ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name = "<buffer>");
+
+}  // namespace strata

@@ -1,0 +1,28 @@
+// Chooses the format for a path (file or folder) by asking every handler's probe.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "format_handler.h"
+
+namespace strata {
+
+class FormatRegistry {
+public:
+    // The registry with every built-in format and the raw-binary fallback.
+    static const FormatRegistry& builtin();
+
+    void add(std::unique_ptr<FormatHandler> handler);
+
+    // The most confident detection; raw binary for any other readable file. Throws
+    // SourceError when the path does not exist or cannot be read.
+    Detection detect(const std::filesystem::path& path) const;
+    const FormatHandler& handler(FormatId id) const;
+    std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path) const;
+
+private:
+    std::vector<std::unique_ptr<FormatHandler>> handlers_;
+};
+
+}  // namespace strata

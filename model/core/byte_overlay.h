@@ -1,0 +1,50 @@
+// Overwrite edits over a read-only ByteSource, for repair work in the hex view. The source is
+// never modified; edits live in a sparse map until the document is saved.
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+
+#include <cstdint>
+#include <map>
+#include <span>
+
+#include "formats/common/byte_source.h"
+
+namespace strata::model {
+
+class ByteOverlay : public QObject {
+    Q_OBJECT
+public:
+    explicit ByteOverlay(ByteSourcePtr source, QObject* parent = nullptr);
+
+    const ByteSource& source() const { return *source_; }
+    const ByteSourcePtr& sourcePtr() const { return source_; }
+    std::uint64_t size() const { return source_->size(); }
+
+    // Copies bytes as edited; returns how many were copied (fewer at the end of the source).
+    std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
+    QByteArray read(std::uint64_t offset, std::uint64_t length) const;
+    bool isEdited(std::uint64_t offset) const { return edits_.count(offset) != 0; }
+    bool hasEdits() const { return !edits_.empty(); }
+    std::size_t editedByteCount() const { return edits_.size(); }
+
+    // Overwrites bytes (clipped to the source size). Only undo commands call this, so every
+    // change is undoable; an edit back to the original byte removes the entry.
+    void write(std::uint64_t offset, const QByteArray& bytes);
+    // Forgets every edit (after a save wrote them out, or a reload).
+    void clear();
+
+    // Writes the edited bytes to `out` through AtomicFile-style temp + rename; returns an error
+    // text or an empty string.
+    QString saveTo(const QString& path) const;
+
+signals:
+    void changed(quint64 offset, quint64 length);
+
+private:
+    ByteSourcePtr source_;
+    std::map<std::uint64_t, std::uint8_t> edits_;
+};
+
+}  // namespace strata::model

@@ -1,0 +1,102 @@
+#include "formats/common/byte_source.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <limits>
+
+#include "formats/common/bounds.h"
+#include "formats/common/le_reader.h"
+
+namespace strata {
+namespace {
+
+constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+
+std::filesystem::path writeTemp(std::string_view name, std::string_view contents) {
+    const auto path = std::filesystem::temp_directory_path() / name;
+    std::ofstream(path, std::ios::binary).write(contents.data(),
+                                               static_cast<std::streamsize>(contents.size()));
+    return path;
+}
+
+TEST(Bounds, RangeFitsRejectsWrapAround) {
+    EXPECT_TRUE(rangeFits(0, 10, 10));
+    EXPECT_TRUE(rangeFits(10, 0, 10));
+    EXPECT_FALSE(rangeFits(11, 0, 10));
+    EXPECT_FALSE(rangeFits(5, 6, 10));
+    EXPECT_FALSE(rangeFits(1, kMax, 10));
+    EXPECT_FALSE(rangeFits(kMax, 2, kMax));
+}
+
+TEST(Bounds, CheckedArithmetic) {
+    EXPECT_EQ(checkedAdd(1, 2), 3u);
+    EXPECT_FALSE(checkedAdd(kMax, 1));
+    EXPECT_EQ(checkedMul(1u << 20, 1u << 20), std::uint64_t{1} << 40);
+    EXPECT_FALSE(checkedMul(std::uint64_t{1} << 32, std::uint64_t{1} << 32));
+    EXPECT_EQ(saturatingEnd(kMax - 1, 5), kMax);
+}
+
+TEST(ByteSource, BufferViewsClipAtEnd) {
+    const auto source = makeBufferSource(std::string_view("hello world"), "greeting");
+    EXPECT_EQ(source->name(), "greeting");
+    EXPECT_EQ(source->size(), 11u);
+    const ByteView v = source->view(6, 100);
+    ASSERT_EQ(v.size(), 5u);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(v.data()), v.size()), "world");
+    EXPECT_TRUE(source->view(11, 1).empty());
+    EXPECT_TRUE(source->view(kMax, kMax).empty());
+}
+
+TEST(ByteSource, MappedFileReadsBytesAndEmptyFiles) {
+    const auto path = writeTemp("strata_byte_source_test.bin", "\x01\x02\x03\x04\x05");
+    const auto source = openMappedFile(path);
+    EXPECT_EQ(source->size(), 5u);
+    EXPECT_EQ(readLe<std::uint32_t>(*source, 1), 0x05040302u);
+    EXPECT_FALSE(readLe<std::uint32_t>(*source, 2));
+
+    const auto empty = writeTemp("strata_byte_source_empty.bin", "");
+    const auto emptySource = openMappedFile(empty);
+    EXPECT_EQ(emptySource->size(), 0u);
+    EXPECT_TRUE(emptySource->view(0, 10).empty());
+    std::filesystem::remove(path);
+    std::filesystem::remove(empty);
+}
+
+TEST(ByteSource, MissingFileNamesThePath) {
+    try {
+        openMappedFile("/nonexistent/strata/file.zs");
+        FAIL() << "expected SourceError";
+    } catch (const SourceError& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/strata/file.zs"), std::string::npos);
+    }
+}
+
+TEST(ByteSource, DirectoryIsRefused) {
+    EXPECT_THROW(openMappedFile(std::filesystem::temp_directory_path()), SourceError);
+}
+
+TEST(LeReader, DecodesLittleAndBigEndian) {
+    const std::uint8_t bytes[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+    EXPECT_EQ(readLe<std::uint64_t>(bytes, 0), 0x0807060504030201u);
+    EXPECT_EQ(readLe<std::uint16_t>(bytes, 6), 0x0807u);
+    EXPECT_FALSE(readLe<std::uint16_t>(bytes, 7));
+    EXPECT_FALSE(readLe<std::uint16_t>(bytes, kMax));
+    EXPECT_EQ(decodeBe<std::uint32_t>(bytes), 0x01020304u);
+}
+
+TEST(LeReader, CursorStopsAtEnd) {
+    const std::uint8_t bytes[] = {0xff, 0x01, 0x00, 0x00, 0x00, 0xaa};
+    LeCursor cursor(bytes);
+    EXPECT_EQ(cursor.u8(), 0xffu);
+    EXPECT_EQ(cursor.u32(), 1u);
+    EXPECT_TRUE(cursor.ok());
+    EXPECT_EQ(cursor.remaining(), 1u);
+    EXPECT_EQ(cursor.u16(), 0u);
+    EXPECT_FALSE(cursor.ok());
+    EXPECT_TRUE(cursor.bytes(1).empty());
+}
+
+}  // namespace
+}  // namespace strata
