@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QObject>
+#include <QString>
 
 #include <cstdint>
 #include <map>
@@ -16,18 +17,26 @@ namespace strata::model {
 class ByteOverlay : public QObject {
     Q_OBJECT
 public:
+    using EditMap = std::map<std::uint64_t, std::uint8_t>;
+
     explicit ByteOverlay(ByteSourcePtr source, QObject* parent = nullptr);
 
     const ByteSource& source() const { return *source_; }
     const ByteSourcePtr& sourcePtr() const { return source_; }
     std::uint64_t size() const { return source_->size(); }
+    // The source's name as a QString (a path, or "archive!member").
+    QString name() const;
 
     // Copies bytes as edited; returns how many were copied (fewer at the end of the source).
     std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
     QByteArray read(std::uint64_t offset, std::uint64_t length) const;
+    // The edited byte at `offset` (the original when unedited); 0 past the end.
+    std::uint8_t byteAt(std::uint64_t offset) const;
     bool isEdited(std::uint64_t offset) const { return edits_.count(offset) != 0; }
     bool hasEdits() const { return !edits_.empty(); }
     std::size_t editedByteCount() const { return edits_.size(); }
+    // The edits themselves (offset -> new byte); background jobs copy this before they start.
+    const EditMap& edits() const { return edits_; }
 
     // Overwrites bytes (clipped to the source size). Only undo commands call this, so every
     // change is undoable; an edit back to the original byte removes the entry.
@@ -35,8 +44,9 @@ public:
     // Forgets every edit (after a save wrote them out, or a reload).
     void clear();
 
-    // Writes the edited bytes to `out` through AtomicFile-style temp + rename; returns an error
-    // text or an empty string.
+    // Writes the whole edited file to `path` through a temp file beside it + fsync + rename +
+    // directory fsync, copying in chunks. Returns an error text or an empty string; on failure
+    // the target is left as it was.
     QString saveTo(const QString& path) const;
 
 signals:
@@ -44,7 +54,12 @@ signals:
 
 private:
     ByteSourcePtr source_;
-    std::map<std::uint64_t, std::uint8_t> edits_;
+    EditMap edits_;
 };
+
+// Applies the edits that fall in [offset, offset + buffer.size()) to a buffer holding the
+// original bytes from `offset`. Used by readers that work on a snapshot of the edits.
+void applyEdits(const ByteOverlay::EditMap& edits, std::uint64_t offset,
+                std::span<std::uint8_t> buffer);
 
 }  // namespace strata::model

@@ -1,0 +1,89 @@
+// One opened file or folder: its byte sources (each behind an edit overlay), its structure
+// tree, its diagnostics, its undo stack and bookmarks.
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "formats/common/node.h"
+#include "formats/common/validator.h"
+#include "formats/registry/format_handler.h"
+#include "model/core/bookmark.h"
+#include "model/core/byte_overlay.h"
+
+namespace strata::model {
+
+class DiagnosticsModel;
+
+class Document : public QObject {
+    Q_OBJECT
+public:
+    // Opens `path` with the built-in format registry; on failure returns nullptr and sets
+    // *error (when given) to a readable reason.
+    static std::unique_ptr<Document> open(const QString& path, QString* error = nullptr);
+
+    explicit Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
+    ~Document() override;
+
+    QString path() const;
+    // The file or folder name without its directory.
+    QString displayName() const;
+    strata::FormatId format() const;
+    QString formatName() const;
+    const strata::Node* root() const;
+    const std::vector<std::pair<std::string, std::string>>& facts() const;
+    // Shared so background jobs can keep the sources and nodes alive while they run.
+    std::shared_ptr<const strata::OpenedDocument> opened() const { return opened_; }
+
+    // One overlay per byte source, in the order the format listed them; the first is primary.
+    QList<ByteOverlay*> files() const { return files_; }
+    ByteOverlay* primaryFile() const { return files_.isEmpty() ? nullptr : files_.front(); }
+    ByteOverlay* overlayFor(const strata::ByteSource* source) const;
+    // The node whose region covers the whole of `source` (where Node::deepestAt starts); the
+    // root for single-file documents and whenever no better node is found.
+    const strata::Node* fileNodeFor(const strata::ByteSource* source) const;
+
+    QUndoStack* undoStack() const { return undoStack_; }
+    // Pushes an undoable overwrite; consecutive calls continuing the previous run merge into
+    // one undo step when `mergeable`.
+    void overwrite(ByteOverlay* file, quint64 offset, const QByteArray& bytes,
+                   bool mergeable = true);
+    bool isModified() const;
+    // Writes the primary file's edited bytes to `path` atomically and marks the document clean.
+    // Returns an error text, or an empty string on success.
+    QString saveAs(const QString& path);
+    // saveAs for one particular file of a multi-file document (does not change the clean state).
+    QString saveFileAs(ByteOverlay* file, const QString& path);
+
+    // Bookmarks.
+    const QList<Bookmark>& bookmarks() const { return bookmarks_; }
+    void addBookmark(const Bookmark& bookmark);
+    void removeBookmark(int index);
+    void clearBookmarks();
+
+    DiagnosticsModel* diagnostics() const { return diagnostics_; }
+    // A fresh validator for this document, or nullptr when the format has none.
+    std::unique_ptr<strata::Validator> makeValidator() const;
+
+signals:
+    void modifiedChanged(bool modified);
+    void bookmarksChanged();
+    // Bytes of `file` changed (an edit, an undo, a redo).
+    void bytesChanged(ByteOverlay* file, quint64 offset, quint64 length);
+    void saved(const QString& path);
+
+private:
+    std::shared_ptr<strata::OpenedDocument> opened_;
+    QList<ByteOverlay*> files_;
+    QUndoStack* undoStack_;
+    DiagnosticsModel* diagnostics_;
+    QList<Bookmark> bookmarks_;
+};
+
+}  // namespace strata::model

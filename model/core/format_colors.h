@@ -1,0 +1,23 @@
+// Colours shared by the hex view, the file map and the tree: a stable colour per node kind and
+// fixed colours per status and severity.
+#pragma once
+
+#include <QColor>
+
+#include <string_view>
+
+#include "formats/common/diagnostic.h"
+#include "formats/common/node.h"
+
+namespace strata::model {
+
+// A pleasant light background for a node kind ("zs.header"), the same in every run (the hash
+// is FNV-1a, not Qt's seeded qHash). `dark` gives a darker variant for dark themes.
+QColor colorForKind(std::string_view kind, bool dark = false);
+// Ok gives an invalid QColor (no tint); Info blue, Warning amber, Error red.
+QColor colorForStatus(strata::Status status);
+QColor colorForSeverity(strata::Severity severity);
+// Foreground text colour readable on `background`.
+QColor textColorOn(const QColor& background);
+
+}  // namespace strata::model

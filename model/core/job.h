@@ -1,0 +1,61 @@
+// A background task as the GUI sees it: title, state, progress, status and error text. Lives
+// on the GUI thread; its worker reaches it only through JobContext, which queues every update.
+#pragma once
+
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+#include "formats/common/validator.h"
+
+namespace strata::model {
+
+class Job : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Running, Finished, Cancelled, Failed };
+    Q_ENUM(State)
+
+    explicit Job(QString title, QObject* parent = nullptr);
+    ~Job() override;
+
+    QString title() const { return title_; }
+    State state() const { return state_; }
+    bool isRunning() const { return state_ == State::Running; }
+    double progress() const { return progress_; }
+    QString statusText() const { return statusText_; }
+    QString errorText() const { return errorText_; }
+    QDateTime startedAt() const { return startedAt_; }
+    QDateTime finishedAt() const { return finishedAt_; }  // null while running
+
+    // Asks the worker to stop; the state becomes Cancelled once it has.
+    void cancel();
+    bool cancelRequested() const { return token_->cancelled(); }
+    // Shared with the worker; validators poll it.
+    const std::shared_ptr<strata::CancelToken>& token() const { return token_; }
+
+    static QString stateName(State state);
+
+signals:
+    void progressChanged(double fraction, const QString& text);
+    void stateChanged(strata::model::Job::State state);
+    void finished();
+
+private:
+    friend class JobRunner;
+    void applyProgress(double fraction, const QString& text);
+    void finish(State state, const QString& error);
+
+    QString title_;
+    State state_ = State::Running;
+    double progress_ = 0.0;
+    QString statusText_;
+    QString errorText_;
+    QDateTime startedAt_;
+    QDateTime finishedAt_;
+    std::shared_ptr<strata::CancelToken> token_;
+};
+
+}  // namespace strata::model

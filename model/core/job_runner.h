@@ -1,0 +1,87 @@
+// Runs jobs on a private thread pool. Workers report through a JobContext; every update reaches
+// the Job on its own (GUI) thread through queued calls, so no widget is touched off-thread.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "formats/common/validator.h"
+#include "model/core/job.h"
+
+namespace strata::model {
+
+// The worker's handle on its job. Safe to use from the worker thread (and from threads the
+// worker starts, such as a validator's pool).
+class JobContext {
+public:
+    JobContext(Job* job, std::shared_ptr<strata::CancelToken> token);
+
+    // Throttled: at most every kProgressIntervalMs, except the first report and 1.0, which
+    // always get through.
+    void setProgress(double fraction, const QString& text = {});
+    bool cancelled() const { return token_->cancelled(); }
+    strata::CancelToken& cancelToken() { return *token_; }
+    // A progress callback for validators and other formats/ code.
+    strata::ProgressCallback progressCallback();
+    // Marks the job Failed with `error` once the work function returns.
+    void fail(const QString& error);
+    // Runs `fn` on the job's thread (queued); dropped when the job is gone.
+    void post(std::function<void()> fn);
+    Job* job() const { return job_; }
+
+    static constexpr int kProgressIntervalMs = 50;
+
+private:
+    friend class JobRunner;
+    QPointer<Job> job_;
+    std::shared_ptr<strata::CancelToken> token_;
+    std::mutex mutex_;
+    QElapsedTimer sinceReport_;
+    bool reported_ = false;
+    QString error_;
+};
+
+class JobRunner : public QObject {
+    Q_OBJECT
+public:
+    using Work = std::function<void(JobContext&)>;
+
+    explicit JobRunner(QObject* parent = nullptr);
+    // Cancels every running job and waits for the workers.
+    ~JobRunner() override;
+
+    // Starts `work` on the pool under a new Job owned by the runner.
+    Job* start(const QString& title, Work work);
+    // Starts `work` under `job` (a Job subclass carrying results); the runner takes ownership.
+    Job* start(Job* job, Work work);
+
+    QList<Job*> jobs() const { return jobs_; }
+    // The most recently started job still running, or nullptr.
+    Job* activeJob() const;
+    void cancelAll();
+    // Blocks until every worker has returned (tests, shutdown). Queued updates are delivered
+    // when the event loop next runs.
+    void waitForDone();
+    // Drops finished jobs from jobs() and deletes them.
+    void removeFinished();
+    QThreadPool* pool() { return &pool_; }
+
+signals:
+    void jobAdded(strata::model::Job* job);
+    void jobFinished(strata::model::Job* job);
+
+private:
+    QThreadPool pool_;
+    QList<Job*> jobs_;
+};
+
+}  // namespace strata::model
