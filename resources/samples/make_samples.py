@@ -7,6 +7,8 @@
 sample.zs  a ZS 0.10 file: 49 sorted "word<TAB>count" records in three deflate data blocks,
            one root index block, metadata as a JSON object.
 sample.zt  a zTensor 1.0 file: two dense float32 tensors with crc32c digests.
+sample.sidx  a Shardlake shard (version 1): 4 dimensions, one centroid, six vectors.
+sample.ozdf  a standalone OZDF document with plain blocks, a comment and a list block.
 
 The output is deterministic for a given zlib, so the committed files can be regenerated and
 compared byte for byte.
@@ -312,8 +314,88 @@ def check_zt(buf):
 
 
 # ---------------------------------------------------------------------------------------------
+# Shardlake shard, format version 1 (raw f32 records)
 
-SAMPLES = {"sample.zs": (make_zs, check_zs), "sample.zt": (make_zt, check_zt)}
+SIDX_MAGIC = b"SLKIDX\0\0"
+SIDX_DIMS = 4
+SIDX_CENTROID = [0.5, 0.25, -0.25, 0.0]
+SIDX_VECTORS = [
+    (101, [1.0, 0.0, 0.0, 0.0]),
+    (102, [0.0, 1.0, 0.0, 0.0]),
+    (103, [0.0, 0.0, 1.0, 0.0]),
+    (104, [0.5, 0.5, 0.0, 0.0]),
+    (105, [0.75, -0.25, 0.5, 0.125]),
+    (106, [-1.0, 0.5, -0.5, 0.25]),
+]
+
+
+def make_sidx():
+    out = SIDX_MAGIC + struct.pack("<IIIIQ", 1, 0, SIDX_DIMS, 1, len(SIDX_VECTORS))
+    out += struct.pack(f"<{SIDX_DIMS}f", *SIDX_CENTROID)
+    for vector_id, values in SIDX_VECTORS:
+        out += struct.pack(f"<Q{SIDX_DIMS}f", vector_id, *values)
+    return out
+
+
+def check_sidx(buf):
+    assert buf[:8] == SIDX_MAGIC
+    version, _, dims, centroids, count = struct.unpack_from("<IIIIQ", buf, 8)
+    assert version == 1 and centroids == 1
+    assert len(buf) == 32 + centroids * dims * 4 + count * (8 + dims * 4), "exact length"
+    return count
+
+
+# ---------------------------------------------------------------------------------------------
+# OZDF: a standalone document (UTF-8, no BOM, no line may start with ### or ===
+# except the headers)
+
+OZDF_TEXT = """#### TITLE
+A Walk Through the Layers
+
+#### AUTHOR
+The Strata developers
+
+#### COMMENT
+This document is one of the samples bundled with Strata.
+
+#### [CHAPTERS]
+==== BEDROCK
+At the bottom lies the oldest layer. Everything else rests on it, and
+nothing above can be read without first knowing where it begins.
+
+Paragraphs are separated by blank lines; line breaks inside a paragraph
+are only for the eye.
+
+==== SEDIMENT
+Each new layer settles on the last one, in order, never in between.
+
+====
+An unnamed list item is allowed as well.
+"""
+
+
+def make_ozdf():
+    return OZDF_TEXT.encode("utf-8")
+
+
+def check_ozdf(buf):
+    text = buf.decode("utf-8")
+    assert not text.startswith("\ufeff"), "no byte order mark"
+    headers = [line for line in text.split("\n") if line.startswith(("###", "==="))]
+    for line in headers:
+        assert line.startswith(("#### ", "====")), f"header {line!r}"
+    assert text.split("\n", 1)[0].startswith("#### "), "content before the first header"
+    return len(headers)
+
+
+# ---------------------------------------------------------------------------------------------
+
+SAMPLES = {
+    "sample.zs": (make_zs, check_zs),
+    "sample.zt": (make_zt, check_zt),
+    "sample.sidx": (make_sidx, check_sidx),
+    "sample.ozdf": (make_ozdf, check_ozdf),
+}
 
 
 def main(argv):

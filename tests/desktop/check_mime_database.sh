@@ -41,7 +41,7 @@ for bytes in ab5a536669 4c6501 ab5a5374 6f426501 5a54454e31303030 534c4b494458; 
 done
 # Each rule is "offset=" then a big-endian u16 length then the value.
 for rule in 3e303d0008ab5a536669 3e303d0008ab5a5374 3e303d00085a54454e31303030 \
-        3e303d0006534c4b494458; do
+        3e303d0008534c4b4944580000; do
     case $magic_hex in
         *"$rule"*) ;;
         *) fail "magic rule $rule (offset 0, exact length) missing" ;;
@@ -58,7 +58,11 @@ if command -v gio >/dev/null 2>&1; then
         XDG_DATA_HOME="$work" XDG_DATA_DIRS="$work" gio info -a standard::content-type "$1" |
             sed -n 's/^ *standard::content-type: //p'
     }
-    for pair in sample.zs:application/x-zs sample.zt:application/x-ztensor; do
+    # OZDF has no magic: only its name tells it apart from other text.
+    got=$(detect "$samples/sample.ozdf")
+    [ "$got" = text/x-ozdf ] || fail "gio calls sample.ozdf '$got', expected text/x-ozdf"
+    for pair in sample.zs:application/x-zs sample.zt:application/x-ztensor \
+            sample.sidx:application/x-shardlake-shard; do
         name=${pair%%:*}
         want=${pair#*:}
         got=$(detect "$samples/$name")
