@@ -1,0 +1,159 @@
+#include "atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <string>
+
+namespace strata {
+
+namespace {
+
+constexpr int kCreateAttempts = 100;
+
+std::string describe(const std::string& what, const std::filesystem::path& path, int error) {
+    return what + " " + path.string() + ": " + std::strerror(error);
+}
+
+std::filesystem::path directoryOf(const std::filesystem::path& target) {
+    const auto parent = target.parent_path();
+    return parent.empty() ? std::filesystem::path(".") : parent;
+}
+
+std::string randomSuffix() {
+    static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    thread_local std::mt19937_64 rng{std::random_device{}()};
+    std::string suffix(12, 'x');
+    for (char& c : suffix) {
+        c = kChars[rng() % (sizeof kChars - 1)];
+    }
+    return suffix;
+}
+
+// Makes the directory entry of a rename durable; some file systems refuse to fsync a
+// directory, which is not worth failing a save for once the rename itself succeeded.
+void syncDirectory(const std::filesystem::path& directory) {
+    const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+    if (target_.filename().empty()) {
+        throw FileWriteError("cannot write " + target_.string() + ": not a file name");
+    }
+    mode_t mode = 0666;
+    struct stat existing {};
+    const bool keepMode = ::stat(target_.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+    if (keepMode) {
+        mode = existing.st_mode & 07777;
+    }
+    const auto directory = directoryOf(target_);
+    for (int attempt = 0; attempt < kCreateAttempts; ++attempt) {
+        tempPath_ = directory / ("." + target_.filename().string() + ".strata-" + randomSuffix());
+        fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd_ >= 0) {
+            break;
+        }
+        if (errno != EEXIST) {
+            const int error = errno;
+            tempPath_.clear();
+            throw FileWriteError(
+                describe("cannot create a temporary file to write", target_, error));
+        }
+    }
+    if (fd_ < 0) {
+        tempPath_.clear();
+        throw FileWriteError("cannot create a temporary file to write " + target_.string() +
+                             ": every name tried exists");
+    }
+    if (keepMode) {
+        ::fchmod(fd_, mode);  // the target's mode, not narrowed by the umask
+    }
+}
+
+AtomicFile::~AtomicFile() {
+    closeAndRemove();
+}
+
+void AtomicFile::requireOpen(const char* action) const {
+    if (fd_ < 0) {
+        throw FileWriteError(std::string("cannot ") + action + " " + target_.string() +
+                             ": the file was already committed or abandoned");
+    }
+}
+
+void AtomicFile::write(std::span<const std::uint8_t> bytes) {
+    requireOpen("write");
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw FileWriteError(describe("cannot write", target_, errno));
+        }
+        bytes = bytes.subspan(static_cast<std::size_t>(n));
+        written_ += static_cast<std::uint64_t>(n);
+    }
+}
+
+void AtomicFile::write(std::string_view text) {
+    write(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
+                                        text.size()));
+}
+
+void AtomicFile::commit() {
+    requireOpen("commit");
+    if (::fsync(fd_) != 0) {
+        const int error = errno;
+        closeAndRemove();
+        throw FileWriteError(describe("cannot flush", target_, error));
+    }
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) {
+        const int error = errno;
+        closeAndRemove();
+        throw FileWriteError(describe("cannot close", target_, error));
+    }
+    if (::rename(tempPath_.c_str(), target_.c_str()) != 0) {
+        const int error = errno;
+        closeAndRemove();
+        throw FileWriteError(describe("cannot replace", target_, error));
+    }
+    committed_ = true;
+    tempPath_.clear();
+    syncDirectory(directoryOf(target_));
+}
+
+void AtomicFile::abandon() {
+    closeAndRemove();
+}
+
+void AtomicFile::closeAndRemove() noexcept {
+    if (fd_ >= 0) {
+        ::close(fd_);
+        fd_ = -1;
+    }
+    if (!tempPath_.empty()) {
+        ::unlink(tempPath_.c_str());
+        tempPath_.clear();
+    }
+}
+
+void writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+    AtomicFile file(path);
+    file.write(bytes);
+    file.commit();
+}
+
+}  // namespace strata
