@@ -1,0 +1,830 @@
+#include "hex_view.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QFontDatabase>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "byte_text.h"
+#include "formats/common/bounds.h"
+#include "model/core/byte_overlay.h"
+
+namespace strata::gui {
+namespace {
+
+bool isDark(const QPalette& palette) {
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+QColor withAlpha(QColor color, int alpha) {
+    color.setAlpha(alpha);
+    return color;
+}
+
+int hexDigitValue(const QString& text) {
+    if (text.size() != 1) {
+        return -1;
+    }
+    const QChar c = text.front();
+    if (c >= QLatin1Char('0') && c <= QLatin1Char('9')) {
+        return c.unicode() - '0';
+    }
+    const QChar lower = c.toLower();
+    if (lower >= QLatin1Char('a') && lower <= QLatin1Char('f')) {
+        return lower.unicode() - 'a' + 10;
+    }
+    return -1;
+}
+
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
+}  // namespace
+
+HexView::HexView(QWidget* parent) : QAbstractScrollArea(parent) {
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setCursor(Qt::IBeamCursor);
+    setAttribute(Qt::WA_InputMethodEnabled, false);
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &HexView::onScrollValueChanged);
+    connect(verticalScrollBar(), &QScrollBar::actionTriggered, this, &HexView::onScrollAction);
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, viewport(),
+            qOverload<>(&QWidget::update));
+    updateLayout();
+    updateScrollBars();
+}
+
+HexView::~HexView() = default;
+
+void HexView::setOverlay(model::ByteOverlay* overlay) {
+    if (overlay_) {
+        disconnect(overlay_, nullptr, this, nullptr);
+    }
+    overlay_ = overlay;
+    if (overlay_) {
+        connect(overlay_, &model::ByteOverlay::changed, viewport(), qOverload<>(&QWidget::update));
+    }
+    cursor_ = 0;
+    anchor_.reset();
+    pressOffset_.reset();
+    pendingNibble_ = 0;
+    topRow_ = 0;
+    highlights_.clear();
+    nodeRegion_.reset();
+    fieldRegions_.clear();
+    updateLayout();
+    updateScrollBars();
+    viewport()->update();
+    emit cursorMoved(cursor_);
+    emit selectionChanged(cursor_, 0);
+    emitViewport();
+}
+
+quint64 HexView::size() const {
+    return overlay_ ? overlay_->size() : 0;
+}
+
+void HexView::setBytesPerRow(int count) {
+    count = std::clamp(count, kMinBytesPerRow, kMaxBytesPerRow);
+    if (count == bytesPerRow_) {
+        return;
+    }
+    bytesPerRow_ = count;
+    updateLayout();
+    updateScrollBars();
+    ensureCursorVisible();
+    viewport()->update();
+    emit bytesPerRowChanged(count);
+    emitViewport();
+}
+
+quint64 HexView::selectionStart() const {
+    return anchor_ ? std::min(*anchor_, cursor_) : cursor_;
+}
+
+quint64 HexView::selectionLength() const {
+    if (!anchor_) {
+        return 0;
+    }
+    return (std::max(*anchor_, cursor_) - std::min(*anchor_, cursor_)) + 1;
+}
+
+void HexView::setActiveColumn(Column column) {
+    column_ = column;
+    pendingNibble_ = 0;
+    viewport()->update();
+}
+
+void HexView::goToOffset(quint64 offset) {
+    moveCursor(offset, false);
+    const quint64 row = cursor_ / static_cast<quint64>(bytesPerRow_);
+    const quint64 half = static_cast<quint64>(visibleRows() / 2);
+    setTopRow(row > half ? row - half : 0);
+}
+
+void HexView::setSelection(quint64 offset, quint64 length) {
+    const quint64 total = size();
+    if (total == 0) {
+        return;
+    }
+    offset = std::min(offset, total - 1);
+    length = std::min(length, total - offset);
+    if (length == 0) {
+        moveCursor(offset, false);
+        return;
+    }
+    const quint64 oldStart = selectionStart();
+    const quint64 oldLength = selectionLength();
+    anchor_ = offset + length - 1;
+    cursor_ = offset;
+    pendingNibble_ = 0;
+    // Show the start; when the region fits on screen show all of it.
+    const quint64 bpr = static_cast<quint64>(bytesPerRow_);
+    const quint64 firstRow = offset / bpr;
+    const quint64 lastRow = *anchor_ / bpr;
+    const auto rows = static_cast<quint64>(visibleRows());
+    if (firstRow < topRow_ || lastRow >= topRow_ + rows) {
+        const quint64 span = lastRow - firstRow + 1;
+        const quint64 above = span < rows ? (rows - span) / 2 : 0;
+        setTopRow(firstRow > above ? firstRow - above : 0);
+    }
+    viewport()->update();
+    emit cursorMoved(cursor_);
+    if (oldStart != selectionStart() || oldLength != selectionLength()) {
+        emit selectionChanged(selectionStart(), selectionLength());
+    }
+}
+
+void HexView::clearSelection() {
+    if (!anchor_) {
+        return;
+    }
+    anchor_.reset();
+    viewport()->update();
+    emit selectionChanged(cursor_, 0);
+}
+
+QByteArray HexView::selectedBytes(quint64 limit) const {
+    if (!overlay_ || size() == 0) {
+        return {};
+    }
+    const quint64 length = hasSelection() ? selectionLength() : 1;
+    return overlay_->read(selectionStart(), std::min(length, limit));
+}
+
+void HexView::setHighlights(QList<HexHighlight> highlights) {
+    highlights_ = std::move(highlights);
+    viewport()->update();
+}
+
+void HexView::setNodeRegion(quint64 offset, quint64 length, QList<HexHighlight> fields) {
+    nodeRegion_ = HexHighlight{offset, length, {}};
+    fieldRegions_ = std::move(fields);
+    viewport()->update();
+}
+
+void HexView::clearNodeRegion() {
+    nodeRegion_.reset();
+    fieldRegions_.clear();
+    viewport()->update();
+}
+
+void HexView::setEditable(bool editable) {
+    if (editable == editable_) {
+        return;
+    }
+    editable_ = editable;
+    pendingNibble_ = 0;
+    viewport()->update();
+    emit editableChanged(editable);
+}
+
+int HexView::visibleRows() const {
+    return std::max(1, static_cast<int>(viewport()->height() / layout_.lineHeight));
+}
+
+quint64 HexView::firstVisibleOffset() const {
+    return topRow_ * static_cast<quint64>(bytesPerRow_);
+}
+
+quint64 HexView::visibleByteCount() const {
+    const quint64 first = firstVisibleOffset();
+    const quint64 total = size();
+    if (first >= total) {
+        return 0;
+    }
+    const quint64 shown = static_cast<quint64>(visibleRows()) * static_cast<quint64>(bytesPerRow_);
+    return std::min(shown, total - first);
+}
+
+std::optional<std::pair<quint64, HexView::Column>> HexView::hitTest(QPoint viewportPos) const {
+    const quint64 total = size();
+    if (total == 0) {
+        return std::nullopt;
+    }
+    const qreal x = viewportPos.x() + horizontalScrollBar()->value();
+    const qreal y = std::max(0, viewportPos.y());
+    const auto rowIndex = static_cast<quint64>(y / layout_.lineHeight);
+    const quint64 bpr = static_cast<quint64>(bytesPerRow_);
+    const quint64 row = topRow_ + rowIndex;
+    Column column = Column::Hex;
+    int index = 0;
+    if (x >= layout_.textX - layout_.charWidth / 2) {
+        column = Column::Text;
+        index = static_cast<int>(std::floor((x - layout_.textX) / layout_.charWidth));
+    } else {
+        for (int i = 0; i < bytesPerRow_; ++i) {
+            if (x >= layout_.byteX(i) - layout_.charWidth / 2) {
+                index = i;
+            }
+        }
+    }
+    index = std::clamp(index, 0, bytesPerRow_ - 1);
+    const quint64 lastRow = (total - 1) / bpr;
+    if (row > lastRow) {
+        return std::pair{total - 1, column};
+    }
+    return std::pair{std::min(row * bpr + static_cast<quint64>(index), total - 1), column};
+}
+
+// ---- layout and scrolling ---------------------------------------------------------------
+
+void HexView::updateLayout() {
+    const QFontMetricsF fm(font());
+    Layout l;
+    l.charWidth = fm.horizontalAdvance(QLatin1Char('0'));
+    l.lineHeight = std::ceil(fm.height());
+    l.ascent = fm.ascent();
+    l.margin = l.charWidth / 2;
+    const quint64 total = size();
+    int digits = 0;
+    for (quint64 last = total > 0 ? total - 1 : 0; last != 0; last >>= 4) {
+        ++digits;
+    }
+    l.offsetDigits = std::max(8, digits + (digits % 2));
+    l.hexX = l.margin + (l.offsetDigits + 2) * l.charWidth;
+    l.textX = l.byteX(bytesPerRow_) + l.charWidth;
+    l.totalWidth = l.charX(bytesPerRow_) + l.margin;
+    layout_ = l;
+}
+
+void HexView::updateScrollBars() {
+    const quint64 total = size();
+    const quint64 bpr = static_cast<quint64>(bytesPerRow_);
+    const quint64 rows = total == 0 ? 0 : (total - 1) / bpr + 1;
+    const auto shown = static_cast<quint64>(visibleRows());
+    mapping_ = HexScrollMapping(rows > shown ? rows - shown : 0);
+    QScrollBar* bar = verticalScrollBar();
+    syncingScrollBar_ = true;
+    bar->setRange(0, mapping_.maximum());
+    bar->setSingleStep(1);
+    bar->setPageStep(mapping_.scaled() ? 1 : static_cast<int>(shown));
+    topRow_ = std::min(topRow_, mapping_.maxTopRow());
+    bar->setValue(mapping_.valueForRow(topRow_));
+    syncingScrollBar_ = false;
+
+    QScrollBar* hbar = horizontalScrollBar();
+    const int width = static_cast<int>(std::ceil(layout_.totalWidth));
+    hbar->setRange(0, std::max(0, width - viewport()->width()));
+    hbar->setPageStep(viewport()->width());
+    hbar->setSingleStep(static_cast<int>(layout_.charWidth));
+}
+
+void HexView::setTopRow(quint64 row) {
+    row = std::min(row, mapping_.maxTopRow());
+    topRow_ = row;
+    syncingScrollBar_ = true;
+    verticalScrollBar()->setValue(mapping_.valueForRow(row));
+    syncingScrollBar_ = false;
+    viewport()->update();
+    emitViewport();
+}
+
+void HexView::onScrollValueChanged(int value) {
+    if (syncingScrollBar_ || mapping_.valueForRow(topRow_) == value) {
+        return;
+    }
+    topRow_ = mapping_.rowForValue(value);
+    viewport()->update();
+    emitViewport();
+}
+
+void HexView::onScrollAction(int action) {
+    if (!mapping_.scaled()) {
+        return;
+    }
+    // In scaled mode one scrollbar step spans many rows; keep arrows and page clicks exact.
+    const auto page = static_cast<quint64>(visibleRows());
+    quint64 row = topRow_;
+    switch (action) {
+        case QAbstractSlider::SliderSingleStepAdd:
+            row = topRow_ + 1;
+            break;
+        case QAbstractSlider::SliderSingleStepSub:
+            row = topRow_ > 0 ? topRow_ - 1 : 0;
+            break;
+        case QAbstractSlider::SliderPageStepAdd:
+            row = topRow_ + page;
+            break;
+        case QAbstractSlider::SliderPageStepSub:
+            row = topRow_ > page ? topRow_ - page : 0;
+            break;
+        default:
+            return;
+    }
+    topRow_ = std::min(row, mapping_.maxTopRow());
+    verticalScrollBar()->setSliderPosition(mapping_.valueForRow(topRow_));
+    viewport()->update();
+    emitViewport();
+}
+
+void HexView::ensureCursorVisible() {
+    const quint64 row = cursor_ / static_cast<quint64>(bytesPerRow_);
+    const auto rows = static_cast<quint64>(visibleRows());
+    if (row < topRow_) {
+        setTopRow(row);
+    } else if (row >= topRow_ + rows) {
+        setTopRow(row - rows + 1);
+    }
+}
+
+void HexView::emitViewport() {
+    emit viewportMoved(firstVisibleOffset(), visibleByteCount());
+}
+
+void HexView::moveCursor(quint64 offset, bool extend) {
+    const quint64 total = size();
+    offset = total == 0 ? 0 : std::min(offset, total - 1);
+    const quint64 oldStart = selectionStart();
+    const quint64 oldLength = selectionLength();
+    if (extend && !anchor_) {
+        anchor_ = cursor_;
+    } else if (!extend) {
+        anchor_.reset();
+    }
+    const bool moved = offset != cursor_;
+    cursor_ = offset;
+    pendingNibble_ = 0;
+    ensureCursorVisible();
+    viewport()->update();
+    if (moved) {
+        emit cursorMoved(cursor_);
+    }
+    if (oldStart != selectionStart() || oldLength != selectionLength()) {
+        emit selectionChanged(selectionStart(), selectionLength());
+    }
+}
+
+void HexView::resizeEvent(QResizeEvent* event) {
+    QAbstractScrollArea::resizeEvent(event);
+    updateScrollBars();
+    emitViewport();
+}
+
+void HexView::changeEvent(QEvent* event) {
+    QAbstractScrollArea::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::StyleChange) {
+        updateLayout();
+        updateScrollBars();
+        viewport()->update();
+    }
+}
+
+void HexView::wheelEvent(QWheelEvent* event) {
+    const int dy = event->angleDelta().y();
+    if (dy == 0 || event->modifiers() & Qt::ShiftModifier) {
+        QAbstractScrollArea::wheelEvent(event);
+        return;
+    }
+    // Three rows per notch; high-resolution wheels send fractions of a notch.
+    wheelRemainder_ += dy * 3;
+    const int rows = wheelRemainder_ / 120;
+    wheelRemainder_ %= 120;
+    if (rows > 0) {
+        setTopRow(topRow_ > static_cast<quint64>(rows) ? topRow_ - rows : 0);
+    } else if (rows < 0) {
+        setTopRow(topRow_ + static_cast<quint64>(-rows));
+    }
+    event->accept();
+}
+
+// ---- keyboard ---------------------------------------------------------------------------
+
+bool HexView::focusNextPrevChild(bool next) {
+    Q_UNUSED(next);
+    return false;  // Tab switches between the hex and text columns instead
+}
+
+bool HexView::handleNavigation(QKeyEvent* event) {
+    const quint64 total = size();
+    if (total == 0) {
+        return false;
+    }
+    const quint64 last = total - 1;
+    const quint64 bpr = static_cast<quint64>(bytesPerRow_);
+    const quint64 page = static_cast<quint64>(std::max(1, visibleRows() - 1)) * bpr;
+    const quint64 rowStart = cursor_ - cursor_ % bpr;
+    struct Move {
+        QKeySequence::StandardKey move;
+        QKeySequence::StandardKey select;
+        quint64 target;
+    };
+    const Move moves[] = {
+        {QKeySequence::MoveToPreviousChar, QKeySequence::SelectPreviousChar,
+         cursor_ > 0 ? cursor_ - 1 : 0},
+        {QKeySequence::MoveToNextChar, QKeySequence::SelectNextChar, std::min(cursor_ + 1, last)},
+        {QKeySequence::MoveToPreviousLine, QKeySequence::SelectPreviousLine,
+         cursor_ >= bpr ? cursor_ - bpr : cursor_},
+        {QKeySequence::MoveToNextLine, QKeySequence::SelectNextLine,
+         last - cursor_ >= bpr ? cursor_ + bpr : last},
+        {QKeySequence::MoveToPreviousPage, QKeySequence::SelectPreviousPage,
+         cursor_ >= page ? cursor_ - page : cursor_ % bpr},
+        {QKeySequence::MoveToNextPage, QKeySequence::SelectNextPage,
+         last - cursor_ >= page ? cursor_ + page : last},
+        {QKeySequence::MoveToStartOfLine, QKeySequence::SelectStartOfLine, rowStart},
+        {QKeySequence::MoveToEndOfLine, QKeySequence::SelectEndOfLine,
+         std::min(rowStart + bpr - 1, last)},
+        {QKeySequence::MoveToStartOfDocument, QKeySequence::SelectStartOfDocument, 0},
+        {QKeySequence::MoveToEndOfDocument, QKeySequence::SelectEndOfDocument, last},
+    };
+    for (const Move& m : moves) {
+        if (event->matches(m.move) || event->matches(m.select)) {
+            const bool extend = event->matches(m.select);
+            if (m.move == QKeySequence::MoveToNextPage) {
+                setTopRow(topRow_ + page / bpr);
+            } else if (m.move == QKeySequence::MoveToPreviousPage) {
+                setTopRow(topRow_ > page / bpr ? topRow_ - page / bpr : 0);
+            }
+            moveCursor(m.target, extend);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool HexView::handleEditing(QKeyEvent* event) {
+    if (!editable_ || !overlay_ || size() == 0 ||
+        (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+        return false;
+    }
+    const QString text = event->text();
+    if (column_ == Column::Hex) {
+        const int digit = hexDigitValue(text);
+        if (digit < 0) {
+            return false;
+        }
+        clearSelection();
+        const auto old = static_cast<unsigned char>(overlay_->read(cursor_, 1).at(0));
+        const int value = pendingNibble_ == 0 ? (digit << 4) | (old & 0x0F) : (old & 0xF0) | digit;
+        const quint64 at = cursor_;
+        emit overwriteRequested(at, QByteArray(1, static_cast<char>(value)));
+        if (pendingNibble_ == 0) {
+            pendingNibble_ = 1;
+            viewport()->update();
+        } else {
+            moveCursor(std::min(at + 1, size() - 1), false);
+        }
+        return true;
+    }
+    if (text.isEmpty() || !text.front().isPrint()) {
+        return false;
+    }
+    clearSelection();
+    const QByteArray bytes = text.toUtf8();
+    const quint64 at = cursor_;
+    emit overwriteRequested(at, bytes);
+    const quint64 room = size() - 1 - at;
+    moveCursor(at + std::min(room, static_cast<quint64>(bytes.size())), false);
+    return true;
+}
+
+void HexView::keyPressEvent(QKeyEvent* event) {
+    if (handleNavigation(event)) {
+        return;
+    }
+    if (event->matches(QKeySequence::Copy)) {
+        copy();
+        return;
+    }
+    if (event->matches(QKeySequence::SelectAll)) {
+        selectAll();
+        return;
+    }
+    if (event->key() == Qt::Key_Tab || event->key() == Qt::Key_Backtab) {
+        setActiveColumn(column_ == Column::Hex ? Column::Text : Column::Hex);
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && hasSelection()) {
+        clearSelection();
+        return;
+    }
+    if (handleEditing(event)) {
+        return;
+    }
+    QAbstractScrollArea::keyPressEvent(event);
+}
+
+// ---- mouse ------------------------------------------------------------------------------
+
+void HexView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    const auto hit = hitTest(event->position().toPoint());
+    if (!hit) {
+        return;
+    }
+    column_ = hit->second;
+    const bool extend = event->modifiers() & Qt::ShiftModifier;
+    pressOffset_ = extend ? (anchor_ ? *anchor_ : cursor_) : hit->first;
+    moveCursor(hit->first, extend);
+}
+
+void HexView::mouseMoveEvent(QMouseEvent* event) {
+    if (!(event->buttons() & Qt::LeftButton) || !pressOffset_) {
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    if (pos.y() < 0 && topRow_ > 0) {
+        setTopRow(topRow_ - 1);
+    } else if (pos.y() > viewport()->height()) {
+        setTopRow(topRow_ + 1);
+    }
+    const auto hit = hitTest({pos.x(), std::min(pos.y(), viewport()->height() - 1)});
+    if (!hit) {
+        return;
+    }
+    if (hit->first == *pressOffset_ && !anchor_) {
+        return;
+    }
+    if (!anchor_) {
+        anchor_ = *pressOffset_;
+    }
+    moveCursor(hit->first, true);
+}
+
+void HexView::mouseReleaseEvent(QMouseEvent* event) {
+    pressOffset_.reset();
+    QAbstractScrollArea::mouseReleaseEvent(event);
+}
+
+// ---- clipboard and menu -----------------------------------------------------------------
+
+void HexView::copyText(const QString& text) {
+    if (text.isEmpty()) {
+        return;
+    }
+    QApplication::clipboard()->setText(text);
+}
+
+void HexView::copy() {
+    if (column_ == Column::Text) {
+        copyAsText();
+    } else {
+        copyAsHex();
+    }
+}
+
+namespace {
+bool tooBigToCopy(quint64 length) {
+    return length > HexView::kMaxCopyBytes;
+}
+}  // namespace
+
+void HexView::copyAsHex() {
+    if (tooBigToCopy(selectionLength())) {
+        emit statusMessage(
+            tr("The selection is too large to copy (limit %1 MiB).").arg(kMaxCopyBytes >> 20));
+        return;
+    }
+    copyText(bytesToHexText(selectedBytes()));
+}
+
+void HexView::copyAsText() {
+    if (tooBigToCopy(selectionLength())) {
+        emit statusMessage(
+            tr("The selection is too large to copy (limit %1 MiB).").arg(kMaxCopyBytes >> 20));
+        return;
+    }
+    copyText(bytesToPrintableText(selectedBytes()));
+}
+
+void HexView::copyAsCArray() {
+    if (tooBigToCopy(selectionLength())) {
+        emit statusMessage(
+            tr("The selection is too large to copy (limit %1 MiB).").arg(kMaxCopyBytes >> 20));
+        return;
+    }
+    copyText(bytesToCArray(selectedBytes()));
+}
+
+void HexView::selectAll() {
+    if (size() > 0) {
+        setSelection(0, size());
+    }
+}
+
+QMenu* HexView::makeContextMenu() {
+    auto* menu = new QMenu(this);
+    menu->addAction(tr("Copy as &Hex"), this, &HexView::copyAsHex);
+    menu->addAction(tr("Copy as &Text"), this, &HexView::copyAsText);
+    menu->addAction(tr("Copy as &C Array"), this, &HexView::copyAsCArray);
+    menu->addAction(tr("Select &All"), this, &HexView::selectAll);
+    menu->addSeparator();
+    QMenu* widths = menu->addMenu(tr("&Bytes per Row"));
+    auto* group = new QActionGroup(widths);
+    for (int count : {8, 16, 24, 32}) {
+        QAction* action = widths->addAction(QString::number(count));
+        action->setCheckable(true);
+        action->setChecked(count == bytesPerRow_);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, count] { setBytesPerRow(count); });
+    }
+    menu->addSeparator();
+    QAction* edit = menu->addAction(tr("&Overwrite Mode"));
+    edit->setCheckable(true);
+    edit->setChecked(editable_);
+    connect(edit, &QAction::toggled, this, &HexView::setEditable);
+    return menu;
+}
+
+void HexView::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu* menu = makeContextMenu();
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(event->globalPos());
+}
+
+// ---- painting ---------------------------------------------------------------------------
+
+void HexView::fillSpan(QPainter& p, qreal y, int first, int last, const QColor& color) const {
+    const qreal cw = layout_.charWidth;
+    const qreal h = layout_.lineHeight;
+    const qreal hexLeft = layout_.byteX(first) - cw / 2;
+    const qreal hexRight = layout_.byteX(last) + cw * 2.5;
+    p.fillRect(QRectF(hexLeft, y, hexRight - hexLeft, h), color);
+    const qreal textLeft = layout_.charX(first);
+    p.fillRect(QRectF(textLeft, y, layout_.charX(last + 1) - textLeft, h), color);
+}
+
+void HexView::paintSpansInRow(QPainter& p, qreal y, quint64 rowOffset, int rowLength,
+                              const QList<HexHighlight>& ranges) const {
+    const quint64 rowEnd = rowOffset + static_cast<quint64>(rowLength);
+    for (const HexHighlight& range : ranges) {
+        const quint64 end = saturatingEnd(range.offset, range.length);
+        if (range.length == 0 || end <= rowOffset || range.offset >= rowEnd) {
+            continue;
+        }
+        const int first = static_cast<int>(std::max(range.offset, rowOffset) - rowOffset);
+        const int last = static_cast<int>(std::min(end, rowEnd) - rowOffset) - 1;
+        fillSpan(p, y, first, last, range.color);
+    }
+}
+
+void HexView::paintCursor(QPainter& p, qreal y, int index) const {
+    const qreal cw = layout_.charWidth;
+    const qreal h = layout_.lineHeight;
+    const QColor strong = palette().color(QPalette::Text);
+    const QColor weak = withAlpha(strong, 110);
+    const QRectF hexBox(layout_.byteX(index) - 1, y, cw * 2 + 2, h);
+    const QRectF textBox(layout_.charX(index), y, cw, h);
+    const bool focused = hasFocus();
+    p.save();
+    p.setBrush(Qt::NoBrush);
+    QPen pen(column_ == Column::Hex ? strong : weak);
+    pen.setCosmetic(true);
+    pen.setWidthF(column_ == Column::Hex && focused ? 2.0 : 1.0);
+    p.setPen(pen);
+    p.drawRect(hexBox.adjusted(0.5, 0.5, -0.5, -0.5));
+    pen.setColor(column_ == Column::Text ? strong : weak);
+    pen.setWidthF(column_ == Column::Text && focused ? 2.0 : 1.0);
+    p.setPen(pen);
+    p.drawRect(textBox.adjusted(0.5, 0.5, -0.5, -0.5));
+    if (editable_ && column_ == Column::Hex) {
+        // Underline the nibble the next hex digit will replace.
+        const qreal x = layout_.byteX(index) + pendingNibble_ * cw;
+        p.fillRect(QRectF(x, y + h - 2, cw, 2), strong);
+    }
+    p.restore();
+}
+
+void HexView::paintRow(QPainter& p, int rowIndex, quint64 rowOffset, const QByteArray& rowBytes,
+                       const QList<HexHighlight>& visible) const {
+    const qreal y = rowIndex * layout_.lineHeight;
+    const int count = static_cast<int>(rowBytes.size());
+    const QPalette& pal = palette();
+    const bool dark = isDark(pal);
+
+    // Backgrounds, weakest first.
+    paintSpansInRow(p, y, rowOffset, count, visible);
+    if (nodeRegion_) {
+        HexHighlight node = *nodeRegion_;
+        node.color = withAlpha(pal.color(QPalette::Highlight), 45);
+        paintSpansInRow(p, y, rowOffset, count, {node});
+        paintSpansInRow(p, y, rowOffset, count, fieldRegions_);
+    }
+    const quint64 selStart = selectionStart();
+    const quint64 selLength = selectionLength();
+    if (selLength > 0) {
+        paintSpansInRow(p, y, rowOffset, count,
+                        {HexHighlight{selStart, selLength, pal.color(QPalette::Highlight)}});
+    }
+
+    // Offset column.
+    const qreal baseline = y + layout_.ascent;
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(
+        QPointF(layout_.margin, baseline),
+        QStringLiteral("%1").arg(rowOffset, layout_.offsetDigits, 16, QLatin1Char('0')).toUpper());
+
+    // Hex and text, in runs of one colour so a row costs a handful of drawText calls.
+    const QColor normal = pal.color(QPalette::Text);
+    const QColor dim = pal.color(QPalette::PlaceholderText);
+    const QColor selected = pal.color(QPalette::HighlightedText);
+    const QColor edited = dark ? QColor(255, 120, 110) : QColor(200, 30, 30);
+    auto colourOf = [&](int i) {
+        const quint64 at = rowOffset + static_cast<quint64>(i);
+        if (selLength > 0 && at >= selStart && at - selStart < selLength) {
+            return selected;
+        }
+        if (overlay_->isEdited(at)) {
+            return edited;
+        }
+        return rowBytes[i] == 0 ? dim : normal;
+    };
+    int runStart = 0;
+    while (runStart < count) {
+        const QColor colour = colourOf(runStart);
+        int runEnd = runStart + 1;
+        while (runEnd < count && colourOf(runEnd) == colour) {
+            ++runEnd;
+        }
+        QString hex;
+        QString text;
+        for (int i = runStart; i < runEnd; ++i) {
+            const auto b = static_cast<unsigned char>(rowBytes[i]);
+            hex += QLatin1Char(kHexDigits[b >> 4]);
+            hex += QLatin1Char(kHexDigits[b & 0x0F]);
+            hex += (i + 1) % 8 == 0 ? QLatin1String("  ") : QLatin1String(" ");
+            text += isPrintableByte(b) ? QChar(b) : QChar(0xB7);
+        }
+        p.setPen(colour);
+        p.drawText(QPointF(layout_.byteX(runStart), baseline), hex);
+        p.drawText(QPointF(layout_.charX(runStart), baseline), text);
+        runStart = runEnd;
+    }
+
+    if (cursor_ >= rowOffset && cursor_ - rowOffset < static_cast<quint64>(count)) {
+        paintCursor(p, y, static_cast<int>(cursor_ - rowOffset));
+    }
+}
+
+void HexView::paintEvent(QPaintEvent* event) {
+    Q_UNUSED(event);
+    QPainter p(viewport());
+    const QPalette& pal = palette();
+    p.fillRect(viewport()->rect(), pal.color(QPalette::Base));
+    p.translate(-horizontalScrollBar()->value(), 0);
+    p.fillRect(QRectF(0, 0, layout_.hexX - layout_.charWidth, viewport()->height()),
+               pal.color(QPalette::AlternateBase));
+    const quint64 total = size();
+    if (total == 0) {
+        return;
+    }
+    p.setFont(font());
+    const quint64 bpr = static_cast<quint64>(bytesPerRow_);
+    const int rows = static_cast<int>(std::ceil(viewport()->height() / layout_.lineHeight));
+    const quint64 first = firstVisibleOffset();
+    if (first >= total) {
+        return;
+    }
+    // Only the bytes on screen are read, whatever the file size.
+    const quint64 wanted = std::min(static_cast<quint64>(rows) * bpr, total - first);
+    const QByteArray bytes = overlay_->read(first, wanted);
+    QList<HexHighlight> visible;
+    for (const HexHighlight& h : highlights_) {
+        if (h.length > 0 && saturatingEnd(h.offset, h.length) > first &&
+            h.offset < first + wanted) {
+            visible.append(h);
+        }
+    }
+    for (int r = 0; r < rows; ++r) {
+        const qsizetype start = static_cast<qsizetype>(r) * static_cast<qsizetype>(bpr);
+        if (start >= bytes.size()) {
+            break;
+        }
+        paintRow(p, r, first + static_cast<quint64>(start),
+                 bytes.mid(start, static_cast<qsizetype>(bpr)), visible);
+    }
+}
+
+}  // namespace strata::gui
