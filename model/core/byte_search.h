@@ -22,6 +22,8 @@ struct SearchPattern {
     // ("??"); 0xDF on an ASCII letter matches both cases.
     QVector<std::uint8_t> values;
     QVector<std::uint8_t> masks;
+    // What the user typed, for job titles and status text.
+    QString text;
 
     int size() const { return int(values.size()); }
     bool isEmpty() const { return values.isEmpty(); }

@@ -45,6 +45,7 @@ signals:
 
 private:
     friend class JobRunner;
+    friend class JobContext;
     void applyProgress(double fraction, const QString& text);
     void finish(State state, const QString& error);
 
