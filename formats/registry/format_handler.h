@@ -23,18 +23,44 @@ enum class FormatId { RawBinary, Zs, Zds, Shardlake, Ozdf, ZTensor };
 // "raw binary".
 std::string_view formatName(FormatId id);
 
-// What a probe looks at. `head` holds the first bytes of a regular file (empty for folders).
+// One entry of a folder listing, as probes see it.
+struct ProbeEntry {
+    std::string name;
+    bool isDirectory = false;
+    bool isRegularFile = false;
+};
+
+// What a probe looks at. `head` holds the first bytes of a regular file (empty for folders),
+// `tail` its last bytes (they overlap `head` for small files); `entries` the first entries of a
+// folder, sorted by name. Nothing here grows with the size of the file or folder.
 struct ProbeInput {
     std::filesystem::path path;
     bool isDirectory = false;
     std::uint64_t fileSize = 0;
     std::vector<std::uint8_t> head;
+    std::vector<std::uint8_t> tail;
     // Lower-case extension with the dot (".zs"), empty when there is none.
     std::string extension;
+    std::vector<ProbeEntry> entries;
+    // True when the folder has more than kMaxEntries entries (only the first are listed).
+    bool entriesTruncated = false;
 
     static constexpr std::size_t kHeadSize = 4096;
+    static constexpr std::size_t kTailSize = 64;
+    static constexpr std::size_t kMaxEntries = 4096;
+
+    // Throws SourceError naming the path when it does not exist, is neither a regular file nor
+    // a folder, or cannot be read.
     static ProbeInput fromPath(const std::filesystem::path& path);
+    // Byte-exact comparisons; `magic` may contain NULs (pass a string_view with its length).
     bool headStartsWith(std::string_view magic) const;
+    bool tailEndsWith(std::string_view magic) const;
+    // The head as text, for probes that look for JSON keys or text headers.
+    std::string_view headText() const;
+    // The listed entry with this exact name, or nullptr.
+    const ProbeEntry* entry(std::string_view name) const;
+    bool hasDirectory(std::string_view name) const;
+    bool hasFile(std::string_view name) const;
 };
 
 struct Detection {
@@ -45,6 +71,10 @@ struct Detection {
     // "zTensor v0.1 file". strata-cli detect prints it after the format name.
     std::string description;
 };
+
+// What `strata-cli detect` prints: the format name, then the description in parentheses unless
+// it only repeats the name ("ZS", "ZS (incomplete ZS file)", "raw binary").
+std::string displayName(const Detection& detection);
 
 // A path opened by a format: the byte sources it uses, the structure tree, facts for `info`.
 struct OpenedDocument {

@@ -1,0 +1,142 @@
+#include "format_handler.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "directory_listing.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+std::string_view formatName(FormatId id) {
+    switch (id) {
+        case FormatId::RawBinary:
+            return "raw binary";
+        case FormatId::Zs:
+            return "ZS";
+        case FormatId::Zds:
+            return "ZDS";
+        case FormatId::Shardlake:
+            return "Shardlake";
+        case FormatId::Ozdf:
+            return "OZDF";
+        case FormatId::ZTensor:
+            return "zTensor";
+    }
+    return "raw binary";
+}
+
+std::string displayName(const Detection& detection) {
+    std::string name(formatName(detection.format));
+    if (detection.description.empty() || detection.description == name ||
+        detection.description == name + " file") {
+        return name;
+    }
+    return name + " (" + detection.description + ")";
+}
+
+namespace {
+
+// Reads up to out.size() bytes at `offset`, retrying short reads; returns how many were read.
+std::size_t readAt(int fd, std::uint64_t offset, std::span<std::uint8_t> out) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t n =
+            ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return done;
+}
+
+void readHeadAndTail(ProbeInput& input) {
+    const int fd = ::open(input.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw SourceError(input.path.string() + ": cannot open: " + std::strerror(errno));
+    }
+    const std::uint64_t headSize = std::min<std::uint64_t>(input.fileSize, ProbeInput::kHeadSize);
+    input.head.resize(static_cast<std::size_t>(headSize));
+    input.head.resize(readAt(fd, 0, input.head));
+    const std::uint64_t tailSize = std::min<std::uint64_t>(input.fileSize, ProbeInput::kTailSize);
+    input.tail.resize(static_cast<std::size_t>(tailSize));
+    input.tail.resize(readAt(fd, input.fileSize - tailSize, input.tail));
+    ::close(fd);
+}
+
+}  // namespace
+
+ProbeInput ProbeInput::fromPath(const fs::path& path) {
+    ProbeInput input;
+    input.path = path;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+        const std::string reason = ec ? ec.message() : "No such file or directory";
+        throw SourceError(path.string() + ": cannot access: " + reason);
+    }
+    input.extension = lowerExtension(path);
+    if (fs::is_directory(status)) {
+        input.isDirectory = true;
+        DirectoryListing listing = listDirectory(path, kMaxEntries);
+        if (listing.failed) {
+            throw SourceError(path.string() + ": cannot list the folder");
+        }
+        input.entries = std::move(listing.entries);
+        input.entriesTruncated = listing.truncated;
+        return input;
+    }
+    if (!fs::is_regular_file(status)) {
+        throw SourceError(path.string() + ": not a regular file or folder");
+    }
+    input.fileSize = fs::file_size(path, ec);
+    if (ec) {
+        throw SourceError(path.string() + ": cannot read the size: " + ec.message());
+    }
+    readHeadAndTail(input);
+    return input;
+}
+
+bool ProbeInput::headStartsWith(std::string_view magic) const {
+    return head.size() >= magic.size() &&
+           std::equal(magic.begin(), magic.end(), head.begin(),
+                      [](char a, std::uint8_t b) { return static_cast<std::uint8_t>(a) == b; });
+}
+
+bool ProbeInput::tailEndsWith(std::string_view magic) const {
+    return tail.size() >= magic.size() &&
+           std::equal(magic.begin(), magic.end(), tail.end() - static_cast<long>(magic.size()),
+                      [](char a, std::uint8_t b) { return static_cast<std::uint8_t>(a) == b; });
+}
+
+std::string_view ProbeInput::headText() const {
+    return {reinterpret_cast<const char*>(head.data()), head.size()};
+}
+
+const ProbeEntry* ProbeInput::entry(std::string_view name) const {
+    const auto it = std::lower_bound(
+        entries.begin(), entries.end(), name,
+        [](const ProbeEntry& e, std::string_view n) { return std::string_view(e.name) < n; });
+    return it != entries.end() && it->name == name ? &*it : nullptr;
+}
+
+bool ProbeInput::hasDirectory(std::string_view name) const {
+    const ProbeEntry* e = entry(name);
+    return e != nullptr && e->isDirectory;
+}
+
+bool ProbeInput::hasFile(std::string_view name) const {
+    const ProbeEntry* e = entry(name);
+    return e != nullptr && e->isRegularFile;
+}
+
+}  // namespace strata

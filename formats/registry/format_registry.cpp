@@ -1,0 +1,59 @@
+#include "format_registry.h"
+
+#include <stdexcept>
+
+#include "../ozdf/ozdf_format.h"
+#include "../shardlake/shardlake_format.h"
+#include "../zds/zds_format.h"
+#include "../zs/zs_format.h"
+#include "../ztensor/ztensor_format.h"
+#include "raw_binary_format.h"
+
+namespace strata {
+
+const FormatRegistry& FormatRegistry::builtin() {
+    static const FormatRegistry registry = [] {
+        FormatRegistry r;
+        // Order breaks ties between equally confident probes: the first added wins.
+        r.add(std::make_unique<ZsFormat>());
+        r.add(std::make_unique<ZTensorFormat>());
+        r.add(std::make_unique<ShardlakeFormat>());
+        r.add(std::make_unique<ZdsFormat>());
+        r.add(std::make_unique<OzdfFormat>());
+        r.add(std::make_unique<RawBinaryFormat>());
+        return r;
+    }();
+    return registry;
+}
+
+void FormatRegistry::add(std::unique_ptr<FormatHandler> handler) {
+    handlers_.push_back(std::move(handler));
+}
+
+Detection FormatRegistry::detect(const std::filesystem::path& path) const {
+    const ProbeInput input = ProbeInput::fromPath(path);
+    Detection best{FormatId::RawBinary, 0, input.isDirectory ? "folder" : "raw binary file"};
+    for (const auto& handler : handlers_) {
+        const std::optional<Detection> detection = handler->probe(input);
+        if (detection && detection->confidence > best.confidence) {
+            best = *detection;
+        }
+    }
+    return best;
+}
+
+const FormatHandler& FormatRegistry::handler(FormatId id) const {
+    for (const auto& handler : handlers_) {
+        if (handler->id() == id) {
+            return *handler;
+        }
+    }
+    throw std::out_of_range("no handler registered for " + std::string(formatName(id)));
+}
+
+std::unique_ptr<OpenedDocument> FormatRegistry::open(const std::filesystem::path& path) const {
+    const Detection detection = detect(path);
+    return handler(detection.format).open(path, detection);
+}
+
+}  // namespace strata

@@ -1,0 +1,143 @@
+#include "shardlake_probe.h"
+
+#include <algorithm>
+
+#include "formats/registry/directory_listing.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Index folders looked at under indexes/ before deciding.
+constexpr std::size_t kIndexFolderLimit = 64;
+
+bool hasKey(std::string_view json, std::string_view key) {
+    return json.find("\"" + std::string(key) + "\"") != std::string_view::npos;
+}
+
+bool looksLikeJsonObject(std::string_view text) {
+    const auto start = text.find_first_not_of(" \t\r\n");
+    return start != std::string_view::npos && text[start] == '{';
+}
+
+bool isManifestText(std::string_view text) {
+    return looksLikeJsonObject(text) && hasKey(text, "manifest_version");
+}
+
+bool hasManifest(const fs::path& folder) {
+    return isManifestText(readFileHead(folder / "manifest.json"));
+}
+
+// An index version folder by layout: a shards/ folder, a coarse quantizer or a manifest file.
+bool looksLikeIndexFolder(const ProbeInput& input) {
+    return input.hasDirectory("shards") || input.hasFile("coarse_quantizer.cq") ||
+           input.hasFile("manifest.json");
+}
+
+ShardlakeProbe make(ShardlakeKind kind, int confidence, std::string description) {
+    return {kind, {FormatId::Shardlake, confidence, std::move(description)}};
+}
+
+ShardlakeProbe classifyRoot(const ProbeInput& input) {
+    const int layoutDirs = int{input.hasDirectory("datasets")} +
+                           int{input.hasDirectory("indexes")} + int{input.hasDirectory("aliases")};
+    if (input.hasDirectory("indexes")) {
+        const DirectoryListing indexes = listDirectory(input.path / "indexes", kIndexFolderLimit);
+        const bool anyManifest =
+            std::any_of(indexes.entries.begin(), indexes.entries.end(), [&](const ProbeEntry& e) {
+                return e.isDirectory && hasManifest(input.path / "indexes" / e.name);
+            });
+        if (anyManifest) {
+            return make(ShardlakeKind::StorageRoot, 90, "Shardlake storage root");
+        }
+    }
+    if (layoutDirs >= 2) {
+        return make(ShardlakeKind::StorageRoot, 60, "Shardlake storage root");
+    }
+    return {};
+}
+
+ShardlakeProbe classifyFolder(const ProbeInput& input) {
+    if (ShardlakeProbe root = classifyRoot(input); root.kind != ShardlakeKind::None) {
+        return root;
+    }
+    if (input.hasFile("manifest.json") && hasManifest(input.path)) {
+        return make(ShardlakeKind::IndexFolder, 80, "Shardlake index folder");
+    }
+    // A damaged index folder (its manifest missing) still has its shards and quantizer.
+    const bool insideIndexes = input.path.parent_path().filename() == "indexes";
+    if (input.hasDirectory("shards") && (input.hasFile("coarse_quantizer.cq") || insideIndexes)) {
+        return make(ShardlakeKind::IndexFolder, 50, "Shardlake index folder");
+    }
+    if (insideIndexes && looksLikeIndexFolder(input)) {
+        return make(ShardlakeKind::IndexFolder, 40, "Shardlake index folder");
+    }
+    return {};
+}
+
+ShardlakeProbe classifyJson(const ProbeInput& input) {
+    const std::string_view text = input.headText();
+    if (!looksLikeJsonObject(text)) {
+        return {};
+    }
+    const std::string name = input.path.filename().string();
+    const std::string parent = input.path.parent_path().filename().string();
+    if (hasKey(text, "manifest_version")) {
+        return make(ShardlakeKind::Manifest, name == "manifest.json" ? 70 : 40,
+                    "Shardlake index manifest");
+    }
+    if (hasKey(text, "alias") && hasKey(text, "index_version")) {
+        return make(ShardlakeKind::Alias, parent == "aliases" ? 60 : 40, "Shardlake alias");
+    }
+    if (hasKey(text, "dataset_version") && hasKey(text, "vectors_key")) {
+        return make(ShardlakeKind::DatasetInfo, name == "info.json" ? 50 : 40,
+                    "Shardlake dataset info");
+    }
+    return {};
+}
+
+ShardlakeProbe classifyFile(const ProbeInput& input) {
+    if (input.headStartsWith(kShardMagic)) {
+        return make(ShardlakeKind::Shard, 100, "Shardlake shard");
+    }
+    if (input.headStartsWith(kCoarseQuantizerMagic)) {
+        return make(ShardlakeKind::CoarseQuantizer, 100, "Shardlake coarse quantizer");
+    }
+    if (input.headStartsWith(kPqCodebookMagic)) {
+        return make(ShardlakeKind::PqCodebook, 100, "Shardlake PQ codebook");
+    }
+    if (input.extension == ".json") {
+        return classifyJson(input);
+    }
+    const std::string name = input.path.filename().string();
+    if (input.extension == ".sidx") {
+        return make(ShardlakeKind::BadMagicFile, 20, "file named .sidx without the shard magic");
+    }
+    if (input.extension == ".cq") {
+        return make(ShardlakeKind::BadMagicFile, 20,
+                    "file named .cq without the coarse quantizer magic");
+    }
+    if (name == "pq_codebook.bin") {
+        return make(ShardlakeKind::BadMagicFile, 20,
+                    "pq_codebook.bin without the PQ codebook magic");
+    }
+    return {};
+}
+
+}  // namespace
+
+ShardlakeProbe classifyShardlake(const ProbeInput& input) {
+    return input.isDirectory ? classifyFolder(input) : classifyFile(input);
+}
+
+std::optional<Detection> probeShardlake(const ProbeInput& input) {
+    ShardlakeProbe probe = classifyShardlake(input);
+    if (probe.kind == ShardlakeKind::None) {
+        return std::nullopt;
+    }
+    return probe.detection;
+}
+
+}  // namespace strata

@@ -1,0 +1,255 @@
+#include "zs_reader.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace strata::zs {
+
+ZsFile::ZsFile(ByteSourcePtr source, ReadLimits limits)
+    : source_(std::move(source)), limits_(limits), header_(parseHeader(*source_)) {}
+
+std::shared_ptr<ZsFile> ZsFile::open(ByteSourcePtr source, ReadLimits limits) {
+    std::shared_ptr<ZsFile> file(new ZsFile(std::move(source), limits));
+    if (file->header_.hasFields && file->header_.magic != ZsMagicKind::None &&
+        file->header_.magic != ZsMagicKind::UnknownVersion) {
+        file->root_ = file->readBlock(file->header_.rootIndexOffset);
+    }
+    return file;
+}
+
+std::string ZsFile::displayName() const {
+    const std::string& name = source_->name();
+    const auto slash = name.find_last_of("/!");
+    return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+std::uint64_t ZsFile::blocksEnd() const {
+    const std::uint64_t size = source_->size();
+    const std::uint64_t declared = header_.totalFileLength;
+    if (header_.hasFields && declared >= blocksBegin() && declared < size) {
+        return declared;
+    }
+    return size;
+}
+
+BlockRead ZsFile::readBlock(std::uint64_t offset) const {
+    BlockRead out;
+    out.frame = readFrame(*source_, offset, source_->size());
+    if (!out.frame.usable()) {
+        return out;
+    }
+    ++blocksRead_;
+    out.crc = checkBlockCrc(*source_, out.frame.frame);
+    if (header_.codec && out.frame.frame.kind() != BlockKind::Extension) {
+        out.payload = decodePayload(*source_, out.frame.frame, *header_.codec, limits_);
+    }
+    return out;
+}
+
+namespace {
+
+// Throws unless the block was read, its CRC matches and its payload decoded completely.
+void requireIntact(const BlockRead& block, std::uint64_t offset) {
+    if (!block.frame.usable()) {
+        throw ZsReadError(block.frame.message, offset);
+    }
+    if (!block.crc->ok()) {
+        throw ZsReadError("checksum mismatch in the block at " + std::to_string(offset), offset);
+    }
+    if (block.payload && !block.payload->complete()) {
+        throw ZsReadError("block at " + std::to_string(offset) + ": " + block.payload->message,
+                          offset);
+    }
+}
+
+}  // namespace
+
+std::uint64_t ZsFile::locateDataBlock(const std::optional<std::string>& start) const {
+    if (!readable()) {
+        throw ZsReadError("the header is damaged or names an unknown codec", 0);
+    }
+    std::uint64_t offset = header_.rootIndexOffset;
+    unsigned parentLevel = kMaxIndexLevel + 1;
+    for (;;) {
+        const BlockRead block =
+            offset == header_.rootIndexOffset && root_ ? *root_ : readBlock(offset);
+        requireIntact(block, offset);
+        const std::uint8_t level = block.frame.frame.level;
+        const std::string where = "the block at " + std::to_string(offset);
+        if (level >= parentLevel) {
+            throw ZsReadError(where + " has level " + std::to_string(level) +
+                                  ", not below its parent's " + std::to_string(parentLevel),
+                              offset);
+        }
+        if (level == 0) {
+            if (parentLevel > kMaxIndexLevel) {
+                throw ZsReadError("the root is a data block, not an index block", offset);
+            }
+            return offset;
+        }
+        const IndexPayload index = parseIndexPayload(block.payload->bytes.bytes);
+        if (index.problem) {
+            throw ZsReadError(where + ": " + index.problem->message, offset);
+        }
+        if (index.entries.empty()) {
+            throw ZsReadError(where + " is an empty index block", offset);
+        }
+        std::size_t chosen = 0;
+        if (start) {
+            // The last entry whose key is below start: records equal to start may end the
+            // block before the first key >= start.
+            const auto payload = block.payload->bytes.bytes;
+            const auto startBytes = asBytes(*start);
+            std::size_t lo = 0;
+            std::size_t hi = index.entries.size();
+            while (lo < hi) {
+                const std::size_t mid = lo + (hi - lo) / 2;
+                const IndexEntry& e = index.entries[mid];
+                const auto key = payload.subspan(static_cast<std::size_t>(e.keyOffset),
+                                                 static_cast<std::size_t>(e.keyLength));
+                if (compareBytes(key, startBytes) < 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            chosen = lo > 0 ? lo - 1 : 0;
+        }
+        parentLevel = level;
+        offset = index.entries[chosen].childOffset;
+    }
+}
+
+std::optional<std::string> prefixUpperBound(const std::string& prefix) {
+    std::string bound = prefix;
+    while (!bound.empty() && static_cast<unsigned char>(bound.back()) == 0xff) {
+        bound.pop_back();
+    }
+    if (bound.empty()) {
+        return std::nullopt;
+    }
+    bound.back() = static_cast<char>(static_cast<unsigned char>(bound.back()) + 1);
+    return bound;
+}
+
+void ZsFile::search(const RecordQuery& query,
+                    const std::function<bool(std::span<const std::uint8_t>)>& visit) const {
+    std::optional<std::string> start = query.start;
+    std::optional<std::string> stop = query.stop;
+    if (query.prefix) {
+        if (!start || *start < *query.prefix) {
+            start = query.prefix;
+        }
+        const auto bound = prefixUpperBound(*query.prefix);
+        if (bound && (!stop || *bound < *stop)) {
+            stop = bound;
+        }
+    }
+    if (start && stop && compareBytes(asBytes(*start), asBytes(*stop)) >= 0) {
+        return;
+    }
+    const std::uint64_t first = locateDataBlock(start);
+    ZsRecordIterator records(shared_from_this(), first);
+    while (const auto record = records.next()) {
+        if (start && compareBytes(*record, asBytes(*start)) < 0) {
+            continue;
+        }
+        if (stop && compareBytes(*record, asBytes(*stop)) >= 0) {
+            return;
+        }
+        if (query.prefix) {
+            const auto p = asBytes(*query.prefix);
+            if (record->size() < p.size() || compareBytes(record->first(p.size()), p) != 0) {
+                return;  // sorted: past every record with the prefix
+            }
+        }
+        if (!visit(*record)) {
+            return;
+        }
+    }
+}
+
+std::vector<std::string> ZsFile::findRecords(std::optional<std::string> start,
+                                             std::optional<std::string> stop,
+                                             std::size_t maxRecords) const {
+    std::vector<std::string> out;
+    search({std::move(start), std::move(stop), std::nullopt},
+           [&](std::span<const std::uint8_t> r) {
+               out.emplace_back(r.begin(), r.end());
+               return out.size() < maxRecords;
+           });
+    return out;
+}
+
+std::vector<std::string> ZsFile::findPrefix(const std::string& prefix,
+                                            std::size_t maxRecords) const {
+    std::vector<std::string> out;
+    search({std::nullopt, std::nullopt, prefix}, [&](std::span<const std::uint8_t> r) {
+        out.emplace_back(r.begin(), r.end());
+        return out.size() < maxRecords;
+    });
+    return out;
+}
+
+ZsRecordIterator::ZsRecordIterator(std::shared_ptr<const ZsFile> file)
+    : ZsRecordIterator(file, file->blocksBegin()) {}
+
+ZsRecordIterator::ZsRecordIterator(std::shared_ptr<const ZsFile> file, std::uint64_t startOffset)
+    : file_(std::move(file)), position_(startOffset) {
+    if (!file_->readable()) {
+        throw ZsReadError("the header is damaged or names an unknown codec", 0);
+    }
+}
+
+bool ZsRecordIterator::loadNextDataBlock() {
+    const std::uint64_t end = file_->blocksEnd();
+    while (position_ < end) {
+        const std::uint64_t offset = position_;
+        const FrameRead frame = readFrame(file_->source(), offset, end);
+        if (!frame.usable()) {
+            throw ZsReadError(frame.message, offset);
+        }
+        position_ = frame.frame.end();
+        ++file_->blocksRead_;
+        if (frame.frame.kind() != BlockKind::Data) {
+            // Index and extension blocks are skipped, but only once their CRC is checked.
+            if (!checkBlockCrc(file_->source(), frame.frame).ok()) {
+                throw ZsReadError("checksum mismatch in the block at " + std::to_string(offset),
+                                  offset);
+            }
+            continue;
+        }
+        BlockRead block;
+        block.frame = frame;
+        block.crc = checkBlockCrc(file_->source(), frame.frame);
+        block.payload =
+            decodePayload(file_->source(), frame.frame, *file_->header().codec, file_->limits());
+        requireIntact(block, offset);
+        blockOffset_ = offset;
+        payload_ = std::move(*block.payload);
+        cursor_.emplace(payload_.bytes.bytes);
+        return true;
+    }
+    return false;
+}
+
+std::optional<std::span<const std::uint8_t>> ZsRecordIterator::next() {
+    for (;;) {
+        if (cursor_) {
+            if (auto record = cursor_->next()) {
+                return record;
+            }
+            if (const auto& problem = cursor_->problem()) {
+                throw ZsReadError("data block at " + std::to_string(blockOffset_) + ": " +
+                                      problem->message,
+                                  blockOffset_);
+            }
+            cursor_.reset();
+        }
+        if (!loadNextDataBlock()) {
+            return std::nullopt;
+        }
+    }
+}
+
+}  // namespace strata::zs
