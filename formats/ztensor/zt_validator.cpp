@@ -1,0 +1,432 @@
+#include "zt_validator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <span>
+#include <variant>
+
+#include "../common/checksums.h"
+#include "../common/ordered_pool.h"
+#include "zt_decode.h"
+#include "zt_digest.h"
+#include "zt_sparse.h"
+
+namespace strata {
+
+namespace {
+
+constexpr std::uint64_t kGapChunk = 1ull << 20;
+constexpr std::uint64_t kStoredChunk = 4ull << 20;
+
+using Diagnostics = std::vector<Diagnostic>;
+
+Diagnostic make(Severity severity, std::string code, std::string message, Region region,
+                std::string nodePath) {
+    Diagnostic d;
+    d.severity = severity;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    if (region.valid()) {
+        d.regions.push_back(region);
+        d.file = region.source->name();
+    }
+    d.nodePath = std::move(nodePath);
+    return d;
+}
+
+// NaN/Inf counting over a stream of bytes whose pieces may split elements.
+class NonFiniteCounter {
+public:
+    explicit NonFiniteCounter(std::optional<ZtDType> dtype) : dtype_(dtype) {}
+
+    bool active() const { return dtype_ && ztDTypeIsFloat(*dtype_); }
+    void feed(std::span<const std::uint8_t> bytes) {
+        if (!active()) {
+            return;
+        }
+        const unsigned size = ztDTypeSize(*dtype_);
+        while (carryUsed_ > 0 && !bytes.empty()) {
+            carry_[carryUsed_++] = bytes.front();
+            bytes = bytes.subspan(1);
+            if (carryUsed_ == size) {
+                countNonFinite(*dtype_, carry_, size, count_);
+                carryUsed_ = 0;
+            }
+        }
+        const std::size_t whole = bytes.size() / size * size;
+        countNonFinite(*dtype_, bytes.data(), whole, count_);
+        for (std::size_t i = whole; i < bytes.size(); ++i) {
+            carry_[carryUsed_++] = bytes[i];
+        }
+    }
+    const ZtNonFiniteCount& count() const { return count_; }
+
+private:
+    std::optional<ZtDType> dtype_;
+    std::uint8_t carry_[8] = {};
+    unsigned carryUsed_ = 0;
+    ZtNonFiniteCount count_;
+};
+
+// Incremental crc32c or sha256 over stored bytes.
+class DigestRunner {
+public:
+    explicit DigestRunner(ZtDigestAlgorithm algorithm) : algorithm_(algorithm) {}
+    void feed(std::span<const std::uint8_t> bytes) {
+        if (algorithm_ == ZtDigestAlgorithm::Crc32c) {
+            crc_ = crc32c(bytes, crc_);
+        } else {
+            sha_.update(bytes);
+        }
+    }
+    std::vector<std::uint8_t> finish() {
+        if (algorithm_ == ZtDigestAlgorithm::Crc32c) {
+            return {static_cast<std::uint8_t>(crc_ >> 24), static_cast<std::uint8_t>(crc_ >> 16),
+                    static_cast<std::uint8_t>(crc_ >> 8), static_cast<std::uint8_t>(crc_)};
+        }
+        const auto digest = sha_.finish();
+        return {digest.begin(), digest.end()};
+    }
+
+private:
+    ZtDigestAlgorithm algorithm_;
+    std::uint32_t crc_ = 0;
+    Sha256 sha_;
+};
+
+std::string digestText(ZtDigestAlgorithm algorithm, const std::vector<std::uint8_t>& value) {
+    if (algorithm == ZtDigestAlgorithm::Crc32c) {
+        const std::uint32_t crc = (std::uint32_t{value[0]} << 24) |
+                                  (std::uint32_t{value[1]} << 16) | (std::uint32_t{value[2]} << 8) |
+                                  value[3];
+        return formatZtCrc32c(crc);
+    }
+    return "sha256:" + toHex(value);
+}
+
+class TensorCheck {
+public:
+    TensorCheck(const ZtFile& file, std::size_t index, const ZtValidatorLimits& limits,
+                const ValidationOptions& options, std::atomic<std::uint64_t>& done)
+        : file_(file),
+          tensor_(file.tensors()[index]),
+          limits_(limits),
+          options_(options),
+          done_(done),
+          nonFinite_(tensor_.dtype) {}
+
+    Diagnostics run();
+
+private:
+    // Returns false when the component's data could not be fully decoded.
+    bool checkComponent(std::size_t index);
+    void checkDigest(const ZtComponent& c, bool countValues);
+    bool checkDecoded(const ZtComponent& c, bool denseData);
+    void checkSparse();
+    void add(Severity severity, std::string code, const ZtComponent& c, std::string message,
+             Region region) {
+        out_.push_back(
+            make(severity, std::move(code),
+                 "tensor '" + tensor_.name + "' component '" + c.role + "': " + std::move(message),
+                 region, "manifest/" + file_.componentPath(c)));
+    }
+
+    const ZtFile& file_;
+    const ZtTensor& tensor_;
+    const ZtValidatorLimits& limits_;
+    const ValidationOptions& options_;
+    std::atomic<std::uint64_t>& done_;
+    NonFiniteCounter nonFinite_;
+    Diagnostics out_;
+};
+
+Diagnostics TensorCheck::run() {
+    bool allDecoded = true;
+    for (std::size_t index : tensor_.components) {
+        allDecoded = checkComponent(index) && allDecoded;
+        if (options_.cancelled()) {
+            return out_;
+        }
+    }
+    const bool sparse =
+        tensor_.format == ZtTensorFormat::SparseCsr || tensor_.format == ZtTensorFormat::SparseCoo;
+    if (sparse && allDecoded && tensor_.dtype && tensor_.shapeValid) {
+        checkSparse();
+    }
+    const auto& count = nonFinite_.count();
+    if (count.nan + count.inf > 0) {
+        out_.push_back(make(Severity::Info, "ZT-NONFINITE",
+                            "tensor '" + tensor_.name + "' holds " + std::to_string(count.nan) +
+                                " NaN and " + std::to_string(count.inf) + " infinite value(s)",
+                            tensor_.entry, "manifest/" + ZtFile::tensorPath(tensor_)));
+    }
+    return out_;
+}
+
+bool TensorCheck::checkComponent(std::size_t index) {
+    const ZtComponent& c = file_.components()[index];
+    if (!c.readable()) {
+        return false;  // already reported when the file was opened
+    }
+    const bool denseData = tensor_.format == ZtTensorFormat::Dense && c.role == "data";
+    const bool rawValues = denseData && c.encoding == ZtEncoding::Raw &&
+                           (!tensor_.byteSize || *c.length == *tensor_.byteSize);
+    checkDigest(c, rawValues);
+    if (c.encoding == ZtEncoding::Raw) {
+        return true;
+    }
+    return checkDecoded(c, denseData);
+}
+
+void TensorCheck::checkDigest(const ZtComponent& c, bool countValues) {
+    std::optional<ZtDigestSpec> spec;
+    if (c.digest) {
+        spec = parseZtDigest(*c.digest);
+        if (!spec->usable()) {
+            spec.reset();  // reported when the file was opened
+        }
+    }
+    const bool raw = c.encoding == ZtEncoding::Raw;
+    std::optional<DigestRunner> digest;
+    if (spec) {
+        digest.emplace(spec->algorithm);
+    }
+    // Digests cover the stored bytes, which for raw components are also the values.
+    if (digest || countValues) {
+        for (std::uint64_t at = 0; at < *c.length; at += kStoredChunk) {
+            if (options_.cancelled()) {
+                return;
+            }
+            const std::uint64_t want = std::min(kStoredChunk, *c.length - at);
+            const ByteView piece = file_.source()->view(*c.offset + at, want);
+            if (digest) {
+                digest->feed(piece.bytes);
+            }
+            if (countValues) {
+                nonFinite_.feed(piece.bytes);
+            }
+            done_ += raw ? want : 0;
+        }
+    } else {
+        done_ += raw ? *c.length : 0;
+    }
+    if (!digest) {
+        return;
+    }
+    const auto actual = digest->finish();
+    if (actual != spec->expected) {
+        add(Severity::Error, "ZT-DIGEST", c,
+            "the stored bytes have digest " + digestText(spec->algorithm, actual) +
+                ", but the manifest says " + *c.digest,
+            c.data);
+    }
+}
+
+bool TensorCheck::checkDecoded(const ZtComponent& c, bool denseData) {
+    const auto expected = ztExpectedDecodedSize(file_, c);
+    const auto bound = ztDecodedSizeBound(file_, c);
+    const std::uint64_t limit = bound.value_or(limits_.maxUnboundedDecode);
+    const auto result = ztStreamComponent(
+        file_, c, limit,
+        [&](std::span<const std::uint8_t> piece) {
+            if (denseData) {
+                nonFinite_.feed(piece);
+            }
+        },
+        options_.cancel, [&](std::uint64_t n) { done_ += n; });
+    if (result.cancelled) {
+        return false;
+    }
+    if (result.exceeded) {
+        if (bound) {
+            add(Severity::Error, "ZT-ZSTD", c,
+                "the zstd data decodes to more than the " + std::to_string(*bound) + " bytes " +
+                    tensor_.dtypeName + " × " + "shape allows",
+                c.data);
+        } else {
+            add(Severity::Info, "ZT-LIMIT", c,
+                "the zstd data decodes to more than " + std::to_string(limit) +
+                    " bytes; Strata stopped decoding there",
+                c.data);
+        }
+        return false;
+    }
+    if (!result.ok) {
+        add(Severity::Error, "ZT-ZSTD", c, "the zstd data cannot be decoded: " + result.message,
+            c.data);
+        return false;
+    }
+    if (expected && result.produced != *expected) {
+        add(Severity::Error, "ZT-ZSTD", c,
+            "the zstd data decodes to " + std::to_string(result.produced) + " bytes, but " +
+                tensor_.dtypeName + " × shape needs " + std::to_string(*expected),
+            c.data);
+        return false;
+    }
+    return true;
+}
+
+void TensorCheck::checkSparse() {
+    const ZtSparseData sparse = ztLoadSparse(file_, tensor_, limits_.maxSparseLoad);
+    const std::string path = "manifest/" + ZtFile::tensorPath(tensor_);
+    if (!sparse.loadError.empty()) {
+        out_.push_back(
+            make(Severity::Info, "ZT-LIMIT",
+                 "tensor '" + tensor_.name + "': sparse structure not checked: " + sparse.loadError,
+                 tensor_.entry, path));
+        return;
+    }
+    for (const auto& issue : sparse.issues) {
+        out_.push_back(make(Severity::Error, "ZT-SPARSE", issue.message, issue.region, path));
+    }
+    nonFinite_.feed(sparse.values.bytes());
+}
+
+Diagnostics checkGap(const ZtFile& file, const ZtLayoutEntry& gap, const CancelToken* cancel,
+                     std::atomic<std::uint64_t>& done) {
+    Diagnostics out;
+    const Region& r = gap.region;
+    std::optional<std::uint64_t> firstNonZero;
+    std::uint64_t nonZero = 0;
+    for (std::uint64_t at = 0; at < r.length; at += kGapChunk) {
+        if (cancel != nullptr && cancel->cancelled()) {
+            return out;
+        }
+        const std::uint64_t want = std::min(kGapChunk, r.length - at);
+        const ByteView piece = file.source()->view(r.offset + at, want);
+        for (std::size_t i = 0; i < piece.size(); ++i) {
+            if (piece.bytes[i] != 0) {
+                if (!firstNonZero) {
+                    firstNonZero = r.offset + at + i;
+                }
+                ++nonZero;
+            }
+        }
+        done += want;
+    }
+    const std::string range = "[" + std::to_string(r.offset) + ", " + std::to_string(r.end()) + ")";
+    if (r.length >= kZtAlignment) {
+        out.push_back(make(Severity::Warning, "ZT-UNREFERENCED",
+                           std::to_string(r.length) + " bytes at " + range +
+                               " belong to no component: more than alignment padding needs",
+                           r, "padding"));
+    }
+    if (nonZero > 0) {
+        out.push_back(make(Severity::Error, "ZT-PADDING",
+                           std::to_string(nonZero) + " non-zero byte(s) in the padding at " +
+                               range + ", the first at offset " + std::to_string(*firstNonZero) +
+                               "; padding must be zero",
+                           {r.source, *firstNonZero, r.end() - *firstNonZero}, "padding"));
+    }
+    return out;
+}
+
+// Passes diagnostics on, keeping at most maxPerCode of each code.
+class CappedSink {
+public:
+    CappedSink(DiagnosticSink& sink, std::size_t maxPerCode) : sink_(sink), max_(maxPerCode) {}
+    void report(Diagnostic d) {
+        auto& count = counts_[d.code];
+        if (++count <= max_) {
+            sink_.report(std::move(d));
+        }
+    }
+    void finish() {
+        for (const auto& [code, count] : counts_) {
+            if (count > max_) {
+                sink_.report(make(
+                    Severity::Info, "ZT-SUPPRESSED",
+                    std::to_string(count - max_) + " more " + code + " diagnostic(s) not shown", {},
+                    {}));
+            }
+        }
+    }
+
+private:
+    DiagnosticSink& sink_;
+    std::size_t max_;
+    std::map<std::string, std::size_t> counts_;
+};
+
+}  // namespace
+
+ZtValidator::ZtValidator(std::shared_ptr<const ZtFile> file, ZtValidatorLimits limits)
+    : file_(std::move(file)), limits_(limits) {}
+
+ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
+    const ZtFile& file = *file_;
+    CappedSink out(sink, std::max<std::size_t>(options.maxPerCode, 1));
+    for (const auto& d : file.diagnostics()) {
+        out.report(d);
+    }
+    // Work in bytes, for progress: stored component bytes and gaps.
+    std::uint64_t total = 0;
+    for (const auto& c : file.components()) {
+        total += c.readable() ? *c.length : 0;
+    }
+    for (const auto& e : file.layoutEntries()) {
+        total += e.isGap ? e.region.length : 0;
+    }
+    std::atomic<std::uint64_t> done{0};
+    options.reportProgress(0.0, "checking components");
+    const unsigned threads = options.threads;
+    OrderedPool<Diagnostics> pool(threads, 2 * std::max(1u, threads == 0 ? 4u : threads),
+                                  options.cancel);
+    std::size_t tasks = 0;
+    std::size_t finished = 0;
+    auto consume = [&] {
+        auto result = pool.next();
+        if (!result) {
+            return false;
+        }
+        for (auto& d : *result) {
+            out.report(std::move(d));
+        }
+        ++finished;
+        const double fraction = total == 0 ? double(finished) / double(tasks)
+                                           : std::min(1.0, double(done.load()) / double(total));
+        options.reportProgress(fraction, "checked " + std::to_string(finished) + " of " +
+                                             std::to_string(tasks) + " parts");
+        return true;
+    };
+    const ZtValidatorLimits limits = limits_;
+    for (const auto& entry : file.layoutEntries()) {
+        if (!entry.isGap) {
+            continue;
+        }
+        if (pool.full() && !consume()) {
+            break;
+        }
+        const ZtLayoutEntry* gap = &entry;
+        if (pool.submit([&file, gap, &options, &done] {
+                return checkGap(file, *gap, options.cancel, done);
+            })) {
+            ++tasks;
+        }
+    }
+    for (std::size_t i = 0; i < file.tensors().size() && !options.cancelled(); ++i) {
+        if (pool.full() && !consume()) {
+            break;
+        }
+        if (pool.submit([&file, i, &limits, &options, &done] {
+                return TensorCheck(file, i, limits, options, done).run();
+            })) {
+            ++tasks;
+        }
+    }
+    while (finished < tasks && consume()) {
+    }
+    if (options.cancelled()) {
+        return ValidationOutcome::Cancelled;
+    }
+    out.finish();
+    options.reportProgress(1.0, "done");
+    return ValidationOutcome::Completed;
+}
+
+std::unique_ptr<Validator> makeZtValidator(std::shared_ptr<const ZtFile> file) {
+    return std::make_unique<ZtValidator>(std::move(file));
+}
+
+}  // namespace strata
