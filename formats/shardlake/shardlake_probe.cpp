@@ -22,12 +22,20 @@ bool looksLikeJsonObject(std::string_view text) {
     return start != std::string_view::npos && text[start] == '{';
 }
 
-bool isManifestText(std::string_view text) {
-    return looksLikeJsonObject(text) && hasKey(text, "manifest_version");
+// Index manifests and dataset info files both carry "manifest_version"; only an index
+// manifest names its index version or lists shards.
+bool isIndexManifestText(std::string_view text) {
+    return looksLikeJsonObject(text) && hasKey(text, "manifest_version") &&
+           (hasKey(text, "index_version") || hasKey(text, "shards"));
+}
+
+bool isDatasetInfoText(std::string_view text) {
+    return looksLikeJsonObject(text) && hasKey(text, "dataset_version") &&
+           hasKey(text, "vectors_key") && !hasKey(text, "shards");
 }
 
 bool hasManifest(const fs::path& folder) {
-    return isManifestText(readFileHead(folder / "manifest.json"));
+    return isIndexManifestText(readFileHead(folder / "manifest.json"));
 }
 
 // An index version folder by layout: a shards/ folder, a coarse quantizer or a manifest file.
@@ -74,6 +82,9 @@ ShardlakeProbe classifyFolder(const ProbeInput& input) {
     if (insideIndexes && looksLikeIndexFolder(input)) {
         return make(ShardlakeKind::IndexFolder, 40, "Shardlake index folder");
     }
+    if (input.hasFile("info.json") && isDatasetInfoText(readFileHead(input.path / "info.json"))) {
+        return make(ShardlakeKind::DatasetFolder, 60, "Shardlake dataset");
+    }
     return {};
 }
 
@@ -84,16 +95,19 @@ ShardlakeProbe classifyJson(const ProbeInput& input) {
     }
     const std::string name = input.path.filename().string();
     const std::string parent = input.path.parent_path().filename().string();
-    if (hasKey(text, "manifest_version")) {
+    if (isIndexManifestText(text)) {
         return make(ShardlakeKind::Manifest, name == "manifest.json" ? 70 : 40,
                     "Shardlake index manifest");
+    }
+    if (isDatasetInfoText(text)) {
+        return make(ShardlakeKind::DatasetInfo, name == "info.json" ? 50 : 40,
+                    "Shardlake dataset info");
     }
     if (hasKey(text, "alias") && hasKey(text, "index_version")) {
         return make(ShardlakeKind::Alias, parent == "aliases" ? 60 : 40, "Shardlake alias");
     }
-    if (hasKey(text, "dataset_version") && hasKey(text, "vectors_key")) {
-        return make(ShardlakeKind::DatasetInfo, name == "info.json" ? 50 : 40,
-                    "Shardlake dataset info");
+    if (hasKey(text, "manifest_version")) {
+        return make(ShardlakeKind::Manifest, 30, "Shardlake manifest of unknown kind");
     }
     return {};
 }

@@ -23,6 +23,7 @@ enum class ShardlakeKind {
     DatasetInfo,      // JSON with "dataset_version" and "vectors_key"
     StorageRoot,      // datasets/, indexes/, aliases/
     IndexFolder,      // indexes/<version>/
+    DatasetFolder,    // datasets/<version>/ with info.json
     None,
 };
 
@@ -34,8 +35,8 @@ struct ShardlakeProbe {
 ShardlakeProbe classifyShardlake(const ProbeInput& input);
 
 // Magic → 100; storage root with a readable index manifest → 90, by layout alone → 60; index
-// folder with a manifest → 80, by layout → 50; manifest, alias and dataset JSON → 40..70; a
-// Shardlake file name without its magic → 20.
+// folder with a manifest → 80, by layout → 40..50; dataset folder → 60; manifest, alias and dataset
+// JSON → 40..70; a Shardlake file name without its magic → 20.
 std::optional<Detection> probeShardlake(const ProbeInput& input);
 
 }  // namespace strata

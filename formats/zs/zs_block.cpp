@@ -41,13 +41,14 @@ FrameRead readFrame(const ByteSource& source, std::uint64_t offset, std::uint64_
         out.problem = here(0);
         return out;
     }
-    const ByteView head = source.view(offset, std::min<std::uint64_t>(kUleb128MaxBytes, limit - offset));
+    const ByteView head =
+        source.view(offset, std::min<std::uint64_t>(kUleb128MaxBytes, limit - offset));
     const Uleb128Result length = decodeUleb128(head.bytes);
     out.frame.lengthFieldSize = length.length;
     switch (length.status) {
         case Uleb128Status::Truncated:
-            out.message = "the data ends inside the uleb128 length of the block at " +
-                          std::to_string(offset);
+            out.message =
+                "the data ends inside the uleb128 length of the block at " + std::to_string(offset);
             out.problem = here(std::max<std::uint64_t>(length.length, 1));
             return out;
         case Uleb128Status::Overflow:
@@ -198,11 +199,11 @@ std::optional<std::span<const std::uint8_t>> RecordCursor::next() {
         return std::nullopt;
     }
     if (!rangeFits(pos, *length, payload_.size())) {
-        problem_ = PayloadProblem{
-            "ZS-RECORD-LENGTH",
-            "a record of " + std::to_string(*length) + " bytes runs past the end of the payload (" +
-                std::to_string(payload_.size() - pos) + " bytes left)",
-            recordStart_};
+        problem_ = PayloadProblem{"ZS-RECORD-LENGTH",
+                                  "a record of " + std::to_string(*length) +
+                                      " bytes runs past the end of the payload (" +
+                                      std::to_string(payload_.size() - pos) + " bytes left)",
+                                  recordStart_};
         return std::nullopt;
     }
     position_ = pos + *length;

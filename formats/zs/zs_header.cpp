@@ -33,7 +33,9 @@ std::uint64_t Header::firstBlockOffset() const {
     return saturatingEnd(saturatingEnd(kHeaderDataOffset, headerLength), kCrcLength);
 }
 
-Region Header::region() const { return {source, 8, saturatingEnd(headerLength, 16)}; }
+Region Header::region() const {
+    return {source, 8, saturatingEnd(headerLength, 16)};
+}
 
 bool Header::hasProblem(std::string_view code) const {
     return std::any_of(problems.begin(), problems.end(),
@@ -57,7 +59,9 @@ public:
     }
 
 private:
-    Region at(std::uint64_t offset, std::uint64_t length) const { return {&source_, offset, length}; }
+    Region at(std::uint64_t offset, std::uint64_t length) const {
+        return {&source_, offset, length};
+    }
 
     void problem(std::string code, std::string message, std::vector<Region> regions,
                  std::string field = {}, Severity severity = Severity::Error) {
@@ -113,8 +117,8 @@ private:
         h_.lengthRegion = at(8, 8);
         const auto length = readLe<std::uint64_t>(source_, 8);
         if (!length) {
-            fatal("ZS-TRUNCATED", "the file ends inside the header length field",
-                  {h_.lengthRegion}, "header length");
+            fatal("ZS-TRUNCATED", "the file ends inside the header length field", {h_.lengthRegion},
+                  "header length");
             return false;
         }
         h_.hasLength = true;
@@ -253,11 +257,11 @@ private:
             return;
         }
         const ByteView bytes = source_.view(h_.metadataRegion.offset, h_.metadataLength);
-        nlohmann::json parsed = nlohmann::json::parse(bytes.bytes.begin(), bytes.bytes.end(),
-                                                      nullptr, false);
+        nlohmann::json parsed =
+            nlohmann::json::parse(bytes.bytes.begin(), bytes.bytes.end(), nullptr, false);
         if (parsed.is_discarded()) {
-            problem("ZS-METADATA-JSON", "the metadata is not valid UTF-8 JSON",
-                    {h_.metadataRegion}, "metadata");
+            problem("ZS-METADATA-JSON", "the metadata is not valid UTF-8 JSON", {h_.metadataRegion},
+                    "metadata");
             return;
         }
         if (!parsed.is_object()) {
@@ -275,6 +279,8 @@ private:
 
 }  // namespace
 
-Header parseHeader(const ByteSource& source) { return HeaderParser(source).run(); }
+Header parseHeader(const ByteSource& source) {
+    return HeaderParser(source).run();
+}
 
 }  // namespace strata::zs

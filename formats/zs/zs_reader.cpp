@@ -173,11 +173,10 @@ std::vector<std::string> ZsFile::findRecords(std::optional<std::string> start,
                                              std::optional<std::string> stop,
                                              std::size_t maxRecords) const {
     std::vector<std::string> out;
-    search({std::move(start), std::move(stop), std::nullopt},
-           [&](std::span<const std::uint8_t> r) {
-               out.emplace_back(r.begin(), r.end());
-               return out.size() < maxRecords;
-           });
+    search({std::move(start), std::move(stop), std::nullopt}, [&](std::span<const std::uint8_t> r) {
+        out.emplace_back(r.begin(), r.end());
+        return out.size() < maxRecords;
+    });
     return out;
 }
 
@@ -240,9 +239,9 @@ std::optional<std::span<const std::uint8_t>> ZsRecordIterator::next() {
                 return record;
             }
             if (const auto& problem = cursor_->problem()) {
-                throw ZsReadError("data block at " + std::to_string(blockOffset_) + ": " +
-                                      problem->message,
-                                  blockOffset_);
+                throw ZsReadError(
+                    "data block at " + std::to_string(blockOffset_) + ": " + problem->message,
+                    blockOffset_);
             }
             cursor_.reset();
         }

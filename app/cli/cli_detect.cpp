@@ -1,0 +1,35 @@
+// strata-cli detect PATH [--json]: the format of a file or folder.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "command_context.h"
+#include "formats/registry/format_registry.h"
+#include "json_output.h"
+
+namespace strata::cli {
+
+void registerDetectCommand(CLI::App& app, CommandContext& context) {
+    struct Options {
+        std::string path;
+        bool json = false;
+    };
+    auto options = std::make_shared<Options>();
+    CLI::App* command = app.add_subcommand("detect", "Print the format of a file or folder");
+    command->add_option("PATH", options->path, "File or folder")->required();
+    command->add_flag("--json", options->json, "Print one JSON object");
+    command->callback([&context, options] {
+        runGuarded(context, [&] {
+            const Detection detection = FormatRegistry::builtin().detect(options->path);
+            if (options->json) {
+                printJson(detectionJson(options->path, detection));
+            } else {
+                std::cout << displayName(detection) << '\n';
+            }
+            return kExitOk;
+        });
+    });
+}
+
+}  // namespace strata::cli

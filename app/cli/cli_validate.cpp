@@ -1,0 +1,154 @@
+// strata-cli validate PATH [--json]: runs the format's validator and prints what it finds.
+// Exit code: 0 no errors (warnings allowed), 1 errors, 2 cannot open or interrupted.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "command_context.h"
+#include "formats/registry/format_registry.h"
+#include "json_output.h"
+
+namespace strata::cli {
+
+namespace {
+
+CancelToken interruptToken;
+
+extern "C" void onInterrupt(int) {
+    interruptToken.cancel();
+}
+
+// "ERROR ZS-HEADER-CRC file.zs@16+120: message [header]"
+std::string diagnosticLine(const Diagnostic& d) {
+    std::string severity(severityName(d.severity));
+    for (char& c : severity) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    std::string line = severity + ' ' + d.code + ' ' + d.fileName();
+    if (!d.regions.empty() && d.regions.front().valid()) {
+        line += '@' + std::to_string(d.regions.front().offset) + '+' +
+                std::to_string(d.regions.front().length);
+    }
+    line += ": " + d.message;
+    if (!d.nodePath.empty()) {
+        line += " [" + d.nodePath + ']';
+    }
+    return line;
+}
+
+// Progress on stderr, only for a person watching a terminal; redrawn when the percentage moves.
+ProgressCallback terminalProgress() {
+    if (::isatty(STDERR_FILENO) == 0) {
+        return {};
+    }
+    auto state = std::make_shared<std::pair<std::mutex, int>>();
+    state->second = -1;
+    return [state](double fraction, const std::string& text) {
+        const int percent = static_cast<int>(fraction * 100.0);
+        std::lock_guard lock(state->first);
+        if (percent == state->second) {
+            return;
+        }
+        state->second = percent;
+        std::fprintf(stderr, "\r\033[K[%3d%%] %s", percent, text.c_str());
+        std::fflush(stderr);
+    };
+}
+
+void clearProgress(const ProgressCallback& progress) {
+    if (progress) {
+        std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+    }
+}
+
+struct Counts {
+    std::size_t errors = 0;
+    std::size_t warnings = 0;
+    std::size_t infos = 0;
+
+    void add(Severity severity) {
+        (severity == Severity::Error ? errors : severity == Severity::Warning ? warnings : infos)++;
+    }
+};
+
+int runValidate(const std::string& path, bool json) {
+    const auto document = FormatRegistry::builtin().open(path);
+    const std::string format(formatName(document->format));
+    std::unique_ptr<Validator> validator =
+        document->makeValidator ? document->makeValidator() : nullptr;
+
+    Json out = Json::object();
+    out["format"] = format;
+    out["path"] = path;
+    Json diagnostics = Json::array();
+    Counts counts;
+    bool completed = true;
+    if (validator == nullptr) {
+        if (json) {
+            out["note"] = "no validator for " + format + " yet";
+        } else {
+            std::cout << "INFO no validator for " << format << " yet\n";
+        }
+    } else {
+        ValidationOptions options;
+        options.cancel = &interruptToken;
+        options.progress = terminalProgress();
+        CallbackSink sink([&](Diagnostic d) {
+            counts.add(d.severity);
+            if (json) {
+                diagnostics.push_back(diagnosticJson(d));
+            } else {
+                clearProgress(options.progress);
+                std::cout << diagnosticLine(d) << '\n';
+            }
+        });
+        std::signal(SIGINT, onInterrupt);
+        completed = validator->run(sink, options) == ValidationOutcome::Completed;
+        std::signal(SIGINT, SIG_DFL);
+        clearProgress(options.progress);
+    }
+    if (json) {
+        out["diagnostics"] = std::move(diagnostics);
+        out["summary"] = {
+            {"errors", counts.errors}, {"warnings", counts.warnings}, {"infos", counts.infos}};
+        if (!completed) {
+            out["interrupted"] = true;
+        }
+        printJson(out);
+    } else {
+        std::cout << format << ' ' << path << ": " << counts.errors << " errors, "
+                  << counts.warnings << " warnings, " << counts.infos << " infos"
+                  << (completed ? "" : " (interrupted)") << '\n';
+    }
+    if (!completed) {
+        return kExitFailure;
+    }
+    return counts.errors > 0 ? kExitErrors : kExitOk;
+}
+
+}  // namespace
+
+void registerValidateCommand(CLI::App& app, CommandContext& context) {
+    struct Options {
+        std::string path;
+        bool json = false;
+    };
+    auto options = std::make_shared<Options>();
+    CLI::App* command = app.add_subcommand(
+        "validate", "Check a file or folder against its format's rules (exit 1 on errors)");
+    command->add_option("PATH", options->path, "File or folder")->required();
+    command->add_flag("--json", options->json, "Print one JSON object");
+    command->callback([&context, options] {
+        runGuarded(context, [&] { return runValidate(options->path, options->json); });
+    });
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,17 @@
+#include "command_context.h"
+
+#include <exception>
+#include <iostream>
+
+namespace strata::cli {
+
+void runGuarded(CommandContext& context, const std::function<int()>& body) {
+    try {
+        context.exitCode = body();
+    } catch (const std::exception& error) {
+        std::cerr << "strata-cli: " << error.what() << '\n';
+        context.exitCode = kExitFailure;
+    }
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,35 @@
+// What every strata-cli subcommand shares: the exit-code convention and a guard that turns
+// exceptions into a message on stderr and exit code 2.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace strata::cli {
+
+// 0: success (warnings allowed); 1: the input has errors; 2: cannot open, or a usage error.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitErrors = 1;
+inline constexpr int kExitFailure = 2;
+
+// Owned by main(); subcommand callbacks record their exit code here.
+struct CommandContext {
+    int exitCode = kExitOk;
+};
+
+// Runs `body` and stores its exit code; any exception is printed as "strata-cli: <what>" on
+// stderr and gives kExitFailure.
+void runGuarded(CommandContext& context, const std::function<int()>& body);
+
+// Every subcommand registers itself with one call from main(). A format adds its own commands
+// (`zs make`, `zds pack`) the same way: a new cli_<name>.cpp with a register function declared
+// here, one line in main.cpp and one in CMakeLists.txt.
+void registerDetectCommand(CLI::App& app, CommandContext& context);
+void registerInfoCommand(CLI::App& app, CommandContext& context);
+void registerValidateCommand(CLI::App& app, CommandContext& context);
+
+}  // namespace strata::cli

@@ -1,0 +1,25 @@
+// strata-cli: headless inspection and validation of ZS, ZDS, Shardlake, OZDF and zTensor data.
+#include <CLI/CLI.hpp>
+
+#include "command_context.h"
+
+int main(int argc, char** argv) {
+    using namespace strata::cli;
+    CLI::App app{"Inspect and validate ZS, ZDS, Shardlake, OZDF and zTensor files", "strata-cli"};
+    app.set_version_flag("--version", "strata-cli " STRATA_VERSION);
+    app.require_subcommand(1);
+
+    CommandContext context;
+    registerDetectCommand(app, context);
+    registerInfoCommand(app, context);
+    registerValidateCommand(app, context);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        // Help and --version exit 0; every usage error exits 2.
+        const int code = app.exit(error);
+        return code == 0 ? kExitOk : kExitFailure;
+    }
+    return context.exitCode;
+}

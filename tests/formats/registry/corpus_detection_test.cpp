@@ -1,0 +1,161 @@
+// Every valid file and folder of the conformance corpus is detected as its format, and damaged
+// ones whose layout or name still says what they are are detected too (so validate can report
+// them).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "formats/registry/format_registry.h"
+#include "formats/zs/zs_probe.h"
+#include "registry_test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using test::corpusDir;
+using test::filesWithExtension;
+using test::subfolders;
+
+class CorpusDetection : public ::testing::Test {
+protected:
+    void SetUp() override {
+        corpus_ = corpusDir();
+        if (corpus_.empty()) {
+            GTEST_SKIP() << "conformance corpus not found (set STRATA_CORPUS_DIR)";
+        }
+    }
+
+    static Detection detect(const fs::path& path) { return FormatRegistry::builtin().detect(path); }
+
+    // Checks the format and, when given, the description of every path; returns how many.
+    static std::size_t expectAll(const std::vector<fs::path>& paths, FormatId format,
+                                 std::string_view description = {}) {
+        for (const fs::path& path : paths) {
+            const Detection detection = detect(path);
+            EXPECT_EQ(detection.format, format) << path << ": " << displayName(detection);
+            if (!description.empty()) {
+                EXPECT_EQ(detection.description, description) << path;
+            }
+        }
+        return paths.size();
+    }
+
+    fs::path corpus_;
+};
+
+std::string firstBytes(const fs::path& file, std::size_t count) {
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes(count, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(count));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    return bytes;
+}
+
+TEST_F(CorpusDetection, ValidZsFilesAreZs) {
+    const auto files = filesWithExtension(corpus_ / "zs/valid", ".zs");
+    EXPECT_GE(expectAll(files, FormatId::Zs, "ZS file"), 20u);
+    for (const fs::path& file : files) {
+        EXPECT_EQ(detect(file).confidence, 100) << file;
+    }
+}
+
+TEST_F(CorpusDetection, PartialMagicIsAnIncompleteZsFile) {
+    std::size_t partial = 0;
+    for (const char* folder : {"zs/corrupt", "zs/refsuite"}) {
+        for (const fs::path& file : filesWithExtension(corpus_ / folder, ".zs")) {
+            const Detection detection = detect(file);
+            // Every damaged .zs stays a ZS file, whatever its magic, so validate can report it.
+            EXPECT_EQ(detection.format, FormatId::Zs) << file;
+            if (firstBytes(file, 8) == kZsPartialMagic) {
+                ++partial;
+                EXPECT_EQ(detection.description, "incomplete ZS file") << file;
+                EXPECT_EQ(displayName(detection), "ZS (incomplete ZS file)");
+            }
+        }
+    }
+    EXPECT_GE(partial, 1u);
+}
+
+TEST_F(CorpusDetection, ValidZTensorFilesAreZTensor) {
+    const auto files = filesWithExtension(corpus_ / "ztensor/valid", ".zt");
+    EXPECT_GE(expectAll(files, FormatId::ZTensor, "zTensor file"), 13u);
+    expectAll(filesWithExtension(corpus_ / "ztensor/corrupt", ".zt"), FormatId::ZTensor);
+}
+
+TEST_F(CorpusDetection, ShardlakeRootAndItsFiles) {
+    const fs::path root = corpus_ / "shardlake/root";
+    EXPECT_EQ(detect(root).format, FormatId::Shardlake);
+    EXPECT_EQ(detect(root).description, "Shardlake storage root");
+    std::size_t shards = 0;
+    for (const fs::path& index : subfolders(root / "indexes")) {
+        EXPECT_EQ(detect(index).description, "Shardlake index folder") << index;
+        EXPECT_EQ(detect(index / "manifest.json").description, "Shardlake index manifest");
+        EXPECT_EQ(detect(index / "coarse_quantizer.cq").description, "Shardlake coarse quantizer");
+        shards += expectAll(filesWithExtension(index / "shards", ".sidx"), FormatId::Shardlake,
+                            "Shardlake shard");
+    }
+    EXPECT_GE(shards, 15u);
+    EXPECT_EQ(detect(root / "indexes/idx-pq/pq_codebook.bin").description, "Shardlake PQ codebook");
+    expectAll(filesWithExtension(root / "aliases", ".json"), FormatId::Shardlake,
+              "Shardlake alias");
+    EXPECT_EQ(detect(root / "datasets/ds-v1/info.json").description, "Shardlake dataset info");
+    EXPECT_EQ(detect(root / "datasets/ds-v1").description, "Shardlake dataset");
+}
+
+TEST_F(CorpusDetection, DamagedShardlakeRootsAreStillRoots) {
+    const auto roots = subfolders(corpus_ / "shardlake/corrupt");
+    EXPECT_GE(expectAll(roots, FormatId::Shardlake, "Shardlake storage root"), 50u);
+    const fs::path noManifest = corpus_ / "shardlake/corrupt/manifest_missing/indexes/idx-raw";
+    EXPECT_EQ(detect(noManifest).description, "Shardlake index folder");
+    const fs::path badShard =
+        corpus_ / "shardlake/corrupt/shard_bad_magic/indexes/idx-raw/shards/shard-0000.sidx";
+    EXPECT_EQ(detect(badShard).format, FormatId::Shardlake);
+}
+
+TEST_F(CorpusDetection, ValidZdsFoldersAndArchives) {
+    const fs::path valid = corpus_ / "zds/valid";
+    EXPECT_GE(expectAll(subfolders(valid), FormatId::Zds, "ZDS dataset"), 10u);
+    EXPECT_GE(expectAll(filesWithExtension(valid, ".zds"), FormatId::Zds, "ZDS archive"), 4u);
+    EXPECT_EQ(detect(valid / "docs_mode/collections/default").description, "ZDS collection");
+    EXPECT_EQ(detect(valid / "jsonl_100k/collections/big/meta/index.bin").description, "ZDX index");
+}
+
+TEST_F(CorpusDetection, DamagedZdsDatasetsAreStillZds) {
+    const fs::path corrupt = corpus_ / "zds/corrupt";
+    expectAll(subfolders(corrupt), FormatId::Zds);
+    expectAll(filesWithExtension(corrupt, ".zds"), FormatId::Zds);
+    EXPECT_EQ(detect(corrupt / "zip_wrong_extension.zip").format, FormatId::Zds);
+    const Detection notZip = detect(corrupt / "zip_not_a_zip.zds");
+    EXPECT_EQ(notZip.format, FormatId::Zds);
+    EXPECT_LT(notZip.confidence, 50);
+    EXPECT_EQ(detect(corrupt / "no_collections_dir").description,
+              "ZDS dataset without a collections/ folder");
+}
+
+TEST_F(CorpusDetection, OzdfDocumentsDirectoryDocumentsAndCorpora) {
+    const fs::path valid = corpus_ / "ozdf/valid";
+    EXPECT_GE(expectAll(filesWithExtension(valid / "handwritten/docs", ".ozdf"), FormatId::Ozdf,
+                        "OZDF document"),
+              30u);
+    EXPECT_EQ(detect(valid / "handwritten/docs/not_ozdf_extension.txt").format, FormatId::Ozdf);
+    EXPECT_GE(expectAll(subfolders(valid / "handwritten/dirdocs"), FormatId::Ozdf,
+                        "OZDF directory document"),
+              5u);
+    expectAll(subfolders(valid / "handwritten/corpora"), FormatId::Ozdf, "OZDF corpus");
+    EXPECT_EQ(detect(valid / "written_by_reference/api_corpus").description, "OZDF corpus");
+    const fs::path mixed = valid / "handwritten/corpora/mixed";
+    // A folder named like a document is a directory document, and extensions ignore case.
+    EXPECT_EQ(detect(mixed / "dir_named.ozdf").description, "OZDF directory document");
+    EXPECT_EQ(detect(mixed / "UPPER.OZDF").description, "OZDF document");
+    EXPECT_EQ(detect(mixed / "c_dir/PARTS-01.ozdp").description, "OZDF data part");
+}
+
+TEST_F(CorpusDetection, TextAndUnrelatedFoldersAreRaw) {
+    EXPECT_EQ(detect(corpus_ / "zs/README.md").format, FormatId::RawBinary);
+    EXPECT_EQ(detect(corpus_ / "zs/corrupt/cases.json").format, FormatId::RawBinary);
+    EXPECT_EQ(detect(corpus_ / "zs").format, FormatId::RawBinary);
+}
+
+}  // namespace
+}  // namespace strata
