@@ -127,7 +127,8 @@ bool StructureModel::canFetchMore(const QModelIndex& parent) const {
         return false;
     }
     const strata::Node* node = nodeAt(parent);
-    return node != nullptr && node->hasChildren() && revealed(node) < childLimit(node);
+    return !inserting_ && node != nullptr && node->hasChildren() &&
+           revealed(node) < childLimit(node);
 }
 
 void StructureModel::fetchMore(const QModelIndex& parent) {
@@ -144,13 +145,15 @@ void StructureModel::fetchMore(const QModelIndex& parent) {
 void StructureModel::revealUpTo(const strata::Node* node, const QModelIndex& nodeIndex, int count) {
     const int have = revealed(node);
     count = std::min(count, childLimit(node));
-    if (count <= have) {
+    if (inserting_ || count <= have) {
         return;
     }
     const QModelIndex parent = nodeIndex.sibling(nodeIndex.row(), 0);
+    inserting_ = true;
     beginInsertRows(parent, have, count - 1);
     revealed_.insert(node, count);
     endInsertRows();
+    inserting_ = false;
 }
 
 QModelIndex StructureModel::indexForNode(const strata::Node* node, int column) {

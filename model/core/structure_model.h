@@ -62,6 +62,9 @@ private:
     const strata::Node* root_ = nullptr;
     // How many children of each node are rows so far; absent = none.
     QHash<const strata::Node*, int> revealed_;
+    // Set while rows are being inserted: views and testers react to rowsAboutToBeInserted by
+    // asking for more rows, which must not start a second insert inside the first.
+    bool inserting_ = false;
 };
 
 // Offsets and sizes as the tree shows them ("0x1A2B", "1.5 KiB (1536)").
