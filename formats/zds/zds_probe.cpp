@@ -13,6 +13,8 @@ namespace {
 
 // Sub-folders examined per level; enough for any real dataset's collections.
 constexpr std::size_t kFolderLimit = 256;
+// Folders looked into, and collections per folder, when looking for a renamed collections/.
+constexpr std::size_t kRenamedFolderLimit = 32;
 // Local headers walked in the first bytes of a ZIP.
 constexpr int kZipMemberLimit = 64;
 
@@ -32,8 +34,8 @@ bool looksLikeCollection(const fs::path& folder) {
     return metaKnown || (!meta.failed && isDirectory(folder / "docs"));
 }
 
-bool anyCollectionUnder(const fs::path& folder) {
-    const DirectoryListing listing = listDirectory(folder, kFolderLimit);
+bool anyCollectionUnder(const fs::path& folder, std::size_t limit = kFolderLimit) {
+    const DirectoryListing listing = listDirectory(folder, limit);
     return std::any_of(listing.entries.begin(), listing.entries.end(), [&](const ProbeEntry& e) {
         return e.isDirectory && looksLikeCollection(folder / e.name);
     });
@@ -92,10 +94,13 @@ ZdsProbe classifyFolder(const ProbeInput& input) {
     // A dataset whose collections/ folder was renamed: <name>/<collection>/meta/...
     std::size_t looked = 0;
     for (const ProbeEntry& entry : input.entries) {
-        if (!entry.isDirectory || ++looked > kFolderLimit) {
+        if (!entry.isDirectory) {
             continue;
         }
-        if (anyCollectionUnder(input.path / entry.name)) {
+        if (++looked > kRenamedFolderLimit) {
+            break;
+        }
+        if (anyCollectionUnder(input.path / entry.name, kRenamedFolderLimit)) {
             return make(ZdsKind::NoCollectionsFolder, 30,
                         "ZDS dataset without a collections/ folder");
         }
