@@ -67,20 +67,22 @@ namespace {
 constexpr std::uint64_t kSalvageWindow = 512;
 constexpr std::uint64_t kMaxSalvageSize = 4ull << 20;
 
+// "an unsigned integer", "a string": what a manifest value is, for messages.
 std::string jsonTypeName(const nlohmann::json& value) {
     if (value.is_number_unsigned()) {
-        return "unsigned integer";
+        return "an unsigned integer";
     }
     if (value.is_number_integer()) {
-        return "negative integer";
+        return "a negative integer";
     }
     if (value.is_number_float()) {
-        return "float";
+        return "a float";
     }
     if (value.is_binary()) {
-        return "byte string";
+        return "a byte string";
     }
-    return value.type_name();
+    const std::string name = value.type_name();
+    return (name == "array" || name == "object" ? "an " : "a ") + name;
 }
 
 std::string_view cborMajorName(std::uint8_t major) {
@@ -456,7 +458,7 @@ void ZtOpener::readRoot() {
                "manifest");
     } else if (!root["version"].is_string()) {
         report(Severity::Error, "ZT-MANIFEST-SCHEMA",
-               "'version' is a " + jsonTypeName(root["version"]) + ", not a text string",
+               "'version' is " + jsonTypeName(root["version"]) + ", not a text string",
                valueRegion("version"), "manifest/version");
     } else {
         file_->version_ = root["version"].get<std::string>();
@@ -486,7 +488,7 @@ void ZtOpener::readRoot() {
                "manifest");
     } else if (!root["generator"].is_string()) {
         report(Severity::Error, "ZT-MANIFEST-SCHEMA",
-               "'generator' is a " + jsonTypeName(root["generator"]) + ", not a text string",
+               "'generator' is " + jsonTypeName(root["generator"]) + ", not a text string",
                valueRegion("generator"), "manifest/generator");
     } else {
         file_->generator_ = root["generator"].get<std::string>();
@@ -500,17 +502,16 @@ void ZtOpener::readRoot() {
                m, "manifest");
     } else if (!root["attributes"].is_object()) {
         report(Severity::Error, "ZT-MANIFEST-SCHEMA",
-               "'attributes' is a " + jsonTypeName(root["attributes"]) + ", not a map",
+               "'attributes' is " + jsonTypeName(root["attributes"]) + ", not a map",
                valueRegion("attributes"), "manifest/attributes");
     } else {
         for (const auto& [key, value] : root["attributes"].items()) {
             if (value.is_string()) {
                 file_->attributes_.emplace_back(key, value.get<std::string>());
             } else {
-                report(
-                    Severity::Error, "ZT-MANIFEST-SCHEMA",
-                    "attribute '" + key + "' is a " + jsonTypeName(value) + ", not a text string",
-                    valueRegion(cborPath({"attributes", key})), "manifest/attributes/" + key);
+                report(Severity::Error, "ZT-MANIFEST-SCHEMA",
+                       "attribute '" + key + "' is " + jsonTypeName(value) + ", not a text string",
+                       valueRegion(cborPath({"attributes", key})), "manifest/attributes/" + key);
                 file_->attributes_.emplace_back(key, value.dump());
             }
         }
@@ -524,7 +525,7 @@ void ZtOpener::readRoot() {
     const auto& tensors = root["tensors"];
     if (!tensors.is_object()) {
         report(Severity::Error, "ZT-MANIFEST-SCHEMA",
-               "'tensors' is a " + jsonTypeName(tensors) + ", not a map", valueRegion("tensors"),
+               "'tensors' is " + jsonTypeName(tensors) + ", not a map", valueRegion("tensors"),
                "manifest/tensors");
         return;
     }
@@ -544,7 +545,7 @@ void ZtOpener::readTensor(const std::string& name, const nlohmann::json& value) 
     };
     if (!value.is_object()) {
         reportTensor(index, Severity::Error, "ZT-MANIFEST-SCHEMA",
-                     "the entry is a " + jsonTypeName(value) + ", not a map", tensor.entry);
+                     "the entry is " + jsonTypeName(value) + ", not a map", tensor.entry);
         return;
     }
     auto require = [&](const char* key, bool (nlohmann::json::*check)() const noexcept,
@@ -557,7 +558,7 @@ void ZtOpener::readTensor(const std::string& name, const nlohmann::json& value) 
         const auto& item = value[key];
         if (!(item.*check)()) {
             reportTensor(index, Severity::Error, "ZT-MANIFEST-SCHEMA",
-                         std::string("'") + key + "' is a " + jsonTypeName(item) + ", not " + what,
+                         std::string("'") + key + "' is " + jsonTypeName(item) + ", not " + what,
                          field(key));
             return nullptr;
         }
@@ -591,9 +592,9 @@ void ZtOpener::readTensor(const std::string& name, const nlohmann::json& value) 
             reportTensor(index, Severity::Error, "ZT-SHAPE",
                          "dimension " + std::to_string(i) + " is " +
                              (dim.is_number_integer() ? "negative (" + dim.dump() + ")"
-                                                      : "a " + jsonTypeName(dim)) +
+                                                      : jsonTypeName(dim)) +
                              "; dimensions are unsigned integers",
-                         dim.is_number_integer() || dim.is_number_float() ? dimRegion : dimRegion);
+                         dimRegion);
         }
         if (tensor.shapeValid) {
             std::optional<std::uint64_t> count = 1;
@@ -663,7 +664,7 @@ void ZtOpener::readComponent(std::size_t tensorIndex, const std::string& role,
     c.digestField = field("digest");
     if (!value.is_object()) {
         reportComponent(index, Severity::Error, "ZT-MANIFEST-SCHEMA",
-                        "the entry is a " + jsonTypeName(value) + ", not a map", c.entry);
+                        "the entry is " + jsonTypeName(value) + ", not a map", c.entry);
         return;
     }
     auto readU64 = [&](const char* key, const Region& region) -> std::optional<std::uint64_t> {
@@ -675,7 +676,7 @@ void ZtOpener::readComponent(std::size_t tensorIndex, const std::string& role,
         const auto& item = value[key];
         if (!item.is_number_unsigned()) {
             reportComponent(index, Severity::Error, "ZT-MANIFEST-SCHEMA",
-                            std::string("'") + key + "' is a " + jsonTypeName(item) + " (" +
+                            std::string("'") + key + "' is " + jsonTypeName(item) + " (" +
                                 item.dump().substr(0, 40) + "), not an unsigned integer",
                             region);
             return std::nullopt;
@@ -690,7 +691,7 @@ void ZtOpener::readComponent(std::size_t tensorIndex, const std::string& role,
             c.encoding = ZtEncoding::Unknown;
             c.encodingName = encoding.dump().substr(0, 40);
             reportComponent(index, Severity::Error, "ZT-MANIFEST-SCHEMA",
-                            "'encoding' is a " + jsonTypeName(encoding) + ", not a text string",
+                            "'encoding' is " + jsonTypeName(encoding) + ", not a text string",
                             c.encodingField);
         } else {
             c.encodingName = encoding.get<std::string>();
@@ -711,7 +712,7 @@ void ZtOpener::readComponent(std::size_t tensorIndex, const std::string& role,
         const auto& digest = value["digest"];
         if (!digest.is_string()) {
             reportComponent(index, Severity::Error, "ZT-MANIFEST-SCHEMA",
-                            "'digest' is a " + jsonTypeName(digest) + ", not a text string",
+                            "'digest' is " + jsonTypeName(digest) + ", not a text string",
                             c.digestField);
         } else {
             c.digest = digest.get<std::string>();
@@ -862,21 +863,25 @@ void ZtOpener::buildLayoutEntries() {
         }
     }
     std::vector<ZtLayoutEntry> entries;
+    // A component without a usable range lies somewhere unknown: then no byte can be called
+    // padding, so gaps are only listed when every range is known.
+    const bool rangesKnown =
+        std::all_of(comps.begin(), comps.end(), [](const ZtComponent& c) { return c.hasRange(); });
     const std::uint64_t begin = kZtHeaderSize;
     const std::uint64_t end = file_->manifest_.valid() ? file_->manifest_.offset : begin;
     std::uint64_t covered = begin;  // everything before this is a component or the header
     for (auto& [range, members] : groups) {
         const auto [offset, length] = range;
-        if (offset > covered && covered < end) {
+        if (rangesKnown && offset > covered && covered < end) {
             const std::uint64_t gapEnd = std::min(offset, end);
             entries.push_back({true, at(covered, gapEnd - covered), {}});
+            covered = gapEnd;
         }
         entries.push_back({false, at(offset, length), std::move(members)});
-        if (rangeFits(offset, length, file_->fileSize_)) {
-            covered = std::max(covered, offset + length);
-        }
+        // Bytes past the end of the file cover nothing, but those inside it are not padding.
+        covered = std::max(covered, std::min(saturatingEnd(offset, length), file_->fileSize_));
     }
-    if (covered < end) {
+    if (rangesKnown && covered < end) {
         entries.push_back({true, at(covered, end - covered), {}});
     }
     std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {

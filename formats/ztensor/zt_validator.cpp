@@ -151,7 +151,15 @@ Diagnostics TensorCheck::run() {
     }
     const bool sparse =
         tensor_.format == ZtTensorFormat::SparseCsr || tensor_.format == ZtTensorFormat::SparseCoo;
-    if (sparse && allDecoded && tensor_.dtype && tensor_.shapeValid) {
+    // Missing components were reported when the file was opened; nothing to check then.
+    const std::vector<std::string_view> required =
+        tensor_.format == ZtTensorFormat::SparseCsr
+            ? std::vector<std::string_view>{"values", "indices", "indptr"}
+            : std::vector<std::string_view>{"values", "coords"};
+    const bool complete = std::all_of(required.begin(), required.end(), [&](auto role) {
+        return file_.component(tensor_, role) != nullptr;
+    });
+    if (sparse && complete && allDecoded && tensor_.dtype && tensor_.shapeValid) {
         checkSparse();
     }
     const auto& count = nonFinite_.count();

@@ -1,7 +1,9 @@
 #include "ztensor_format.h"
 
 #include "formats/registry/file_document.h"
-#include "formats/registry/fixed_diagnostic_validator.h"
+#include "zt_file.h"
+#include "zt_nodes.h"
+#include "zt_validator.h"
 #include "ztensor_probe.h"
 
 namespace strata {
@@ -12,25 +14,14 @@ std::optional<Detection> ZTensorFormat::probe(const ProbeInput& input) const {
 
 std::unique_ptr<OpenedDocument> ZTensorFormat::open(const std::filesystem::path& path,
                                                     const Detection& detection) const {
-    const ZTensorVersion version = classifyZTensor(ProbeInput::fromPath(path));
     auto document = openFileDocument(path, detection, "ztensor");
-    Node* magic = addMagicNode(*document, kZTensorMagicV1.size(), "ztensor");
-    const std::string_view versionName = zTensorVersionName(version);
-    if (!versionName.empty()) {
-        document->facts.emplace_back("version", std::string(versionName));
-        magic->addField("version", std::string(versionName), magic->region());
-        return document;
+    // Reads the header and the manifest only; damage is kept for the validator, never thrown.
+    std::shared_ptr<const ZtFile> file = ZtFile::open(document->sources.front());
+    document->root = makeZtNodeTree(file, path.filename().string());
+    for (auto& fact : ztFacts(*file)) {
+        document->facts.push_back(std::move(fact));
     }
-    magic->setStatus(Status::Error);
-    const std::string message = version == ZTensorVersion::Truncated
-                                    ? "the file ends inside the 8-byte zTensor magic"
-                                : version == ZTensorVersion::Unknown
-                                    ? "the magic names no known zTensor version (expected ZTEN1000)"
-                                    : "the file does not start with the zTensor magic ZTEN1000";
-    document->makeValidator = [diagnostic =
-                                   makeError("ZT-MAGIC", message, magic->region(), magic->path())] {
-        return makeFixedDiagnosticValidator({diagnostic});
-    };
+    document->makeValidator = [file] { return makeZtValidator(file); };
     return document;
 }
 

@@ -9,8 +9,8 @@ class ZTensorFormat final : public FormatHandler {
 public:
     FormatId id() const override { return FormatId::ZTensor; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
-    // For now: a `ztensor.file` root over the whole file with a `ztensor.magic` child. Only
-    // files without a known magic get a validator (ZT-MAGIC).
+    // Maps the file, reads its header and manifest into the lazy `ztensor.*` tree (see
+    // zt_nodes.h) and offers the full validator (zt_validator.h).
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
 };

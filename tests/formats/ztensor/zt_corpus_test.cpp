@@ -201,11 +201,14 @@ TEST(ZtCorpus, EveryCorruptCaseGetsItsVerdictWithARegion) {
         EXPECT_GE(d->severity, severity) << v.describe();
         ASSERT_FALSE(d->regions.empty()) << code;
         EXPECT_NE(d->regions.front().source, nullptr);
-        // Every error names the bytes it is about.
+        // Every error names the bytes it is about, and nothing is said twice.
+        std::set<std::string> seen;
         for (const auto& diagnostic : v.sink->diagnostics()) {
             if (diagnostic.severity == Severity::Error) {
                 EXPECT_FALSE(diagnostic.regions.empty()) << diagnostic.code;
             }
+            EXPECT_TRUE(seen.insert(diagnostic.code + diagnostic.message).second)
+                << "repeated: " << diagnostic.message;
         }
     }
 }
