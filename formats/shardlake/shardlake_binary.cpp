@@ -24,7 +24,9 @@ bool hasMagic(const ByteSource& source, std::string_view magic) {
     return std::memcmp(head.data(), magic.data(), kMagicSize) == 0;
 }
 
-Region whole(const ByteSource& source) { return {&source, 0, source.size()}; }
+Region whole(const ByteSource& source) {
+    return {&source, 0, source.size()};
+}
 
 // Reads consecutive little-endian header fields, remembering each one's region.
 class HeaderReader {
@@ -55,8 +57,8 @@ private:
 };
 
 void addMagicField(const ByteSource& source, std::vector<HeaderField>& fields) {
-    fields.push_back({"magic", readLe<std::uint64_t>(source, 0).value_or(0),
-                      {&source, 0, kMagicSize}});
+    fields.push_back(
+        {"magic", readLe<std::uint64_t>(source, 0).value_or(0), {&source, 0, kMagicSize}});
 }
 
 // Checks the magic and that the fixed header fits; false when nothing more can be read.
@@ -70,7 +72,8 @@ bool checkStart(const ByteSource& source, std::string_view magic, std::uint64_t 
         return false;
     }
     if (!hasMagic(source, magic)) {
-        problems.push_back({"SL-MAGIC", std::string(what) + " does not start with its magic",
+        problems.push_back({"SL-MAGIC",
+                            std::string(what) + " does not start with its magic",
                             {{&source, 0, kMagicSize}}});
         return false;
     }
@@ -86,8 +89,8 @@ bool checkStart(const ByteSource& source, std::string_view magic, std::uint64_t 
 }
 
 // Compares the length the header implies with the real one.
-void checkLength(const ByteSource& source, std::optional<std::uint64_t> expected,
-                 Region cause, const char* what, std::vector<BinaryProblem>& problems) {
+void checkLength(const ByteSource& source, std::optional<std::uint64_t> expected, Region cause,
+                 const char* what, std::vector<BinaryProblem>& problems) {
     const std::uint64_t size = source.size();
     if (!expected) {
         problems.push_back({"SL-TRUNCATED",
@@ -140,7 +143,8 @@ void computeShardLayout(ShardLayout& layout) {
     const auto recordsOffset = addAll({layout.headerSize, centroidTotal});
     // Centroids alone cannot overflow (2^32 × 2^34), but keep the check uniform.
     layout.recordsOffset = recordsOffset.value_or(~std::uint64_t{0});
-    layout.expectedSize = addAll({recordsOffset, checkedMul(layout.vectorCount, layout.recordSize)});
+    layout.expectedSize =
+        addAll({recordsOffset, checkedMul(layout.vectorCount, layout.recordSize)});
     layout.layoutKnown = recordsOffset.has_value();
 }
 
@@ -241,10 +245,10 @@ CoarseParse parseCoarseQuantizer(const ByteSource& source) {
     layout.dims = reader.take<std::uint32_t>("dims");
     layout.clusters = reader.take<std::uint32_t>("num_clusters");
     if (layout.version != 1) {
-        out.problems.push_back({"SL-VERSION",
-                                "unsupported coarse quantizer version " +
-                                    std::to_string(layout.version),
-                                {reader.regionOf("version")}});
+        out.problems.push_back(
+            {"SL-VERSION",
+             "unsupported coarse quantizer version " + std::to_string(layout.version),
+             {reader.regionOf("version")}});
         out.layout = layout;
         return out;
     }
@@ -253,8 +257,8 @@ CoarseParse parseCoarseQuantizer(const ByteSource& source) {
             {"SL-DIMS", "coarse quantizer dims is 0", {reader.regionOf("dims")}});
     }
     if (layout.clusters == 0) {
-        out.problems.push_back({"SL-CENTROIDS", "coarse quantizer has 0 clusters",
-                                {reader.regionOf("num_clusters")}});
+        out.problems.push_back(
+            {"SL-CENTROIDS", "coarse quantizer has 0 clusters", {reader.regionOf("num_clusters")}});
     }
     layout.centroidBytes = std::uint64_t{layout.dims} * 4;
     layout.layoutKnown = true;
@@ -268,8 +272,7 @@ CoarseParse parseCoarseQuantizer(const ByteSource& source) {
 
 CodebookParse parseCodebook(const ByteSource& source) {
     CodebookParse out;
-    if (!checkStart(source, kPqCodebookMagic, kCodebookHeaderSize, "PQ codebook",
-                    out.problems)) {
+    if (!checkStart(source, kPqCodebookMagic, kCodebookHeaderSize, "PQ codebook", out.problems)) {
         return out;
     }
     addMagicField(source, out.fields);
@@ -293,14 +296,14 @@ CodebookParse parseCodebook(const ByteSource& source) {
     }
     if (layout.m == 0 || layout.k == 0 || layout.k > kMaxPqK) {
         out.problems.push_back({"SL-PQ",
-                                "PQ codebook has M = " + std::to_string(layout.m) + ", K = " +
-                                    std::to_string(layout.k) + " (M > 0, K in 1..256)",
+                                "PQ codebook has M = " + std::to_string(layout.m) +
+                                    ", K = " + std::to_string(layout.k) + " (M > 0, K in 1..256)",
                                 {reader.regionOf("num_subspaces")}});
     }
     if (std::uint64_t{layout.m} * layout.subDims != layout.dims) {
         out.problems.push_back({"SL-PQ",
-                                "PQ codebook sub_dims " + std::to_string(layout.subDims) +
-                                    " × M " + std::to_string(layout.m) + " is not dims " +
+                                "PQ codebook sub_dims " + std::to_string(layout.subDims) + " × M " +
+                                    std::to_string(layout.m) + " is not dims " +
                                     std::to_string(layout.dims),
                                 {reader.regionOf("sub_dims")}});
     }

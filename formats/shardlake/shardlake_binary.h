@@ -58,7 +58,9 @@ struct ShardLayout {
     // Centroids and records that lie completely inside the file (never more than declared).
     std::uint64_t centroidsPresent() const;
     std::uint64_t recordsPresent() const;
-    std::uint64_t recordOffset(std::uint64_t index) const { return recordsOffset + index * recordSize; }
+    std::uint64_t recordOffset(std::uint64_t index) const {
+        return recordsOffset + index * recordSize;
+    }
     std::uint64_t centroidOffset(std::uint64_t index) const {
         return centroidsOffset + index * centroidBytes;
     }

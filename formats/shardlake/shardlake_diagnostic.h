@@ -20,7 +20,8 @@ inline Diagnostic makeDiagnostic(Severity severity, std::string code, std::strin
             d.regions.push_back(region);
         }
     }
-    d.file = !file.empty() || d.regions.empty() ? std::move(file) : d.regions.front().source->name();
+    d.file =
+        !file.empty() || d.regions.empty() ? std::move(file) : d.regions.front().source->name();
     return d;
 }
 

@@ -1,11 +1,16 @@
 #include "shardlake_format.h"
 
-#include "formats/common/le_reader.h"
-#include "formats/registry/file_document.h"
-#include "formats/registry/fixed_diagnostic_validator.h"
+#include "formats/registry/directory_listing.h"
+#include "shardlake_binary.h"
 #include "shardlake_probe.h"
+#include "shardlake_store.h"
+#include "shardlake_tree.h"
+#include "shardlake_validator.h"
 
 namespace strata {
+
+namespace fs = std::filesystem;
+using namespace shardlake;
 
 std::optional<Detection> ShardlakeFormat::probe(const ProbeInput& input) const {
     return probeShardlake(input);
@@ -13,36 +18,138 @@ std::optional<Detection> ShardlakeFormat::probe(const ProbeInput& input) const {
 
 namespace {
 
-constexpr std::uint64_t kMagicSize = 8;
+// The storage root above `path` when `path` sits at <root>/<folder>/<name>[/...]: the folder
+// two levels up, or nothing when the layout does not match.
+std::optional<fs::path> rootAbove(const fs::path& path, std::string_view folder, int levels) {
+    fs::path parent = path;
+    for (int i = 0; i < levels; ++i) {
+        parent = parent.parent_path();
+    }
+    if (parent.filename() != folder) {
+        return std::nullopt;
+    }
+    return parent.parent_path();
+}
 
-bool isBinaryArtifact(ShardlakeKind kind) {
-    return kind == ShardlakeKind::Shard || kind == ShardlakeKind::CoarseQuantizer ||
-           kind == ShardlakeKind::PqCodebook || kind == ShardlakeKind::BadMagicFile;
+struct Plan {
+    std::shared_ptr<Store> store;
+    std::unique_ptr<Node> root;
+    ValidationTarget target;
+    bool validate = true;
+};
+
+Plan planFolder(const fs::path& path, ShardlakeKind kind) {
+    Plan plan;
+    const std::string name = path.filename().string();
+    if (kind == ShardlakeKind::IndexFolder || kind == ShardlakeKind::DatasetFolder) {
+        plan.store = std::make_shared<Store>(path.parent_path().parent_path());
+        const bool index = kind == ShardlakeKind::IndexFolder;
+        plan.root = index ? makeIndexNode(*plan.store, name) : makeDatasetNode(*plan.store, name);
+        plan.target = {index ? ValidationScope::Index : ValidationScope::Dataset, name, nullptr};
+        return plan;
+    }
+    plan.store = std::make_shared<Store>(path);
+    plan.root = makeRootNode(*plan.store);
+    plan.target = {ValidationScope::Root, {}, nullptr};
+    return plan;
+}
+
+Plan planBinary(const fs::path& path, ShardlakeKind kind, ByteSourcePtr source) {
+    Plan plan;
+    plan.store = std::make_shared<Store>(path.parent_path());
+    const std::string label = path.filename().string();
+    const std::string extension = lowerExtension(path);
+    if (kind == ShardlakeKind::Shard ||
+        (kind == ShardlakeKind::BadMagicFile && extension == ".sidx")) {
+        plan.root = makeShardNode(source, label);
+        plan.target = {ValidationScope::Shard, label, source};
+    } else if (kind == ShardlakeKind::CoarseQuantizer || extension == ".cq") {
+        plan.root = makeCoarseQuantizerNode(source, label);
+        plan.target = {ValidationScope::CoarseQuantizer, label, source};
+    } else {
+        plan.root = makeCodebookNode(source, label);
+        plan.target = {ValidationScope::Codebook, label, source};
+    }
+    return plan;
+}
+
+// JSON documents: inside a storage root they are validated with the index, dataset or alias
+// they belong to; elsewhere a manifest is checked on its own.
+Plan planJson(const fs::path& path, ShardlakeKind kind, ByteSourcePtr source) {
+    Plan plan;
+    const std::string label = path.filename().string();
+    const std::string owner = path.parent_path().filename().string();
+    if (kind == ShardlakeKind::Manifest) {
+        plan.root = makeJsonNode(source, "shardlake.manifest", label);
+        if (const auto root = rootAbove(path, "indexes", 2); root && label == "manifest.json") {
+            plan.store = std::make_shared<Store>(*root);
+            plan.target = {ValidationScope::Index, owner, nullptr};
+        } else {
+            plan.store = std::make_shared<Store>(path.parent_path());
+            plan.target = {ValidationScope::Manifest, label, source};
+        }
+        return plan;
+    }
+    const bool alias = kind == ShardlakeKind::Alias;
+    plan.root = makeJsonNode(source, alias ? "shardlake.alias" : "shardlake.dataset_info", label);
+    const auto root = alias ? rootAbove(path, "aliases", 1) : rootAbove(path, "datasets", 2);
+    plan.store = std::make_shared<Store>(root.value_or(path.parent_path()));
+    plan.validate = root.has_value() && (alias || label == "info.json");
+    const std::string aliasName =
+        label.ends_with(".json") ? label.substr(0, label.size() - 5) : label;
+    plan.target = {alias ? ValidationScope::Alias : ValidationScope::Dataset,
+                   alias ? aliasName : owner, nullptr};
+    return plan;
+}
+
+void addFacts(OpenedDocument& document, const Detection& detection, const Node& root) {
+    document.facts.emplace_back("format", std::string(formatName(detection.format)));
+    document.facts.emplace_back("description", detection.description);
+    if (root.region().valid()) {
+        document.facts.emplace_back("size", std::to_string(root.region().source->size()));
+    }
+    if (!root.value().empty()) {
+        document.facts.emplace_back("summary", root.value());
+    }
+    for (const Field& field : root.fields()) {
+        document.facts.emplace_back(field.name, field.text());
+    }
 }
 
 }  // namespace
 
-std::unique_ptr<OpenedDocument> ShardlakeFormat::open(const std::filesystem::path& path,
+std::unique_ptr<OpenedDocument> ShardlakeFormat::open(const fs::path& path,
                                                       const Detection& detection) const {
     const ProbeInput input = ProbeInput::fromPath(path);
-    if (input.isDirectory) {
-        return openFolderDocument(path, detection, "shardlake");
-    }
-    auto document = openFileDocument(path, detection, "shardlake");
     const ShardlakeKind kind = classifyShardlake(input).kind;
-    if (!isBinaryArtifact(kind)) {
-        return document;
+    Plan plan;
+    ByteSourcePtr file;
+    if (input.isDirectory) {
+        plan = planFolder(path, kind);
+    } else {
+        file = openMappedFile(path);
+        if (kind == ShardlakeKind::Manifest || kind == ShardlakeKind::Alias ||
+            kind == ShardlakeKind::DatasetInfo) {
+            plan = planJson(path, kind, file);
+        } else {
+            plan = planBinary(path, kind, file);
+        }
     }
-    Node* magic = addMagicNode(*document, kMagicSize, "shardlake");
-    if (const auto version = readLe<std::uint32_t>(*document->sources.front(), kMagicSize)) {
-        document->facts.emplace_back("version", std::to_string(*version));
+    auto document = std::make_unique<OpenedDocument>();
+    document->format = FormatId::Shardlake;
+    document->path = path;
+    if (file) {
+        document->sources.push_back(file);
     }
-    if (kind == ShardlakeKind::BadMagicFile) {
-        magic->setStatus(Status::Error);
-        document->makeValidator = [diagnostic = makeError("SLK-MAGIC",
-                                                          "the file does not start with its magic",
-                                                          magic->region(), magic->path())] {
-            return makeFixedDiagnosticValidator({diagnostic});
+    for (ByteSourcePtr& source : plan.store->sources()) {
+        document->sources.push_back(std::move(source));
+    }
+    addFacts(*document, detection, *plan.root);
+    document->root = std::move(plan.root);
+    if (plan.validate) {
+        document->makeValidator = [store = std::shared_ptr<const Store>(plan.store),
+                                   target = plan.target] {
+            return makeShardlakeValidator(store, target);
         };
     }
     return document;

@@ -9,9 +9,9 @@ class ShardlakeFormat final : public FormatHandler {
 public:
     FormatId id() const override { return FormatId::Shardlake; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
-    // For now: folders as a `shardlake.folder` listing; files as a `shardlake.file` root, with a
-    // `shardlake.magic` child for the binary artifacts. Only binary artifacts without their
-    // magic get a validator (SLK-MAGIC).
+    // Storage roots, index and dataset folders, shards, quantizers, codebooks, manifests,
+    // aliases and dataset info as the lazy tree of shardlake_tree.h, with the validator of
+    // shardlake_validator.h over what was opened.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
 };

@@ -1,0 +1,74 @@
+// Internal to the Shardlake validator: the reporter that caps repeated codes, and the checks of
+// one index, one dataset, one alias and the single binary artifacts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/common/validator.h"
+#include "shardlake_binary.h"
+#include "shardlake_store.h"
+
+namespace strata::shardlake {
+
+class Reporter {
+public:
+    Reporter(DiagnosticSink& sink, const ValidationOptions& options)
+        : sink_(sink), options_(options) {}
+
+    void report(Diagnostic diagnostic);
+    void reportAll(std::vector<Diagnostic> diagnostics);
+    void reportProblems(const std::vector<BinaryProblem>& problems);
+    // One info per code that hit the cap.
+    void finish();
+    bool cancelled() const { return options_.cancelled(); }
+    const ValidationOptions& options() const { return options_; }
+
+private:
+    DiagnosticSink& sink_;
+    const ValidationOptions& options_;
+    std::map<std::string, std::size_t> counts_;
+};
+
+// Ids seen across the shards of one index: (id, where) pairs sorted at the end.
+class IdCollector {
+public:
+    // Collection stops (and says so) past this many ids.
+    static constexpr std::size_t kLimit = std::size_t{1} << 27;
+
+    void add(std::uint64_t id, Region where);
+    // Reports SL-DUPLICATE-ID for every id seen more than once.
+    void reportDuplicates(Reporter& reporter, const char* scope);
+
+private:
+    struct Seen {
+        std::uint64_t id;
+        std::uint64_t offset;
+        const ByteSource* source;
+    };
+    std::vector<Seen> seen_;
+    bool overflowed_ = false;
+};
+
+// FNV-1a 64 over the whole source, in bounded pieces.
+std::uint64_t fingerprintOf(const ByteSource& source, const CancelToken* cancel);
+std::string hex16(std::uint64_t value);
+
+// Records and centroids of a shard whose header parsed: non-finite values, PQ codes >= pq_k,
+// ids (into `ids` when given).
+void checkShardContent(const ByteSource& source, const ShardLayout& layout, Reporter& reporter,
+                       IdCollector* ids);
+void checkCoarseContent(const ByteSource& source, const CoarseLayout& layout, Reporter& reporter);
+void checkCodebookContent(const ByteSource& source, const CodebookLayout& layout,
+                          Reporter& reporter);
+
+void checkIndex(const Store& store, const std::string& version, Reporter& reporter);
+void checkDataset(const Store& store, const std::string& version, Reporter& reporter);
+void checkAlias(const Store& store, const std::string& name, Reporter& reporter);
+// Aliases a manifest names that have no alias file (warnings).
+void checkManifestAliases(const Store& store, Reporter& reporter);
+
+}  // namespace strata::shardlake

@@ -1,0 +1,200 @@
+// Byte-level checks shared by the index check and the single-file validators: the reporter,
+// fingerprints, and scans over records, centroids and codewords.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "formats/common/checksums.h"
+#include "formats/common/le_reader.h"
+#include "shardlake_checks.h"
+#include "shardlake_diagnostic.h"
+
+namespace strata::shardlake {
+
+namespace {
+
+constexpr std::uint64_t kChunkBytes = 8ull << 20;
+constexpr std::uint32_t kExponentMask = 0x7f800000u;
+
+bool isNonFinite(const std::uint8_t* p) {
+    return (decodeLe<std::uint32_t>(p) & kExponentMask) == kExponentMask;
+}
+
+// The first non-finite f32 among `count` values at p, or -1.
+std::int64_t firstNonFinite(const std::uint8_t* p, std::uint64_t count) {
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if (isNonFinite(p + 4 * i)) {
+            return static_cast<std::int64_t>(i);
+        }
+    }
+    return -1;
+}
+
+// Checks `count` vectors of `dims` f32 each, back to back from `offset`.
+void checkVectors(const ByteSource& source, std::uint64_t offset, std::uint64_t count,
+                  std::uint64_t dims, const char* what, Reporter& reporter) {
+    const std::uint64_t bytes = dims * 4;
+    if (bytes == 0) {
+        return;
+    }
+    for (std::uint64_t i = 0; i < count && !reporter.cancelled(); ++i) {
+        const ByteView view = source.view(offset + i * bytes, bytes);
+        if (view.size() != bytes) {
+            return;
+        }
+        if (const auto at = firstNonFinite(view.data(), dims); at >= 0) {
+            reporter.report(errorAt("SL-NONFINITE",
+                                    std::string(what) + " " + std::to_string(i) +
+                                        " holds a NaN or infinite value at component " +
+                                        std::to_string(at),
+                                    {&source, offset + i * bytes + 4 * std::uint64_t(at), 4}));
+        }
+    }
+}
+
+}  // namespace
+
+void Reporter::report(Diagnostic diagnostic) {
+    const std::size_t count = ++counts_[diagnostic.code];
+    if (options_.maxPerCode != 0 && count > options_.maxPerCode) {
+        return;
+    }
+    sink_.report(std::move(diagnostic));
+}
+
+void Reporter::reportAll(std::vector<Diagnostic> diagnostics) {
+    for (Diagnostic& d : diagnostics) {
+        report(std::move(d));
+    }
+}
+
+void Reporter::reportProblems(const std::vector<BinaryProblem>& problems) {
+    for (const BinaryProblem& problem : problems) {
+        report(makeDiagnostic(Severity::Error, problem.code, problem.message, problem.regions));
+    }
+}
+
+void Reporter::finish() {
+    for (const auto& [code, count] : counts_) {
+        if (options_.maxPerCode != 0 && count > options_.maxPerCode) {
+            Diagnostic d;
+            d.severity = Severity::Info;
+            d.code = code;
+            d.message = std::to_string(count - options_.maxPerCode) + " more " + code +
+                        " diagnostics not shown";
+            sink_.report(std::move(d));
+        }
+    }
+}
+
+void IdCollector::add(std::uint64_t id, Region where) {
+    if (seen_.size() >= kLimit) {
+        overflowed_ = true;
+        return;
+    }
+    seen_.push_back({id, where.offset, where.source});
+}
+
+void IdCollector::reportDuplicates(Reporter& reporter, const char* scope) {
+    if (overflowed_) {
+        Diagnostic d;
+        d.severity = Severity::Info;
+        d.code = "SL-DUPLICATE-ID";
+        d.message = std::string("more than ") + std::to_string(kLimit) + " ids in " + scope +
+                    "; only the first were checked for duplicates";
+        reporter.report(std::move(d));
+    }
+    std::stable_sort(seen_.begin(), seen_.end(),
+                     [](const Seen& a, const Seen& b) { return a.id < b.id; });
+    for (std::size_t i = 1; i < seen_.size(); ++i) {
+        if (seen_[i].id == seen_[i - 1].id) {
+            const Seen& first = seen_[i - 1];
+            const Seen& again = seen_[i];
+            reporter.report(makeDiagnostic(
+                Severity::Error, "SL-DUPLICATE-ID",
+                "id " + std::to_string(again.id) + " occurs more than once in " + scope,
+                {{again.source, again.offset, 8}, {first.source, first.offset, 8}}));
+        }
+    }
+    seen_.clear();
+}
+
+std::uint64_t fingerprintOf(const ByteSource& source, const CancelToken* cancel) {
+    Fnv1a64 hash;
+    for (std::uint64_t offset = 0; offset < source.size(); offset += kChunkBytes) {
+        if (cancel != nullptr && cancel->cancelled()) {
+            break;
+        }
+        hash.update(source.view(offset, kChunkBytes).bytes);
+    }
+    return hash.value();
+}
+
+std::string hex16(std::uint64_t value) {
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
+    return buffer;
+}
+
+void checkShardContent(const ByteSource& source, const ShardLayout& layout, Reporter& reporter,
+                       IdCollector* ids) {
+    if (!layout.layoutKnown) {
+        return;
+    }
+    checkVectors(source, layout.centroidsOffset, layout.centroidsPresent(), layout.dims, "centroid",
+                 reporter);
+    const std::uint64_t count = layout.recordsPresent();
+    const std::uint64_t recordsPerChunk =
+        std::max<std::uint64_t>(1, kChunkBytes / layout.recordSize);
+    for (std::uint64_t first = 0; first < count && !reporter.cancelled();
+         first += recordsPerChunk) {
+        const std::uint64_t n = std::min(recordsPerChunk, count - first);
+        const std::uint64_t base = layout.recordOffset(first);
+        const ByteView view = source.view(base, n * layout.recordSize);
+        if (view.size() != n * layout.recordSize) {
+            return;
+        }
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const std::uint8_t* record = view.data() + i * layout.recordSize;
+            const std::uint64_t offset = base + i * layout.recordSize;
+            if (ids != nullptr) {
+                ids->add(decodeLe<std::uint64_t>(record), {&source, offset, 8});
+            }
+            if (layout.isPq()) {
+                for (std::uint64_t m = 0; m < layout.pqM; ++m) {
+                    if (record[8 + m] >= layout.pqK && layout.pqK != 0) {
+                        reporter.report(
+                            errorAt("SL-PQ-CODE",
+                                    "record " + std::to_string(first + i) + " code " +
+                                        std::to_string(m) + " is " + std::to_string(record[8 + m]) +
+                                        ", not below pq_k " + std::to_string(layout.pqK),
+                                    {&source, offset + 8 + m, 1}));
+                    }
+                }
+            } else if (const auto at = firstNonFinite(record + 8, layout.dims); at >= 0) {
+                reporter.report(errorAt("SL-NONFINITE",
+                                        "record " + std::to_string(first + i) +
+                                            " holds a NaN or infinite value at component " +
+                                            std::to_string(at),
+                                        {&source, offset + 8 + 4 * std::uint64_t(at), 4}));
+            }
+        }
+    }
+}
+
+void checkCoarseContent(const ByteSource& source, const CoarseLayout& layout, Reporter& reporter) {
+    if (layout.layoutKnown) {
+        checkVectors(source, kCoarseHeaderSize, layout.centroidsPresent(), layout.dims,
+                     "quantizer centroid", reporter);
+    }
+}
+
+void checkCodebookContent(const ByteSource& source, const CodebookLayout& layout,
+                          Reporter& reporter) {
+    if (layout.layoutKnown) {
+        checkVectors(source, kCodebookHeaderSize, layout.codewordsPresent(), layout.subDims,
+                     "codeword", reporter);
+    }
+}
+
+}  // namespace strata::shardlake

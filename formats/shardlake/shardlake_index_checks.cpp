@@ -1,0 +1,356 @@
+// The checks of one index version: its manifest, the files the manifest names, and every shard
+// against the manifest (fingerprint, header, length, dims, counts, centroids, PQ parameters).
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <set>
+
+#include "shardlake_checks.h"
+#include "shardlake_diagnostic.h"
+#include "shardlake_json.h"
+#include "shardlake_manifest.h"
+
+namespace strata::shardlake {
+
+namespace {
+
+// What the shard checks need to know about the index.
+struct IndexContext {
+    const Store& store;
+    const JsonDoc& doc;
+    const IndexManifest& manifest;
+    Reporter& reporter;
+    IdCollector ids;
+};
+
+bool bitwiseEqual(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// A file the manifest names: SL-MISSING when absent; nullptr for unsafe keys (reported by the
+// manifest check).
+ByteSourcePtr requireFile(IndexContext& ctx, const std::string& key, const std::string& pointer,
+                          const char* what) {
+    if (key.empty() || !keyProblem(key).empty()) {
+        return nullptr;
+    }
+    ByteSourcePtr source = ctx.store.source(key);
+    if (!source) {
+        ctx.reporter.report(errorAt("SL-MISSING", std::string(what) + " missing: " + key,
+                                    ctx.doc.regionOf(pointer), ctx.store.pathOf(key).string()));
+    }
+    return source;
+}
+
+std::string fingerprintHint(const std::string& expected, const std::string& actual) {
+    std::string lower = expected;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == actual) {
+        return " (only the letter case differs; fingerprints are lower-case hex and compared "
+               "exactly)";
+    }
+    if (expected.size() == 64) {
+        return " (the value looks like a real SHA-256 digest; Shardlake stores FNV-1a 64 here)";
+    }
+    return {};
+}
+
+void checkFingerprint(IndexContext& ctx, const ShardEntry& entry, const ByteSource& source) {
+    if (entry.fingerprint.empty()) {
+        return;
+    }
+    const std::string actual = hex16(fingerprintOf(source, ctx.reporter.options().cancel));
+    if (entry.fingerprint != actual) {
+        ctx.reporter.report(makeDiagnostic(
+            Severity::Error, "SL-FINGERPRINT",
+            "fingerprint mismatch for " + entry.artifactKey + ": manifest has " +
+                entry.fingerprint + ", the file hashes to " + actual +
+                fingerprintHint(entry.fingerprint, actual),
+            {ctx.doc.regionOf(pointerOf("/shards", entry.position, entry.fingerprintField)),
+             {&source, 0, source.size()}}));
+    }
+}
+
+Region headerRegion(const ShardParse& parse, std::string_view name) {
+    for (const HeaderField& field : parse.fields) {
+        if (field.name == name) {
+            return field.region;
+        }
+    }
+    return {};
+}
+
+void checkShardVersion(IndexContext& ctx, const ShardParse& parse, const ShardLayout& layout) {
+    const bool wantPq = ctx.manifest.compression.pqShards();
+    if (layout.isPq() != wantPq) {
+        ctx.reporter.report(
+            errorAt("SL-VERSION",
+                    std::string("shard format version ") + std::to_string(layout.version) + " in " +
+                        (wantPq ? "a PQ index (expected 2)" : "a raw index (expected 1)"),
+                    headerRegion(parse, "format_version")));
+    }
+}
+
+void checkShardAgainstEntry(IndexContext& ctx, const ShardEntry& entry, const ShardParse& parse) {
+    const ShardLayout& layout = *parse.layout;
+    const std::string pointer = pointerOf("/shards", entry.position);
+    const std::string name = entry.artifactKey;
+    if (ctx.manifest.dims && layout.dims != *ctx.manifest.dims) {
+        ctx.reporter.report(
+            makeDiagnostic(Severity::Error, "SL-DIMS",
+                           name + ": header dims " + std::to_string(layout.dims) +
+                               ", manifest dims " + std::to_string(*ctx.manifest.dims),
+                           {headerRegion(parse, "dims"), ctx.doc.regionOf("/dims")}));
+    }
+    if (entry.vectorCount && layout.vectorCount != *entry.vectorCount) {
+        ctx.reporter.report(makeDiagnostic(
+            Severity::Error, "SL-COUNT",
+            name + ": header vector_count " + std::to_string(layout.vectorCount) +
+                ", manifest vector_count " + std::to_string(*entry.vectorCount),
+            {headerRegion(parse, "vector_count"), ctx.doc.regionOf(pointer + "/vector_count")}));
+    }
+    if (entry.shardId && layout.shardId != *entry.shardId) {
+        ctx.reporter.report(makeDiagnostic(
+            Severity::Error, "SL-SHARD-ID",
+            name + ": header shard_id " + std::to_string(layout.shardId) + ", manifest shard_id " +
+                std::to_string(*entry.shardId),
+            {headerRegion(parse, "shard_id"), ctx.doc.regionOf(pointer + "/shard_id")}));
+    }
+    const Compression& c = ctx.manifest.compression;
+    if (layout.isPq() && c.pqShards()) {
+        if (c.pqM && layout.pqM != *c.pqM) {
+            ctx.reporter.report(makeDiagnostic(
+                Severity::Error, "SL-PQ",
+                name + ": pq_m " + std::to_string(layout.pqM) + ", manifest pq_num_subspaces " +
+                    std::to_string(*c.pqM),
+                {headerRegion(parse, "pq_m"), ctx.doc.regionOf("/compression/pq_num_subspaces")}));
+        }
+        if (c.pqK && layout.pqK != *c.pqK) {
+            ctx.reporter.report(makeDiagnostic(
+                Severity::Error, "SL-PQ",
+                name + ": pq_k " + std::to_string(layout.pqK) + ", manifest pq_codebook_size " +
+                    std::to_string(*c.pqK),
+                {headerRegion(parse, "pq_k"), ctx.doc.regionOf("/compression/pq_codebook_size")}));
+        }
+    }
+}
+
+void checkShardCentroid(IndexContext& ctx, const ShardEntry& entry, const ShardParse& parse,
+                        const ByteSource& source) {
+    const ShardLayout& layout = *parse.layout;
+    if (layout.centroidCount == 0) {
+        ctx.reporter.report(errorAt("SL-CENTROIDS",
+                                    entry.artifactKey + ": the shard has no centroid",
+                                    headerRegion(parse, "centroid_count")));
+        return;
+    }
+    if (layout.centroidCount > 1) {
+        ctx.reporter.report(warningAt("SL-CENTROIDS",
+                                      entry.artifactKey + ": " +
+                                          std::to_string(layout.centroidCount) +
+                                          " centroids; Shardlake writes exactly 1",
+                                      headerRegion(parse, "centroid_count")));
+    }
+    if (!entry.centroid || entry.centroid->empty() || layout.centroidsPresent() == 0 ||
+        entry.centroid->size() != layout.dims) {
+        return;  // a wrong length is reported against the manifest (dims) already
+    }
+    const std::vector<float> first = readF32s(source, layout.centroidsOffset, layout.dims);
+    if (!bitwiseEqual(first, *entry.centroid)) {
+        ctx.reporter.report(
+            makeDiagnostic(Severity::Error, "SL-CENTROID-VALUE",
+                           entry.artifactKey + ": the shard's centroid differs from the manifest's",
+                           {{&source, layout.centroidsOffset, layout.centroidBytes},
+                            ctx.doc.regionOf(pointerOf("/shards", entry.position, "centroid"))}));
+    }
+}
+
+void checkShard(IndexContext& ctx, const ShardEntry& entry) {
+    const std::string pointer = pointerOf("/shards", entry.position, "artifact_key");
+    ByteSourcePtr source = requireFile(ctx, entry.artifactKey, pointer, "shard artifact");
+    if (!source) {
+        return;
+    }
+    checkFingerprint(ctx, entry, *source);
+    const ShardParse parse = parseShard(*source);
+    ctx.reporter.reportProblems(parse.problems);
+    if (!parse.layout || (parse.layout->version != 1 && parse.layout->version != 2)) {
+        return;
+    }
+    checkShardVersion(ctx, parse, *parse.layout);
+    checkShardAgainstEntry(ctx, entry, parse);
+    checkShardCentroid(ctx, entry, parse, *source);
+    checkShardContent(*source, *parse.layout, ctx.reporter, &ctx.ids);
+}
+
+void checkCoarseQuantizer(IndexContext& ctx) {
+    const IndexManifest& m = ctx.manifest;
+    if (m.coarseQuantizerKey.empty()) {
+        return;
+    }
+    ByteSourcePtr source =
+        requireFile(ctx, m.coarseQuantizerKey, "/coarse_quantizer_key", "coarse quantizer");
+    if (!source) {
+        return;
+    }
+    const CoarseParse parse = parseCoarseQuantizer(*source);
+    ctx.reporter.reportProblems(parse.problems);
+    if (!parse.layout || !parse.layout->layoutKnown) {
+        return;
+    }
+    const CoarseLayout& layout = *parse.layout;
+    const Region dimsField = parse.fields.size() > 2 ? parse.fields[2].region : Region{};
+    const Region clustersField = parse.fields.size() > 3 ? parse.fields[3].region : Region{};
+    if (m.dims && layout.dims != *m.dims) {
+        ctx.reporter.report(makeDiagnostic(Severity::Error, "SL-DIMS",
+                                           "coarse quantizer dims " + std::to_string(layout.dims) +
+                                               ", manifest dims " + std::to_string(*m.dims),
+                                           {dimsField, ctx.doc.regionOf("/dims")}));
+        return;
+    }
+    if (layout.clusters != m.shards.size()) {
+        ctx.reporter.report(makeDiagnostic(
+            Severity::Error, "SL-CENTROIDS",
+            "coarse quantizer has " + std::to_string(layout.clusters) +
+                " clusters; the manifest lists " + std::to_string(m.shards.size()) + " shards",
+            {clustersField, ctx.doc.regionOf("/shards")}));
+    }
+    for (const ShardEntry& entry : m.shards) {
+        if (!entry.shardId || !entry.centroid || entry.centroid->empty() ||
+            *entry.shardId >= layout.centroidsPresent()) {
+            continue;
+        }
+        const std::uint64_t offset = layout.centroidOffset(*entry.shardId);
+        if (!bitwiseEqual(readF32s(*source, offset, layout.dims), *entry.centroid)) {
+            ctx.reporter.report(makeDiagnostic(
+                Severity::Error, "SL-CENTROID-VALUE",
+                "coarse quantizer centroid " + std::to_string(*entry.shardId) +
+                    " differs from the manifest's centroid for that shard",
+                {{source.get(), offset, layout.centroidBytes},
+                 ctx.doc.regionOf(pointerOf("/shards", entry.position, "centroid"))}));
+        }
+    }
+    checkCoarseContent(*source, layout, ctx.reporter);
+}
+
+void checkCodebook(IndexContext& ctx) {
+    const Compression& c = ctx.manifest.compression;
+    if (c.codec != "pq8" || c.codebookKey.empty()) {
+        return;
+    }
+    ByteSourcePtr source =
+        requireFile(ctx, c.codebookKey, "/compression/codebook_key", "PQ codebook");
+    if (!source) {
+        return;
+    }
+    const CodebookParse parse = parseCodebook(*source);
+    ctx.reporter.reportProblems(parse.problems);
+    if (!parse.layout || !parse.layout->layoutKnown) {
+        return;
+    }
+    const CodebookLayout& layout = *parse.layout;
+    const Region whole{source.get(), 0, kCodebookHeaderSize};
+    if (ctx.manifest.dims && layout.dims != *ctx.manifest.dims) {
+        ctx.reporter.report(makeDiagnostic(Severity::Error, "SL-DIMS",
+                                           "PQ codebook dims " + std::to_string(layout.dims) +
+                                               ", manifest dims " +
+                                               std::to_string(*ctx.manifest.dims),
+                                           {whole, ctx.doc.regionOf("/dims")}));
+    }
+    if ((c.pqM && layout.m != *c.pqM) || (c.pqK && layout.k != *c.pqK)) {
+        ctx.reporter.report(makeDiagnostic(
+            Severity::Error, "SL-PQ",
+            "PQ codebook has M " + std::to_string(layout.m) + ", K " + std::to_string(layout.k) +
+                "; the manifest says M " + std::to_string(c.pqM.value_or(0)) + ", K " +
+                std::to_string(c.pqK.value_or(0)),
+            {whole, ctx.doc.regionOf("/compression")}));
+    }
+    checkCodebookContent(*source, layout, ctx.reporter);
+}
+
+void checkDatasetLink(IndexContext& ctx) {
+    const IndexManifest& m = ctx.manifest;
+    requireFile(ctx, m.vectorsKey, "/vectors_key", "vectors file");
+    requireFile(ctx, m.metadataKey, "/metadata_key", "metadata file");
+    if (m.datasetVersion.empty() || !keyProblem(m.datasetVersion).empty()) {
+        return;
+    }
+    const JsonDoc info = loadJson(ctx.store.source("datasets/" + m.datasetVersion + "/info.json"));
+    if (!info.parsed || !info.value.is_object()) {
+        return;  // the dataset's own check reports it
+    }
+    const auto dims = info.value.find("dims");
+    if (m.dims && dims != info.value.end() && dims->is_number_unsigned() &&
+        dims->get<std::uint64_t>() != *m.dims) {
+        ctx.reporter.report(makeDiagnostic(Severity::Error, "SL-DIMS",
+                                           "manifest dims " + std::to_string(*m.dims) +
+                                               ", dataset " + m.datasetVersion + " dims " +
+                                               std::to_string(dims->get<std::uint64_t>()),
+                                           {ctx.doc.regionOf("/dims"), info.regionOf("/dims")}));
+    }
+}
+
+// Shard files in shards/ that no manifest entry names.
+void checkOrphans(IndexContext& ctx, const std::string& version) {
+    std::set<std::string> listed;
+    for (const ShardEntry& entry : ctx.manifest.shards) {
+        listed.insert(entry.artifactKey);
+    }
+    const std::string folder = "indexes/" + version + "/shards";
+    for (const std::string& name : ctx.store.files(folder)) {
+        const std::string key = folder + "/" + name;
+        if (name.ends_with(".sidx") && !listed.contains(key)) {
+            ByteSourcePtr source = ctx.store.source(key);
+            ctx.reporter.report(
+                warningAt("SL-ORPHAN", key + " is not listed in the manifest",
+                          source ? Region{source.get(), 0, source->size()} : Region{},
+                          ctx.store.pathOf(key).string()));
+        }
+    }
+}
+
+}  // namespace
+
+void checkIndex(const Store& store, const std::string& version, Reporter& reporter) {
+    const std::string manifestKey = "indexes/" + version + "/manifest.json";
+    ByteSourcePtr manifestSource = store.source(manifestKey);
+    if (!manifestSource) {
+        reporter.report(errorAt("SL-MISSING", "index manifest missing: " + manifestKey, {},
+                                store.pathOf(manifestKey).string()));
+        return;
+    }
+    const JsonDoc doc = loadJson(manifestSource);
+    if (!doc.parsed) {
+        reporter.report(jsonError(doc, "index manifest " + manifestKey));
+        return;
+    }
+    std::vector<Diagnostic> found;
+    const IndexManifest manifest = readIndexManifest(doc, found);
+    reporter.reportAll(std::move(found));
+    if (!manifest.indexVersion.empty() && manifest.indexVersion != version) {
+        reporter.report(errorAt("SL-NAME",
+                                "index_version \"" + manifest.indexVersion +
+                                    "\" but the index folder is \"" + version + "\"",
+                                doc.regionOf("/index_version")));
+    }
+    IndexContext ctx{store, doc, manifest, reporter, {}};
+    checkDatasetLink(ctx);
+    checkCodebook(ctx);
+    checkCoarseQuantizer(ctx);
+    std::set<std::string> done;
+    for (std::size_t i = 0; i < manifest.shards.size() && !reporter.cancelled(); ++i) {
+        const ShardEntry& entry = manifest.shards[i];
+        reporter.options().reportProgress(
+            static_cast<double>(i) / static_cast<double>(manifest.shards.size()),
+            version + ": shard " + std::to_string(i + 1) + " of " +
+                std::to_string(manifest.shards.size()));
+        if (done.insert(entry.artifactKey).second) {
+            checkShard(ctx, entry);
+        }
+    }
+    ctx.ids.reportDuplicates(reporter, ("index " + version).c_str());
+    checkOrphans(ctx, version);
+}
+
+}  // namespace strata::shardlake

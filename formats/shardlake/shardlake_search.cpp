@@ -1,0 +1,395 @@
+#include "shardlake_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <queue>
+#include <thread>
+#include <unordered_set>
+
+#include "formats/common/le_reader.h"
+#include "shardlake_json.h"
+#include "shardlake_manifest.h"
+
+namespace strata::shardlake {
+
+namespace {
+
+// Ascending by score with NaN after every number; equal scores keep `seq` order.
+struct Ranked {
+    float score;
+    std::uint64_t seq;
+    std::uint64_t id;
+};
+
+bool scoreLess(float a, float b) {
+    if (std::isnan(a)) {
+        return false;
+    }
+    return std::isnan(b) || a < b;
+}
+
+bool rankedLess(const Ranked& a, const Ranked& b) {
+    if (scoreLess(a.score, b.score)) {
+        return true;
+    }
+    if (scoreLess(b.score, a.score)) {
+        return false;
+    }
+    return a.seq < b.seq;
+}
+
+// Keeps the k best of a stream of candidates.
+class TopK {
+public:
+    explicit TopK(std::size_t k) : k_(k) {}
+    void offer(float score, std::uint64_t seq, std::uint64_t id) {
+        if (k_ == 0) {
+            return;
+        }
+        const Ranked candidate{score, seq, id};
+        if (heap_.size() < k_) {
+            heap_.push(candidate);
+        } else if (rankedLess(candidate, heap_.top())) {
+            heap_.pop();
+            heap_.push(candidate);
+        }
+    }
+    std::vector<Hit> take() {
+        std::vector<Ranked> items;
+        while (!heap_.empty()) {
+            items.push_back(heap_.top());
+            heap_.pop();
+        }
+        std::sort(items.begin(), items.end(), rankedLess);
+        std::vector<Hit> out;
+        for (const Ranked& r : items) {
+            out.push_back({r.id, r.score});
+        }
+        return out;
+    }
+
+private:
+    struct Worse {
+        bool operator()(const Ranked& a, const Ranked& b) const { return rankedLess(a, b); }
+    };
+    std::size_t k_;
+    std::priority_queue<Ranked, std::vector<Ranked>, Worse> heap_;
+};
+
+float dot(std::span<const float> a, std::span<const float> b) {
+    float sum = 0.0f;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        sum += a[i] * b[i];
+    }
+    return sum;
+}
+
+// Squared L2 from the query's subvector to every codeword, per subspace: table[m × K + c].
+std::vector<float> adcTable(const LoadedIndex& index, std::span<const float> query) {
+    std::vector<float> table(std::size_t{index.pqM} * index.pqK);
+    for (std::size_t m = 0; m < index.pqM; ++m) {
+        const auto sub = query.subspan(m * index.subDims, index.subDims);
+        for (std::size_t c = 0; c < index.pqK; ++c) {
+            const std::span<const float> word(
+                index.codebook.data() + (m * index.pqK + c) * index.subDims, index.subDims);
+            table[m * index.pqK + c] = squaredL2(sub, word);
+        }
+    }
+    return table;
+}
+
+std::vector<Hit> scanRawShard(const LoadedIndex::Shard& shard, std::span<const float> query,
+                              Metric metric, std::size_t k, const CancelToken* cancel) {
+    const ShardLayout& layout = shard.layout;
+    const std::uint64_t count = layout.recordsPresent();
+    const ByteView view = shard.source->view(layout.recordsOffset, count * layout.recordSize);
+    std::vector<float> vector(layout.dims);
+    TopK top(k);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if ((i & 0xffff) == 0 && cancel != nullptr && cancel->cancelled()) {
+            break;
+        }
+        const std::uint8_t* record = view.data() + i * layout.recordSize;
+        decodeF32s({record + 8, layout.recordSize - 8}, vector);
+        top.offer(distance(metric, query, vector), i, decodeLe<std::uint64_t>(record));
+    }
+    return top.take();
+}
+
+std::vector<Hit> scanPqShard(const LoadedIndex& index, const LoadedIndex::Shard& shard,
+                             std::span<const float> table, std::size_t k,
+                             const CancelToken* cancel) {
+    const ShardLayout& layout = shard.layout;
+    const std::uint64_t count = layout.recordsPresent();
+    const ByteView view = shard.source->view(layout.recordsOffset, count * layout.recordSize);
+    TopK top(k);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if ((i & 0xffff) == 0 && cancel != nullptr && cancel->cancelled()) {
+            break;
+        }
+        const std::uint8_t* record = view.data() + i * layout.recordSize;
+        float score = 0.0f;
+        for (std::size_t m = 0; m < index.pqM; ++m) {
+            const std::uint8_t code = record[8 + m];
+            score += code < index.pqK ? table[m * index.pqK + code] : NAN;
+        }
+        top.offer(score, i, decodeLe<std::uint64_t>(record));
+    }
+    return top.take();
+}
+
+std::string loadShards(const Store& store, const IndexManifest& manifest, LoadedIndex& index) {
+    for (const ShardEntry& entry : manifest.shards) {
+        ByteSourcePtr source = store.source(entry.artifactKey);
+        if (!source) {
+            return "shard missing: " + entry.artifactKey;
+        }
+        const ShardParse parse = parseShard(*source);
+        if (!parse.problems.empty() || !parse.layout) {
+            return entry.artifactKey + ": " +
+                   (parse.problems.empty() ? "unreadable" : parse.problems.front().message);
+        }
+        if (parse.layout->dims != index.dims || parse.layout->isPq() != index.pq) {
+            return entry.artifactKey + ": header does not match the manifest";
+        }
+        if (index.pq && (parse.layout->pqM != index.pqM || parse.layout->pqK != index.pqK)) {
+            return entry.artifactKey + ": pq_m/pq_k differ from the codebook";
+        }
+        index.shards.push_back({entry.shardId.value_or(0), source, *parse.layout});
+    }
+    return {};
+}
+
+std::string loadCodebook(const Store& store, const IndexManifest& manifest, LoadedIndex& index) {
+    ByteSourcePtr source = store.source(manifest.compression.codebookKey);
+    if (!source) {
+        return "PQ codebook missing";
+    }
+    const CodebookParse parse = parseCodebook(*source);
+    if (!parse.problems.empty() || !parse.layout || parse.layout->dims != index.dims) {
+        return "PQ codebook unreadable";
+    }
+    index.pqM = parse.layout->m;
+    index.pqK = parse.layout->k;
+    index.subDims = parse.layout->subDims;
+    index.codebook =
+        readF32s(*source, kCodebookHeaderSize, parse.layout->codewordCount * index.subDims);
+    return {};
+}
+
+void loadCentroids(const Store& store, const IndexManifest& manifest, LoadedIndex& index) {
+    ByteSourcePtr source = store.source(manifest.coarseQuantizerKey);
+    if (!source) {
+        return;
+    }
+    const CoarseParse parse = parseCoarseQuantizer(*source);
+    if (!parse.problems.empty() || !parse.layout || parse.layout->dims != index.dims) {
+        return;
+    }
+    for (std::uint64_t i = 0; i < parse.layout->clusters; ++i) {
+        index.centroids.push_back(
+            readF32s(*source, parse.layout->centroidOffset(i), parse.layout->dims));
+    }
+}
+
+}  // namespace
+
+std::optional<Metric> metricFromName(std::string_view name) {
+    if (name == "cosine") {
+        return Metric::Cosine;
+    }
+    if (name == "euclidean") {
+        return Metric::Euclidean;
+    }
+    if (name == "inner_product" || name == "inner-product") {
+        return Metric::InnerProduct;
+    }
+    return std::nullopt;
+}
+
+std::string_view metricName(Metric metric) {
+    switch (metric) {
+        case Metric::Cosine:
+            return "cosine";
+        case Metric::Euclidean:
+            return "euclidean";
+        case Metric::InnerProduct:
+            return "inner_product";
+    }
+    return "euclidean";
+}
+
+float squaredL2(std::span<const float> a, std::span<const float> b) {
+    float sum = 0.0f;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const float d = a[i] - b[i];
+        sum += d * d;
+    }
+    return sum;
+}
+
+float distance(Metric metric, std::span<const float> a, std::span<const float> b) {
+    switch (metric) {
+        case Metric::Euclidean:
+            return std::sqrt(squaredL2(a, b));
+        case Metric::InnerProduct:
+            return -dot(a, b);
+        case Metric::Cosine: {
+            const float ab = dot(a, b);
+            const float na = std::sqrt(dot(a, a));
+            const float nb = std::sqrt(dot(b, b));
+            if (na == 0.0f || nb == 0.0f) {
+                return 1.0f;
+            }
+            const float denominator = na * nb;
+            return 1.0f - ab / denominator;
+        }
+    }
+    return 0.0f;
+}
+
+void mergeHits(std::vector<Hit>& hits, std::size_t k) {
+    std::stable_sort(hits.begin(), hits.end(),
+                     [](const Hit& a, const Hit& b) { return scoreLess(a.score, b.score); });
+    std::unordered_set<std::uint64_t> seen;
+    std::vector<Hit> out;
+    for (const Hit& hit : hits) {
+        if (out.size() >= k) {
+            break;
+        }
+        if (seen.insert(hit.id).second) {
+            out.push_back(hit);
+        }
+    }
+    hits = std::move(out);
+}
+
+IndexLoad loadIndex(const Store& store, const std::string& version) {
+    IndexLoad out;
+    const JsonDoc doc = loadJson(store.source("indexes/" + version + "/manifest.json"));
+    if (!doc.parsed) {
+        out.error = "manifest unreadable: " + doc.error;
+        return out;
+    }
+    std::vector<Diagnostic> ignored;
+    const IndexManifest manifest = readIndexManifest(doc, ignored);
+    const auto metric = metricFromName(manifest.metric);
+    if (!metric || !manifest.dims || *manifest.dims == 0 || *manifest.dims > 0xffffffffu) {
+        out.error = "manifest lacks a usable metric or dims";
+        return out;
+    }
+    LoadedIndex index;
+    index.version = version;
+    index.metric = *metric;
+    index.dims = static_cast<std::uint32_t>(*manifest.dims);
+    index.pq = manifest.compression.pqShards();
+    if (index.pq) {
+        if (std::string error = loadCodebook(store, manifest, index); !error.empty()) {
+            out.error = error;
+            return out;
+        }
+    }
+    if (std::string error = loadShards(store, manifest, index); !error.empty()) {
+        out.error = error;
+        return out;
+    }
+    loadCentroids(store, manifest, index);
+    out.index = std::move(index);
+    return out;
+}
+
+std::vector<std::size_t> routeQuery(const LoadedIndex& index, std::span<const float> query,
+                                    std::size_t nprobe) {
+    std::vector<std::size_t> order;
+    if (index.centroids.empty()) {
+        for (std::size_t i = 0; i < index.shards.size(); ++i) {
+            order.push_back(i);
+        }
+    } else {
+        std::vector<Ranked> ranked;
+        for (std::size_t c = 0; c < index.centroids.size(); ++c) {
+            ranked.push_back({squaredL2(query, index.centroids[c]), c, c});
+        }
+        std::sort(ranked.begin(), ranked.end(), rankedLess);
+        for (const Ranked& r : ranked) {
+            for (std::size_t s = 0; s < index.shards.size(); ++s) {
+                if (index.shards[s].shardId == r.id) {
+                    order.push_back(s);
+                }
+            }
+        }
+    }
+    if (nprobe != 0 && order.size() > nprobe) {
+        order.resize(nprobe);
+    }
+    return order;
+}
+
+SearchResult searchIndex(const LoadedIndex& index, std::span<const float> query,
+                         const SearchOptions& options) {
+    SearchResult result;
+    const Metric metric = options.metric.value_or(index.metric);
+    if (query.size() != index.dims) {
+        result.error = "query has " + std::to_string(query.size()) + " values; the index has " +
+                       std::to_string(index.dims) + " dims";
+        return result;
+    }
+    if (index.pq && metric != Metric::Euclidean) {
+        result.error =
+            "a PQ index supports only the euclidean metric, not " + std::string(metricName(metric));
+        return result;
+    }
+    const std::vector<std::size_t> probes = routeQuery(index, query, options.nprobe);
+    const std::vector<float> table = index.pq ? adcTable(index, query) : std::vector<float>{};
+    std::vector<std::vector<Hit>> perShard(probes.size());
+    const auto scan = [&](std::size_t slot) {
+        const LoadedIndex::Shard& shard = index.shards[probes[slot]];
+        perShard[slot] = index.pq ? scanPqShard(index, shard, table, options.k, options.cancel)
+                                  : scanRawShard(shard, query, metric, options.k, options.cancel);
+    };
+    unsigned threads =
+        options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, probes.size()));
+    if (threads <= 1) {
+        for (std::size_t slot = 0; slot < probes.size(); ++slot) {
+            scan(slot);
+        }
+    } else {
+        std::vector<std::thread> workers;
+        for (unsigned t = 0; t < threads; ++t) {
+            workers.emplace_back([&, t] {
+                for (std::size_t slot = t; slot < probes.size(); slot += threads) {
+                    scan(slot);
+                }
+            });
+        }
+        for (std::thread& worker : workers) {
+            worker.join();
+        }
+    }
+    for (const std::vector<Hit>& hits : perShard) {
+        result.hits.insert(result.hits.end(), hits.begin(), hits.end());
+    }
+    mergeHits(result.hits, options.k);
+    return result;
+}
+
+SearchResult exactSearch(std::span<const DatasetVector> vectors, std::span<const float> query,
+                         Metric metric, std::size_t k) {
+    SearchResult result;
+    TopK top(k);
+    for (std::size_t i = 0; i < vectors.size(); ++i) {
+        if (vectors[i].values.size() != query.size()) {
+            result.error = "vector " + std::to_string(vectors[i].id) + " has " +
+                           std::to_string(vectors[i].values.size()) + " values; the query has " +
+                           std::to_string(query.size());
+            return result;
+        }
+        top.offer(distance(metric, query, vectors[i].values), i, vectors[i].id);
+    }
+    result.hits = top.take();
+    return result;
+}
+
+}  // namespace strata::shardlake
