@@ -13,6 +13,23 @@
 
 namespace strata::zs {
 
+namespace {
+
+// decodeUleb128 with the ZS limit of 9 bytes: a longer encoding overflows.
+Uleb128Result decodeZsUleb(std::span<const std::uint8_t> bytes) {
+    Uleb128Result result = decodeUleb128(bytes);
+    if (result.status != Uleb128Status::Truncated && result.length > kMaxZsUlebBytes) {
+        result.status = Uleb128Status::Overflow;
+    }
+    if (result.status == Uleb128Status::Truncated && result.length >= kMaxZsUlebBytes &&
+        bytes.size() > kMaxZsUlebBytes) {
+        result.status = Uleb128Status::Overflow;
+    }
+    return result;
+}
+
+}  // namespace
+
 BlockKind blockKindOf(std::uint8_t level) {
     if (level == 0) {
         return BlockKind::Data;
@@ -43,7 +60,7 @@ FrameRead readFrame(const ByteSource& source, std::uint64_t offset, std::uint64_
     }
     const ByteView head =
         source.view(offset, std::min<std::uint64_t>(kUleb128MaxBytes, limit - offset));
-    const Uleb128Result length = decodeUleb128(head.bytes);
+    const Uleb128Result length = decodeZsUleb(head.bytes);
     out.frame.lengthFieldSize = length.length;
     switch (length.status) {
         case Uleb128Status::Truncated:
@@ -54,7 +71,7 @@ FrameRead readFrame(const ByteSource& source, std::uint64_t offset, std::uint64_
         case Uleb128Status::Overflow:
             out.status = FrameStatus::LengthOverflow;
             out.message = "the uleb128 length of the block at " + std::to_string(offset) +
-                          " does not fit in 64 bits";
+                          " is longer than 9 bytes (ZS values stay below 2^63)";
             out.problem = here(length.length);
             return out;
         case Uleb128Status::NonShortest:
@@ -162,7 +179,7 @@ std::optional<std::uint64_t> payloadUleb(std::span<const std::uint8_t> payload,
                                          const char* truncatedCode,
                                          std::optional<PayloadProblem>& problem) {
     const auto rest = payload.subspan(static_cast<std::size_t>(position));
-    const Uleb128Result value = decodeUleb128(rest);
+    const Uleb128Result value = decodeZsUleb(rest);
     switch (value.status) {
         case Uleb128Status::Ok:
             position += value.length;
@@ -178,9 +195,10 @@ std::optional<std::uint64_t> payloadUleb(std::span<const std::uint8_t> payload,
                 position};
             return std::nullopt;
         case Uleb128Status::Overflow:
-            problem = PayloadProblem{
-                "ZS-ULEB128", std::string("the uleb128 ") + what + " does not fit in 64 bits",
-                position};
+            problem = PayloadProblem{"ZS-ULEB128",
+                                     std::string("the uleb128 ") + what +
+                                         " is longer than 9 bytes (ZS values stay below 2^63)",
+                                     position};
             return std::nullopt;
     }
     return std::nullopt;

@@ -15,6 +15,9 @@
 
 namespace strata::zs {
 
+// ZS integers are at most 9 uleb128 bytes (values below 2^63); a tenth byte is an overflow.
+inline constexpr std::size_t kMaxZsUlebBytes = 9;
+
 // Levels: 0 data, 1..63 index, 64..255 extension (skipped by readers, valid anywhere).
 inline constexpr std::uint8_t kMaxIndexLevel = 63;
 enum class BlockKind { Data, Index, Extension };
