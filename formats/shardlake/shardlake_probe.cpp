@@ -82,8 +82,32 @@ ShardlakeProbe classifyFolder(const ProbeInput& input) {
     if (insideIndexes && looksLikeIndexFolder(input)) {
         return make(ShardlakeKind::IndexFolder, 40, "Shardlake index folder");
     }
+    const bool anyShard = std::any_of(
+        input.entries.begin(), input.entries.end(),
+        [](const ProbeEntry& e) { return e.isRegularFile && lowerExtension(e.name) == ".sidx"; });
+    if (anyShard) {
+        return make(ShardlakeKind::ShardsFolder, 50, "Shardlake shards folder");
+    }
     if (input.hasFile("info.json") && isDatasetInfoText(readFileHead(input.path / "info.json"))) {
         return make(ShardlakeKind::DatasetFolder, 60, "Shardlake dataset");
+    }
+    return {};
+}
+
+// A JSON file at a place only Shardlake uses, even when its content is damaged: a manifest in
+// indexes/<version>/, dataset info in datasets/<version>/, an alias in aliases/ of a root.
+ShardlakeProbe classifyByPlace(const ProbeInput& input) {
+    const std::string name = input.path.filename().string();
+    const fs::path parent = input.path.parent_path();
+    const std::string grandparent = parent.parent_path().filename().string();
+    if (name == "manifest.json" && grandparent == "indexes") {
+        return make(ShardlakeKind::Manifest, 30, "Shardlake index manifest");
+    }
+    if (name == "info.json" && grandparent == "datasets") {
+        return make(ShardlakeKind::DatasetInfo, 30, "Shardlake dataset info");
+    }
+    if (parent.filename() == "aliases" && isDirectory(parent.parent_path() / "indexes")) {
+        return make(ShardlakeKind::Alias, 30, "Shardlake alias");
     }
     return {};
 }
@@ -91,7 +115,7 @@ ShardlakeProbe classifyFolder(const ProbeInput& input) {
 ShardlakeProbe classifyJson(const ProbeInput& input) {
     const std::string_view text = input.headText();
     if (!looksLikeJsonObject(text)) {
-        return {};
+        return classifyByPlace(input);
     }
     const std::string name = input.path.filename().string();
     const std::string parent = input.path.parent_path().filename().string();
@@ -109,7 +133,7 @@ ShardlakeProbe classifyJson(const ProbeInput& input) {
     if (hasKey(text, "manifest_version")) {
         return make(ShardlakeKind::Manifest, 30, "Shardlake manifest of unknown kind");
     }
-    return {};
+    return classifyByPlace(input);
 }
 
 ShardlakeProbe classifyFile(const ProbeInput& input) {

@@ -23,6 +23,7 @@ enum class ShardlakeKind {
     DatasetInfo,      // JSON with "dataset_version" and "vectors_key"
     StorageRoot,      // datasets/, indexes/, aliases/
     IndexFolder,      // indexes/<version>/
+    ShardsFolder,     // a folder of .sidx files
     DatasetFolder,    // datasets/<version>/ with info.json
     None,
 };
