@@ -1,0 +1,564 @@
+#include "document_view.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "data_inspector.h"
+#include "entropy_view.h"
+#include "file_map.h"
+#include "model/core/byte_search.h"
+#include "model/core/diagnostics_model.h"
+#include "model/core/document.h"
+#include "model/core/format_colors.h"
+#include "model/core/job_runner.h"
+#include "model/core/structure_model.h"
+#include "model/core/validation_job.h"
+#include "search_bar.h"
+
+namespace strata::gui {
+namespace {
+
+constexpr int kFieldRole = Qt::UserRole + 1;
+// Past this many diagnostics the file map and hex view show only the first ones.
+constexpr int kMaxMarkers = 50000;
+constexpr int kMaxSearchHighlights = 10000;
+
+QString qstr(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QColor withAlpha(QColor color, int alpha) {
+    color.setAlpha(alpha);
+    return color;
+}
+
+bool isDark(const QWidget* widget) {
+    return widget->palette().color(QPalette::Base).lightness() < 128;
+}
+
+}  // namespace
+
+DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::JobRunner* runner,
+                           QWidget* parent)
+    : QWidget(parent), document_(std::move(document)), runner_(runner) {
+    structure_ = new model::StructureModel(document_->root(), this);
+    markerTimer_ = new QTimer(this);
+    markerTimer_->setSingleShot(true);
+    markerTimer_->setInterval(150);
+    connect(markerTimer_, &QTimer::timeout, this, &DocumentView::rebuildMarkers);
+    buildLayout();
+
+    model::DiagnosticsModel* diagnostics = document_->diagnostics();
+    connect(diagnostics, &model::DiagnosticsModel::summaryChanged, markerTimer_,
+            qOverload<>(&QTimer::start));
+    connect(diagnostics, &QAbstractItemModel::modelReset, markerTimer_,
+            qOverload<>(&QTimer::start));
+
+    setCurrentFile(document_->primaryFile());
+    const QModelIndex rootIndex = structure_->index(0, 0);
+    tree_->expand(rootIndex);
+    syncing_ = true;
+    tree_->setCurrentIndex(rootIndex);
+    syncing_ = false;
+    if (document_->format() == strata::FormatId::RawBinary) {
+        computeEntropy();
+    }
+}
+
+DocumentView::~DocumentView() {
+    for (const QPointer<model::Job>& job : jobs_) {
+        if (job && job->isRunning()) {
+            job->cancel();
+        }
+    }
+    // Views let go of the document's nodes and overlays before it goes away.
+    hex_->setOverlay(nullptr);
+    inspector_->setOverlay(nullptr);
+    fileMap_->setFile(0, nullptr, nullptr);
+    tree_->setModel(nullptr);
+    delete structure_;
+}
+
+void DocumentView::buildLayout() {
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->setChildrenCollapsible(false);
+
+    tree_ = new QTreeView(splitter_);
+    tree_->setModel(structure_);
+    tree_->setUniformRowHeights(true);
+    tree_->setAlternatingRowColors(true);
+    tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+    tree_->header()->setStretchLastSection(false);
+    tree_->setColumnWidth(model::StructureModel::NameColumn, 220);
+    tree_->setColumnWidth(model::StructureModel::ValueColumn, 160);
+    tree_->setColumnWidth(model::StructureModel::OffsetColumn, 90);
+    tree_->setColumnWidth(model::StructureModel::SizeColumn, 90);
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { onTreeCurrentChanged(current); });
+
+    centreTabs_ = new QTabWidget(splitter_);
+    centreTabs_->setDocumentMode(true);
+    auto* hexPage = new QWidget(centreTabs_);
+    hex_ = new HexView(hexPage);
+    fileMap_ = new FileMap(hexPage);
+    searchBar_ = new SearchBar(hexPage);
+    searchBar_->hide();
+    auto* hexRow = new QHBoxLayout;
+    hexRow->setContentsMargins(0, 0, 0, 0);
+    hexRow->setSpacing(2);
+    hexRow->addWidget(hex_, 1);
+    hexRow->addWidget(fileMap_);
+    auto* hexColumn = new QVBoxLayout(hexPage);
+    hexColumn->setContentsMargins(0, 0, 0, 0);
+    hexColumn->setSpacing(0);
+    hexColumn->addLayout(hexRow, 1);
+    hexColumn->addWidget(searchBar_);
+    centreTabs_->addTab(hexPage, tr("Hex"));
+    if (document_->format() == strata::FormatId::RawBinary) {
+        entropyView_ = new EntropyView(centreTabs_);
+        centreTabs_->addTab(entropyView_, tr("Entropy"));
+        connect(entropyView_, &EntropyView::offsetClicked, this, [this](quint64 offset) {
+            centreTabs_->setCurrentIndex(0);
+            goToOffset(offset);
+        });
+    }
+
+    auto* right = new QSplitter(Qt::Vertical, splitter_);
+    inspector_ = new DataInspector(right);
+    auto* propertiesPage = new QWidget(right);
+    nodeTitle_ = new QLabel(propertiesPage);
+    nodeTitle_->setWordWrap(true);
+    nodeTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    properties_ = new QTableWidget(propertiesPage);
+    properties_->setColumnCount(4);
+    properties_->setHorizontalHeaderLabels({tr("Name"), tr("Value"), tr("Offset"), tr("Size")});
+    properties_->horizontalHeader()->setStretchLastSection(true);
+    properties_->verticalHeader()->hide();
+    properties_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    properties_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    properties_->setSelectionMode(QAbstractItemView::SingleSelection);
+    properties_->setAlternatingRowColors(true);
+    auto* propertiesLayout = new QVBoxLayout(propertiesPage);
+    propertiesLayout->setContentsMargins(0, 0, 0, 0);
+    propertiesLayout->addWidget(nodeTitle_);
+    propertiesLayout->addWidget(properties_, 1);
+    right->addWidget(inspector_);
+    right->addWidget(propertiesPage);
+
+    splitter_->addWidget(tree_);
+    splitter_->addWidget(centreTabs_);
+    splitter_->addWidget(right);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({300, 760, 320});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter_);
+
+    connect(hex_, &HexView::cursorMoved, this, &DocumentView::onHexCursorMoved);
+    connect(hex_, &HexView::selectionChanged, this, &DocumentView::statusChanged);
+    connect(hex_, &HexView::statusMessage, this, &DocumentView::message);
+    connect(hex_, &HexView::overwriteRequested, this,
+            [this](quint64 offset, const QByteArray& bytes) {
+                document_->overwrite(currentFile_, offset, bytes);
+            });
+    connect(hex_, &HexView::viewportMoved, fileMap_, &FileMap::setViewport);
+    connect(hex_, &HexView::viewportMoved, this, [this](quint64 first, quint64 length) {
+        if (entropyView_ && currentFile_ == document_->primaryFile()) {
+            entropyView_->setViewport(first, length);
+        }
+    });
+    connect(fileMap_, &FileMap::offsetClicked, this, &DocumentView::goToOffset);
+    connect(inspector_, &DataInspector::selectBytesRequested, this,
+            [this](quint64 offset, quint64 length) {
+                syncing_ = true;
+                hex_->setSelection(offset, length);
+                syncing_ = false;
+            });
+    connect(properties_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        const QTableWidgetItem* item = properties_->item(row, 0);
+        if (currentNode_ == nullptr || item == nullptr || !item->data(kFieldRole).isValid()) {
+            return;
+        }
+        const auto index = item->data(kFieldRole).toULongLong();
+        if (index < currentNode_->fields().size()) {
+            const strata::Region& region = currentNode_->fields()[index].region;
+            if (region.valid()) {
+                const strata::Node* node = currentNode_;
+                selectRegion(region);
+                selectNodeInTree(node);  // keep the node whose field was clicked
+            }
+        }
+    });
+    connect(searchBar_, &SearchBar::findRequested, this, &DocumentView::find);
+    connect(searchBar_, &SearchBar::cancelRequested, this, &DocumentView::cancelSearch);
+    connect(searchBar_, &SearchBar::closed, this, [this] {
+        searchHits_.clear();
+        rebuildHighlights();
+        hex_->setFocus();
+    });
+}
+
+void DocumentView::setCurrentFile(model::ByteOverlay* file) {
+    if (file == currentFile_ && file != nullptr) {
+        return;
+    }
+    currentFile_ = file;
+    hex_->setOverlay(file);
+    inspector_->setOverlay(file);
+    searchHits_.clear();
+    if (file == nullptr) {
+        segments_.clear();
+        fileMap_->setFile(0, nullptr, nullptr);
+        return;
+    }
+    const strata::ByteSource* source = &file->source();
+    const strata::Node* fileNode = document_->fileNodeFor(source);
+    segments_ = collectMapSegments(fileNode, source);
+    fileMap_->setFile(file->size(), fileNode, source);
+    fileMap_->setSegments(segments_);
+    fileMap_->setViewport(hex_->firstVisibleOffset(), hex_->visibleByteCount());
+    rebuildMarkers();
+    emit statusChanged();
+}
+
+void DocumentView::onTreeCurrentChanged(const QModelIndex& current) {
+    const strata::Node* node = structure_->nodeAt(current);
+    if (node == nullptr) {
+        return;
+    }
+    if (!syncing_) {
+        const strata::Region region = node->region().clipped();
+        model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
+        if (file != nullptr) {
+            setCurrentFile(file);
+            syncing_ = true;
+            hex_->setSelection(region.offset, region.length);
+            syncing_ = false;
+        }
+    }
+    showNodeDetails(node);
+    emit statusChanged();
+}
+
+void DocumentView::onHexCursorMoved(quint64 offset) {
+    inspector_->setOffset(offset);
+    emit statusChanged();
+    if (syncing_ || currentFile_ == nullptr) {
+        return;
+    }
+    const strata::ByteSource* source = &currentFile_->source();
+    const strata::Node* fileNode = document_->fileNodeFor(source);
+    const strata::Node* node = fileNode ? fileNode->deepestAt(offset, source) : nullptr;
+    if (node != nullptr && node != currentNode_) {
+        selectNodeInTree(node);
+    }
+}
+
+void DocumentView::selectNodeInTree(const strata::Node* node) {
+    const QModelIndex index = structure_->indexForNode(node);
+    if (!index.isValid()) {
+        return;
+    }
+    const bool wasSyncing = syncing_;
+    syncing_ = true;
+    tree_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    tree_->scrollTo(index);
+    syncing_ = wasSyncing;
+    showNodeDetails(node);
+}
+
+void DocumentView::showNodeDetails(const strata::Node* node) {
+    currentNode_ = node;
+    const bool dark = isDark(this);
+    const strata::Region region = node->region().clipped();
+    const bool here = currentFile_ != nullptr && region.source == &currentFile_->source();
+    if (here) {
+        QList<HexHighlight> fields;
+        for (const strata::Field& field : node->fields()) {
+            const strata::Region r = field.region.clipped();
+            if (r.source == region.source && r.length > 0) {
+                const QColor tint = field.status == strata::Status::Ok
+                                        ? palette().color(QPalette::Highlight)
+                                        : model::colorForStatus(field.status);
+                fields.append({r.offset, r.length, withAlpha(tint, dark ? 110 : 90)});
+            }
+        }
+        hex_->setNodeRegion(region.offset, region.length, std::move(fields));
+    } else {
+        hex_->clearNodeRegion();
+    }
+
+    const QString status =
+        node->status() == strata::Status::Ok
+            ? QString()
+            : QStringLiteral(" — ") + qstr(std::string(strata::statusName(node->status())));
+    nodeTitle_->setText(
+        QStringLiteral("<b>%1</b> <i>%2</i>%3")
+            .arg(qstr(node->label()).toHtmlEscaped(), qstr(node->kind()).toHtmlEscaped(), status));
+    const auto& nodeFields = node->fields();
+    const bool isRoot = node == document_->root();
+    const auto& facts = document_->facts();
+    const int rows = static_cast<int>(nodeFields.size() + (isRoot ? facts.size() : 0));
+    properties_->setRowCount(rows);
+    int row = 0;
+    for (std::size_t i = 0; i < nodeFields.size(); ++i, ++row) {
+        const strata::Field& field = nodeFields[i];
+        auto* name = new QTableWidgetItem(qstr(field.name));
+        name->setData(kFieldRole, static_cast<qulonglong>(i));
+        auto* value = new QTableWidgetItem(qstr(field.text()));
+        value->setToolTip(value->text());
+        if (field.status != strata::Status::Ok) {
+            value->setForeground(model::colorForStatus(field.status));
+        }
+        const bool hasRegion = field.region.valid();
+        properties_->setItem(row, 0, name);
+        properties_->setItem(row, 1, value);
+        properties_->setItem(
+            row, 2,
+            new QTableWidgetItem(hasRegion ? model::formatOffset(field.region.offset) : QString()));
+        properties_->setItem(
+            row, 3,
+            new QTableWidgetItem(hasRegion ? model::formatSize(field.region.length) : QString()));
+    }
+    if (isRoot) {
+        for (const auto& [key, value] : facts) {
+            properties_->setItem(row, 0, new QTableWidgetItem(qstr(key)));
+            properties_->setItem(row, 1, new QTableWidgetItem(qstr(value)));
+            properties_->setItem(row, 2, new QTableWidgetItem);
+            properties_->setItem(row, 3, new QTableWidgetItem);
+            ++row;
+        }
+    }
+    properties_->resizeColumnToContents(0);
+}
+
+void DocumentView::selectNode(const strata::Node* node) {
+    const QModelIndex index = structure_->indexForNode(node);
+    if (!index.isValid()) {
+        return;
+    }
+    tree_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    tree_->scrollTo(index);
+}
+
+void DocumentView::selectRegion(const strata::Region& region) {
+    model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
+    if (file == nullptr) {
+        return;
+    }
+    setCurrentFile(file);
+    syncing_ = true;
+    hex_->setSelection(region.offset, region.length);
+    syncing_ = false;
+    const strata::Node* fileNode = document_->fileNodeFor(region.source);
+    const strata::Node* node =
+        fileNode ? fileNode->deepestAt(region.offset, region.source) : nullptr;
+    if (node != nullptr) {
+        selectNodeInTree(node);
+    }
+}
+
+void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {
+    if (!diagnostic.regions.empty()) {
+        selectRegion(diagnostic.regions.front());
+    }
+    emit message(qstr(diagnostic.code) + QStringLiteral(": ") + qstr(diagnostic.message));
+}
+
+void DocumentView::goToOffset(quint64 offset) {
+    hex_->goToOffset(offset);
+    hex_->setFocus();
+}
+
+void DocumentView::addBookmark(const QString& name) {
+    if (currentFile_ == nullptr || currentFile_->size() == 0) {
+        return;
+    }
+    model::Bookmark bookmark;
+    bookmark.source = &currentFile_->source();
+    bookmark.offset = hex_->selectionStart();
+    bookmark.length = std::max<quint64>(hex_->selectionLength(), 1);
+    bookmark.name =
+        name.isEmpty() ? tr("Bookmark at %1").arg(model::formatOffset(bookmark.offset)) : name;
+    document_->addBookmark(bookmark);
+}
+
+void DocumentView::goToBookmark(int index) {
+    const auto& bookmarks = document_->bookmarks();
+    if (index < 0 || index >= bookmarks.size()) {
+        return;
+    }
+    const model::Bookmark& b = bookmarks[index];
+    selectRegion(strata::Region{b.source, b.offset, b.length});
+}
+
+void DocumentView::showSearchBar() {
+    searchBar_->activate();
+}
+
+void DocumentView::find(bool findAll) {
+    if (currentFile_ == nullptr || runner_ == nullptr) {
+        return;
+    }
+    QString error;
+    auto pattern =
+        model::SearchPattern::parse(searchBar_->patternText(), searchBar_->mode(), false, &error);
+    if (!pattern) {
+        searchBar_->setMessage(error);
+        return;
+    }
+    cancelSearch();
+    model::ByteSearchOptions options;
+    options.findAll = findAll;
+    options.wrap = true;
+    options.from = hex_->hasSelection() ? hex_->selectionStart() + 1 : hex_->cursorOffset();
+    if (findAll) {
+        options.from = 0;
+    }
+    model::ByteSearchJob* job =
+        model::startByteSearch(*runner_, currentFile_, std::move(*pattern), options);
+    searchJob_ = job;
+    trackJob(job);
+    searchBar_->setBusy(true);
+    searchBar_->setMessage(tr("Searching…"));
+    model::ByteOverlay* file = currentFile_;
+    connect(job, &model::Job::finished, this, [this, job, file, findAll] {
+        searchBar_->setBusy(false);
+        if (job->state() == model::Job::State::Cancelled) {
+            searchBar_->setMessage(tr("Search cancelled."));
+            return;
+        }
+        if (job->state() == model::Job::State::Failed) {
+            searchBar_->setMessage(job->errorText());
+            return;
+        }
+        const QList<quint64>& results = job->results();
+        if (results.isEmpty()) {
+            searchBar_->setMessage(tr("Not found."));
+            return;
+        }
+        if (file != currentFile_) {
+            return;  // the user moved to another file meanwhile
+        }
+        const auto length = static_cast<quint64>(job->patternLength());
+        if (findAll) {
+            searchHits_.clear();
+            for (qsizetype i = 0; i < results.size() && i < kMaxSearchHighlights; ++i) {
+                searchHits_.append({results[i], length, QColor(255, 196, 0, 150)});
+            }
+            rebuildHighlights();
+            searchBar_->setMessage(
+                job->truncated() ? tr("%1 matches (stopped at the limit).").arg(results.size())
+                                 : tr("%1 matches.").arg(results.size()));
+        } else {
+            searchBar_->setMessage(tr("Found at %1.").arg(model::formatOffset(results.front())));
+        }
+        selectRegion(strata::Region{&file->source(), results.front(), length});
+    });
+}
+
+void DocumentView::cancelSearch() {
+    if (searchJob_ && searchJob_->isRunning()) {
+        searchJob_->cancel();
+    }
+}
+
+model::Job* DocumentView::validate() {
+    if (runner_ == nullptr) {
+        return nullptr;
+    }
+    model::Job* job = model::startValidation(*runner_, *document_);
+    if (job == nullptr) {
+        emit message(tr("%1 has no validator.").arg(document_->formatName()));
+        return nullptr;
+    }
+    trackJob(job);
+    return job;
+}
+
+void DocumentView::computeEntropy() {
+    model::ByteOverlay* file = document_->primaryFile();
+    if (runner_ == nullptr || file == nullptr || entropy_ ||
+        (entropyJob_ && entropyJob_->isRunning())) {
+        return;
+    }
+    if (entropyView_) {
+        entropyView_->clear(tr("Computing the entropy profile…"));
+    }
+    model::EntropyJob* job = model::startEntropyProfile(*runner_, file->sourcePtr());
+    entropyJob_ = job;
+    trackJob(job);
+    connect(job, &model::EntropyJob::profileReady, this,
+            [this](const model::EntropyProfile& profile) {
+                entropy_ = profile;
+                if (entropyView_) {
+                    entropyView_->setProfile(profile);
+                    entropyView_->setViewport(hex_->firstVisibleOffset(), hex_->visibleByteCount());
+                }
+                emit entropyReady();
+            });
+}
+
+QList<model::Job*> DocumentView::runningJobs() const {
+    QList<model::Job*> out;
+    for (const QPointer<model::Job>& job : jobs_) {
+        if (job && job->isRunning()) {
+            out.append(job);
+        }
+    }
+    return out;
+}
+
+void DocumentView::trackJob(model::Job* job) {
+    jobs_.removeIf([](const QPointer<model::Job>& j) { return j.isNull() || !j->isRunning(); });
+    jobs_.append(job);
+}
+
+void DocumentView::rebuildMarkers() {
+    markers_.clear();
+    if (currentFile_ != nullptr) {
+        const strata::ByteSource* source = &currentFile_->source();
+        const model::DiagnosticsModel* diagnostics = document_->diagnostics();
+        for (int row = 0; row < diagnostics->size() && markers_.size() < kMaxMarkers; ++row) {
+            const strata::Diagnostic& d = diagnostics->diagnostic(row);
+            for (const strata::Region& region : d.regions) {
+                if (region.source == source) {
+                    markers_.append({region.offset, region.length, d.severity,
+                                     qstr(d.code) + QStringLiteral(": ") + qstr(d.message)});
+                    break;
+                }
+            }
+        }
+    }
+    fileMap_->setMarkers(markers_);
+    rebuildHighlights();
+}
+
+void DocumentView::rebuildHighlights() {
+    QList<HexHighlight> highlights;
+    const bool dark = isDark(this);
+    for (const MapSegment& s : segments_) {
+        highlights.append({s.offset, s.length,
+                           withAlpha(model::colorForKind(s.node->kind(), dark), dark ? 90 : 120)});
+    }
+    for (const MapMarker& m : markers_) {
+        highlights.append({m.offset, std::max<quint64>(m.length, 1),
+                           withAlpha(model::colorForSeverity(m.severity), 110)});
+    }
+    highlights.append(searchHits_);
+    hex_->setHighlights(std::move(highlights));
+}
+
+}  // namespace strata::gui

@@ -1,0 +1,130 @@
+// One open document in its tab: structure tree (left), hex view with the file map and the
+// format views (centre), data inspector and node properties (right), all linked: a tree node
+// selects its bytes, the hex cursor selects the deepest node covering it.
+#pragma once
+
+#include <QList>
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+#include "formats/common/diagnostic.h"
+#include "formats/common/node.h"
+#include "hex_view.h"
+#include "map_segments.h"
+#include "model/core/entropy_job.h"
+
+class QLabel;
+class QSplitter;
+class QTabWidget;
+class QTableWidget;
+class QTimer;
+class QTreeView;
+
+namespace strata::model {
+class ByteOverlay;
+class Document;
+class Job;
+class JobRunner;
+class StructureModel;
+}  // namespace strata::model
+
+namespace strata::gui {
+
+class DataInspector;
+class EntropyView;
+class FileMap;
+class SearchBar;
+
+class DocumentView : public QWidget {
+    Q_OBJECT
+public:
+    DocumentView(std::unique_ptr<model::Document> document, model::JobRunner* runner,
+                 QWidget* parent = nullptr);
+    ~DocumentView() override;
+
+    model::Document* document() const { return document_.get(); }
+    model::StructureModel* structureModel() const { return structure_; }
+    QTreeView* treeView() const { return tree_; }
+    HexView* hexView() const { return hex_; }
+    DataInspector* dataInspector() const { return inspector_; }
+    FileMap* fileMap() const { return fileMap_; }
+    SearchBar* searchBar() const { return searchBar_; }
+    QTabWidget* centreTabs() const { return centreTabs_; }
+    QTableWidget* propertiesTable() const { return properties_; }
+    // The entropy tab (raw binaries only), or nullptr.
+    EntropyView* entropyView() const { return entropyView_; }
+
+    // The file the hex view shows (the primary one until a node in another file is picked).
+    model::ByteOverlay* currentFile() const { return currentFile_; }
+    const strata::Node* currentNode() const { return currentNode_; }
+
+    // As if the user clicked the node in the tree.
+    void selectNode(const strata::Node* node);
+    // Selects the bytes (switching file if needed) and the deepest node at their start.
+    void selectRegion(const strata::Region& region);
+    void showDiagnostic(const strata::Diagnostic& diagnostic);
+    void goToOffset(quint64 offset);
+    void addBookmark(const QString& name = {});
+    void goToBookmark(int index);
+    void showSearchBar();
+    // Starts a byte search for what the search bar holds.
+    void find(bool findAll);
+    void cancelSearch();
+
+    // Starts the validation job (nullptr when the format has none).
+    model::Job* validate();
+    // Starts the entropy job for the current file unless it ran or runs already.
+    void computeEntropy();
+    const std::optional<model::EntropyProfile>& entropy() const { return entropy_; }
+    // Jobs this view started that are still running.
+    QList<model::Job*> runningJobs() const;
+
+signals:
+    // Cursor, selection or file changed: the status bar should refresh.
+    void statusChanged();
+    void entropyReady();
+    void message(const QString& text);
+
+private:
+    void buildLayout();
+    void setCurrentFile(model::ByteOverlay* file);
+    void onTreeCurrentChanged(const QModelIndex& current);
+    void onHexCursorMoved(quint64 offset);
+    void showNodeDetails(const strata::Node* node);
+    void selectNodeInTree(const strata::Node* node);
+    void rebuildMarkers();
+    void rebuildHighlights();
+    void trackJob(model::Job* job);
+
+    std::unique_ptr<model::Document> document_;
+    QPointer<model::JobRunner> runner_;
+    model::StructureModel* structure_ = nullptr;
+    model::ByteOverlay* currentFile_ = nullptr;
+    const strata::Node* currentNode_ = nullptr;
+    bool syncing_ = false;
+
+    QSplitter* splitter_ = nullptr;
+    QTreeView* tree_ = nullptr;
+    QTabWidget* centreTabs_ = nullptr;
+    HexView* hex_ = nullptr;
+    FileMap* fileMap_ = nullptr;
+    SearchBar* searchBar_ = nullptr;
+    DataInspector* inspector_ = nullptr;
+    QLabel* nodeTitle_ = nullptr;
+    QTableWidget* properties_ = nullptr;
+    EntropyView* entropyView_ = nullptr;
+    QTimer* markerTimer_ = nullptr;
+
+    QList<MapSegment> segments_;
+    QList<MapMarker> markers_;
+    QList<HexHighlight> searchHits_;
+    std::optional<model::EntropyProfile> entropy_;
+    QPointer<model::Job> entropyJob_;
+    QPointer<model::Job> searchJob_;
+    QList<QPointer<model::Job>> jobs_;
+};
+
+}  // namespace strata::gui

@@ -1,0 +1,98 @@
+// Strata's entry point: command line, single-instance hand-over, and --screenshot for
+// headless runs (QT_QPA_PLATFORM=offscreen).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
+#include <QPixmap>
+#include <QTextStream>
+
+#include <cstdio>
+
+#include "main_window.h"
+#include "single_instance.h"
+
+namespace {
+
+int runScreenshot(const QString& output, const QStringList& paths, int timeoutMs) {
+    strata::gui::MainWindow window;
+    window.setInteractive(false);
+    window.resize(1440, 900);
+    window.show();
+    for (const QString& path : paths) {
+        if (!window.openPath(path)) {
+            std::fprintf(stderr, "strata: %s\n", qPrintable(window.lastError()));
+            return 1;
+        }
+    }
+    if (!window.waitUntilIdle(timeoutMs)) {
+        std::fprintf(stderr, "strata: jobs still running after %d ms; taking the shot anyway\n",
+                     timeoutMs);
+    }
+    const QPixmap shot = window.grab();
+    if (shot.isNull() || !shot.save(output, "PNG")) {
+        std::fprintf(stderr, "strata: could not write %s\n", qPrintable(output));
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Strata"));
+    QApplication::setApplicationName(QStringLiteral("Strata"));
+    QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("io.strata.Strata"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.strata.Strata")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QApplication::translate("main",
+                                "Inspector and editor for ZS, ZDS, Shardlake, OZDF and "
+                                "zTensor files."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("paths"),
+                                 QApplication::translate("main", "Files or folders to open."),
+                                 QStringLiteral("[paths...]"));
+    const QCommandLineOption newInstance(
+        QStringLiteral("new-instance"),
+        QApplication::translate("main", "Open a new window even when Strata is running."));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QApplication::translate("main",
+                                "Open the paths, wait for loading and jobs, save a PNG of the "
+                                "window to <file> and exit."),
+        QStringLiteral("file"));
+    const QCommandLineOption timeout(
+        QStringLiteral("screenshot-timeout"),
+        QApplication::translate("main", "Longest wait for jobs before the screenshot (ms)."),
+        QStringLiteral("ms"), QStringLiteral("60000"));
+    parser.addOptions({newInstance, screenshot, timeout});
+    parser.process(app);
+    const QStringList paths = parser.positionalArguments();
+
+    if (parser.isSet(screenshot)) {
+        return runScreenshot(parser.value(screenshot), paths, parser.value(timeout).toInt());
+    }
+
+    strata::gui::SingleInstance instance;
+    if (!parser.isSet(newInstance)) {
+        if (instance.sendToRunning(paths)) {
+            return 0;  // the running window opens them
+        }
+        instance.listen();
+    }
+
+    strata::gui::MainWindow window;
+    window.show();
+    QObject::connect(&instance, &strata::gui::SingleInstance::pathsReceived, &window,
+                     [&window](const QStringList& received) {
+                         window.openPaths(received);
+                         window.raiseWindow();
+                     });
+    window.openPaths(paths);
+    return QApplication::exec();
+}

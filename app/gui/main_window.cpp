@@ -1,0 +1,732 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDeadlineTimer>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+#include <QTreeView>
+#include <QUndoGroup>
+
+#include "bookmarks_panel.h"
+#include "diagnostics_panel.h"
+#include "document_view.h"
+#include "entropy_view.h"
+#include "goto_offset_dialog.h"
+#include "hex_view.h"
+#include "jobs_panel.h"
+#include "model/core/document.h"
+#include "model/core/job_runner.h"
+#include "model/core/structure_model.h"
+
+namespace strata::gui {
+namespace {
+
+const char* const kRecentKey = "recentFiles";
+const char* const kGeometryKey = "mainWindow/geometry";
+const char* const kStateKey = "mainWindow/state";
+const char* const kAutoValidateKey = "autoValidate";
+const char* const kBytesPerRowKey = "hexView/bytesPerRow";
+constexpr int kStateVersion = 1;
+
+QString canonical(const QString& path) {
+    const QFileInfo info(path);
+    const QString c = info.canonicalFilePath();
+    return c.isEmpty() ? info.absoluteFilePath() : c;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      runner_(new model::JobRunner(this)),
+      tabs_(new QTabWidget(this)),
+      undoGroup_(new QUndoGroup(this)) {
+    setWindowTitle(tr("Strata"));
+    setObjectName(QStringLiteral("StrataMainWindow"));
+    setAcceptDrops(true);
+    tabs_->setTabsClosable(true);
+    tabs_->setMovable(true);
+    tabs_->setDocumentMode(true);
+    setCentralWidget(tabs_);
+    connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
+
+    createActions();
+    createDocks();
+    createMenus();
+    createStatusBar();
+    restoreSettings();
+    connect(runner_, &model::JobRunner::jobAdded, this, [this](model::Job* job) {
+        connect(job, &model::Job::progressChanged, this, &MainWindow::updateJobStatus);
+        connect(job, &model::Job::finished, this, &MainWindow::updateJobStatus);
+        updateJobStatus();
+    });
+    onCurrentTabChanged();
+}
+
+MainWindow::~MainWindow() {
+    runner_->cancelAll();
+    // Tabs go first: their documents must outlive nothing that points into them.
+    while (tabs_->count() > 0) {
+        QWidget* w = tabs_->widget(0);
+        tabs_->removeTab(0);
+        delete w;
+    }
+    runner_->waitForDone();
+}
+
+// ---- construction -----------------------------------------------------------------------
+
+void MainWindow::createActions() {
+    undoAction_ = undoGroup_->createUndoAction(this, tr("&Undo"));
+    undoAction_->setShortcuts(QKeySequence::Undo);
+    redoAction_ = undoGroup_->createRedoAction(this, tr("&Redo"));
+    redoAction_->setShortcuts(QKeySequence::Redo);
+
+    saveAction_ = new QAction(tr("&Save"), this);
+    saveAction_->setShortcuts(QKeySequence::Save);
+    connect(saveAction_, &QAction::triggered, this, &MainWindow::save);
+    saveAsAction_ = new QAction(tr("Save &As…"), this);
+    saveAsAction_->setShortcuts(QKeySequence::SaveAs);
+    connect(saveAsAction_, &QAction::triggered, this, &MainWindow::saveAsDialog);
+    closeAction_ = new QAction(tr("&Close Tab"), this);
+    closeAction_->setShortcuts(QKeySequence::Close);
+    connect(closeAction_, &QAction::triggered, this, [this] { closeTab(tabs_->currentIndex()); });
+
+    auto hexAction = [this](const QString& text, void (HexView::*slot)()) {
+        auto* action = new QAction(text, this);
+        connect(action, &QAction::triggered, this, [this, slot] {
+            if (DocumentView* view = currentView()) {
+                (view->hexView()->*slot)();
+            }
+        });
+        return action;
+    };
+    copyAction_ = hexAction(tr("&Copy"), &HexView::copy);
+    copyAction_->setShortcuts(QKeySequence::Copy);
+    copyAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    copyHexAction_ = hexAction(tr("Copy as &Hex"), &HexView::copyAsHex);
+    copyHexAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    copyTextAction_ = hexAction(tr("Copy as &Text"), &HexView::copyAsText);
+    copyTextAction_->setShortcut(QKeySequence(tr("Ctrl+Alt+C")));
+    copyCArrayAction_ = hexAction(tr("Copy as C &Array"), &HexView::copyAsCArray);
+    copyCArrayAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+Alt+C")));
+
+    findAction_ = new QAction(tr("&Find…"), this);
+    findAction_->setShortcuts(QKeySequence::Find);
+    connect(findAction_, &QAction::triggered, this, &MainWindow::find);
+    findNextAction_ = new QAction(tr("Find &Next"), this);
+    findNextAction_->setShortcuts(QKeySequence::FindNext);
+    connect(findNextAction_, &QAction::triggered, this, &MainWindow::findNext);
+    goToAction_ = new QAction(tr("&Go to Offset…"), this);
+    goToAction_->setShortcut(QKeySequence(tr("Ctrl+G")));
+    connect(goToAction_, &QAction::triggered, this, &MainWindow::goToOffsetDialog);
+    bookmarkAction_ = new QAction(tr("Add &Bookmark"), this);
+    bookmarkAction_->setShortcut(QKeySequence(tr("Ctrl+D")));
+    connect(bookmarkAction_, &QAction::triggered, this, &MainWindow::addBookmark);
+    validateAction_ = new QAction(tr("&Validate"), this);
+    validateAction_->setShortcut(QKeySequence(tr("F7")));
+    connect(validateAction_, &QAction::triggered, this, &MainWindow::validateCurrent);
+    overwriteAction_ = new QAction(tr("&Overwrite Mode"), this);
+    overwriteAction_->setCheckable(true);
+    overwriteAction_->setShortcut(QKeySequence(Qt::Key_Insert));
+    overwriteAction_->setToolTip(tr("Type over bytes in the hex view (undoable)"));
+    connect(overwriteAction_, &QAction::toggled, this, [this](bool on) {
+        if (DocumentView* view = currentView()) {
+            view->hexView()->setEditable(on);
+        }
+    });
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open File…"), this, &MainWindow::openFileDialog);
+    open->setShortcuts(QKeySequence::Open);
+    QAction* openFolder = file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog);
+    openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(saveAction_);
+    file->addAction(saveAsAction_);
+    file->addAction(closeAction_);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcuts(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(undoAction_);
+    edit->addAction(redoAction_);
+    edit->addSeparator();
+    edit->addAction(copyAction_);
+    edit->addAction(copyHexAction_);
+    edit->addAction(copyTextAction_);
+    edit->addAction(copyCArrayAction_);
+    edit->addSeparator();
+    edit->addAction(overwriteAction_);
+    edit->addSeparator();
+    edit->addAction(findAction_);
+    edit->addAction(findNextAction_);
+    edit->addAction(goToAction_);
+    edit->addAction(bookmarkAction_);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* widths = view->addMenu(tr("&Bytes per Row"));
+    widthGroup_ = new QActionGroup(this);
+    for (int count : {8, 16, 24, 32}) {
+        QAction* action = widths->addAction(QString::number(count));
+        action->setCheckable(true);
+        action->setData(count);
+        widthGroup_->addAction(action);
+        connect(action, &QAction::triggered, this, [this, count] {
+            for (int i = 0; i < documentCount(); ++i) {
+                viewAt(i)->hexView()->setBytesPerRow(count);
+            }
+            QSettings().setValue(kBytesPerRowKey, count);
+        });
+    }
+    view->addSeparator();
+    view->addAction(diagnosticsDock_->toggleViewAction());
+    view->addAction(jobsDock_->toggleViewAction());
+    view->addAction(bookmarksDock_->toggleViewAction());
+    view->addAction(entropyDock_->toggleViewAction());
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(validateAction_);
+    QAction* autoValidate = tools->addAction(tr("Validate on &Open"));
+    autoValidate->setCheckable(true);
+    autoValidate->setChecked(autoValidate_);
+    connect(autoValidate, &QAction::toggled, this, &MainWindow::setAutoValidate);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Strata"), this, [this] {
+        QMessageBox::about(this, tr("About Strata"),
+                           tr("<b>Strata</b> %1<br>Inspector and editor for ZS, ZDS, Shardlake, "
+                              "OZDF and zTensor files.")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createDocks() {
+    auto makeDock = [this](const QString& title, const QString& name, QWidget* content,
+                           Qt::DockWidgetArea area) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        addDockWidget(area, dock);
+        return dock;
+    };
+    diagnostics_ = new DiagnosticsPanel(this);
+    diagnosticsDock_ = makeDock(tr("Diagnostics"), QStringLiteral("DiagnosticsDock"), diagnostics_,
+                                Qt::BottomDockWidgetArea);
+    jobs_ = new JobsPanel(runner_, this);
+    jobsDock_ = makeDock(tr("Jobs"), QStringLiteral("JobsDock"), jobs_, Qt::BottomDockWidgetArea);
+    bookmarks_ = new BookmarksPanel(this);
+    bookmarksDock_ = makeDock(tr("Bookmarks"), QStringLiteral("BookmarksDock"), bookmarks_,
+                              Qt::BottomDockWidgetArea);
+    entropy_ = new EntropyView(this);
+    entropyDock_ =
+        makeDock(tr("Entropy"), QStringLiteral("EntropyDock"), entropy_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(diagnosticsDock_, jobsDock_);
+    tabifyDockWidget(jobsDock_, bookmarksDock_);
+    tabifyDockWidget(bookmarksDock_, entropyDock_);
+    diagnosticsDock_->raise();
+    entropyDock_->hide();
+
+    connect(diagnostics_, &DiagnosticsPanel::diagnosticActivated, this,
+            [this](const strata::Diagnostic& d) {
+                if (DocumentView* view = currentView()) {
+                    view->showDiagnostic(d);
+                }
+            });
+    connect(diagnostics_, &DiagnosticsPanel::validateRequested, this, &MainWindow::validateCurrent);
+    connect(diagnostics_, &DiagnosticsPanel::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+    connect(bookmarks_, &BookmarksPanel::bookmarkActivated, this, [this](int index) {
+        if (DocumentView* view = currentView()) {
+            view->goToBookmark(index);
+        }
+    });
+    connect(bookmarks_, &BookmarksPanel::addRequested, this, &MainWindow::addBookmark);
+    connect(entropyDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible) {
+            showEntropy();
+        }
+    });
+    connect(entropy_, &EntropyView::offsetClicked, this, [this](quint64 offset) {
+        if (DocumentView* view = currentView()) {
+            view->goToOffset(offset);
+        }
+    });
+}
+
+void MainWindow::createStatusBar() {
+    formatLabel_ = new QLabel(this);
+    sizeLabel_ = new QLabel(this);
+    cursorLabel_ = new QLabel(this);
+    selectionLabel_ = new QLabel(this);
+    jobLabel_ = new QLabel(this);
+    jobProgress_ = new QProgressBar(this);
+    jobProgress_->setRange(0, 1000);
+    jobProgress_->setMaximumWidth(160);
+    jobProgress_->setMaximumHeight(statusBar()->fontMetrics().height());
+    jobProgress_->hide();
+    jobLabel_->hide();
+    statusBar()->addPermanentWidget(jobLabel_);
+    statusBar()->addPermanentWidget(jobProgress_);
+    statusBar()->addPermanentWidget(formatLabel_);
+    statusBar()->addPermanentWidget(sizeLabel_);
+    statusBar()->addPermanentWidget(cursorLabel_);
+    statusBar()->addPermanentWidget(selectionLabel_);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    autoValidate_ = settings.value(kAutoValidateKey, true).toBool();
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    const int width = settings.value(kBytesPerRowKey, 16).toInt();
+    for (QAction* action : widthGroup_->actions()) {
+        action->setChecked(action->data().toInt() == width);
+    }
+}
+
+void MainWindow::saveSettings() const {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kStateVersion));
+    settings.setValue(kAutoValidateKey, autoValidate_);
+}
+
+void MainWindow::setAutoValidate(bool on) {
+    autoValidate_ = on;
+    QSettings().setValue(kAutoValidateKey, on);
+}
+
+// ---- documents --------------------------------------------------------------------------
+
+int MainWindow::documentCount() const {
+    return tabs_->count();
+}
+
+DocumentView* MainWindow::viewAt(int index) const {
+    return qobject_cast<DocumentView*>(tabs_->widget(index));
+}
+
+DocumentView* MainWindow::currentView() const {
+    return qobject_cast<DocumentView*>(tabs_->currentWidget());
+}
+
+bool MainWindow::openPath(const QString& path) {
+    const QString wanted = canonical(path);
+    for (int i = 0; i < documentCount(); ++i) {
+        if (canonical(viewAt(i)->document()->path()) == wanted) {
+            tabs_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    QString error;
+    std::unique_ptr<model::Document> document = model::Document::open(path, &error);
+    if (!document) {
+        showError(tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    auto* view = new DocumentView(std::move(document), runner_, tabs_);
+    const int width = QSettings().value(kBytesPerRowKey, 16).toInt();
+    view->hexView()->setBytesPerRow(width);
+    model::Document* doc = view->document();
+    undoGroup_->addStack(doc->undoStack());
+    connect(view, &DocumentView::statusChanged, this, [this, view] {
+        if (view == currentView()) {
+            updateStatus();
+        }
+    });
+    connect(view, &DocumentView::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+    connect(view, &DocumentView::entropyReady, this, [this, view] {
+        if (view == currentView()) {
+            showEntropy();
+        }
+    });
+    connect(doc, &model::Document::modifiedChanged, this, [this, view] { updateTabTitle(view); });
+    connect(view->hexView(), &HexView::editableChanged, this, [this, view](bool on) {
+        if (view == currentView()) {
+            overwriteAction_->setChecked(on);
+        }
+    });
+    const int index = tabs_->addTab(view, doc->displayName());
+    tabs_->setTabToolTip(index, QDir::toNativeSeparators(doc->path()));
+    tabs_->setCurrentIndex(index);
+    addRecentFile(doc->path());
+    if (autoValidate_) {
+        view->validate();
+    }
+    statusBar()->showMessage(tr("Opened %1 as %2").arg(doc->displayName(), doc->formatName()),
+                             5000);
+    return true;
+}
+
+void MainWindow::openPaths(const QStringList& paths) {
+    for (const QString& path : paths) {
+        openPath(path);
+    }
+}
+
+void MainWindow::openFileDialog() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open File"), {},
+        tr("Strata files (*.zs *.zds *.ozdf *.zt *.ztensor);;All files (*)"));
+    openPaths(paths);
+}
+
+void MainWindow::openFolderDialog() {
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open Folder"));
+    if (!path.isEmpty()) {
+        openPath(path);
+    }
+}
+
+void MainWindow::showError(const QString& text) {
+    lastError_ = text;
+    statusBar()->showMessage(text, 10000);
+    if (interactive_) {
+        QMessageBox::warning(this, tr("Strata"), text);
+    }
+}
+
+void MainWindow::updateTabTitle(DocumentView* view) {
+    const int index = tabs_->indexOf(view);
+    if (index < 0) {
+        return;
+    }
+    const model::Document* doc = view->document();
+    tabs_->setTabText(
+        index, doc->isModified() ? doc->displayName() + QStringLiteral(" *") : doc->displayName());
+    updateActions();
+}
+
+bool MainWindow::confirmDiscard(DocumentView* view) {
+    if (!view->document()->isModified() || !interactive_) {
+        return true;
+    }
+    tabs_->setCurrentWidget(view);
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved Changes"),
+        tr("%1 has unsaved edits. Save them before closing?").arg(view->document()->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) {
+        saveAsDialog();
+        return !view->document()->isModified();
+    }
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::closeTab(int index) {
+    DocumentView* view = viewAt(index);
+    if (view == nullptr || !confirmDiscard(view)) {
+        return false;
+    }
+    undoGroup_->removeStack(view->document()->undoStack());
+    tabs_->removeTab(index);
+    delete view;
+    return true;
+}
+
+QString MainWindow::saveCurrentAs(const QString& path) {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        return tr("No document is open.");
+    }
+    model::Document* doc = view->document();
+    model::ByteOverlay* file = view->currentFile();
+    const QString error =
+        file == doc->primaryFile() ? doc->saveAs(path) : doc->saveFileAs(file, path);
+    if (error.isEmpty()) {
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+        updateTabTitle(view);
+    }
+    return error;
+}
+
+void MainWindow::save() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        return;
+    }
+    model::Document* doc = view->document();
+    const QString target = QString::fromStdString(view->currentFile()->source().name());
+    if (doc->format() != strata::FormatId::RawBinary) {
+        if (!interactive_) {
+            return;  // never overwrite a format file in place without asking
+        }
+        // Overwriting a structured file in place can break it; Save As is the default.
+        QMessageBox box(QMessageBox::Warning, tr("Overwrite %1?").arg(doc->formatName()),
+                        tr("Saving writes your edits over %1 in place. Edited bytes can make a "
+                           "%2 file invalid; Save As keeps the original.")
+                            .arg(QDir::toNativeSeparators(target), doc->formatName()),
+                        QMessageBox::NoButton, this);
+        QPushButton* saveAs = box.addButton(tr("Save &As…"), QMessageBox::AcceptRole);
+        QPushButton* overwrite = box.addButton(tr("&Overwrite"), QMessageBox::DestructiveRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(saveAs);
+        box.exec();
+        if (box.clickedButton() == saveAs) {
+            saveAsDialog();
+            return;
+        }
+        if (box.clickedButton() != overwrite) {
+            return;
+        }
+    }
+    const QString error = saveCurrentAs(target);
+    if (!error.isEmpty()) {
+        showError(tr("Could not save %1: %2").arg(target, error));
+    }
+}
+
+void MainWindow::saveAsDialog() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        return;
+    }
+    const QString current = QString::fromStdString(view->currentFile()->source().name());
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save As"), current);
+    if (path.isEmpty()) {
+        return;
+    }
+    const QString error = saveCurrentAs(path);
+    if (!error.isEmpty()) {
+        showError(tr("Could not save %1: %2").arg(path, error));
+    }
+}
+
+// ---- commands ---------------------------------------------------------------------------
+
+void MainWindow::goToOffsetDialog() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        return;
+    }
+    HexView* hex = view->hexView();
+    GoToOffsetDialog dialog(hex->cursorOffset(), hex->size(), this);
+    if (dialog.exec() == QDialog::Accepted && dialog.offset()) {
+        view->goToOffset(*dialog.offset());
+    }
+}
+
+void MainWindow::addBookmark() {
+    if (DocumentView* view = currentView()) {
+        view->addBookmark();
+        bookmarksDock_->show();
+        bookmarksDock_->raise();
+    }
+}
+
+void MainWindow::validateCurrent() {
+    if (DocumentView* view = currentView()) {
+        if (view->validate() != nullptr) {
+            diagnosticsDock_->show();
+            diagnosticsDock_->raise();
+        }
+    }
+}
+
+void MainWindow::find() {
+    if (DocumentView* view = currentView()) {
+        view->showSearchBar();
+    }
+}
+
+void MainWindow::findNext() {
+    if (DocumentView* view = currentView()) {
+        view->showSearchBar();
+        view->find(false);
+    }
+}
+
+void MainWindow::showEntropy() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        entropy_->clear(tr("No document is open."));
+        return;
+    }
+    if (view->entropy()) {
+        entropy_->setProfile(*view->entropy());
+    } else {
+        entropy_->clear(tr("Computing the entropy profile…"));
+        view->computeEntropy();
+    }
+}
+
+void MainWindow::raiseWindow() {
+    if (isMinimized()) {
+        showNormal();
+    }
+    show();
+    raise();
+    activateWindow();
+}
+
+bool MainWindow::waitUntilIdle(int timeoutMs) {
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (runner_->activeJob() == nullptr) {
+            // Let queued results (diagnostic batches, profiles) land before saying idle.
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            if (runner_->activeJob() == nullptr) {
+                return true;
+            }
+        }
+        QThread::msleep(10);
+    }
+    return false;
+}
+
+// ---- state shown --------------------------------------------------------------------------
+
+void MainWindow::onCurrentTabChanged() {
+    DocumentView* view = currentView();
+    undoGroup_->setActiveStack(view ? view->document()->undoStack() : nullptr);
+    diagnostics_->setDocument(view ? view->document() : nullptr);
+    bookmarks_->setDocument(view ? view->document() : nullptr);
+    if (view) {
+        overwriteAction_->setChecked(view->hexView()->isEditable());
+        setWindowTitle(tr("%1 — Strata").arg(view->document()->displayName()));
+    } else {
+        setWindowTitle(tr("Strata"));
+    }
+    if (entropyDock_->isVisible()) {
+        showEntropy();
+    } else {
+        entropy_->clear();
+    }
+    updateStatus();
+    updateActions();
+}
+
+void MainWindow::updateActions() {
+    const DocumentView* view = currentView();
+    const bool open = view != nullptr;
+    for (QAction* a : {saveAction_, saveAsAction_, closeAction_, copyAction_, copyHexAction_,
+                       copyTextAction_, copyCArrayAction_, findAction_, findNextAction_,
+                       goToAction_, bookmarkAction_, validateAction_, overwriteAction_}) {
+        a->setEnabled(open);
+    }
+}
+
+void MainWindow::updateStatus() {
+    DocumentView* view = currentView();
+    if (view == nullptr || view->currentFile() == nullptr) {
+        for (QLabel* label : {formatLabel_, sizeLabel_, cursorLabel_, selectionLabel_}) {
+            label->clear();
+        }
+        return;
+    }
+    const HexView* hex = view->hexView();
+    formatLabel_->setText(view->document()->formatName());
+    sizeLabel_->setText(model::formatSize(hex->size()));
+    cursorLabel_->setText(tr("Offset %1").arg(model::formatOffset(hex->cursorOffset())));
+    selectionLabel_->setText(hex->hasSelection()
+                                 ? tr("Selected %1 at %2")
+                                       .arg(model::formatSize(hex->selectionLength()),
+                                            model::formatOffset(hex->selectionStart()))
+                                 : QString());
+}
+
+void MainWindow::updateJobStatus() {
+    model::Job* job = runner_->activeJob();
+    jobProgress_->setVisible(job != nullptr);
+    jobLabel_->setVisible(job != nullptr);
+    if (job == nullptr) {
+        return;
+    }
+    jobLabel_->setText(job->statusText().isEmpty()
+                           ? job->title()
+                           : job->title() + QStringLiteral(": ") + job->statusText());
+    jobProgress_->setValue(static_cast<int>(job->progress() * 1000));
+}
+
+// ---- recent files, drag and drop, closing -------------------------------------------------
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecentFiles) {
+        recent.removeLast();
+    }
+    QSettings().setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent) {
+        recentMenu_->addAction(QDir::toNativeSeparators(path), this,
+                               [this, path] { openPath(path); });
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
+    if (!recent.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("&Clear List"), this, [this] {
+            QSettings().remove(kRecentKey);
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        for (const QUrl& url : event->mimeData()->urls()) {
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            paths << url.toLocalFile();
+        }
+    }
+    openPaths(paths);
+    event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    for (int i = 0; i < documentCount(); ++i) {
+        if (!confirmDiscard(viewAt(i))) {
+            event->ignore();
+            return;
+        }
+    }
+    saveSettings();
+    event->accept();
+}
+
+}  // namespace strata::gui

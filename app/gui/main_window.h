@@ -1,0 +1,149 @@
+// The main window: a tab per open document, docks for diagnostics, jobs, bookmarks and the
+// entropy graph, menus and shortcuts, recent files, drag and drop, saved layout.
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class QUndoGroup;
+
+namespace strata::model {
+class JobRunner;
+}
+
+namespace strata::gui {
+
+class BookmarksPanel;
+class DiagnosticsPanel;
+class DocumentView;
+class EntropyView;
+class JobsPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    static constexpr int kMaxRecentFiles = 10;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a file or folder in a new tab (or switches to its tab when already open). Returns
+    // false when it cannot be opened; the reason goes to a message box when interactive, to
+    // the status bar and lastError() otherwise.
+    bool openPath(const QString& path);
+    void openPaths(const QStringList& paths);
+    QString lastError() const { return lastError_; }
+
+    // Non-interactive windows (tests, --screenshot) never open modal dialogs.
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+    bool isInteractive() const { return interactive_; }
+    // Validate each document as soon as it is opened (default on, saved in QSettings).
+    void setAutoValidate(bool on);
+    bool autoValidate() const { return autoValidate_; }
+
+    model::JobRunner* jobRunner() const { return runner_; }
+    QTabWidget* tabs() const { return tabs_; }
+    int documentCount() const;
+    DocumentView* currentView() const;
+    DocumentView* viewAt(int index) const;
+    QUndoGroup* undoGroup() const { return undoGroup_; }
+    DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
+    JobsPanel* jobsPanel() const { return jobs_; }
+    BookmarksPanel* bookmarksPanel() const { return bookmarks_; }
+    QStringList recentFiles() const;
+
+    // Saves the current document to `path` (the current file of the hex view). Returns an
+    // error text or empty.
+    QString saveCurrentAs(const QString& path);
+    // Processes events until no job runs (or the time is up); true when idle.
+    bool waitUntilIdle(int timeoutMs);
+
+public slots:
+    void openFileDialog();
+    void openFolderDialog();
+    void save();
+    void saveAsDialog();
+    bool closeTab(int index);
+    void goToOffsetDialog();
+    void addBookmark();
+    void validateCurrent();
+    void find();
+    void findNext();
+    // Brings the window to the front (a second `strata FILE` handed its paths over).
+    void raiseWindow();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void createStatusBar();
+    void restoreSettings();
+    void saveSettings() const;
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void onCurrentTabChanged();
+    void updateStatus();
+    void updateJobStatus();
+    void updateActions();
+    void updateTabTitle(DocumentView* view);
+    bool confirmDiscard(DocumentView* view);
+    void showError(const QString& text);
+    void showEntropy();
+
+    model::JobRunner* runner_;
+    QTabWidget* tabs_;
+    QUndoGroup* undoGroup_;
+    bool interactive_ = true;
+    bool autoValidate_ = true;
+    QString lastError_;
+
+    DiagnosticsPanel* diagnostics_ = nullptr;
+    JobsPanel* jobs_ = nullptr;
+    BookmarksPanel* bookmarks_ = nullptr;
+    EntropyView* entropy_ = nullptr;
+    QDockWidget* diagnosticsDock_ = nullptr;
+    QDockWidget* jobsDock_ = nullptr;
+    QDockWidget* bookmarksDock_ = nullptr;
+    QDockWidget* entropyDock_ = nullptr;
+
+    QMenu* recentMenu_ = nullptr;
+    QAction* saveAction_ = nullptr;
+    QAction* saveAsAction_ = nullptr;
+    QAction* closeAction_ = nullptr;
+    QAction* undoAction_ = nullptr;
+    QAction* redoAction_ = nullptr;
+    QAction* copyAction_ = nullptr;
+    QAction* copyHexAction_ = nullptr;
+    QAction* copyTextAction_ = nullptr;
+    QAction* copyCArrayAction_ = nullptr;
+    QAction* findAction_ = nullptr;
+    QAction* findNextAction_ = nullptr;
+    QAction* goToAction_ = nullptr;
+    QAction* bookmarkAction_ = nullptr;
+    QAction* validateAction_ = nullptr;
+    QAction* overwriteAction_ = nullptr;
+    QActionGroup* widthGroup_ = nullptr;
+
+    QLabel* formatLabel_ = nullptr;
+    QLabel* sizeLabel_ = nullptr;
+    QLabel* cursorLabel_ = nullptr;
+    QLabel* selectionLabel_ = nullptr;
+    QLabel* jobLabel_ = nullptr;
+    QProgressBar* jobProgress_ = nullptr;
+    QPointer<DocumentView> statusView_;
+};
+
+}  // namespace strata::gui

@@ -1,0 +1,133 @@
+// MainWindow: opening files (twice opens one tab), the undo group following the active tab,
+// Save As through the window, bad paths, and the docks following the current document.
+#include <QApplication>
+#include <QFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoGroup>
+#include <QUndoStack>
+
+#include "app/gui/bookmarks_panel.h"
+#include "app/gui/diagnostics_panel.h"
+#include "app/gui/document_view.h"
+#include "app/gui/hex_view.h"
+#include "app/gui/jobs_panel.h"
+#include "app/gui/main_window.h"
+#include "model/core/document.h"
+#include "model/core/job_runner.h"
+
+using namespace strata::gui;
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("StrataTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("main_window_test"));
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        a_ = writeFile(QStringLiteral("a.bin"), QByteArray(4096, 'a'));
+        b_ = writeFile(QStringLiteral("b.bin"), QByteArray(100, 'b'));
+    }
+
+    void opensFilesOnceEach() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(a_));
+        QVERIFY(window.openPath(b_));
+        QCOMPARE(window.documentCount(), 2);
+        QVERIFY(window.openPath(a_));  // already open: switches to it
+        QCOMPARE(window.documentCount(), 2);
+        QCOMPARE(window.currentView()->document()->displayName(), QStringLiteral("a.bin"));
+        QVERIFY(!window.openPath(dir_.filePath(QStringLiteral("missing.bin"))));
+        QVERIFY(!window.lastError().isEmpty());
+        QCOMPARE(window.documentCount(), 2);
+        QCOMPARE(window.recentFiles().first(), QFileInfo(b_).absoluteFilePath());
+        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(window.closeTab(0));
+        QCOMPARE(window.documentCount(), 1);
+    }
+
+    void undoGroupFollowsTabs() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(a_));
+        QVERIFY(window.openPath(b_));
+        DocumentView* b = window.currentView();
+        QCOMPARE(window.undoGroup()->activeStack(), b->document()->undoStack());
+        window.tabs()->setCurrentIndex(0);
+        DocumentView* a = window.currentView();
+        QCOMPARE(window.undoGroup()->activeStack(), a->document()->undoStack());
+        QCOMPARE(window.diagnosticsPanel()->document(), a->document());
+
+        a->hexView()->setEditable(true);
+        a->hexView()->setFocus();
+        QTest::keyClicks(a->hexView(), QStringLiteral("00"));
+        QVERIFY(a->document()->isModified());
+        QVERIFY(window.tabs()->tabText(0).endsWith(QLatin1Char('*')));
+        window.undoGroup()->undo();
+        window.undoGroup()->undo();
+        QVERIFY(!a->document()->isModified());
+        QCOMPARE(a->document()->primaryFile()->read(0, 1), QByteArray("a"));
+        QVERIFY(!b->document()->isModified());
+        window.waitUntilIdle(30000);
+    }
+
+    void saveAsWritesEdits() {
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(b_));
+        DocumentView* view = window.currentView();
+        view->document()->overwrite(view->document()->primaryFile(), 10, QByteArray("XYZ"));
+        const QString out = dir_.filePath(QStringLiteral("b-edited.bin"));
+        QCOMPARE(window.saveCurrentAs(out), QString());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray expected(100, 'b');
+        expected.replace(10, 3, "XYZ");
+        QCOMPARE(f.readAll(), expected);
+        QVERIFY(!window.tabs()->tabText(0).endsWith(QLatin1Char('*')));
+        window.waitUntilIdle(30000);
+    }
+
+    void bookmarksAndJobs() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.setAutoValidate(true);
+        QVERIFY(window.openPath(a_));
+        DocumentView* view = window.currentView();
+        view->hexView()->setSelection(100, 8);
+        window.addBookmark();
+        QCOMPARE(view->document()->bookmarks().size(), 1);
+        QCOMPARE(view->document()->bookmarks().first().offset, quint64{100});
+        view->hexView()->goToOffset(0);
+        view->goToBookmark(0);
+        QCOMPARE(view->hexView()->selectionStart(), quint64{100});
+        QVERIFY(window.waitUntilIdle(30000));
+        // Validation and entropy ran for the raw binary and show in the Jobs dock.
+        QVERIFY(window.jobsPanel()->rowCount() >= 1);
+    }
+
+private:
+    QString writeFile(const QString& name, const QByteArray& bytes) {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(bytes);
+        }
+        return path;
+    }
+
+    QTemporaryDir dir_;
+    QString a_;
+    QString b_;
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

@@ -1,0 +1,20 @@
+# Runs `strata --screenshot OUTPUT INPUT` and checks that a non-empty PNG appeared.
+# Usage: cmake -DSTRATA=... -DOUTPUT=... -DINPUT=... -P screenshot_check.cmake
+file(REMOVE "${OUTPUT}")
+execute_process(COMMAND "${STRATA}" --screenshot "${OUTPUT}" "${INPUT}"
+                RESULT_VARIABLE result TIMEOUT 240)
+if(NOT result EQUAL 0)
+    message(FATAL_ERROR "strata --screenshot exited with ${result}")
+endif()
+if(NOT EXISTS "${OUTPUT}")
+    message(FATAL_ERROR "strata --screenshot did not write ${OUTPUT}")
+endif()
+file(READ "${OUTPUT}" signature LIMIT 8 HEX)
+if(NOT signature STREQUAL "89504e470d0a1a0a")
+    message(FATAL_ERROR "${OUTPUT} is not a PNG (starts with ${signature})")
+endif()
+file(SIZE "${OUTPUT}" size)
+if(size LESS 1000)
+    message(FATAL_ERROR "${OUTPUT} is suspiciously small (${size} bytes)")
+endif()
+message(STATUS "screenshot ok: ${OUTPUT} (${size} bytes)")
