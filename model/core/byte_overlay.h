@@ -44,9 +44,9 @@ public:
     // Forgets every edit (after a save wrote them out, or a reload).
     void clear();
 
-    // Writes the whole edited file to `path` through a temp file beside it + fsync + rename +
-    // directory fsync, copying in chunks. Returns an error text or an empty string; on failure
-    // the target is left as it was.
+    // Writes the whole edited file to `path` through strata::AtomicFile (a temp file beside it,
+    // fsync, rename, directory fsync), copying in chunks. Returns an error text or an empty string;
+    // on failure the target is left as it was.
     QString saveTo(const QString& path) const;
 
 signals:

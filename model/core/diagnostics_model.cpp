@@ -20,7 +20,7 @@ QString fromView(std::string_view s) {
 }
 
 const strata::Region* primaryRegion(const strata::Diagnostic& d) {
-    return d.regions.empty() ? nullptr : &d.regions.front();
+    return d.regions.empty() || !d.regions.front().valid() ? nullptr : &d.regions.front();
 }
 
 }  // namespace
