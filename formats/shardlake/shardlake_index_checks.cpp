@@ -4,8 +4,11 @@
 #include <cctype>
 #include <cstring>
 #include <set>
+#include <unordered_map>
 
+#include "formats/common/le_reader.h"
 #include "shardlake_checks.h"
+#include "shardlake_dataset.h"
 #include "shardlake_diagnostic.h"
 #include "shardlake_json.h"
 #include "shardlake_manifest.h"
@@ -14,6 +17,15 @@ namespace strata::shardlake {
 
 namespace {
 
+// The dataset's vectors by id, to compare raw shard records with (at most kMaxValues floats).
+struct DatasetVectors {
+    static constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 26;
+    std::unordered_map<std::uint64_t, std::size_t> row;
+    std::vector<float> values;
+    std::size_t dims = 0;
+    bool usable = false;
+};
+
 // What the shard checks need to know about the index.
 struct IndexContext {
     const Store& store;
@@ -21,7 +33,62 @@ struct IndexContext {
     const IndexManifest& manifest;
     Reporter& reporter;
     IdCollector ids;
+    DatasetVectors dataset;
 };
+
+// Loads the vectors the index was built from; leaves `usable` false when the file is missing,
+// damaged (its own check reports that), too large, or its dims differ from the index's.
+void loadDatasetVectors(IndexContext& ctx) {
+    const IndexManifest& m = ctx.manifest;
+    ByteSourcePtr source = m.vectorsKey.empty() ? nullptr : ctx.store.source(m.vectorsKey);
+    if (!source || !m.dims || m.compression.pqShards()) {
+        return;
+    }
+    DatasetVectors& out = ctx.dataset;
+    out.dims = static_cast<std::size_t>(*m.dims);
+    bool ok = true;
+    forEachDatasetLine(*source, [&](const DatasetLine& line) {
+        ok = line.error.empty() && line.id && line.values.size() == out.dims &&
+             out.values.size() + out.dims <= DatasetVectors::kMaxValues &&
+             out.row.emplace(*line.id, out.values.size()).second;
+        out.values.insert(out.values.end(), line.values.begin(), line.values.end());
+        return ok && !ctx.reporter.cancelled();
+    });
+    out.usable = ok;
+}
+
+// Raw records whose vector differs from the dataset's vector with the same id (warnings: the
+// fingerprint cannot see a shard rewritten together with its manifest).
+void compareWithDataset(IndexContext& ctx, const ShardEntry& entry, const ByteSource& source,
+                        const ShardLayout& layout) {
+    const DatasetVectors& dataset = ctx.dataset;
+    if (!dataset.usable || layout.isPq() || !layout.layoutKnown || layout.dims != dataset.dims) {
+        return;
+    }
+    std::vector<float> values(layout.dims);
+    for (std::uint64_t i = 0; i < layout.recordsPresent() && !ctx.reporter.cancelled(); ++i) {
+        const std::uint64_t offset = layout.recordOffset(i);
+        const ByteView record = source.view(offset, layout.recordSize);
+        const std::uint64_t id = decodeLe<std::uint64_t>(record.data());
+        const auto row = dataset.row.find(id);
+        if (row == dataset.row.end()) {
+            ctx.reporter.report(warningAt("SL-VECTOR-MISMATCH",
+                                          entry.artifactKey + ": record " + std::to_string(i) +
+                                              " has id " + std::to_string(id) +
+                                              ", which the dataset does not have",
+                                          {&source, offset, 8}));
+            continue;
+        }
+        decodeF32s({record.data() + 8, record.size() - 8}, values);
+        if (std::memcmp(values.data(), dataset.values.data() + row->second,
+                        values.size() * sizeof(float)) != 0) {
+            ctx.reporter.report(warningAt("SL-VECTOR-MISMATCH",
+                                          entry.artifactKey + ": the vector of id " +
+                                              std::to_string(id) + " differs from the dataset's",
+                                          {&source, offset + 8, layout.recordSize - 8}));
+        }
+    }
+}
 
 bool bitwiseEqual(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
@@ -182,6 +249,7 @@ void checkShard(IndexContext& ctx, const ShardEntry& entry) {
     checkShardAgainstEntry(ctx, entry, parse);
     checkShardCentroid(ctx, entry, parse, *source);
     checkShardContent(*source, *parse.layout, ctx.reporter, &ctx.ids);
+    compareWithDataset(ctx, entry, *source, *parse.layout);
 }
 
 void checkCoarseQuantizer(IndexContext& ctx) {
@@ -334,8 +402,9 @@ void checkIndex(const Store& store, const std::string& version, Reporter& report
                                     "\" but the index folder is \"" + version + "\"",
                                 doc.regionOf("/index_version")));
     }
-    IndexContext ctx{store, doc, manifest, reporter, {}};
+    IndexContext ctx{store, doc, manifest, reporter, {}, {}};
     checkDatasetLink(ctx);
+    loadDatasetVectors(ctx);
     checkCodebook(ctx);
     checkCoarseQuantizer(ctx);
     std::set<std::string> done;
