@@ -37,10 +37,12 @@ public:
     void finish() {
         for (const auto& [code, count] : counts_) {
             if (count.total > max_) {
-                report(count.severity, code,
-                       std::to_string(count.total - max_) + " more " + code +
-                           " diagnostics were not listed",
-                       {}, {});
+                Diagnostic d;
+                d.severity = count.severity;
+                d.code = code;
+                d.message = std::to_string(count.total - max_) + " more " + code +
+                            " diagnostics were not listed";
+                sink_.report(std::move(d));
             }
         }
     }
@@ -187,6 +189,12 @@ private:
         if (options_.cancelled()) {
             return ValidationOutcome::Cancelled;
         }
+        if (decodeAttempts_ > 0 && decodeSuccesses_ == 0) {
+            error("ZS-CODEC",
+                  "none of the " + std::to_string(decodeAttempts_) + " blocks decodes as \"" +
+                      header_.codecText + "\": the codec field is probably wrong",
+                  {header_.codecRegion}, headerPath("codec"));
+        }
         options_.reportProgress(0.95, "checking the index");
         if (header_.codec) {
             checkGraph();
@@ -257,7 +265,8 @@ private:
             const FrameRead frame = readFrame(source_, offset, end);
             return frame.usable() ? std::optional<BlockFrame>(frame.frame) : std::nullopt;
         };
-        if (const auto root = frameAt(header_.rootIndexOffset)) {
+        if (const auto root = frameAt(header_.rootIndexOffset);
+            root && root->totalLength() == header_.rootIndexLength) {
             anchors_.insert(root->offset);
         }
         while (!pending.empty() && !options_.cancelled() && header_.codec) {
@@ -314,7 +323,10 @@ private:
                 error("ZS-ULEB128", frame.message, {frame.problem}, blockPath(frame.frame));
             }
             std::uint64_t next = frame.frame.end();
-            if (const auto anchor = anchorAfter(pos, next); anchor && *anchor < next) {
+            // An anchor inside this block: either the block's length field or the index is
+            // wrong. The length is not covered by the CRC, so a CRC failure decides it.
+            if (const auto anchor = anchorAfter(pos, next);
+                anchor && *anchor < next && !checkBlockCrc(source_, frame.frame).ok()) {
                 error("ZS-BLOCK-LENGTH",
                       "the " + where(frame.frame) + " claims " +
                           std::to_string(frame.frame.totalLength()) +
@@ -329,7 +341,8 @@ private:
             submit(pool, frame.frame);
             pos = next;
             options_.reportProgress(
-                0.05 + 0.9 * static_cast<double>(pos - begin) / static_cast<double>(end - begin),
+                std::min(0.95, 0.05 + 0.9 * static_cast<double>(pos - begin) /
+                                          static_cast<double>(end - begin)),
                 "block " + std::to_string(blocks_.size()) + " at " + std::to_string(pos));
         }
         while (consumed_ < blocks_.size()) {
@@ -405,6 +418,7 @@ private:
         }
         if (!reportDecode(checked, frame, path)) {
             damaged_ = true;
+            indexDamaged_ = indexDamaged_ || frame.kind() == BlockKind::Index;
             return;
         }
         if (frame.kind() == BlockKind::Data) {
@@ -416,22 +430,27 @@ private:
 
     // False when the payload could not be decoded completely.
     bool reportDecode(const Checked& checked, const BlockFrame& frame, const std::string& path) {
-        const Region payload = frameRegions(source_, frame).payload;
+        const std::vector<Region> payload{frameRegions(source_, frame).payload, whole(frame)};
+        ++decodeAttempts_;
+        if (checked.decodeStatus == DecodeStatus::Ok ||
+            checked.decodeStatus == DecodeStatus::TrailingData) {
+            ++decodeSuccesses_;
+        }
         switch (checked.decodeStatus) {
             case DecodeStatus::Ok:
                 return true;
             case DecodeStatus::TrailingData:
                 error("ZS-STREAM-TRAILING", "in the " + where(frame) + ": " + checked.decodeMessage,
-                      {payload}, path);
+                      payload, path);
                 return true;
             case DecodeStatus::OutputLimit:
             case DecodeStatus::ResourceLimit:
                 error("ZS-DECODE-LIMIT", "in the " + where(frame) + ": " + checked.decodeMessage,
-                      {payload}, path);
+                      payload, path);
                 return false;
             default:
                 error("ZS-DECOMPRESS", "in the " + where(frame) + ": " + checked.decodeMessage,
-                      {payload}, path);
+                      payload, path);
                 return false;
         }
     }
@@ -492,6 +511,7 @@ private:
         if (checked.problem) {
             reportPayloadProblem(*checked.problem, frame, path);
             damaged_ = true;
+            indexDamaged_ = true;
         } else if (checked.entries.empty()) {
             error("ZS-EMPTY-BLOCK", "the " + where(frame) + " holds no entries", {whole(frame)},
                   path);
@@ -565,12 +585,14 @@ private:
                     (orphansOnly && !refs_[i].empty())) {
                     continue;
                 }
-                error("ZS-UNREACHABLE",
-                      "the " + where(b.frame) + " cannot be reached from the root index: " +
-                          (refs_[i].empty() ? "no index block refers to it"
-                                            : "only index blocks in a cycle refer to it") +
-                          (damaged_ ? " (a damaged block may have referred to it)" : ""),
-                      {whole(b.frame)}, blockPath(b.frame));
+                // With an unreadable index block the reference may just be lost: a warning.
+                reporter_.report(
+                    indexDamaged_ ? Severity::Warning : Severity::Error, "ZS-UNREACHABLE",
+                    "the " + where(b.frame) + " cannot be reached from the root index: " +
+                        (refs_[i].empty() ? "no index block refers to it"
+                                          : "only index blocks in a cycle refer to it") +
+                        (indexDamaged_ ? " (an unreadable index block may refer to it)" : ""),
+                    {whole(b.frame)}, blockPath(b.frame));
                 walkFrom(i, reached);
             }
         }
@@ -866,6 +888,9 @@ private:
     std::size_t consumed_ = 0;
     std::optional<std::size_t> previousData_;  // the last intact data block consumed
     bool damaged_ = false;                     // some block failed its CRC, decoding or framing
+    bool indexDamaged_ = false;                // some index block's entries are unknown
+    std::uint64_t decodeAttempts_ = 0;
+    std::uint64_t decodeSuccesses_ = 0;
     Sha256 sha_;
 
     std::unordered_map<std::uint64_t, std::size_t> byOffset_;
