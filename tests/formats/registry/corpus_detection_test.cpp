@@ -17,7 +17,7 @@ using test::corpusDir;
 using test::filesWithExtension;
 using test::subfolders;
 
-class CorpusDetection : public ::testing::Test {
+class RegistryCorpusDetection : public ::testing::Test {
 protected:
     void SetUp() override {
         corpus_ = corpusDir();
@@ -52,7 +52,7 @@ std::string firstBytes(const fs::path& file, std::size_t count) {
     return bytes;
 }
 
-TEST_F(CorpusDetection, ValidZsFilesAreZs) {
+TEST_F(RegistryCorpusDetection, ValidZsFilesAreZs) {
     const auto files = filesWithExtension(corpus_ / "zs/valid", ".zs");
     EXPECT_GE(expectAll(files, FormatId::Zs, "ZS file"), 20u);
     for (const fs::path& file : files) {
@@ -60,7 +60,7 @@ TEST_F(CorpusDetection, ValidZsFilesAreZs) {
     }
 }
 
-TEST_F(CorpusDetection, PartialMagicIsAnIncompleteZsFile) {
+TEST_F(RegistryCorpusDetection, PartialMagicIsAnIncompleteZsFile) {
     std::size_t partial = 0;
     for (const char* folder : {"zs/corrupt", "zs/refsuite"}) {
         for (const fs::path& file : filesWithExtension(corpus_ / folder, ".zs")) {
@@ -77,13 +77,13 @@ TEST_F(CorpusDetection, PartialMagicIsAnIncompleteZsFile) {
     EXPECT_GE(partial, 1u);
 }
 
-TEST_F(CorpusDetection, ValidZTensorFilesAreZTensor) {
+TEST_F(RegistryCorpusDetection, ValidZTensorFilesAreZTensor) {
     const auto files = filesWithExtension(corpus_ / "ztensor/valid", ".zt");
     EXPECT_GE(expectAll(files, FormatId::ZTensor, "zTensor file"), 13u);
     expectAll(filesWithExtension(corpus_ / "ztensor/corrupt", ".zt"), FormatId::ZTensor);
 }
 
-TEST_F(CorpusDetection, ShardlakeRootAndItsFiles) {
+TEST_F(RegistryCorpusDetection, ShardlakeRootAndItsFiles) {
     const fs::path root = corpus_ / "shardlake/root";
     EXPECT_EQ(detect(root).format, FormatId::Shardlake);
     EXPECT_EQ(detect(root).description, "Shardlake storage root");
@@ -103,7 +103,7 @@ TEST_F(CorpusDetection, ShardlakeRootAndItsFiles) {
     EXPECT_EQ(detect(root / "datasets/ds-v1").description, "Shardlake dataset");
 }
 
-TEST_F(CorpusDetection, DamagedShardlakeRootsAreStillRoots) {
+TEST_F(RegistryCorpusDetection, DamagedShardlakeRootsAreStillRoots) {
     const auto roots = subfolders(corpus_ / "shardlake/corrupt");
     EXPECT_GE(expectAll(roots, FormatId::Shardlake, "Shardlake storage root"), 50u);
     const fs::path noManifest = corpus_ / "shardlake/corrupt/manifest_missing/indexes/idx-raw";
@@ -111,9 +111,17 @@ TEST_F(CorpusDetection, DamagedShardlakeRootsAreStillRoots) {
     const fs::path badShard =
         corpus_ / "shardlake/corrupt/shard_bad_magic/indexes/idx-raw/shards/shard-0000.sidx";
     EXPECT_EQ(detect(badShard).format, FormatId::Shardlake);
+    // JSON too damaged to read is still known by where it is.
+    const fs::path badJson = corpus_ / "shardlake/corrupt/alias_bad_json/aliases/latest.json";
+    EXPECT_EQ(detect(badJson).description, "Shardlake alias");
+    const fs::path badManifest =
+        corpus_ / "shardlake/corrupt/manifest_bad_json/indexes/idx-raw/manifest.json";
+    EXPECT_EQ(detect(badManifest).description, "Shardlake index manifest");
+    EXPECT_EQ(detect(corpus_ / "shardlake/root/indexes/idx-l2/shards").description,
+              "Shardlake shards folder");
 }
 
-TEST_F(CorpusDetection, ValidZdsFoldersAndArchives) {
+TEST_F(RegistryCorpusDetection, ValidZdsFoldersAndArchives) {
     const fs::path valid = corpus_ / "zds/valid";
     EXPECT_GE(expectAll(subfolders(valid), FormatId::Zds, "ZDS dataset"), 10u);
     EXPECT_GE(expectAll(filesWithExtension(valid, ".zds"), FormatId::Zds, "ZDS archive"), 4u);
@@ -121,7 +129,7 @@ TEST_F(CorpusDetection, ValidZdsFoldersAndArchives) {
     EXPECT_EQ(detect(valid / "jsonl_100k/collections/big/meta/index.bin").description, "ZDX index");
 }
 
-TEST_F(CorpusDetection, DamagedZdsDatasetsAreStillZds) {
+TEST_F(RegistryCorpusDetection, DamagedZdsDatasetsAreStillZds) {
     const fs::path corrupt = corpus_ / "zds/corrupt";
     expectAll(subfolders(corrupt), FormatId::Zds);
     expectAll(filesWithExtension(corrupt, ".zds"), FormatId::Zds);
@@ -133,7 +141,7 @@ TEST_F(CorpusDetection, DamagedZdsDatasetsAreStillZds) {
               "ZDS dataset without a collections/ folder");
 }
 
-TEST_F(CorpusDetection, OzdfDocumentsDirectoryDocumentsAndCorpora) {
+TEST_F(RegistryCorpusDetection, OzdfDocumentsDirectoryDocumentsAndCorpora) {
     const fs::path valid = corpus_ / "ozdf/valid";
     EXPECT_GE(expectAll(filesWithExtension(valid / "handwritten/docs", ".ozdf"), FormatId::Ozdf,
                         "OZDF document"),
@@ -151,7 +159,7 @@ TEST_F(CorpusDetection, OzdfDocumentsDirectoryDocumentsAndCorpora) {
     EXPECT_EQ(detect(mixed / "c_dir/PARTS-01.ozdp").description, "OZDF data part");
 }
 
-TEST_F(CorpusDetection, TextAndUnrelatedFoldersAreRaw) {
+TEST_F(RegistryCorpusDetection, TextAndUnrelatedFoldersAreRaw) {
     EXPECT_EQ(detect(corpus_ / "zs/README.md").format, FormatId::RawBinary);
     EXPECT_EQ(detect(corpus_ / "zs/corrupt/cases.json").format, FormatId::RawBinary);
     EXPECT_EQ(detect(corpus_ / "zs").format, FormatId::RawBinary);

@@ -73,7 +73,7 @@ void expectMagicChild(const fs::path& file, const std::string& kind) {
     EXPECT_EQ(document->root->deepestAt(3), magic);
 }
 
-class CorpusOpen : public ::testing::Test {
+class RegistryCorpusOpen : public ::testing::Test {
 protected:
     void SetUp() override {
         corpus_ = corpusDir();
@@ -84,7 +84,7 @@ protected:
     fs::path corpus_;
 };
 
-TEST_F(CorpusOpen, EveryCorpusFileOpensAsOneRootNode) {
+TEST_F(RegistryCorpusOpen, EveryCorpusFileOpensAsOneRootNode) {
     for (const char* folder :
          {"zs/valid", "zs/corrupt", "zs/refsuite", "ztensor/valid", "ztensor/corrupt", "zds/valid",
           "zds/corrupt", "ozdf/valid/handwritten/docs"}) {
@@ -101,14 +101,14 @@ TEST_F(CorpusOpen, EveryCorpusFileOpensAsOneRootNode) {
     }
 }
 
-TEST_F(CorpusOpen, MagicChildren) {
+TEST_F(RegistryCorpusOpen, MagicChildren) {
     expectMagicChild(corpus_ / "zs/valid/tiny.zs", "zs.magic");
     expectMagicChild(corpus_ / "ztensor/valid/dense_raw.zt", "ztensor.magic");
     expectMagicChild(corpus_ / "shardlake/root/indexes/idx-l2/shards/shard-0000.sidx",
                      "shardlake.magic");
 }
 
-TEST_F(CorpusOpen, FoldersListTheirFiles) {
+TEST_F(RegistryCorpusOpen, FoldersListTheirFiles) {
     for (const fs::path& folder :
          {corpus_ / "shardlake/root", corpus_ / "zds/valid/docs_mode",
           corpus_ / "ozdf/valid/handwritten/corpora/mixed", corpus_ / "zs/valid"}) {
@@ -132,7 +132,7 @@ TEST_F(CorpusOpen, FoldersListTheirFiles) {
     }
 }
 
-TEST_F(CorpusOpen, IncompleteZsReportsItsMagic) {
+TEST_F(RegistryCorpusOpen, IncompleteZsReportsItsMagic) {
     const auto document =
         FormatRegistry::builtin().open(corpus_ / "zs/refsuite/incomplete-magic.zs");
     ASSERT_TRUE(document->makeValidator);
@@ -149,12 +149,12 @@ TEST_F(CorpusOpen, IncompleteZsReportsItsMagic) {
     EXPECT_EQ(d.regions[0].length, 8u);
 }
 
-TEST_F(CorpusOpen, ValidZsHasNoValidatorYet) {
+TEST_F(RegistryCorpusOpen, ValidZsHasNoValidatorYet) {
     const auto document = FormatRegistry::builtin().open(corpus_ / "zs/valid/tiny.zs");
     EXPECT_EQ(document->makeValidator ? document->makeValidator() : nullptr, nullptr);
 }
 
-TEST(SyntheticOpen, RawFilesAndEmptyFiles) {
+TEST(RegistrySyntheticOpen, RawFilesAndEmptyFiles) {
     ScratchDir dir;
     expectFileDocument(dir.write("data.bin", std::string_view("\x01\x02\x03", 3)));
     expectFileDocument(dir.write("empty", std::string_view()));
@@ -163,7 +163,7 @@ TEST(SyntheticOpen, RawFilesAndEmptyFiles) {
     EXPECT_EQ(document->root->kind(), "raw.file");
 }
 
-TEST(SyntheticOpen, WrongMagicsComeWithAnErrorValidator) {
+TEST(RegistrySyntheticOpen, WrongMagicsComeWithAnErrorValidator) {
     ScratchDir dir;
     for (const auto& [name, code] :
          std::vector<std::pair<std::string, std::string>>{{"bad.zs", "ZS-MAGIC"},

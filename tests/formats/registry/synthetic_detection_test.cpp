@@ -22,7 +22,7 @@ std::string withPadding(std::string_view magic, std::size_t total = 64) {
     return bytes;
 }
 
-TEST(SyntheticDetection, RandomBytesAreRawBinary) {
+TEST(RegistrySyntheticDetection, RandomBytesAreRawBinary) {
     ScratchDir dir;
     std::mt19937 random(12345);
     std::vector<std::uint8_t> bytes(10000);
@@ -35,20 +35,20 @@ TEST(SyntheticDetection, RandomBytesAreRawBinary) {
     EXPECT_EQ(displayName(detection), "raw binary");
 }
 
-TEST(SyntheticDetection, EmptyFileIsRawBinary) {
+TEST(RegistrySyntheticDetection, EmptyFileIsRawBinary) {
     ScratchDir dir;
     EXPECT_EQ(detect(dir.write("empty", std::string_view())).format, FormatId::RawBinary);
     EXPECT_EQ(detect(dir.write("empty.bin", std::string_view())).format, FormatId::RawBinary);
 }
 
-TEST(SyntheticDetection, EmptyFolderIsARawFolder) {
+TEST(RegistrySyntheticDetection, EmptyFolderIsARawFolder) {
     ScratchDir dir;
     const Detection detection = detect(dir.makeFolder("nothing"));
     EXPECT_EQ(detection.format, FormatId::RawBinary);
     EXPECT_EQ(detection.description, "folder");
 }
 
-TEST(SyntheticDetection, MissingPathThrowsNamingThePath) {
+TEST(RegistrySyntheticDetection, MissingPathThrowsNamingThePath) {
     ScratchDir dir;
     const auto missing = dir.path() / "does-not-exist.zs";
     try {
@@ -61,7 +61,7 @@ TEST(SyntheticDetection, MissingPathThrowsNamingThePath) {
     EXPECT_THROW(FormatRegistry::builtin().open(missing), SourceError);
 }
 
-TEST(SyntheticDetection, ZsMagicsWhateverTheName) {
+TEST(RegistrySyntheticDetection, ZsMagicsWhateverTheName) {
     ScratchDir dir;
     EXPECT_EQ(detect(dir.write("a.bin", withPadding("\xab"
                                                     "ZSfiLe\x01")))
@@ -86,7 +86,7 @@ TEST(SyntheticDetection, ZsMagicsWhateverTheName) {
     EXPECT_LE(named.confidence, 20);
 }
 
-TEST(SyntheticDetection, ZTensorVersions) {
+TEST(RegistrySyntheticDetection, ZTensorVersions) {
     ScratchDir dir;
     EXPECT_EQ(detect(dir.write("v10", withPadding("ZTEN1000"))).description, "zTensor file");
     EXPECT_EQ(detect(dir.write("v01", withPadding("ZTEN0001"))).description, "zTensor v0.1 file");
@@ -101,7 +101,7 @@ TEST(SyntheticDetection, ZTensorVersions) {
     EXPECT_EQ(detect(dir.write("x.zt", std::string_view("nope"))).format, FormatId::ZTensor);
 }
 
-TEST(SyntheticDetection, ShardlakeMagics) {
+TEST(RegistrySyntheticDetection, ShardlakeMagics) {
     ScratchDir dir;
     using namespace std::string_view_literals;
     EXPECT_EQ(detect(dir.write("s", withPadding("SLKIDX\0\0"sv))).description, "Shardlake shard");
@@ -119,7 +119,7 @@ TEST(SyntheticDetection, ShardlakeMagics) {
               "Shardlake alias");
 }
 
-TEST(SyntheticDetection, ShardlakeRootByLayoutAlone) {
+TEST(RegistrySyntheticDetection, ShardlakeRootByLayoutAlone) {
     ScratchDir dir;
     dir.makeFolder("root/indexes/idx/shards");
     dir.makeFolder("root/aliases");
@@ -139,7 +139,7 @@ std::string zipMember(std::string_view name) {
     return header;
 }
 
-TEST(SyntheticDetection, ZdsArchivesFoldersAndIndexes) {
+TEST(RegistrySyntheticDetection, ZdsArchivesFoldersAndIndexes) {
     ScratchDir dir;
     const std::string zip = zipMember("zds.json") + zipMember("collections/");
     EXPECT_EQ(detect(dir.write("d.zds", zip)).description, "ZDS archive");
@@ -154,7 +154,7 @@ TEST(SyntheticDetection, ZdsArchivesFoldersAndIndexes) {
     EXPECT_EQ(detect(dir.path() / "meta-only").format, FormatId::Zds);
 }
 
-TEST(SyntheticDetection, OzdfByExtensionLayoutAndContent) {
+TEST(RegistrySyntheticDetection, OzdfByExtensionLayoutAndContent) {
     ScratchDir dir;
     EXPECT_EQ(detect(dir.write("a.Ozdf", std::string_view())).description, "OZDF document");
     EXPECT_EQ(detect(dir.write("notes.txt", std::string_view("\n#### TITLE\nx\n"))).format,
