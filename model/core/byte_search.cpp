@@ -283,6 +283,122 @@ bool scanForPattern(const ByteSource& source, const ByteOverlay::EditMap& edits,
     return !(cancel != nullptr && cancel->cancelled());
 }
 
+namespace {
+
+// One search on a worker: the ranges to scan in order, progress over all of them, and the
+// results posted to the job as they are found.
+class SearchRun {
+public:
+    SearchRun(JobContext& context, ByteSearchJob* job, const ByteSource& source,
+              const ByteOverlay::EditMap& edits, const SearchPattern& pattern,
+              const ByteSearchOptions& options)
+        : context_(context),
+          job_(job),
+          source_(source),
+          edits_(edits),
+          pattern_(pattern),
+          options_(options),
+          size_(source.size()),
+          from_(std::min<std::uint64_t>(options.from, source.size())) {}
+
+    void run() {
+        context_.setProgress(0.0, QObject::tr("searching"));
+        if (options_.findAll) {
+            forward(0, size_);
+        } else if (options_.backward) {
+            // Matches starting before `from`, nearest first; then (wrapping) from the end.
+            if (!backward(0, from_) && options_.wrap && from_ < size_) {
+                backward(from_, size_);
+            }
+        } else if (!forward(from_, size_) && options_.wrap && from_ > 0) {
+            forward(0, from_);
+        }
+    }
+
+private:
+    std::uint64_t total() const {
+        if (options_.findAll || options_.wrap) {
+            return size_;
+        }
+        return options_.backward ? from_ : size_ - from_;
+    }
+
+    void report(std::uint64_t scannedNow) {
+        const std::uint64_t at = done_ + scannedNow;
+        const std::uint64_t all = total();
+        context_.setProgress(
+            all == 0 ? 1.0 : double(at) / double(all),
+            QObject::tr("%1 of %2, %n found", nullptr, count_).arg(sizeText(at), sizeText(all)));
+    }
+
+    void post(std::uint64_t offset) {
+        ++count_;
+        ByteSearchJob* job = job_;
+        context_.post([job, offset] { ByteSearchAccess::add(job, offset); });
+    }
+
+    // Scans [begin, end) forwards; true when the search is over (found enough, or cancelled).
+    bool forward(std::uint64_t begin, std::uint64_t end) {
+        const int cap = options_.findAll ? std::max(1, options_.maxResults) : 1;
+        bool full = false;
+        const bool completed = scanForPattern(
+            source_, edits_, pattern_, begin, end, &context_.cancelToken(),
+            [&](std::uint64_t offset) {
+                if (count_ >= cap) {
+                    // One more match than the cap: the result list is truncated.
+                    ByteSearchJob* job = job_;
+                    context_.post([job] { ByteSearchAccess::setTruncated(job); });
+                    full = true;
+                    return false;
+                }
+                post(offset);
+                full = !options_.findAll;
+                return !full;
+            },
+            [&](std::uint64_t scanned) { report(scanned); });
+        done_ += end - begin;
+        return full || !completed;
+    }
+
+    // Scans [begin, end) backwards chunk by chunk for the last match starting in it.
+    bool backward(std::uint64_t begin, std::uint64_t end) {
+        std::uint64_t chunkEnd = end;
+        while (chunkEnd > begin) {
+            const std::uint64_t chunkBegin =
+                chunkEnd - std::min(chunkEnd - begin, ByteSearchOptions::kChunkSize);
+            std::optional<std::uint64_t> last;
+            if (!scanForPattern(source_, edits_, pattern_, chunkBegin, chunkEnd,
+                                &context_.cancelToken(), [&](std::uint64_t offset) {
+                                    last = offset;
+                                    return true;
+                                })) {
+                return true;  // cancelled
+            }
+            done_ += chunkEnd - chunkBegin;
+            report(0);
+            if (last) {
+                post(*last);
+                return true;
+            }
+            chunkEnd = chunkBegin;
+        }
+        return false;
+    }
+
+    JobContext& context_;
+    ByteSearchJob* job_;
+    const ByteSource& source_;
+    const ByteOverlay::EditMap& edits_;
+    const SearchPattern& pattern_;
+    const ByteSearchOptions& options_;
+    std::uint64_t size_;
+    std::uint64_t from_;
+    std::uint64_t done_ = 0;
+    int count_ = 0;
+};
+
+}  // namespace
+
 ByteSearchJob* startByteSearch(JobRunner& runner, const ByteOverlay* file, SearchPattern pattern,
                                const ByteSearchOptions& options) {
     auto* job = new ByteSearchJob(QObject::tr("Find %1").arg(pattern.text));
@@ -291,46 +407,7 @@ ByteSearchJob* startByteSearch(JobRunner& runner, const ByteOverlay* file, Searc
     ByteOverlay::EditMap edits = file->edits();
     runner.start(job, [source, edits = std::move(edits), pattern = std::move(pattern), options,
                        job](JobContext& context) {
-        const std::uint64_t size = source->size();
-        const std::uint64_t from =
-            options.findAll ? 0 : std::min<std::uint64_t>(options.from, size);
-        struct Range {
-            std::uint64_t begin, end;
-        };
-        std::vector<Range> ranges{{from, size}};
-        if (!options.findAll && options.wrap && from > 0) {
-            ranges.push_back({0, from});
-        }
-        const std::uint64_t total = options.findAll ? size : (options.wrap ? size : size - from);
-        const int limit = options.findAll ? std::max(1, options.maxResults) : 1;
-        int count = 0;
-        std::uint64_t done = 0;
-        context.setProgress(0.0, QObject::tr("searching"));
-        for (const Range& range : ranges) {
-            const bool completed = scanForPattern(
-                *source, edits, pattern, range.begin, range.end, &context.cancelToken(),
-                [&](std::uint64_t offset) {
-                    ++count;
-                    context.post([job, offset] { ByteSearchAccess::add(job, offset); });
-                    if (count >= limit) {
-                        if (options.findAll) {
-                            context.post([job] { ByteSearchAccess::setTruncated(job); });
-                        }
-                        return false;
-                    }
-                    return true;
-                },
-                [&](std::uint64_t scanned) {
-                    const std::uint64_t at = done + scanned;
-                    context.setProgress(total == 0 ? 1.0 : double(at) / double(total),
-                                        QObject::tr("%1 of %2, %n found", nullptr, count)
-                                            .arg(sizeText(at), sizeText(total)));
-                });
-            if (!completed || count >= limit) {
-                break;
-            }
-            done += range.end - range.begin;
-        }
+        SearchRun(context, job, *source, edits, pattern, options).run();
     });
     return job;
 }

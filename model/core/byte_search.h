@@ -45,6 +45,8 @@ struct ByteSearchOptions {
     bool wrap = true;
     // Find all: collect every match (up to maxResults) instead of stopping at the first.
     bool findAll = false;
+    // Find previous: the nearest match starting before `from` (wrapping to the end).
+    bool backward = false;
     int maxResults = 10000;
     static constexpr std::uint64_t kChunkSize = 4ull << 20;
 };
@@ -55,7 +57,7 @@ public:
     using Job::Job;
     // Matches delivered so far, in the order found.
     const QList<quint64>& results() const { return results_; }
-    // True when findAll stopped at maxResults.
+    // True when findAll stopped at maxResults with more matches left.
     bool truncated() const { return truncated_; }
     int patternLength() const { return patternLength_; }
 
@@ -69,8 +71,8 @@ private:
     int patternLength_ = 0;
 };
 
-// Find next (options.findAll false: at most one result) or find all. `file` must outlive the
-// call only; the job keeps its own reference to the source and a copy of the edits.
+// Find next / previous (options.findAll false: at most one result) or find all. `file` must outlive
+// the call only; the job keeps its own reference to the source and a copy of the edits.
 ByteSearchJob* startByteSearch(JobRunner& runner, const ByteOverlay* file, SearchPattern pattern,
                                const ByteSearchOptions& options);
 ByteSearchJob* startByteSearch(JobRunner& runner, const ByteOverlay* file, SearchPattern pattern,

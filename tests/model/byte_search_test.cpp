@@ -131,6 +131,24 @@ private slots:
         QTRY_COMPARE(noWrap->state(), Job::State::Finished);
         QVERIFY(noWrap->results().isEmpty());
 
+        ByteSearchOptions previous;
+        previous.backward = true;
+        previous.from = 8;
+        ByteSearchJob* back =
+            strata::model::startByteSearch(runner, &file, parse("ab", Mode::Utf8), previous);
+        QTRY_COMPARE(back->state(), Job::State::Finished);
+        QCOMPARE(back->results(), QList<quint64>{2});
+        previous.from = 2;
+        ByteSearchJob* backWrapped =
+            strata::model::startByteSearch(runner, &file, parse("ab", Mode::Utf8), previous);
+        QTRY_COMPARE(backWrapped->state(), Job::State::Finished);
+        QCOMPARE(backWrapped->results(), QList<quint64>{14});
+        previous.wrap = false;
+        ByteSearchJob* backNoWrap =
+            strata::model::startByteSearch(runner, &file, parse("ab", Mode::Utf8), previous);
+        QTRY_COMPARE(backNoWrap->state(), Job::State::Finished);
+        QVERIFY(backNoWrap->results().isEmpty());
+
         // Edits made before the search starts are searched.
         file.write(5, "ab");
         ByteSearchOptions all;
@@ -149,6 +167,33 @@ private slots:
         QTRY_COMPARE(capped->state(), Job::State::Finished);
         QCOMPARE(capped->results(), (QList<quint64>{2, 5}));
         QVERIFY(capped->truncated());
+        all.maxResults = 4;  // exactly as many as there are: not truncated
+        ByteSearchJob* exact =
+            strata::model::startByteSearch(runner, &file, parse("ab", Mode::Utf8), all);
+        QTRY_COMPARE(exact->state(), Job::State::Finished);
+        QCOMPARE(exact->results().size(), 4);
+        QVERIFY(!exact->truncated());
+    }
+
+    void findPreviousAcrossChunks() {
+        std::vector<std::uint8_t> bytes(10 << 20, 0);
+        const std::uint64_t early = 100;
+        const std::uint64_t late = (9 << 20) + 5;
+        bytes[early] = 0xEE;
+        bytes[late] = 0xEE;
+        ByteOverlay file(strata::makeBufferSource(std::move(bytes)));
+        JobRunner runner;
+        ByteSearchOptions previous;
+        previous.backward = true;
+        previous.from = 8 << 20;
+        ByteSearchJob* job = strata::model::startByteSearch(runner, &file, parse("EE"), previous);
+        QTRY_COMPARE(job->state(), Job::State::Finished);
+        QCOMPARE(job->results(), QList<quint64>{early});
+        previous.from = early;
+        ByteSearchJob* wrapped =
+            strata::model::startByteSearch(runner, &file, parse("EE"), previous);
+        QTRY_COMPARE(wrapped->state(), Job::State::Finished);
+        QCOMPARE(wrapped->results(), QList<quint64>{late});
     }
 
     void scanStopsWhenCancelled() {
