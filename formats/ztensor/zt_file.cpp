@@ -153,6 +153,9 @@ private:
     std::optional<CborScanResult> trySalvage(std::uint64_t declaredStart, std::uint64_t size);
     void readRoot();
     void readTensor(const std::string& name, const nlohmann::json& value);
+    // The entries of a decoded map in the order they appear in the manifest.
+    std::vector<std::pair<std::string, const nlohmann::json*>> inFileOrder(
+        const nlohmann::json& map, const std::string& path) const;
     void readComponent(std::size_t tensorIndex, const std::string& role,
                        const nlohmann::json& value);
     void checkRequiredRoles(std::size_t tensorIndex);
@@ -529,9 +532,28 @@ void ZtOpener::readRoot() {
                "manifest/tensors");
         return;
     }
-    for (const auto& [name, value] : tensors.items()) {
-        readTensor(name, value);
+    for (const auto& [name, value] : inFileOrder(tensors, "tensors")) {
+        readTensor(name, *value);
     }
+}
+
+std::vector<std::pair<std::string, const nlohmann::json*>> ZtOpener::inFileOrder(
+    const nlohmann::json& map, const std::string& path) const {
+    // The decoded map is sorted by key; readers expect the writer's order, which is file order.
+    std::vector<std::pair<std::uint64_t, std::pair<std::string, const nlohmann::json*>>> keyed;
+    for (const auto& [key, value] : map.items()) {
+        const auto it = scan_.entries.find(path + kCborPathSeparator + key);
+        const std::uint64_t at = it == scan_.entries.end() ? UINT64_MAX : it->second.key.offset;
+        keyed.push_back({at, {key, &value}});
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<std::string, const nlohmann::json*>> out;
+    out.reserve(keyed.size());
+    for (auto& entry : keyed) {
+        out.push_back(std::move(entry.second));
+    }
+    return out;
 }
 
 void ZtOpener::readTensor(const std::string& name, const nlohmann::json& value) {
@@ -638,8 +660,9 @@ void ZtOpener::readTensor(const std::string& name, const nlohmann::json& value) 
     // components
     tensor.componentsField = field("components");
     if (const auto* components = require("components", &nlohmann::json::is_object, "a map")) {
-        for (const auto& [role, component] : components->items()) {
-            readComponent(index, role, component);
+        for (const auto& [role, component] :
+             inFileOrder(*components, cborPath({"tensors", name, "components"}))) {
+            readComponent(index, role, *component);
         }
         checkRequiredRoles(index);
     }

@@ -152,6 +152,8 @@ struct RootChild {
 };
 
 class ZtFileNode final : public Node {
+    static constexpr int kLookBack = 64;
+
 public:
     ZtFileNode(FilePtr file, std::string label)
         : Node("ztensor.file", std::move(label), {file->source().get(), 0, file->source()->size()}),
@@ -190,6 +192,25 @@ protected:
     bool hasLazyChildren() const override { return !children_.empty(); }
     std::uint64_t lazyChildCount() const override { return children_.size(); }
     std::unique_ptr<Node> makeChild(std::uint64_t i) const override;
+    // Children are sorted by offset, but empty components and damaged files can put a child
+    // that covers nothing (or overlaps) after the one that does: look back a little.
+    std::optional<std::uint64_t> childIndexAt(std::uint64_t offset,
+                                              const ByteSource* source) const override {
+        if (source != file_->source().get()) {
+            return std::nullopt;
+        }
+        auto it = std::upper_bound(
+            children_.begin(), children_.end(), offset,
+            [](std::uint64_t value, const RootChild& child) { return value < child.offset; });
+        for (int steps = 0; it != children_.begin() && steps < kLookBack; ++steps) {
+            --it;
+            const auto index = static_cast<std::uint64_t>(it - children_.begin());
+            if (child(index)->region().contains(offset)) {
+                return index;
+            }
+        }
+        return std::nullopt;
+    }
 
 private:
     std::unique_ptr<Node> makeEntry(std::size_t index) const;

@@ -83,6 +83,54 @@ TEST(ZtReader, ZeroLengthComponentsShareOffsetsWithoutOverlap) {
     EXPECT_LT(w.worst(), Severity::Warning) << w.describe();
 }
 
+TEST(ZtReader, TensorsComeInFileOrder) {
+    const auto file = ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
+    ASSERT_FALSE(file->tensors().empty());
+    // The reference writer sorts tensor names bytewise.
+    EXPECT_EQ(file->tensors().front().name, "t_bfloat16");
+    for (std::size_t i = 1; i < file->tensors().size(); ++i) {
+        EXPECT_LT(file->tensors()[i - 1].entry.offset, file->tensors()[i].entry.offset);
+    }
+    // A hand-made manifest listing "z" before "a" keeps that order.
+    ZtBuilder builder;
+    const auto a = builder.add(f32Bytes({1}));
+    std::vector<std::uint8_t> manifest = {0xA4};
+    for (const nlohmann::json& item :
+         {nlohmann::json("version"), nlohmann::json("1.0"), nlohmann::json("generator"),
+          nlohmann::json("t"), nlohmann::json("attributes"), nlohmann::json::object(),
+          nlohmann::json("tensors")}) {
+        const auto bytes = nlohmann::json::to_cbor(item);
+        manifest.insert(manifest.end(), bytes.begin(), bytes.end());
+    }
+    manifest.push_back(0xA2);
+    for (const char* name : {"z", "a"}) {
+        const auto key = nlohmann::json::to_cbor(name);
+        const auto value = nlohmann::json::to_cbor(dense("float32", {1}, a, 4));
+        manifest.insert(manifest.end(), key.begin(), key.end());
+        manifest.insert(manifest.end(), value.begin(), value.end());
+    }
+    const auto v = ztValidate(builder.finishRaw(manifest));
+    ASSERT_EQ(v.file->tensors().size(), 2u) << v.describe();
+    EXPECT_EQ(v.file->tensors()[0].name, "z");
+    EXPECT_EQ(v.file->tensors()[1].name, "a");
+}
+
+TEST(ZtReader, AnEmptyComponentInsideTheManifestDoesNotHideIt) {
+    ZtBuilder builder;
+    const auto a = builder.add(f32Bytes({1}));
+    const auto empty = builder.add({});
+    const auto bytes = builder.finish(
+        ztManifest({{"a", dense("float32", {1}, a, 4)}, {"e", dense("float32", {0}, empty, 0)}}));
+    const auto v = ztValidate(bytes);
+    EXPECT_LT(v.worst(), Severity::Warning) << v.describe();
+    ASSERT_LT(v.file->manifest().offset, empty);
+    ASSERT_GT(v.file->manifest().end(), empty + 2);
+    auto root = makeZtNodeTree(v.file, "t.zt");
+    const Node* hit = root->deepestAt(empty + 1);
+    ASSERT_NE(hit, nullptr);
+    EXPECT_NE(hit, root.get());
+}
+
 TEST(ZtReader, PartialOverlapIsAnErrorAndSharedBytesAWarning) {
     ZtBuilder builder;
     const auto a = builder.add(f32Bytes(std::vector<float>(32, 1.0f)));
