@@ -1,8 +1,11 @@
 #include "zs_format.h"
 
+#include "formats/common/checksums.h"
 #include "formats/registry/file_document.h"
-#include "formats/registry/fixed_diagnostic_validator.h"
 #include "zs_probe.h"
+#include "zs_reader.h"
+#include "zs_tree.h"
+#include "zs_validator.h"
 
 namespace strata {
 
@@ -12,27 +15,25 @@ std::optional<Detection> ZsFormat::probe(const ProbeInput& input) const {
 
 namespace {
 
-// What a file with a wrong or unfinished magic is reported as; nothing for a good magic.
-std::optional<Diagnostic> magicProblem(ZsMagicKind kind, const Region& magic,
-                                       const std::string& nodePath) {
-    switch (kind) {
-        case ZsMagicKind::Complete:
-            return std::nullopt;
-        case ZsMagicKind::Incomplete:
-            return makeError("ZS-INCOMPLETE",
-                             "the file starts with the partial-file magic \\xabZStoBe\\x01: the "
-                             "writer never finished it",
-                             magic, nodePath);
-        case ZsMagicKind::UnknownVersion:
-            return makeError("ZS-MAGIC", "unknown ZS format version in the magic", magic, nodePath);
-        case ZsMagicKind::Truncated:
-            return makeError("ZS-MAGIC", "the file ends inside the 8-byte ZS magic", magic,
-                             nodePath);
-        case ZsMagicKind::None:
-            break;
+// The facts `strata-cli info` and the properties panel show: the header as `zs info` has it.
+void addFacts(OpenedDocument& document, const zs::ZsFile& file) {
+    const zs::Header& h = file.header();
+    if (!h.hasFields) {
+        return;
     }
-    return makeError("ZS-MAGIC", "the file does not start with the ZS magic \\xabZSfiLe\\x01",
-                     magic, nodePath);
+    auto& facts = document.facts;
+    facts.emplace_back("root index offset", std::to_string(h.rootIndexOffset));
+    facts.emplace_back("root index length", std::to_string(h.rootIndexLength));
+    facts.emplace_back("total file length", std::to_string(h.totalFileLength));
+    facts.emplace_back("codec", h.codecText);
+    facts.emplace_back("data sha256", toHex(h.dataSha256));
+    if (h.metadata) {
+        facts.emplace_back("metadata", h.metadata->dump());
+    }
+    const auto& root = file.rootBlock();
+    if (root && root->frame.usable()) {
+        facts.emplace_back("root index level", std::to_string(root->frame.frame.level));
+    }
 }
 
 }  // namespace
@@ -40,14 +41,12 @@ std::optional<Diagnostic> magicProblem(ZsMagicKind kind, const Region& magic,
 std::unique_ptr<OpenedDocument> ZsFormat::open(const std::filesystem::path& path,
                                                const Detection& detection) const {
     auto document = openFileDocument(path, detection, "zs");
-    Node* magic = addMagicNode(*document, kZsMagic.size(), "zs");
-    const ByteView head = document->sources.front()->view(0, kZsMagic.size());
-    if (auto problem = magicProblem(classifyZsMagic(head.bytes), magic->region(), magic->path())) {
-        magic->setStatus(Status::Error);
-        document->makeValidator = [diagnostic = *problem] {
-            return makeFixedDiagnosticValidator({diagnostic});
-        };
-    }
+    auto file = zs::ZsFile::open(document->sources.front());
+    document->root = zs::buildZsTree(file);
+    addFacts(*document, *file);
+    document->makeValidator = [file]() -> std::unique_ptr<Validator> {
+        return std::make_unique<zs::ZsValidator>(file);
+    };
     return document;
 }
 

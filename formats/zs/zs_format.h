@@ -9,8 +9,8 @@ class ZsFormat final : public FormatHandler {
 public:
     FormatId id() const override { return FormatId::Zs; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
-    // For now: a `zs.file` root over the whole file with a `zs.magic` child. Only files whose
-    // magic is wrong or unfinished get a validator (ZS-INCOMPLETE, ZS-MAGIC).
+    // The lazy tree of zs_tree.h (header and root index read now, the rest on expansion) and
+    // the full ZsValidator. Damage never makes open() fail: the validator reports it.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
 };

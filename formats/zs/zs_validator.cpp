@@ -546,8 +546,9 @@ private:
         if (it != blocks_.begin()) {
             --it;
             if (offset < it->frame.end()) {
-                return "it lies " + std::to_string(offset - it->frame.offset) + " bytes into the " +
-                       where(it->frame);
+                const std::uint64_t into = offset - it->frame.offset;
+                return "it lies " + std::to_string(into) + (into == 1 ? " byte" : " bytes") +
+                       " into the " + where(it->frame);
             }
         }
         return "no block starts there";
@@ -576,6 +577,15 @@ private:
             checkRootReferences(*root, reached);
         }
         reportMultipleReferences();
+        if (!root || blocks_[*root].frame.kind() != BlockKind::Index || !blocks_[*root].usable) {
+            if (root && blocks_[*root].frame.kind() == BlockKind::Index) {
+                note("ZS-NOT-CHECKED",
+                     "which blocks the index reaches was not checked: the root index block "
+                     "could not be read",
+                     {whole(blocks_[*root].frame)}, blockPath(blocks_[*root].frame));
+                return;
+            }
+        }
         // Unreachable islands: report the blocks nothing refers to (their subtrees follow
         // from them), then whatever is left (index cycles that nothing outside refers to).
         for (const bool orphansOnly : {true, false}) {
