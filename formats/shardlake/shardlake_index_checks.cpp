@@ -148,7 +148,8 @@ Region headerRegion(const ShardParse& parse, std::string_view name) {
     return {};
 }
 
-void checkShardVersion(IndexContext& ctx, const ShardParse& parse, const ShardLayout& layout) {
+// False (after reporting) when the shard's version is not the one the manifest calls for.
+bool checkShardVersion(IndexContext& ctx, const ShardParse& parse, const ShardLayout& layout) {
     const bool wantPq = ctx.manifest.compression.pqShards();
     if (layout.isPq() != wantPq) {
         ctx.reporter.report(
@@ -156,7 +157,9 @@ void checkShardVersion(IndexContext& ctx, const ShardParse& parse, const ShardLa
                     std::string("shard format version ") + std::to_string(layout.version) + " in " +
                         (wantPq ? "a PQ index (expected 2)" : "a raw index (expected 1)"),
                     headerRegion(parse, "format_version")));
+        return false;
     }
+    return true;
 }
 
 void checkShardAgainstEntry(IndexContext& ctx, const ShardEntry& entry, const ShardParse& parse) {
@@ -245,11 +248,17 @@ void checkShard(IndexContext& ctx, const ShardEntry& entry) {
     if (!parse.layout || (parse.layout->version != 1 && parse.layout->version != 2)) {
         return;
     }
-    checkShardVersion(ctx, parse, *parse.layout);
+    // Read with the wrong layout, every later field would be noise.
+    if (!checkShardVersion(ctx, parse, *parse.layout)) {
+        return;
+    }
     checkShardAgainstEntry(ctx, entry, parse);
     checkShardCentroid(ctx, entry, parse, *source);
-    checkShardContent(*source, *parse.layout, ctx.reporter, &ctx.ids);
-    compareWithDataset(ctx, entry, *source, *parse.layout);
+    // Records are only meaningful when the header and the length agree.
+    if (parse.problems.empty()) {
+        checkShardContent(*source, *parse.layout, ctx.reporter, &ctx.ids);
+        compareWithDataset(ctx, entry, *source, *parse.layout);
+    }
 }
 
 void checkCoarseQuantizer(IndexContext& ctx) {

@@ -215,7 +215,7 @@ void checkShardList(const IndexManifest& m, const json& root, FieldReader& reade
             reader.error("SL-DUPLICATE-SHARD", "artifact " + shard.artifactKey + " is listed twice",
                          pointer + "/artifact_key");
         }
-        if (m.dims && shard.centroid && shard.centroid->size() != *m.dims) {
+        if (m.dims && *m.dims != 0 && shard.centroid && shard.centroid->size() != *m.dims) {
             reader.error("SL-CENTROID-VALUE",
                          "centroid has " + std::to_string(shard.centroid->size()) +
                              " values; dims is " + std::to_string(*m.dims),
