@@ -132,6 +132,20 @@ private slots:
         QCOMPARE(readFile(dir.filePath("b.bin")), QByteArray("abcdef"));
     }
 
+    void editsAfterASaveStartANewUndoStep() {
+        QTemporaryDir dir;
+        Document doc(makeOpened());
+        doc.overwrite(doc.primaryFile(), 0, "a");
+        QCOMPARE(doc.saveAs(dir.filePath("one.bin")), QString());
+        QVERIFY(!doc.isModified());
+        doc.overwrite(doc.primaryFile(), 1, "b");  // would merge, but the saved step stays
+        QCOMPARE(doc.undoStack()->count(), 2);
+        QVERIFY(doc.isModified());
+        doc.undoStack()->undo();
+        QVERIFY(!doc.isModified());
+        QCOMPARE(doc.primaryFile()->read(0, 3), QByteArray("a12"));
+    }
+
     void bookmarks() {
         Document doc(makeOpened());
         QSignalSpy changed(&doc, &Document::bookmarksChanged);
