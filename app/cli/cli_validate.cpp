@@ -79,7 +79,16 @@ struct Counts {
     }
 };
 
-int runValidate(const std::string& path, bool json) {
+struct ValidateOptions {
+    std::string path;
+    bool json = false;
+    unsigned threads = 0;
+    std::size_t maxPerCode = ValidationOptions{}.maxPerCode;
+};
+
+int runValidate(const ValidateOptions& request) {
+    const std::string& path = request.path;
+    const bool json = request.json;
     const auto document = FormatRegistry::builtin().open(path);
     const std::string format(formatName(document->format));
     std::unique_ptr<Validator> validator =
@@ -101,6 +110,8 @@ int runValidate(const std::string& path, bool json) {
         ValidationOptions options;
         options.cancel = &interruptToken;
         options.progress = terminalProgress();
+        options.threads = request.threads;
+        options.maxPerCode = request.maxPerCode;
         CallbackSink sink([&](Diagnostic d) {
             counts.add(d.severity);
             if (json) {
@@ -137,18 +148,16 @@ int runValidate(const std::string& path, bool json) {
 }  // namespace
 
 void registerValidateCommand(CLI::App& app, CommandContext& context) {
-    struct Options {
-        std::string path;
-        bool json = false;
-    };
-    auto options = std::make_shared<Options>();
+    auto options = std::make_shared<ValidateOptions>();
     CLI::App* command = app.add_subcommand(
         "validate", "Check a file or folder against its format's rules (exit 1 on errors)");
     command->add_option("PATH", options->path, "File or folder")->required();
     command->add_flag("--json", options->json, "Print one JSON object");
-    command->callback([&context, options] {
-        runGuarded(context, [&] { return runValidate(options->path, options->json); });
-    });
+    command->add_option("--threads", options->threads, "Worker threads (0: one per core)");
+    command->add_option("--max-per-code", options->maxPerCode,
+                        "Diagnostics reported per code before summarising the rest");
+    command->callback(
+        [&context, options] { runGuarded(context, [&] { return runValidate(*options); }); });
 }
 
 }  // namespace strata::cli

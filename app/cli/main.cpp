@@ -8,6 +8,9 @@ int main(int argc, char** argv) {
     CLI::App app{"Inspect and validate ZS, ZDS, Shardlake, OZDF and zTensor files", "strata-cli"};
     app.set_version_flag("--version", "strata-cli " STRATA_VERSION);
     app.require_subcommand(1);
+    app.footer(
+        "Exit codes: 0 success (warnings allowed), 1 the input has errors, 2 cannot open the "
+        "input or a usage error.");
 
     CommandContext context;
     registerDetectCommand(app, context);
