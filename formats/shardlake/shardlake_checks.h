@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -65,7 +67,31 @@ void checkCoarseContent(const ByteSource& source, const CoarseLayout& layout, Re
 void checkCodebookContent(const ByteSource& source, const CodebookLayout& layout,
                           Reporter& reporter);
 
-void checkIndex(const Store& store, const std::string& version, Reporter& reporter);
+// The vectors of a dataset by id, to compare raw shard records with.
+struct DatasetVectors {
+    // Larger datasets are not loaded (and not compared): 128 MiB of values.
+    static constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 25;
+    std::unordered_map<std::uint64_t, std::size_t> row;  // id → offset in `values`
+    std::vector<float> values;
+    std::size_t dims = 0;
+    // False when the file is missing, damaged (its own check reports that), too large, has
+    // repeated ids, or its dims differ from the index's.
+    bool usable = false;
+};
+
+// Datasets loaded during one validation run, so indexes built from one dataset share it.
+class DatasetCache {
+public:
+    std::shared_ptr<const DatasetVectors> load(const Store& store, const std::string& key,
+                                               std::size_t dims, const CancelToken* cancel);
+
+private:
+    std::map<std::string, std::shared_ptr<const DatasetVectors>> cache_;
+};
+
+// `datasets` null: shards are not compared with the dataset.
+void checkIndex(const Store& store, const std::string& version, Reporter& reporter,
+                DatasetCache* datasets);
 void checkDataset(const Store& store, const std::string& version, Reporter& reporter);
 void checkAlias(const Store& store, const std::string& name, Reporter& reporter);
 // Aliases a manifest names that have no alias file (warnings).

@@ -17,15 +17,6 @@ namespace strata::shardlake {
 
 namespace {
 
-// The dataset's vectors by id, to compare raw shard records with (at most kMaxValues floats).
-struct DatasetVectors {
-    static constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 26;
-    std::unordered_map<std::uint64_t, std::size_t> row;
-    std::vector<float> values;
-    std::size_t dims = 0;
-    bool usable = false;
-};
-
 // What the shard checks need to know about the index.
 struct IndexContext {
     const Store& store;
@@ -33,35 +24,17 @@ struct IndexContext {
     const IndexManifest& manifest;
     Reporter& reporter;
     IdCollector ids;
-    DatasetVectors dataset;
+    std::shared_ptr<const DatasetVectors> dataset;
 };
-
-// Loads the vectors the index was built from; leaves `usable` false when the file is missing,
-// damaged (its own check reports that), too large, or its dims differ from the index's.
-void loadDatasetVectors(IndexContext& ctx) {
-    const IndexManifest& m = ctx.manifest;
-    ByteSourcePtr source = m.vectorsKey.empty() ? nullptr : ctx.store.source(m.vectorsKey);
-    if (!source || !m.dims || m.compression.pqShards()) {
-        return;
-    }
-    DatasetVectors& out = ctx.dataset;
-    out.dims = static_cast<std::size_t>(*m.dims);
-    bool ok = true;
-    forEachDatasetLine(*source, [&](const DatasetLine& line) {
-        ok = line.error.empty() && line.id && line.values.size() == out.dims &&
-             out.values.size() + out.dims <= DatasetVectors::kMaxValues &&
-             out.row.emplace(*line.id, out.values.size()).second;
-        out.values.insert(out.values.end(), line.values.begin(), line.values.end());
-        return ok && !ctx.reporter.cancelled();
-    });
-    out.usable = ok;
-}
 
 // Raw records whose vector differs from the dataset's vector with the same id (warnings: the
 // fingerprint cannot see a shard rewritten together with its manifest).
 void compareWithDataset(IndexContext& ctx, const ShardEntry& entry, const ByteSource& source,
                         const ShardLayout& layout) {
-    const DatasetVectors& dataset = ctx.dataset;
+    if (!ctx.dataset) {
+        return;
+    }
+    const DatasetVectors& dataset = *ctx.dataset;
     if (!dataset.usable || layout.isPq() || !layout.layoutKnown || layout.dims != dataset.dims) {
         return;
     }
@@ -389,7 +362,37 @@ void checkOrphans(IndexContext& ctx, const std::string& version) {
 
 }  // namespace
 
-void checkIndex(const Store& store, const std::string& version, Reporter& reporter) {
+std::shared_ptr<const DatasetVectors> DatasetCache::load(const Store& store, const std::string& key,
+                                                         std::size_t dims,
+                                                         const CancelToken* cancel) {
+    const auto cached = cache_.find(key);
+    if (cached != cache_.end() && cached->second->dims == dims) {
+        return cached->second;
+    }
+    auto out = std::make_shared<DatasetVectors>();
+    out->dims = dims;
+    ByteSourcePtr source = store.source(key);
+    bool ok = source != nullptr && dims != 0;
+    if (ok) {
+        forEachDatasetLine(*source, [&](const DatasetLine& line) {
+            ok = line.error.empty() && line.id && line.values.size() == dims &&
+                 out->values.size() + dims <= DatasetVectors::kMaxValues &&
+                 out->row.emplace(*line.id, out->values.size()).second;
+            out->values.insert(out->values.end(), line.values.begin(), line.values.end());
+            return ok && !(cancel != nullptr && cancel->cancelled());
+        });
+    }
+    out->usable = ok;
+    if (!ok) {
+        out->values.clear();
+        out->row.clear();
+    }
+    cache_[key] = out;
+    return out;
+}
+
+void checkIndex(const Store& store, const std::string& version, Reporter& reporter,
+                DatasetCache* datasets) {
     const std::string manifestKey = "indexes/" + version + "/manifest.json";
     ByteSourcePtr manifestSource = store.source(manifestKey);
     if (!manifestSource) {
@@ -413,7 +416,13 @@ void checkIndex(const Store& store, const std::string& version, Reporter& report
     }
     IndexContext ctx{store, doc, manifest, reporter, {}, {}};
     checkDatasetLink(ctx);
-    loadDatasetVectors(ctx);
+    // The dataset is compared with raw shards only; PQ codes are not vectors.
+    if (datasets != nullptr && manifest.dims && !manifest.compression.pqShards() &&
+        !manifest.vectorsKey.empty()) {
+        ctx.dataset =
+            datasets->load(store, manifest.vectorsKey, static_cast<std::size_t>(*manifest.dims),
+                           reporter.options().cancel);
+    }
     checkCodebook(ctx);
     checkCoarseQuantizer(ctx);
     std::set<std::string> done;

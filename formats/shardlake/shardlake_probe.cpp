@@ -100,10 +100,11 @@ ShardlakeProbe classifyByPlace(const ProbeInput& input) {
     const std::string name = input.path.filename().string();
     const fs::path parent = input.path.parent_path();
     const std::string grandparent = parent.parent_path().filename().string();
-    if (name == "manifest.json" && grandparent == "indexes") {
+    if (name == "manifest.json" && grandparent == "indexes" && isDirectory(parent / "shards")) {
         return make(ShardlakeKind::Manifest, 30, "Shardlake index manifest");
     }
-    if (name == "info.json" && grandparent == "datasets") {
+    if (name == "info.json" && grandparent == "datasets" &&
+        isRegularFile(parent / "vectors.jsonl")) {
         return make(ShardlakeKind::DatasetInfo, 30, "Shardlake dataset info");
     }
     if (parent.filename() == "aliases" && isDirectory(parent.parent_path() / "indexes")) {

@@ -1,6 +1,7 @@
 #include "shardlake_search.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <queue>
@@ -99,20 +100,73 @@ std::vector<float> adcTable(const LoadedIndex& index, std::span<const float> que
     return table;
 }
 
+// Records scored together: each lane keeps its own sums in component order, so the results are
+// those of distance() bit for bit, while the lane loops vectorise.
+constexpr std::size_t kLanes = 8;
+
+struct LaneBlock {
+    std::vector<float> values;  // component-major: values[j * kLanes + lane]
+};
+
+void scoreLanes(Metric metric, std::span<const float> query, float queryNorm, LaneBlock& block,
+                float* out) {
+    float a[kLanes] = {};
+    float b[kLanes] = {};
+    const float* v = block.values.data();
+    for (std::size_t j = 0; j < query.size(); ++j, v += kLanes) {
+        const float q = query[j];
+        if (metric == Metric::Euclidean) {
+            for (std::size_t lane = 0; lane < kLanes; ++lane) {
+                const float d = q - v[lane];
+                a[lane] += d * d;
+            }
+        } else {
+            for (std::size_t lane = 0; lane < kLanes; ++lane) {
+                a[lane] += q * v[lane];
+                b[lane] += v[lane] * v[lane];
+            }
+        }
+    }
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        if (metric == Metric::Euclidean) {
+            out[lane] = std::sqrt(a[lane]);
+        } else if (metric == Metric::InnerProduct) {
+            out[lane] = -a[lane];
+        } else {
+            const float nb = std::sqrt(b[lane]);
+            out[lane] = queryNorm == 0.0f || nb == 0.0f ? 1.0f : 1.0f - a[lane] / (queryNorm * nb);
+        }
+    }
+}
+
 std::vector<Hit> scanRawShard(const LoadedIndex::Shard& shard, std::span<const float> query,
                               Metric metric, std::size_t k, const CancelToken* cancel) {
     const ShardLayout& layout = shard.layout;
     const std::uint64_t count = layout.recordsPresent();
     const ByteView view = shard.source->view(layout.recordsOffset, count * layout.recordSize);
-    std::vector<float> vector(layout.dims);
+    const float queryNorm = std::sqrt(dot(query, query));
+    LaneBlock block;
+    block.values.assign(std::size_t{layout.dims} * kLanes, 0.0f);
+    float scores[kLanes];
     TopK top(k);
-    for (std::uint64_t i = 0; i < count; ++i) {
-        if ((i & 0xffff) == 0 && cancel != nullptr && cancel->cancelled()) {
+    for (std::uint64_t first = 0; first < count; first += kLanes) {
+        if ((first & 0xffff) == 0 && cancel != nullptr && cancel->cancelled()) {
             break;
         }
-        const std::uint8_t* record = view.data() + i * layout.recordSize;
-        decodeF32s({record + 8, layout.recordSize - 8}, vector);
-        top.offer(distance(metric, query, vector), i, decodeLe<std::uint64_t>(record));
+        const std::size_t lanes =
+            static_cast<std::size_t>(std::min<std::uint64_t>(kLanes, count - first));
+        for (std::size_t lane = 0; lane < lanes; ++lane) {
+            const std::uint8_t* values = view.data() + (first + lane) * layout.recordSize + 8;
+            for (std::size_t j = 0; j < layout.dims; ++j) {
+                block.values[j * kLanes + lane] =
+                    std::bit_cast<float>(decodeLe<std::uint32_t>(values + 4 * j));
+            }
+        }
+        scoreLanes(metric, query, queryNorm, block, scores);
+        for (std::size_t lane = 0; lane < lanes; ++lane) {
+            const std::uint8_t* record = view.data() + (first + lane) * layout.recordSize;
+            top.offer(scores[lane], first + lane, decodeLe<std::uint64_t>(record));
+        }
     }
     return top.take();
 }

@@ -7,7 +7,22 @@ namespace strata::shardlake {
 
 namespace fs = std::filesystem;
 
-Store::Store(fs::path root) : root_(std::move(root)) {}
+namespace {
+
+fs::path canonicalOrSelf(const fs::path& path) {
+    std::error_code error;
+    fs::path out = fs::weakly_canonical(path, error);
+    return error ? path : out;
+}
+
+}  // namespace
+
+Store::Store(fs::path root) : root_(std::move(root)), canonicalRoot_(canonicalOrSelf(root_)) {}
+
+bool Store::insideRoot(const fs::path& path) const {
+    const fs::path relative = canonicalOrSelf(path).lexically_relative(canonicalRoot_);
+    return !relative.empty() && *relative.begin() != "..";
+}
 
 fs::path Store::pathOf(std::string_view key) const {
     return root_ / fs::path(std::string(key));
@@ -23,7 +38,8 @@ ByteSourcePtr Store::source(std::string_view key) const {
     }
     ByteSourcePtr mapped;
     const fs::path path = pathOf(key);
-    if (isRegularFile(path)) {
+    // A symbolic link that leads out of the root is treated like a missing file.
+    if (isRegularFile(path) && insideRoot(path)) {
         try {
             mapped = openMappedFile(path);
         } catch (const SourceError&) {
@@ -38,7 +54,7 @@ ByteSourcePtr Store::source(std::string_view key) const {
 }
 
 bool Store::exists(std::string_view key) const {
-    return keyProblem(key).empty() && isRegularFile(pathOf(key));
+    return keyProblem(key).empty() && isRegularFile(pathOf(key)) && insideRoot(pathOf(key));
 }
 
 std::vector<ByteSourcePtr> Store::sources() const {

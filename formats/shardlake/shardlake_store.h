@@ -26,7 +26,7 @@ public:
     std::filesystem::path pathOf(std::string_view key) const;
 
     // The mapped file for a clean key (see keyProblem); nullptr when the key is unsafe, the file
-    // is missing or it cannot be mapped. Thread-safe.
+    // is missing, a symbolic link leads out of the root, or it cannot be mapped. Thread-safe.
     ByteSourcePtr source(std::string_view key) const;
     bool exists(std::string_view key) const;
     // Every source mapped so far, in the order they were first mapped.
@@ -37,7 +37,10 @@ public:
     std::vector<std::string> files(std::string_view key) const;
 
 private:
+    bool insideRoot(const std::filesystem::path& path) const;
+
     std::filesystem::path root_;
+    std::filesystem::path canonicalRoot_;
     mutable std::mutex mutex_;
     mutable std::map<std::string, ByteSourcePtr, std::less<>> cache_;
     mutable std::vector<ByteSourcePtr> order_;

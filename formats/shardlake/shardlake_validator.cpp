@@ -193,9 +193,11 @@ public:
             case ValidationScope::Root:
                 runRoot(reporter);
                 break;
-            case ValidationScope::Index:
-                checkIndex(*store_, target_.name, reporter);
+            case ValidationScope::Index: {
+                DatasetCache datasets;
+                checkIndex(*store_, target_.name, reporter, &datasets);
                 break;
+            }
             case ValidationScope::Dataset:
                 checkDataset(*store_, target_.name, reporter);
                 break;
@@ -216,6 +218,7 @@ public:
 
 private:
     void runRoot(Reporter& reporter) {
+        DatasetCache datasets;
         for (const std::string& version : store_->folders("datasets")) {
             checkDataset(*store_, version, reporter);
         }
@@ -223,7 +226,7 @@ private:
             if (reporter.cancelled()) {
                 return;
             }
-            checkIndex(*store_, version, reporter);
+            checkIndex(*store_, version, reporter, &datasets);
         }
         for (const std::string& name : store_->files("aliases")) {
             if (name.ends_with(".json")) {

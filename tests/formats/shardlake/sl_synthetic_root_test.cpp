@@ -175,6 +175,15 @@ TEST_F(SyntheticRoot, ManifestOpenedAloneValidatesItsIndex) {
     EXPECT_TRUE(sink.hasCode("SL-TOTAL")) << describe(sink);
 }
 
+TEST_F(SyntheticRoot, SymlinkOutOfTheRootIsNotFollowed) {
+    const fs::path outside = scratch_.path() / "outside.sidx";
+    fs::copy_file(shard(1), outside);
+    fs::remove(shard(1));
+    fs::create_symlink(outside, shard(1));
+    const auto sink = validateShardlake(root());
+    EXPECT_TRUE(sink.hasCode("SL-MISSING")) << describe(sink);
+}
+
 TEST_F(SyntheticRoot, OrphanShardIsAWarning) {
     fs::copy_file(shard(0), root() / "indexes/idx-raw/shards/shard-0009.sidx");
     const auto sink = validateShardlake(root());
