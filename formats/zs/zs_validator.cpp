@@ -189,10 +189,11 @@ private:
         if (options_.cancelled()) {
             return ValidationOutcome::Cancelled;
         }
-        if (decodeAttempts_ > 0 && decodeSuccesses_ == 0) {
+        if (decodeAttempts_ > 1 && payloadsUsable_ == 0) {
             error("ZS-CODEC",
                   "none of the " + std::to_string(decodeAttempts_) + " blocks decodes as \"" +
-                      header_.codecText + "\": the codec field is probably wrong",
+                      header_.codecText +
+                      "\" into a readable payload: the codec field is probably wrong",
                   {header_.codecRegion}, headerPath("codec"));
         }
         options_.reportProgress(0.95, "checking the index");
@@ -432,10 +433,6 @@ private:
     bool reportDecode(const Checked& checked, const BlockFrame& frame, const std::string& path) {
         const std::vector<Region> payload{frameRegions(source_, frame).payload, whole(frame)};
         ++decodeAttempts_;
-        if (checked.decodeStatus == DecodeStatus::Ok ||
-            checked.decodeStatus == DecodeStatus::TrailingData) {
-            ++decodeSuccesses_;
-        }
         switch (checked.decodeStatus) {
             case DecodeStatus::Ok:
                 return true;
@@ -487,6 +484,7 @@ private:
         block.first = std::move(checked.first);
         block.last = std::move(checked.last);
         block.usable = block.crcOk && !checked.problem && checked.records > 0;
+        payloadsUsable_ += checked.problem ? 0 : 1;
         if (block.usable) {
             if (previousData_) {
                 const BlockInfo& previous = blocks_[*previousData_];
@@ -524,6 +522,7 @@ private:
         }
         block.entries = std::move(checked.entries);
         block.usable = block.crcOk && !checked.problem;
+        payloadsUsable_ += checked.problem ? 0 : 1;
     }
 
     // ---- references: targets, levels, lengths, multiple references, reachability ----
@@ -900,7 +899,7 @@ private:
     bool damaged_ = false;                     // some block failed its CRC, decoding or framing
     bool indexDamaged_ = false;                // some index block's entries are unknown
     std::uint64_t decodeAttempts_ = 0;
-    std::uint64_t decodeSuccesses_ = 0;
+    std::uint64_t payloadsUsable_ = 0;  // decoded and parsed without a fault
     Sha256 sha_;
 
     std::unordered_map<std::uint64_t, std::size_t> byOffset_;

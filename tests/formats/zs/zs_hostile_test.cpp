@@ -60,16 +60,16 @@ TEST(ZsHostile, BlockLengthPastEndOfFile) {
 }
 
 TEST(ZsHostile, ElevenByteUlebBlockLength) {
-    Bytes tail(10, 0x80);
-    tail.push_back(0x01);
+    Bytes tail(11, 0x80);
+    tail.back() = 0x01;
     const auto sink = validate(openZs(withTail(tail)));
     EXPECT_TRUE(sink->hasCode("ZS-ULEB128")) << describe(*sink);
 }
 
 TEST(ZsHostile, ElevenByteUlebRecordLength) {
     TestZsWriter w;
-    Bytes payload(10, 0x80);
-    payload.push_back(0x01);
+    Bytes payload(11, 0x80);
+    payload.back() = 0x01;
     const Placed d = w.rawBlock(0, payload);
     w.setRoot(w.indexBlock(1, {{"", d.offset, d.length}}));
     const auto file = openZs(w.finish());
@@ -143,6 +143,17 @@ Bytes bombFile(std::uint64_t size) {
     const Placed d = w.rawBlock(0, deflatedZeros(size));
     w.setRoot(w.indexBlock(1, {{"", d.offset, d.length}}));
     return w.finish();
+}
+
+TEST(ZsHostile, CodecNoneOverCompressedBlocksBlamesTheCodec) {
+    TestZsWriter w(Codec::Deflate);
+    Bytes bytes = minimalFile(w);
+    std::string none("none");
+    none.resize(16, '\0');
+    std::copy(none.begin(), none.end(), bytes.begin() + 72);
+    fixHeaderCrc(bytes);
+    const auto sink = validate(openZs(bytes));
+    EXPECT_TRUE(sink->hasCode("ZS-CODEC")) << describe(*sink);
 }
 
 TEST(ZsHostile, DecompressionBombStopsAtTheLimit) {

@@ -118,11 +118,18 @@ private:
     Placed root_{0, 0};
 };
 
+inline void fixHeaderCrc(Bytes& bytes);
+
 // Rewrites the u64 at `offset` and fixes the header CRC.
 inline void patchHeader64(Bytes& bytes, std::uint64_t offset, std::uint64_t value) {
     for (int i = 0; i < 8; ++i) {
         bytes[offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
     }
+    fixHeaderCrc(bytes);
+}
+
+// Recomputes the header CRC after header bytes were changed.
+inline void fixHeaderCrc(Bytes& bytes) {
     std::uint64_t h = 0;
     for (int i = 0; i < 8; ++i) {
         h |= std::uint64_t{bytes[8 + i]} << (8 * i);
