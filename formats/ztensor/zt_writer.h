@@ -1,0 +1,96 @@
+// Writes zTensor v1.0 files the way the reference writer lays them out: components at multiples
+// of 64 with zero padding, in the order they are added; then the CBOR manifest (definite-length
+// maps; tensors and roles sorted bytewise; the other keys in the reference's field order); then
+// the manifest size. Digests cover the stored bytes: "crc32c:0x%08X" or lower-case sha256.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "zt_digest.h"
+#include "zt_dtype.h"
+#include "zt_file.h"
+
+namespace strata {
+
+struct ZtWriterComponent {
+    std::string role;
+    // The decoded (logical, little-endian) bytes; the caller keeps them alive until added.
+    std::span<const std::uint8_t> data;
+    ZtEncoding encoding = ZtEncoding::Raw;
+    std::optional<ZtDigestAlgorithm> digest;
+};
+
+struct ZtWriterTensor {
+    std::string name;
+    ZtDType dtype = ZtDType::Float32;
+    std::vector<std::uint64_t> shape;
+    std::string format = "dense";
+    // Written in this order (the reference: data; values, indices, indptr; values, coords).
+    std::vector<ZtWriterComponent> components;
+};
+
+struct ZtWriterOptions {
+    std::string version = "1.0";
+    std::string generator = "Strata";
+    std::vector<std::pair<std::string, std::string>> attributes;
+    int zstdLevel = 3;
+};
+
+class ZtWriter {
+public:
+    using Output = std::function<void(std::span<const std::uint8_t>)>;
+
+    // Writes the magic number at once.
+    explicit ZtWriter(Output output, ZtWriterOptions options = {});
+
+    // Encodes, digests and writes the tensor's components now. Throws std::invalid_argument for
+    // a duplicate tensor name or role, an encoding other than raw/zstd, or dense data whose size
+    // is not dtype size × element count.
+    void add(const ZtWriterTensor& tensor);
+
+    // Writes the manifest and its size; nothing may be added afterwards.
+    void finish();
+
+    std::uint64_t position() const { return position_; }
+
+private:
+    struct Written {
+        std::string role;
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+        ZtEncoding encoding = ZtEncoding::Raw;
+        std::string digest;
+    };
+    struct Entry {
+        std::string name;
+        ZtDType dtype;
+        std::vector<std::uint64_t> shape;
+        std::string format;
+        std::vector<Written> components;
+    };
+
+    void emit(std::span<const std::uint8_t> bytes);
+    std::vector<std::uint8_t> manifest() const;
+
+    Output output_;
+    ZtWriterOptions options_;
+    std::uint64_t position_ = 0;
+    std::vector<Entry> entries_;
+    bool finished_ = false;
+};
+
+// The whole file in memory.
+std::vector<std::uint8_t> ztWriteToBuffer(const std::vector<ZtWriterTensor>& tensors,
+                                          const ZtWriterOptions& options = {});
+// Writes through an AtomicFile: the target is replaced only once the whole file is written.
+void ztWriteFile(const std::filesystem::path& path, const std::vector<ZtWriterTensor>& tensors,
+                 const ZtWriterOptions& options = {});
+
+}  // namespace strata
