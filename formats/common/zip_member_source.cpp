@@ -1,0 +1,407 @@
+#include "zip_member_source.h"
+
+#include <zip.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include "bounds.h"
+#include "codec_deflate.h"
+#include "le_reader.h"
+
+namespace strata {
+
+namespace {
+
+constexpr std::uint32_t kEocdSignature = 0x06054b50;
+constexpr std::uint32_t kEocd64Signature = 0x06064b50;
+constexpr std::uint32_t kEocd64LocatorSignature = 0x07064b50;
+constexpr std::uint32_t kCentralSignature = 0x02014b50;
+constexpr std::uint32_t kLocalSignature = 0x04034b50;
+constexpr std::uint64_t kEocdSize = 22;
+constexpr std::uint64_t kMaxCommentSize = 0xFFFF;
+constexpr std::size_t kInflateChunk = 64 * 1024;
+constexpr std::uint64_t kStreamViewLimit = 64ull << 20;
+
+struct CentralDirectory {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint64_t entries = 0;
+};
+
+// The end-of-central-directory record, searched backwards over the last 64 KiB + 22 bytes.
+std::optional<CentralDirectory> findCentralDirectory(const ByteSource& src) {
+    const std::uint64_t size = src.size();
+    if (size < kEocdSize) {
+        return std::nullopt;
+    }
+    const std::uint64_t searchStart =
+        size > kEocdSize + kMaxCommentSize ? size - kEocdSize - kMaxCommentSize : 0;
+    const ByteView tail = src.view(searchStart, size - searchStart);
+    for (std::uint64_t pos = tail.size() - kEocdSize + 1; pos-- > 0;) {
+        if (readLe<std::uint32_t>(tail.bytes, pos) != kEocdSignature) {
+            continue;
+        }
+        LeCursor c(tail.bytes, pos + 10);
+        CentralDirectory cd;
+        cd.entries = c.u16();
+        cd.size = c.u32();
+        cd.offset = c.u32();
+        const std::uint64_t eocdAt = searchStart + pos;
+        if ((cd.entries == 0xFFFF || cd.size == 0xFFFFFFFF || cd.offset == 0xFFFFFFFF) &&
+            eocdAt >= 20 && readLe<std::uint32_t>(src, eocdAt - 20) == kEocd64LocatorSignature) {
+            const auto at64 = readLe<std::uint64_t>(src, eocdAt - 20 + 8);
+            if (at64 && readLe<std::uint32_t>(src, *at64) == kEocd64Signature) {
+                cd.entries = readLe<std::uint64_t>(src, *at64 + 32).value_or(0);
+                cd.size = readLe<std::uint64_t>(src, *at64 + 40).value_or(0);
+                cd.offset = readLe<std::uint64_t>(src, *at64 + 48).value_or(0);
+            }
+        }
+        return cd;
+    }
+    return std::nullopt;
+}
+
+// Zip64 extra field: replaces whichever of the 32-bit fields were saturated, in order.
+void applyZip64Extra(std::span<const std::uint8_t> extra, ZipMember& m, bool usizeSat,
+                     bool csizeSat, bool offsetSat) {
+    LeCursor c(extra);
+    while (c.remaining() >= 4) {
+        const std::uint16_t id = c.u16();
+        const std::uint16_t len = c.u16();
+        const auto body = c.bytes(len);
+        if (!c.ok()) {
+            return;
+        }
+        if (id != 0x0001) {
+            continue;
+        }
+        LeCursor b(body);
+        if (usizeSat) {
+            m.uncompressedSize = b.u64();
+        }
+        if (csizeSat && b.ok()) {
+            m.compressedSize = b.u64();
+        }
+        if (offsetSat && b.ok()) {
+            m.localHeaderOffset = b.u64();
+        }
+        return;
+    }
+}
+
+std::optional<std::uint64_t> localDataOffset(const ByteSource& src, const ZipMember& m) {
+    std::uint8_t header[30];
+    if (src.read(m.localHeaderOffset, header) != sizeof header ||
+        decodeLe<std::uint32_t>(header) != kLocalSignature) {
+        return std::nullopt;
+    }
+    const std::uint64_t nameLen = decodeLe<std::uint16_t>(header + 26);
+    const std::uint64_t extraLen = decodeLe<std::uint16_t>(header + 28);
+    const auto at = checkedAdd(m.localHeaderOffset, 30 + nameLen + extraLen);
+    if (!at || *at > src.size()) {
+        return std::nullopt;
+    }
+    return at;
+}
+
+std::vector<ZipMember> readCentralDirectory(const ByteSource& src) {
+    std::vector<ZipMember> members;
+    const auto cd = findCentralDirectory(src);
+    if (!cd || !rangeFits(cd->offset, cd->size, src.size())) {
+        return members;
+    }
+    const ByteView dir = src.view(cd->offset, cd->size);
+    LeCursor c(dir.bytes);
+    // Each record is at least 46 bytes, so the loop is bounded by the directory size.
+    for (std::uint64_t i = 0; i < cd->entries && c.remaining() >= 46; ++i) {
+        const std::uint64_t start = c.position();
+        if (c.u32() != kCentralSignature) {
+            break;
+        }
+        ZipMember m;
+        m.index = i;
+        c.skip(6);
+        m.method = c.u16();
+        c.skip(4);
+        m.crc = c.u32();
+        const std::uint32_t csize = c.u32();
+        const std::uint32_t usize = c.u32();
+        const std::uint16_t nameLen = c.u16();
+        const std::uint16_t extraLen = c.u16();
+        const std::uint16_t commentLen = c.u16();
+        c.skip(8);
+        const std::uint32_t offset = c.u32();
+        const auto name = c.bytes(nameLen);
+        const auto extra = c.bytes(extraLen);
+        c.skip(commentLen);
+        if (!c.ok() || c.position() - start < 46) {
+            break;
+        }
+        m.name.assign(name.begin(), name.end());
+        m.compressedSize = csize;
+        m.uncompressedSize = usize;
+        m.localHeaderOffset = offset;
+        applyZip64Extra(extra, m, usize == 0xFFFFFFFF, csize == 0xFFFFFFFF, offset == 0xFFFFFFFF);
+        m.dataOffset = localDataOffset(src, m);
+        members.push_back(std::move(m));
+    }
+    return members;
+}
+
+// A window [offset, offset + length) of another source (STORE'd members).
+class SliceSource final : public ByteSource {
+public:
+    SliceSource(ByteSourcePtr parent, std::uint64_t offset, std::uint64_t length, std::string name)
+        : parent_(std::move(parent)),
+          offset_(offset),
+          length_(clippedLength(offset, length, parent_->size())),
+          name_(std::move(name)) {}
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return length_; }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, length_);
+        if (n == 0) {
+            return {};
+        }
+        return parent_->view(offset_ + offset, n);
+    }
+
+private:
+    ByteSourcePtr parent_;
+    std::uint64_t offset_;
+    std::uint64_t length_;
+    std::string name_;
+};
+
+// Sequential raw-DEFLATE decoder over an in-memory compressed span.
+class Inflater {
+public:
+    explicit Inflater(std::span<const std::uint8_t> input) : input_(input) {
+        ok_ = inflateInit2(&zs_, -15) == Z_OK;
+        if (!ok_) {
+            problem_ = "cannot initialise the inflater";
+        }
+    }
+    ~Inflater() { inflateEnd(&zs_); }
+    Inflater(const Inflater&) = delete;
+    Inflater& operator=(const Inflater&) = delete;
+
+    bool finished() const { return finished_; }
+    bool failed() const { return !ok_; }
+    const std::string& problem() const { return problem_; }
+    std::uint64_t position() const { return produced_; }
+
+    // Fills up to out.size() bytes; fewer only at the end of the stream or on an error.
+    std::size_t read(std::span<std::uint8_t> out) {
+        std::size_t done = 0;
+        while (done < out.size() && ok_ && !finished_) {
+            if (zs_.avail_in == 0 && fed_ < input_.size()) {
+                const std::uint64_t n = std::min<std::uint64_t>(input_.size() - fed_, 1u << 30);
+                zs_.next_in = const_cast<Bytef*>(input_.data() + fed_);
+                zs_.avail_in = static_cast<uInt>(n);
+                fed_ += n;
+            }
+            const std::size_t room = std::min<std::size_t>(out.size() - done, 1u << 30);
+            zs_.next_out = out.data() + done;
+            zs_.avail_out = static_cast<uInt>(room);
+            const int ret = inflate(&zs_, Z_NO_FLUSH);
+            const std::size_t got = room - zs_.avail_out;
+            done += got;
+            produced_ += got;
+            if (ret == Z_STREAM_END) {
+                finished_ = true;
+            } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+                ok_ = false;
+                problem_ = std::string("corrupt deflate data: ") +
+                           (zs_.msg != nullptr ? zs_.msg : "inflate failed");
+            } else if (got == 0 && zs_.avail_in == 0 && fed_ == input_.size()) {
+                ok_ = false;
+                problem_ = "deflate data ends before its final block";
+            }
+        }
+        return done;
+    }
+
+private:
+    std::span<const std::uint8_t> input_;
+    std::uint64_t fed_ = 0;
+    std::uint64_t produced_ = 0;
+    z_stream zs_{};
+    bool ok_ = true;
+    bool finished_ = false;
+    std::string problem_;
+};
+
+class DeflatedSource final : public ByteSource {
+public:
+    DeflatedSource(ByteSourcePtr archive, std::uint64_t offset, std::uint64_t compressed,
+                   std::uint64_t size, std::string name)
+        : archive_(std::move(archive)),
+          input_(archive_->view(offset, compressed)),
+          size_(size),
+          name_(std::move(name)) {}
+
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return size_; }
+
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, size_);
+        if (n == 0) {
+            return {};
+        }
+        std::lock_guard lock(mutex_);
+        return size_ <= kWholeInflateLimit ? wholeView(offset, n) : streamView(offset, n);
+    }
+
+private:
+    ByteView wholeView(std::uint64_t offset, std::uint64_t n) const {
+        if (!whole_) {
+            // Bounded by the size the directory claims, which is at most kWholeInflateLimit.
+            DecodeResult r = deflateDecompress(input_.bytes, size_);
+            whole_ = std::make_shared<const std::vector<std::uint8_t>>(std::move(r.data));
+        }
+        const std::uint64_t got = clippedLength(offset, n, whole_->size());
+        if (got == 0) {
+            return {};
+        }
+        return {{whole_->data() + offset, static_cast<std::size_t>(got)}, whole_};
+    }
+
+    ByteView streamView(std::uint64_t offset, std::uint64_t n) const {
+        n = std::min(n, kStreamViewLimit);
+        if (!inflater_ || inflater_->position() > offset) {
+            inflater_ = std::make_unique<Inflater>(input_.bytes);  // restart for a backwards seek
+        }
+        std::vector<std::uint8_t> scratch(kInflateChunk);
+        while (inflater_->position() < offset && !inflater_->finished() && !inflater_->failed()) {
+            const std::uint64_t skip =
+                std::min<std::uint64_t>(offset - inflater_->position(), scratch.size());
+            inflater_->read({scratch.data(), static_cast<std::size_t>(skip)});
+        }
+        if (inflater_->position() != offset) {
+            return {};
+        }
+        auto out = std::make_shared<std::vector<std::uint8_t>>();
+        while (out->size() < n && !inflater_->finished() && !inflater_->failed()) {
+            const std::size_t before = out->size();
+            const std::size_t want =
+                static_cast<std::size_t>(std::min<std::uint64_t>(n - before, kInflateChunk));
+            out->resize(before + want);
+            out->resize(before + inflater_->read({out->data() + before, want}));
+        }
+        std::span<const std::uint8_t> bytes(out->data(), out->size());
+        return {bytes, std::shared_ptr<const void>(std::move(out))};
+    }
+
+    ByteSourcePtr archive_;
+    ByteView input_;
+    std::uint64_t size_;
+    std::string name_;
+    mutable std::mutex mutex_;
+    mutable std::shared_ptr<const std::vector<std::uint8_t>> whole_;
+    mutable std::unique_ptr<Inflater> inflater_;
+};
+
+}  // namespace
+
+std::shared_ptr<ZipArchive> ZipArchive::open(const std::filesystem::path& path,
+                                             bool checkConsistency) {
+    int flags = ZIP_RDONLY;
+    if (checkConsistency) {
+        flags |= ZIP_CHECKCONS;
+    }
+    int errorCode = 0;
+    zip_t* za = zip_open(path.c_str(), flags, &errorCode);
+    if (za == nullptr) {
+        zip_error_t error;
+        zip_error_init_with_code(&error, errorCode);
+        const std::string message =
+            path.string() + ": not a readable ZIP archive: " + zip_error_strerror(&error);
+        zip_error_fini(&error);
+        throw ZipError(message);
+    }
+    const zip_int64_t libzipCount = zip_get_num_entries(za, 0);
+    zip_discard(za);
+
+    auto archive = std::shared_ptr<ZipArchive>(new ZipArchive());
+    archive->path_ = path;
+    archive->archive_ = openMappedFile(path);
+    archive->members_ = readCentralDirectory(*archive->archive_);
+    if (libzipCount >= 0 && static_cast<std::uint64_t>(libzipCount) != archive->members_.size()) {
+        throw ZipError(path.string() + ": the central directory lists " +
+                       std::to_string(libzipCount) + " members but only " +
+                       std::to_string(archive->members_.size()) + " records could be read");
+    }
+    return archive;
+}
+
+const ZipMember* ZipArchive::find(std::string_view name) const {
+    for (auto it = members_.rbegin(); it != members_.rend(); ++it) {
+        if (it->name == name) {
+            return &*it;
+        }
+    }
+    return nullptr;
+}
+
+ByteSourcePtr ZipArchive::openMember(const ZipMember& member) const {
+    if (!member.dataOffset) {
+        return nullptr;
+    }
+    std::string name = path_.string() + "!" + member.name;
+    if (member.method == kZipMethodStore) {
+        return std::make_shared<SliceSource>(archive_, *member.dataOffset, member.compressedSize,
+                                             std::move(name));
+    }
+    if (member.method == kZipMethodDeflate) {
+        return std::make_shared<DeflatedSource>(archive_, *member.dataOffset, member.compressedSize,
+                                                member.uncompressedSize, std::move(name));
+    }
+    return nullptr;
+}
+
+ZipCrcCheck ZipArchive::checkCrc(const ZipMember& member) const {
+    ZipCrcCheck check;
+    if (!member.dataOffset) {
+        check.problem = "the member's local header is missing or damaged";
+        return check;
+    }
+    const ByteView data = archive_->view(*member.dataOffset, member.compressedSize);
+    if (data.size() < member.compressedSize) {
+        check.problem = "the member's data runs past the end of the archive";
+        return check;
+    }
+    uLong crc = crc32(0L, Z_NULL, 0);
+    if (member.method == kZipMethodStore) {
+        for (std::uint64_t at = 0; at < data.size(); at += kInflateChunk) {
+            const auto n = std::min<std::uint64_t>(kInflateChunk, data.size() - at);
+            crc = crc32(crc, data.data() + at, static_cast<uInt>(n));
+        }
+        check.produced = data.size();
+    } else if (member.method == kZipMethodDeflate) {
+        Inflater inflater(data.bytes);
+        std::vector<std::uint8_t> buffer(kInflateChunk);
+        while (!inflater.finished() && !inflater.failed() &&
+               check.produced <= member.uncompressedSize) {
+            const std::size_t got = inflater.read(buffer);
+            crc = crc32(crc, buffer.data(), static_cast<uInt>(got));
+            check.produced += got;
+        }
+        if (inflater.failed()) {
+            check.problem = inflater.problem();
+        }
+    } else {
+        check.problem = "compression method " + std::to_string(member.method) +
+                        " is not supported (only STORE and DEFLATE)";
+        return check;
+    }
+    check.actualCrc = static_cast<std::uint32_t>(crc);
+    check.ok = check.problem.empty() && check.actualCrc == member.crc &&
+               check.produced == member.uncompressedSize;
+    return check;
+}
+
+}  // namespace strata

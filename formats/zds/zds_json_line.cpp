@@ -1,0 +1,124 @@
+#include "zds_json_line.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <unordered_set>
+
+namespace strata {
+
+namespace {
+
+constexpr std::size_t kMaxDuplicateKeysKept = 4;
+constexpr std::size_t kMaxDepth = 512;
+
+class FactsHandler {
+public:
+    using json = nlohmann::json;
+    explicit FactsHandler(JsonLineFacts& facts) : facts_(facts) {}
+
+    bool null() { return value(false); }
+    bool boolean(bool) { return value(false); }
+    bool number_integer(json::number_integer_t) { return value(false); }
+    bool number_unsigned(json::number_unsigned_t) { return value(false); }
+    bool number_float(json::number_float_t, const json::string_t&) { return value(false); }
+    bool binary(json::binary_t&) { return value(false); }
+    bool string(json::string_t& s) {
+        if (expectId_) {
+            facts_.idIsString = true;
+            facts_.id = s;
+        }
+        return value(false);
+    }
+    bool start_object(std::size_t) {
+        value(true);
+        if (stack_.empty()) {
+            facts_.isObject = true;
+        }
+        stack_.push_back(true);
+        keys_.emplace_back();
+        return stack_.size() <= kMaxDepth;
+    }
+    bool end_object() {
+        stack_.pop_back();
+        keys_.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) {
+        value(true);
+        stack_.push_back(false);
+        keys_.emplace_back();
+        return stack_.size() <= kMaxDepth;
+    }
+    bool end_array() {
+        stack_.pop_back();
+        keys_.pop_back();
+        return true;
+    }
+    bool key(json::string_t& k) {
+        if (!keys_.back().insert(k).second && facts_.duplicateKeys.size() < kMaxDuplicateKeysKept) {
+            facts_.duplicateKeys.push_back(k);
+        }
+        if (stack_.size() == 1 && k == "_id") {
+            facts_.hasId = true;
+            facts_.idIsString = false;
+            facts_.id.clear();
+            expectId_ = true;
+        }
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) {
+        facts_.error = ex.what();
+        facts_.errorOffset = position;
+        return false;
+    }
+
+private:
+    // Called for every value; `_id` is the value right after the top-level `_id` key.
+    bool value(bool) {
+        expectId_ = false;
+        return true;
+    }
+
+    JsonLineFacts& facts_;
+    std::vector<bool> stack_;
+    std::vector<std::unordered_set<std::string>> keys_;
+    bool expectId_ = false;
+};
+
+}  // namespace
+
+JsonLineFacts analyzeJsonLine(std::span<const std::uint8_t> text) {
+    JsonLineFacts facts;
+    FactsHandler handler(facts);
+    bool ok = false;
+    try {
+        ok = nlohmann::json::sax_parse(text.begin(), text.end(), &handler);
+    } catch (const std::exception& e) {
+        facts.error = e.what();
+        ok = false;
+    }
+    facts.valid = ok && facts.error.empty();
+    if (!facts.valid && facts.error.empty()) {
+        facts.error = "nesting deeper than " + std::to_string(kMaxDepth) + " levels";
+    }
+    return facts;
+}
+
+std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line) {
+    constexpr std::string_view kPattern = "\"_id\":\"";
+    const std::string_view text(reinterpret_cast<const char*>(line.data()), line.size());
+    const auto at = text.find(kPattern);
+    if (at == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const auto start = at + kPattern.size();
+    const auto end = text.find('"', start);
+    if (end == std::string_view::npos) {
+        return std::nullopt;
+    }
+    return std::string(text.substr(start, end - start));
+}
+
+}  // namespace strata

@@ -1,0 +1,30 @@
+// What Strata needs to know about one ZDS document's JSON text: is it JSON, is it an object,
+// its `_id`, and keys repeated within one object. One SAX pass, no DOM.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct JsonLineFacts {
+    bool valid = false;     // one complete JSON value and nothing else but whitespace
+    bool isObject = false;  // and that value is an object
+    std::string error;      // the parser's message when !valid
+    std::uint64_t errorOffset = 0;
+    bool hasId = false;                      // the top-level object has an `_id` key
+    bool idIsString = false;                 // ... whose value is a string
+    std::string id;                          // decoded (escapes resolved)
+    std::vector<std::string> duplicateKeys;  // first few keys seen twice in one object
+};
+
+JsonLineFacts analyzeJsonLine(std::span<const std::uint8_t> text);
+
+// The id the reference's byte scan would take from a line: the bytes after the first literal
+// `"_id":"` up to the next `"`, undecoded; nothing when the pattern is absent.
+std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line);
+
+}  // namespace strata
