@@ -31,5 +31,6 @@ void runGuarded(CommandContext& context, const std::function<int()>& body);
 void registerDetectCommand(CLI::App& app, CommandContext& context);
 void registerInfoCommand(CLI::App& app, CommandContext& context);
 void registerValidateCommand(CLI::App& app, CommandContext& context);
+void registerZsCommands(CLI::App& app, CommandContext& context);
 
 }  // namespace strata::cli

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     registerDetectCommand(app, context);
     registerInfoCommand(app, context);
     registerValidateCommand(app, context);
+    registerZsCommands(app, context);
 
     try {
         app.parse(argc, argv);

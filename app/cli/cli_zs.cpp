@@ -1,0 +1,262 @@
+// strata-cli zs info|dump|validate: ZS-specific commands with the output of the reference
+// `zs` tool (info JSON, dump framing and selection), built on formats/zs.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "command_context.h"
+#include "formats/common/checksums.h"
+#include "formats/common/uleb128.h"
+#include "formats/zs/zs_reader.h"
+#include "formats/zs/zs_validator.h"
+#include "json_output.h"
+
+namespace strata::cli {
+
+namespace {
+
+// Opens a ZS file for reading records; throws with the header's first fatal fault.
+std::shared_ptr<zs::ZsFile> openReadable(const std::string& path) {
+    auto file = zs::ZsFile::open(openMappedFile(path));
+    for (const auto& p : file->header().problems) {
+        if (p.severity == Severity::Error) {
+            throw std::runtime_error(path + ": " + p.code + ": " + p.message);
+        }
+    }
+    return file;
+}
+
+int hexDigit(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// Backslash escapes as the reference accepts them: \n \t \r \0 \\ \' \" \a \b \f \v, \xNN and
+// octal \NNN. An unknown escape stays as written.
+std::string unescape(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\\' || i + 1 == text.size()) {
+            out += text[i];
+            continue;
+        }
+        const char c = text[++i];
+        switch (c) {
+            case 'n':
+                out += '\n';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 'a':
+                out += '\a';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'v':
+                out += '\v';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '\'':
+                out += '\'';
+                break;
+            case '"':
+                out += '"';
+                break;
+            case 'x':
+                if (i + 2 < text.size() && hexDigit(text[i + 1]) >= 0 &&
+                    hexDigit(text[i + 2]) >= 0) {
+                    out += static_cast<char>(hexDigit(text[i + 1]) * 16 + hexDigit(text[i + 2]));
+                    i += 2;
+                } else {
+                    throw std::runtime_error("invalid \\x escape in \"" + text + "\"");
+                }
+                break;
+            default:
+                if (c >= '0' && c <= '7') {
+                    int value = c - '0';
+                    for (int k = 0;
+                         k < 2 && i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '7';
+                         ++k) {
+                        value = value * 8 + (text[++i] - '0');
+                    }
+                    out += static_cast<char>(value & 0xff);
+                } else {
+                    out += '\\';
+                    out += c;
+                }
+        }
+    }
+    return out;
+}
+
+// `zs info`: the reference's JSON (4-space indent, ASCII only, metadata in stored key order).
+int runInfo(const std::string& path, bool metadataOnly) {
+    const auto file = openReadable(path);
+    const zs::Header& h = file->header();
+    const ByteView bytes = file->source().view(h.metadataRegion.offset, h.metadataLength);
+    const Json metadata = Json::parse(bytes.bytes.begin(), bytes.bytes.end());
+    if (metadataOnly) {
+        std::cout << metadata.dump(4, ' ', true) << '\n';
+        return kExitOk;
+    }
+    const auto& root = file->rootBlock();
+    if (!root || !root->frame.usable() || !root->crc->ok()) {
+        throw std::runtime_error(path + ": the root index block cannot be read");
+    }
+    Json out = Json::object();
+    out["root_index_offset"] = h.rootIndexOffset;
+    out["root_index_length"] = h.rootIndexLength;
+    out["total_file_length"] = h.totalFileLength;
+    out["codec"] = h.codecText;
+    out["data_sha256"] = toHex(h.dataSha256);
+    out["metadata"] = metadata;
+    out["statistics"] = Json{{"root_index_level", root->frame.frame.level}};
+    std::cout << out.dump(4, ' ', true) << '\n';
+    return kExitOk;
+}
+
+struct DumpRequest {
+    std::string path;
+    std::optional<std::string> start, stop, prefix;
+    std::optional<std::string> terminator;
+    std::optional<std::string> lengthPrefixed;
+    std::string output = "-";
+};
+
+int runDump(const DumpRequest& request) {
+    if (request.lengthPrefixed && *request.lengthPrefixed != "uleb128" &&
+        *request.lengthPrefixed != "u64le") {
+        std::cerr << "strata-cli: --length-prefixed must be uleb128 or u64le\n";
+        return kExitFailure;
+    }
+    const auto file = openReadable(request.path);
+    std::ofstream fileOut;
+    if (request.output != "-") {
+        fileOut.open(request.output, std::ios::binary | std::ios::trunc);
+        if (!fileOut) {
+            throw std::runtime_error("cannot write " + request.output);
+        }
+    }
+    std::ostream& out = request.output == "-" ? std::cout : fileOut;
+    const std::string terminator = request.terminator ? unescape(*request.terminator) : "\n";
+    const auto write = [&](std::span<const std::uint8_t> record) {
+        if (request.lengthPrefixed == std::optional<std::string>("uleb128")) {
+            std::vector<std::uint8_t> prefix;
+            appendUleb128(prefix, record.size());
+            out.write(reinterpret_cast<const char*>(prefix.data()),
+                      static_cast<std::streamsize>(prefix.size()));
+        } else if (request.lengthPrefixed) {
+            char prefix[8];
+            for (int i = 0; i < 8; ++i) {
+                prefix[i] = static_cast<char>((std::uint64_t{record.size()} >> (8 * i)) & 0xff);
+            }
+            out.write(prefix, 8);
+        }
+        out.write(reinterpret_cast<const char*>(record.data()),
+                  static_cast<std::streamsize>(record.size()));
+        if (!request.lengthPrefixed) {
+            out << terminator;
+        }
+        return true;
+    };
+    zs::RecordQuery query;
+    if (request.start)
+        query.start = unescape(*request.start);
+    if (request.stop)
+        query.stop = unescape(*request.stop);
+    if (request.prefix)
+        query.prefix = unescape(*request.prefix);
+    if (!query.start && !query.stop && !query.prefix) {
+        zs::ZsRecordIterator records(file);
+        while (const auto record = records.next()) {
+            write(*record);
+        }
+    } else {
+        file->search(query, write);
+    }
+    out.flush();
+    return out ? kExitOk : kExitFailure;
+}
+
+int runValidate(const std::string& path, unsigned threads) {
+    const auto file = zs::ZsFile::open(openMappedFile(path));
+    CollectingSink sink;
+    ValidationOptions options;
+    options.threads = threads;
+    zs::ZsValidator(file).run(sink, options);
+    for (const auto& d : sink.diagnostics()) {
+        std::cout << severityName(d.severity) << ' ' << d.code;
+        if (!d.regions.empty() && d.regions.front().valid()) {
+            std::cout << " @" << d.regions.front().offset << '+' << d.regions.front().length;
+        }
+        std::cout << ": " << d.message;
+        if (!d.nodePath.empty()) {
+            std::cout << " [" << d.nodePath << ']';
+        }
+        std::cout << '\n';
+    }
+    if (sink.countOf(Severity::Error) > 0) {
+        return kExitErrors;
+    }
+    std::cout << "looks good!\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+void registerZsCommands(CLI::App& app, CommandContext& context) {
+    CLI::App* zs = app.add_subcommand("zs", "ZS files: info, dump, validate");
+    zs->require_subcommand(1);
+
+    auto infoPath = std::make_shared<std::string>();
+    auto metadataOnly = std::make_shared<bool>(false);
+    CLI::App* info = zs->add_subcommand("info", "Header and metadata as JSON (like `zs info`)");
+    info->add_flag("-m,--metadata-only", *metadataOnly, "Print only the metadata");
+    info->add_option("file", *infoPath, "ZS file")->required();
+    info->callback([&context, infoPath, metadataOnly] {
+        runGuarded(context, [&] { return runInfo(*infoPath, *metadataOnly); });
+    });
+
+    auto dump = std::make_shared<DumpRequest>();
+    CLI::App* dumpCmd = zs->add_subcommand("dump", "Records, selected and framed like `zs dump`");
+    dumpCmd->add_option("--start", dump->start, "Only records >= START (escapes allowed)");
+    dumpCmd->add_option("--stop", dump->stop, "Only records < STOP");
+    dumpCmd->add_option("--prefix", dump->prefix, "Only records starting with PREFIX");
+    auto* term = dumpCmd->add_option("--terminator", dump->terminator,
+                                     "Written after every record (default \\n)");
+    dumpCmd->add_option("--length-prefixed", dump->lengthPrefixed, "uleb128 or u64le")
+        ->excludes(term);
+    dumpCmd->add_option("-o,--output", dump->output, "Output file, - for stdout");
+    dumpCmd->add_option("file", dump->path, "ZS file")->required();
+    dumpCmd->callback([&context, dump] { runGuarded(context, [&] { return runDump(*dump); }); });
+
+    auto validatePath = std::make_shared<std::string>();
+    auto threads = std::make_shared<unsigned>(0);
+    CLI::App* validate = zs->add_subcommand("validate", "Check every ZS rule (like `zs validate`)");
+    validate->add_option("-j", *threads, "Worker threads (0 = one per core)");
+    validate->add_option("file", *validatePath, "ZS file")->required();
+    validate->callback([&context, validatePath, threads] {
+        runGuarded(context, [&] { return runValidate(*validatePath, *threads); });
+    });
+}
+
+}  // namespace strata::cli
