@@ -84,6 +84,9 @@ class DatasetCache {
 public:
     std::shared_ptr<const DatasetVectors> load(const Store& store, const std::string& key,
                                                std::size_t dims, const CancelToken* cancel);
+    void remember(const std::string& key, std::shared_ptr<const DatasetVectors> vectors) {
+        cache_[key] = std::move(vectors);
+    }
 
 private:
     std::map<std::string, std::shared_ptr<const DatasetVectors>> cache_;
@@ -92,7 +95,9 @@ private:
 // `datasets` null: shards are not compared with the dataset.
 void checkIndex(const Store& store, const std::string& version, Reporter& reporter,
                 DatasetCache* datasets);
-void checkDataset(const Store& store, const std::string& version, Reporter& reporter);
+// With `datasets`, the vectors read during the scan are kept for the index checks.
+void checkDataset(const Store& store, const std::string& version, Reporter& reporter,
+                  DatasetCache* datasets);
 void checkAlias(const Store& store, const std::string& name, Reporter& reporter);
 // Aliases a manifest names that have no alias file (warnings).
 void checkManifestAliases(const Store& store, Reporter& reporter);

@@ -17,13 +17,46 @@ std::string stem(const std::string& name) {
 }
 
 // Dims, ids and finiteness of every line of vectors.jsonl.
+// Collects the vectors for the index checks while the dataset is scanned anyway.
+class VectorCollector {
+public:
+    void add(const DatasetLine& line) {
+        if (!out_->usable) {
+            return;
+        }
+        if (out_->values.empty()) {
+            out_->dims = line.values.size();
+        }
+        out_->usable = line.error.empty() && line.id && line.values.size() == out_->dims &&
+                       out_->values.size() + out_->dims <= DatasetVectors::kMaxValues &&
+                       out_->row.emplace(*line.id, out_->values.size()).second;
+        if (!out_->usable) {
+            out_->values = {};
+            out_->row = {};
+            return;
+        }
+        out_->values.insert(out_->values.end(), line.values.begin(), line.values.end());
+    }
+    std::shared_ptr<DatasetVectors> take() { return std::move(out_); }
+
+private:
+    std::shared_ptr<DatasetVectors> out_ = [] {
+        auto v = std::make_shared<DatasetVectors>();
+        v->usable = true;
+        return v;
+    }();
+};
+
 void checkDatasetVectors(const ByteSource& source, const JsonDoc& infoDoc, const DatasetInfo& info,
-                         Reporter& reporter) {
+                         Reporter& reporter, VectorCollector* collector) {
     std::optional<std::size_t> firstDims;
     std::uint64_t lines = 0;
     IdCollector ids;
     forEachDatasetLine(source, [&](const DatasetLine& line) {
         ++lines;
+        if (collector != nullptr) {
+            collector->add(line);
+        }
         if (!line.error.empty()) {
             reporter.report(errorAt(
                 "SL-JSON", "vectors line " + std::to_string(line.lineNumber) + ": " + line.error,
@@ -76,7 +109,8 @@ void requireDatasetFile(const Store& store, const JsonDoc& doc, const std::strin
 
 }  // namespace
 
-void checkDataset(const Store& store, const std::string& version, Reporter& reporter) {
+void checkDataset(const Store& store, const std::string& version, Reporter& reporter,
+                  DatasetCache* datasets) {
     const std::string key = "datasets/" + version + "/info.json";
     ByteSourcePtr source = store.source(key);
     if (!source) {
@@ -111,7 +145,11 @@ void checkDataset(const Store& store, const std::string& version, Reporter& repo
     }
     if (ByteSourcePtr vectors = store.source(info.vectorsKey)) {
         reporter.options().reportProgress(0.0, "dataset " + version + ": vectors");
-        checkDatasetVectors(*vectors, doc, info, reporter);
+        VectorCollector collector;
+        checkDatasetVectors(*vectors, doc, info, reporter, datasets ? &collector : nullptr);
+        if (datasets != nullptr && !reporter.cancelled()) {
+            datasets->remember(info.vectorsKey, collector.take());
+        }
     }
 }
 
@@ -199,7 +237,7 @@ public:
                 break;
             }
             case ValidationScope::Dataset:
-                checkDataset(*store_, target_.name, reporter);
+                checkDataset(*store_, target_.name, reporter, nullptr);
                 break;
             case ValidationScope::Alias:
                 checkAlias(*store_, target_.name, reporter);
@@ -220,7 +258,7 @@ private:
     void runRoot(Reporter& reporter) {
         DatasetCache datasets;
         for (const std::string& version : store_->folders("datasets")) {
-            checkDataset(*store_, version, reporter);
+            checkDataset(*store_, version, reporter, &datasets);
         }
         for (const std::string& version : store_->folders("indexes")) {
             if (reporter.cancelled()) {

@@ -247,3 +247,20 @@ TEST_F(ShardlakeCorpus, DiagnosticsPointAtTheBytes) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// A large generated root named by STRATA_SL_LARGE_ROOT (for manual profiling): validates
+// without findings. Skipped when the variable is not set.
+TEST(ShardlakeLargeRoot, ValidatesWithoutFindings) {
+    const char* path = std::getenv("STRATA_SL_LARGE_ROOT");
+    if (path == nullptr) {
+        GTEST_SKIP() << "STRATA_SL_LARGE_ROOT not set";
+    }
+    const test::Findings sink = test::validateShardlake(path);
+    EXPECT_TRUE(sink.diagnostics().empty()) << test::describe(sink);
+}
+
+}  // namespace
+}  // namespace strata
