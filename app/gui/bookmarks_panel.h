@@ -4,12 +4,10 @@
 #include <QPointer>
 #include <QWidget>
 
+#include "model/core/document.h"
+
 class QListWidget;
 class QPushButton;
-
-namespace strata::model {
-class Document;
-}
 
 namespace strata::gui {
 

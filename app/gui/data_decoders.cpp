@@ -1,7 +1,6 @@
 #include "data_decoders.h"
 
 #include <QDateTime>
-#include <QTimeZone>
 
 #include <array>
 #include <bit>
@@ -141,7 +140,7 @@ QString unixTimeToIso(std::int64_t seconds) {
     if (seconds < kYear1 || seconds > kYear9999) {
         return {};
     }
-    return QDateTime::fromSecsSinceEpoch(seconds, QTimeZone::utc()).toString(Qt::ISODate);
+    return QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC).toString(Qt::ISODate);
 }
 
 QString describeUtf8CodePoint(std::span<const std::uint8_t> bytes) {

@@ -5,6 +5,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include "model/core/document.h"
+
 #include "formats/common/diagnostic.h"
 
 class QComboBox;
@@ -14,7 +16,6 @@ class QPushButton;
 class QTableView;
 
 namespace strata::model {
-class Document;
 class DiagnosticsFilterModel;
 }  // namespace strata::model
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/hex_view.h"
+#include "formats/common/bounds.h"
 #include "formats/common/byte_source.h"
 #include "model/core/byte_overlay.h"
 
