@@ -362,7 +362,10 @@ std::unique_ptr<Node> makeJsonNode(ByteSourcePtr source, std::string kind, std::
     if (kind == "shardlake.manifest") {
         addManifestShards(*node, doc);
     } else if (kind == "shardlake.alias" && doc.value.is_object()) {
-        node->setValue("→ " + doc.value.value("index_version", std::string("?")));
+        const auto target = doc.value.find("index_version");
+        if (target != doc.value.end() && target->is_string()) {
+            node->setValue("→ " + target->get<std::string>());
+        }
     }
     return node;
 }

@@ -1,6 +1,7 @@
-// Fuzzes the Shardlake binary readers: any bytes as a .sidx shard, a coarse quantizer and a PQ
-// codebook. Parsing, the lazy tree (header, centroids, first and last records) and the
-// single-file validators must not crash, hang or allocate what a hostile header claims.
+// Fuzzes the Shardlake readers: any bytes as a .sidx shard, a coarse quantizer and a PQ
+// codebook (parsing, the lazy tree's header, centroids, first and last records, and the
+// single-file validators), and as a manifest / alias JSON document. Nothing may crash, throw,
+// hang or allocate what a hostile header claims.
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -9,6 +10,8 @@
 #include "formats/common/byte_source.h"
 #include "formats/common/diagnostic.h"
 #include "formats/shardlake/shardlake_binary.h"
+#include "formats/shardlake/shardlake_json.h"
+#include "formats/shardlake/shardlake_manifest.h"
 #include "formats/shardlake/shardlake_store.h"
 #include "formats/shardlake/shardlake_tree.h"
 #include "formats/shardlake/shardlake_validator.h"
@@ -61,7 +64,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     walk(*makeShardNode(source, "fuzz.sidx"), 3);
     walk(*makeCoarseQuantizerNode(source, "fuzz.cq"), 3);
     walk(*makeCodebookNode(source, "fuzz.bin"), 3);
+    const JsonDoc doc = loadJson(source);
+    if (doc.parsed) {
+        std::vector<strata::Diagnostic> found;
+        (void)readIndexManifest(doc, found);
+        (void)readAlias(doc, found);
+        (void)readDatasetInfo(doc, found);
+    }
+    walk(*makeJsonNode(source, "shardlake.manifest", "fuzz.json"), 2);
+    walk(*makeJsonNode(source, "shardlake.alias", "fuzz.json"), 2);
     static const auto store = std::make_shared<const Store>("/nonexistent-strata-fuzz-root");
+    validate(store, ValidationScope::Manifest, source);
     validate(store, ValidationScope::Shard, source);
     validate(store, ValidationScope::CoarseQuantizer, source);
     validate(store, ValidationScope::Codebook, source);
