@@ -1,5 +1,5 @@
-// strata-cli zs info|dump|validate: ZS-specific commands with the output of the reference
-// `zs` tool (info JSON, dump framing and selection), built on formats/zs.
+// strata-cli zs info|dump|validate|make: ZS-specific commands with the output of the reference
+// `zs` tool (info JSON, dump framing and selection, make's file layout), built on formats/zs.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
@@ -8,11 +8,18 @@
 #include <optional>
 #include <string>
 
+#include <pwd.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
 #include "command_context.h"
 #include "formats/common/checksums.h"
 #include "formats/common/uleb128.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_validator.h"
+#include "formats/zs/zs_writer.h"
 #include "json_output.h"
 
 namespace strata::cli {
@@ -221,10 +228,130 @@ int runValidate(const std::string& path, unsigned threads) {
     return kExitOk;
 }
 
+struct MakeRequest {
+    std::string metadata;
+    std::string input;
+    std::string output;
+    std::optional<std::string> terminator;
+    std::optional<std::string> lengthPrefixed;
+    unsigned threads = 0;
+    std::uint64_t branchingFactor = 1024;
+    std::uint64_t approxBlockSize = 393216;
+    std::string codec = "lzma";
+    std::optional<std::string> level;
+    bool noDefaultMetadata = false;
+};
+
+// {"user", "host", "time", "version"}, as the reference adds unless told not to.
+nlohmann::ordered_json buildInfo() {
+    nlohmann::ordered_json info = nlohmann::ordered_json::object();
+    const passwd* user = ::getpwuid(::getuid());
+    info["user"] = user != nullptr ? user->pw_name : "";
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    info["host"] = host;
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const auto micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
+        1000000;
+    std::tm utc{};
+    ::gmtime_r(&seconds, &utc);
+    char text[64];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", utc.tm_year + 1900,
+                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                  static_cast<long long>(micros));
+    info["time"] = text;
+    info["version"] = "strata " STRATA_VERSION;
+    return info;
+}
+
+zs::WriterOptions writerOptions(const MakeRequest& r) {
+    zs::WriterOptions options;
+    options.threads = r.threads;
+    options.branchingFactor = r.branchingFactor;
+    options.approxBlockSize = r.approxBlockSize;
+    if (r.codec == "none") {
+        options.codec = zs::Codec::None;
+        if (r.level) {
+            throw std::invalid_argument("-z does not apply to --codec=none");
+        }
+    } else if (r.codec == "deflate") {
+        options.codec = zs::Codec::Deflate;
+        options.deflateLevel = r.level ? std::stoi(*r.level) : 6;
+        if (options.deflateLevel < 0 || options.deflateLevel > 9) {
+            throw std::invalid_argument("deflate levels are 0 to 9");
+        }
+    } else if (r.codec == "lzma") {
+        options.codec = zs::Codec::Lzma2;
+        const std::string level = r.level.value_or("0e");
+        if (level != "0" && level != "0e" && level != "1" && level != "1e") {
+            throw std::invalid_argument("lzma levels are 0, 0e, 1 and 1e");
+        }
+        options.lzmaPreset = {static_cast<unsigned>(level[0] - '0'), level.size() == 2};
+    } else {
+        throw std::invalid_argument("unknown codec '" + r.codec +
+                                    "' (should be one of: deflate, none, lzma)");
+    }
+    return options;
+}
+
+int runMake(const MakeRequest& r) {
+    if (r.lengthPrefixed && *r.lengthPrefixed != "uleb128" && *r.lengthPrefixed != "u64le") {
+        std::cerr << "strata-cli: --length-prefixed must be uleb128 or u64le\n";
+        return kExitFailure;
+    }
+    nlohmann::ordered_json metadata;
+    try {
+        metadata = nlohmann::ordered_json::parse(r.metadata);
+    } catch (const nlohmann::json::exception& e) {
+        std::cerr << "strata-cli: error parsing metadata as JSON: " << e.what() << '\n';
+        return kExitFailure;
+    }
+    if (!metadata.is_object()) {
+        std::cerr << "strata-cli: the metadata must be a JSON object ({...})\n";
+        return kExitFailure;
+    }
+    if (!r.noDefaultMetadata && !metadata.contains("build-info")) {
+        metadata["build-info"] = buildInfo();
+    }
+    zs::WriterOptions options;
+    try {
+        options = writerOptions(r);
+    } catch (const std::exception& e) {
+        std::cerr << "strata-cli: " << e.what() << '\n';
+        return kExitFailure;
+    }
+    std::ifstream file;
+    if (r.input != "-") {
+        file.open(r.input, std::ios::binary);
+        if (!file) {
+            std::cerr << "strata-cli: cannot read " << r.input << '\n';
+            return kExitFailure;
+        }
+    }
+    std::istream& in = r.input == "-" ? std::cin : file;
+    try {
+        zs::ZsWriter writer(r.output, metadata, options);
+        if (r.lengthPrefixed) {
+            zs::addLengthPrefixedRecords(writer, in, *r.lengthPrefixed == "uleb128",
+                                         options.approxBlockSize);
+        } else {
+            zs::addTerminatedRecords(writer, in, unescape(r.terminator.value_or("\\n")),
+                                     options.approxBlockSize);
+        }
+        writer.finish();
+    } catch (const zs::ZsWriteError& e) {
+        std::cerr << "strata-cli: " << e.what() << '\n';
+        return kExitErrors;
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
 void registerZsCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* zs = app.add_subcommand("zs", "ZS files: info, dump, validate");
+    CLI::App* zs = app.add_subcommand("zs", "ZS files: info, dump, validate, make");
     zs->require_subcommand(1);
 
     auto infoPath = std::make_shared<std::string>();
@@ -257,6 +384,27 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
     validate->callback([&context, validatePath, threads] {
         runGuarded(context, [&] { return runValidate(*validatePath, *threads); });
     });
+
+    auto make = std::make_shared<MakeRequest>();
+    CLI::App* makeCmd = zs->add_subcommand("make", "Build a ZS file from sorted records");
+    auto* makeTerm = makeCmd->add_option("--terminator", make->terminator,
+                                         "Record terminator (default \\n; escapes allowed)");
+    makeCmd->add_option("--length-prefixed", make->lengthPrefixed, "uleb128 or u64le")
+        ->excludes(makeTerm);
+    makeCmd->add_option("-j", make->threads, "Compression threads (0 = one per core)");
+    makeCmd->add_flag("--no-spinner")
+        ->description("Accepted for compatibility; there is no spinner");
+    makeCmd->add_option("--branching-factor", make->branchingFactor, "Entries per index block");
+    makeCmd->add_option("--approx-block-size", make->approxBlockSize,
+                        "Uncompressed bytes per data block");
+    makeCmd->add_option("--codec", make->codec, "none, deflate or lzma (default)");
+    makeCmd->add_option("-z,--compress-level", make->level, "deflate 0-9; lzma 0, 0e, 1, 1e");
+    makeCmd->add_flag("--no-default-metadata", make->noDefaultMetadata,
+                      "Do not add the build-info key");
+    makeCmd->add_option("metadata", make->metadata, "JSON object stored as metadata")->required();
+    makeCmd->add_option("input", make->input, "Sorted input records, - for stdin")->required();
+    makeCmd->add_option("output", make->output, "New ZS file (must not exist)")->required();
+    makeCmd->callback([&context, make] { runGuarded(context, [&] { return runMake(*make); }); });
 }
 
 }  // namespace strata::cli
