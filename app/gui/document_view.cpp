@@ -99,8 +99,8 @@ void DocumentView::buildLayout() {
     tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->header()->setStretchLastSection(false);
-    tree_->setColumnWidth(model::StructureModel::NameColumn, 220);
-    tree_->setColumnWidth(model::StructureModel::ValueColumn, 160);
+    tree_->setColumnWidth(model::StructureModel::NameColumn, 190);
+    tree_->setColumnWidth(model::StructureModel::ValueColumn, 150);
     tree_->setColumnWidth(model::StructureModel::OffsetColumn, 90);
     tree_->setColumnWidth(model::StructureModel::SizeColumn, 90);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -159,7 +159,7 @@ void DocumentView::buildLayout() {
     splitter_->addWidget(centreTabs_);
     splitter_->addWidget(right);
     splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({300, 760, 320});
+    splitter_->setSizes({340, 720, 340});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter_);
@@ -283,7 +283,9 @@ void DocumentView::showNodeDetails(const strata::Node* node) {
     const bool dark = isDark(this);
     const strata::Region region = node->region().clipped();
     const bool here = currentFile_ != nullptr && region.source == &currentFile_->source();
-    if (here) {
+    // Shading the whole file would only mute the kind colours; the file node gets none.
+    const bool wholeFile = here && node == document_->fileNodeFor(region.source);
+    if (here && !wholeFile) {
         QList<HexHighlight> fields;
         for (const strata::Field& field : node->fields()) {
             const strata::Region r = field.region.clipped();
@@ -555,7 +557,7 @@ void DocumentView::rebuildHighlights() {
     }
     for (const MapMarker& m : markers_) {
         highlights.append({m.offset, std::max<quint64>(m.length, 1),
-                           withAlpha(model::colorForSeverity(m.severity), 110)});
+                           withAlpha(model::colorForSeverity(m.severity), 170)});
     }
     highlights.append(searchHits_);
     hex_->setHighlights(std::move(highlights));

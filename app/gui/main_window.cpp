@@ -298,8 +298,12 @@ void MainWindow::createStatusBar() {
 void MainWindow::restoreSettings() {
     QSettings settings;
     autoValidate_ = settings.value(kAutoValidateKey, true).toBool();
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        resize(1440, 900);
+    }
+    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) {
+        resizeDocks({diagnosticsDock_}, {fontMetrics().height() * 12}, Qt::Vertical);
+    }
     const int width = settings.value(kBytesPerRowKey, 16).toInt();
     for (QAction* action : widthGroup_->actions()) {
         action->setChecked(action->data().toInt() == width);
@@ -590,7 +594,13 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
             // Let queued results (diagnostic batches, profiles) land before saying idle.
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
             if (runner_->activeJob() == nullptr) {
-                return true;
+                // Views coalesce diagnostics on short timers; give those a moment too.
+                QDeadlineTimer settle(300);
+                while (!settle.hasExpired()) {
+                    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+                    QThread::msleep(10);
+                }
+                return runner_->activeJob() == nullptr;
             }
         }
         QThread::msleep(10);

@@ -5,6 +5,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoGroup>
@@ -13,9 +14,11 @@
 #include "app/gui/bookmarks_panel.h"
 #include "app/gui/diagnostics_panel.h"
 #include "app/gui/document_view.h"
+#include "app/gui/file_map.h"
 #include "app/gui/hex_view.h"
 #include "app/gui/jobs_panel.h"
 #include "app/gui/main_window.h"
+#include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 
@@ -112,6 +115,53 @@ private slots:
         QVERIFY(window.waitUntilIdle(30000));
         // Validation and entropy ran for the raw binary and show in the Jobs dock.
         QVERIFY(window.jobsPanel()->rowCount() >= 1);
+    }
+
+    void diagnosticsSelectTheirBytes() {
+        const QString damaged =
+            QStringLiteral(STRATA_CORPUS_DIR) + QStringLiteral("/zs/corrupt/block-length-plus1.zs");
+        if (!QFile::exists(damaged)) {
+            QSKIP("corpus not present");
+        }
+        MainWindow window;
+        window.setInteractive(false);
+        window.setAutoValidate(true);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openPath(damaged));
+        QVERIFY(window.waitUntilIdle(60000));
+        DocumentView* view = window.currentView();
+        const auto* diagnostics = view->document()->diagnostics();
+        QVERIFY(diagnostics->countOf(strata::Severity::Error) > 0);
+        // The file map shows them.
+        QVERIFY(!view->fileMap()->markers().isEmpty());
+
+        DiagnosticsPanel* panel = window.diagnosticsPanel();
+        panel->setMinimumSeverity(strata::Severity::Error);
+        QTableView* table = panel->table();
+        QVERIFY(table->model()->rowCount() > 0);
+        const QModelIndex first = table->model()->index(0, 0);
+        const QModelIndex source = panel->filterModel()->mapToSource(first);
+        const strata::Diagnostic& d = diagnostics->diagnostic(source.row());
+        QVERIFY(!d.regions.empty());
+        table->scrollTo(first);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(first).center());
+        QCOMPARE(view->hexView()->selectionStart(), d.regions.front().offset);
+        const strata::Node* node = view->currentNode();
+        QVERIFY(node != nullptr);
+        QVERIFY(node->region().contains(d.regions.front().offset));
+
+        // Filtering by code hides the others.
+        panel->setMinimumSeverity(strata::Severity::Info);
+        panel->setCodeFilter(QStringLiteral("no-such-code"));
+        QCOMPARE(table->model()->rowCount(), 0);
+
+        // Export writes every diagnostic.
+        const QString out = dir_.filePath(QStringLiteral("diagnostics.json"));
+        QCOMPARE(panel->exportTo(out, true), QString());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains(QByteArray::fromStdString(d.code)));
     }
 
 private:
