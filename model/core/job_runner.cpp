@@ -1,7 +1,9 @@
 #include "job_runner.h"
 
 #include <QMetaObject>
+#include <QThread>
 
+#include <algorithm>
 #include <exception>
 
 namespace strata::model {
@@ -48,7 +50,11 @@ void JobContext::post(std::function<void()> fn) {
     QMetaObject::invokeMethod(job, std::move(fn), Qt::QueuedConnection);
 }
 
-JobRunner::JobRunner(QObject* parent) : QObject(parent) {}
+JobRunner::JobRunner(QObject* parent) : QObject(parent) {
+    // Jobs mostly wait on I/O or run validators with their own threads; a few slots more than
+    // cores keep a quick search from queueing behind a long validation.
+    pool_.setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
+}
 
 JobRunner::~JobRunner() {
     cancelAll();
