@@ -199,7 +199,8 @@ void DocumentView::buildLayout() {
             }
         }
     });
-    connect(searchBar_, &SearchBar::findRequested, this, &DocumentView::find);
+    connect(searchBar_, &SearchBar::findRequested, this, [this](bool all) { find(all); });
+    connect(searchBar_, &SearchBar::findPreviousRequested, this, [this] { find(false, true); });
     connect(searchBar_, &SearchBar::cancelRequested, this, &DocumentView::cancelSearch);
     connect(searchBar_, &SearchBar::closed, this, [this] {
         searchHits_.clear();
@@ -410,7 +411,7 @@ void DocumentView::showSearchBar() {
     searchBar_->activate();
 }
 
-void DocumentView::find(bool findAll) {
+void DocumentView::find(bool findAll, bool backward) {
     if (currentFile_ == nullptr || runner_ == nullptr) {
         return;
     }
@@ -425,7 +426,9 @@ void DocumentView::find(bool findAll) {
     model::ByteSearchOptions options;
     options.findAll = findAll;
     options.wrap = true;
-    options.from = hex_->hasSelection() ? hex_->selectionStart() + 1 : hex_->cursorOffset();
+    options.backward = backward && !findAll;
+    options.from =
+        hex_->hasSelection() && !backward ? hex_->selectionStart() + 1 : hex_->selectionStart();
     if (findAll) {
         options.from = 0;
     }

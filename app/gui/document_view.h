@@ -70,8 +70,9 @@ public:
     void addBookmark(const QString& name = {});
     void goToBookmark(int index);
     void showSearchBar();
-    // Starts a byte search for what the search bar holds.
-    void find(bool findAll);
+    // Starts a byte search for what the search bar holds: the next match after the cursor,
+    // the previous one before it, or all of them.
+    void find(bool findAll, bool backward = false);
     void cancelSearch();
 
     // Starts the validation job (nullptr when the format has none).

@@ -132,6 +132,9 @@ void MainWindow::createActions() {
     findNextAction_ = new QAction(tr("Find &Next"), this);
     findNextAction_->setShortcuts(QKeySequence::FindNext);
     connect(findNextAction_, &QAction::triggered, this, &MainWindow::findNext);
+    findPreviousAction_ = new QAction(tr("Find &Previous"), this);
+    findPreviousAction_->setShortcuts(QKeySequence::FindPrevious);
+    connect(findPreviousAction_, &QAction::triggered, this, &MainWindow::findPrevious);
     goToAction_ = new QAction(tr("&Go to Offset…"), this);
     goToAction_->setShortcut(QKeySequence(tr("Ctrl+G")));
     connect(goToAction_, &QAction::triggered, this, &MainWindow::goToOffsetDialog);
@@ -182,6 +185,7 @@ void MainWindow::createMenus() {
     edit->addSeparator();
     edit->addAction(findAction_);
     edit->addAction(findNextAction_);
+    edit->addAction(findPreviousAction_);
     edit->addAction(goToAction_);
     edit->addAction(bookmarkAction_);
 
@@ -301,9 +305,7 @@ void MainWindow::restoreSettings() {
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
         resize(1440, 900);
     }
-    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) {
-        resizeDocks({diagnosticsDock_}, {fontMetrics().height() * 12}, Qt::Vertical);
-    }
+    layoutRestored_ = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
     const int width = settings.value(kBytesPerRowKey, 16).toInt();
     for (QAction* action : widthGroup_->actions()) {
         action->setChecked(action->data().toInt() == width);
@@ -563,6 +565,13 @@ void MainWindow::findNext() {
     }
 }
 
+void MainWindow::findPrevious() {
+    if (DocumentView* view = currentView()) {
+        view->showSearchBar();
+        view->find(false, true);
+    }
+}
+
 void MainWindow::showEntropy() {
     DocumentView* view = currentView();
     if (view == nullptr) {
@@ -633,9 +642,10 @@ void MainWindow::onCurrentTabChanged() {
 void MainWindow::updateActions() {
     const DocumentView* view = currentView();
     const bool open = view != nullptr;
-    for (QAction* a : {saveAction_, saveAsAction_, closeAction_, copyAction_, copyHexAction_,
-                       copyTextAction_, copyCArrayAction_, findAction_, findNextAction_,
-                       goToAction_, bookmarkAction_, validateAction_, overwriteAction_}) {
+    for (QAction* a :
+         {saveAction_, saveAsAction_, closeAction_, copyAction_, copyHexAction_, copyTextAction_,
+          copyCArrayAction_, findAction_, findNextAction_, findPreviousAction_, goToAction_,
+          bookmarkAction_, validateAction_, overwriteAction_}) {
         a->setEnabled(open);
     }
 }
@@ -727,6 +737,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
     openPaths(paths);
     event->acceptProposedAction();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (firstShow_ && !layoutRestored_) {
+        // First run: keep the bottom docks low so the hex view gets the height.
+        resizeDocks({diagnosticsDock_}, {fontMetrics().height() * 11}, Qt::Vertical);
+    }
+    firstShow_ = false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -77,11 +77,13 @@ public slots:
     void validateCurrent();
     void find();
     void findNext();
+    void findPrevious();
     // Brings the window to the front (a second `strata FILE` handed its paths over).
     void raiseWindow();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -108,6 +110,8 @@ private:
     QUndoGroup* undoGroup_;
     bool interactive_ = true;
     bool autoValidate_ = true;
+    bool layoutRestored_ = false;
+    bool firstShow_ = true;
     QString lastError_;
 
     DiagnosticsPanel* diagnostics_ = nullptr;
@@ -131,6 +135,7 @@ private:
     QAction* copyCArrayAction_ = nullptr;
     QAction* findAction_ = nullptr;
     QAction* findNextAction_ = nullptr;
+    QAction* findPreviousAction_ = nullptr;
     QAction* goToAction_ = nullptr;
     QAction* bookmarkAction_ = nullptr;
     QAction* validateAction_ = nullptr;

@@ -16,6 +16,7 @@ SearchBar::SearchBar(QWidget* parent)
     : QWidget(parent),
       pattern_(new QLineEdit(this)),
       mode_(new QComboBox(this)),
+      previous_(new QPushButton(tr("&Previous"), this)),
       next_(new QPushButton(tr("Find &Next"), this)),
       all_(new QPushButton(tr("Find &All"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
@@ -35,6 +36,7 @@ SearchBar::SearchBar(QWidget* parent)
     layout->addWidget(new QLabel(tr("Find:"), this));
     layout->addWidget(pattern_, 1);
     layout->addWidget(mode_);
+    layout->addWidget(previous_);
     layout->addWidget(next_);
     layout->addWidget(all_);
     layout->addWidget(cancel_);
@@ -42,6 +44,7 @@ SearchBar::SearchBar(QWidget* parent)
     layout->addWidget(close_);
     connect(pattern_, &QLineEdit::returnPressed, this, [this] { emit findRequested(false); });
     connect(next_, &QPushButton::clicked, this, [this] { emit findRequested(false); });
+    connect(previous_, &QPushButton::clicked, this, &SearchBar::findPreviousRequested);
     connect(all_, &QPushButton::clicked, this, [this] { emit findRequested(true); });
     connect(cancel_, &QPushButton::clicked, this, &SearchBar::cancelRequested);
     connect(close_, &QToolButton::clicked, this, [this] {
@@ -70,6 +73,7 @@ void SearchBar::setBusy(bool busy) {
     busy_ = busy;
     cancel_->setVisible(busy);
     next_->setEnabled(!busy);
+    previous_->setEnabled(!busy);
     all_->setEnabled(!busy);
 }
 
@@ -88,6 +92,11 @@ void SearchBar::activate() {
 }
 
 void SearchBar::keyPressEvent(QKeyEvent* event) {
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
+        (event->modifiers() & Qt::ShiftModifier)) {
+        emit findPreviousRequested();
+        return;
+    }
     if (event->key() == Qt::Key_Escape) {
         if (busy_) {
             emit cancelRequested();

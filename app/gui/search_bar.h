@@ -32,6 +32,7 @@ public:
 
 signals:
     void findRequested(bool findAll);
+    void findPreviousRequested();
     void cancelRequested();
     void closed();
 
@@ -41,6 +42,7 @@ protected:
 private:
     QLineEdit* pattern_;
     QComboBox* mode_;
+    QPushButton* previous_;
     QPushButton* next_;
     QPushButton* all_;
     QPushButton* cancel_;

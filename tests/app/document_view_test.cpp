@@ -194,6 +194,17 @@ private slots:
         QTRY_VERIFY(!bar->isBusy());
         QCOMPARE(view_->hexView()->selectionStart(), quint64{0x80});
         QCOMPARE(view_->hexView()->selectionLength(), quint64{4});
+        // Backwards from the match: the previous occurrence of 10 11 is at 0x10.
+        bar->setPatternText(QStringLiteral("10 11"));
+        view_->find(false, true);
+        QTRY_VERIFY(!bar->isBusy());
+        QCOMPARE(view_->hexView()->selectionStart(), quint64{0x10});
+        // Find all highlights every match and selects the first.
+        bar->setPatternText(QStringLiteral("0?"));
+        view_->find(true);
+        QTRY_VERIFY(!bar->isBusy());
+        QCOMPARE(view_->hexView()->selectionStart(), quint64{0});
+        QVERIFY(bar->message().contains(QStringLiteral("16")));
         bar->setPatternText(QStringLiteral("zz"));
         view_->find(false);
         QVERIFY(!bar->message().isEmpty());
