@@ -281,6 +281,16 @@ void addExtraFiles(Node& index, const Store& store, const std::string& prefix) {
     }
 }
 
+// Children are labelled with their key; inside a folder node, the folder's part is redundant.
+void shortenLabels(Node& node, const std::string& prefix) {
+    for (std::uint64_t i = 0; i < node.childCount(); ++i) {
+        Node* child = node.child(i);
+        if (child->label().starts_with(prefix + "/")) {
+            child->setLabel(child->label().substr(prefix.size() + 1));
+        }
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<Node> makeShardNode(ByteSourcePtr source, std::string label) {
@@ -406,6 +416,7 @@ std::unique_ptr<Node> makeIndexNode(const Store& store, const std::string& versi
         node->appendChild(sourceOrMissing(store, codebookKey, makeCodebookNode));
     }
     addExtraFiles(*node, store, prefix);
+    shortenLabels(*node, prefix);
     node->setValue(manifest.metric.empty()
                        ? std::string("index")
                        : manifest.metric + ", " + std::to_string(manifest.shards.size()) +
@@ -434,6 +445,7 @@ std::unique_ptr<Node> makeDatasetNode(const Store& store, const std::string& ver
             }
         }
     }
+    shortenLabels(*node, prefix);
     return node;
 }
 
@@ -453,6 +465,7 @@ std::unique_ptr<Node> makeRootNode(const Store& store) {
             aliases->appendChild(makeJsonNode(source, "shardlake.alias", "aliases/" + name));
         }
     }
+    shortenLabels(*aliases, "aliases");
     root->setValue(std::to_string(datasets->childCount()) + " datasets, " +
                    std::to_string(indexes->childCount()) + " indexes, " +
                    std::to_string(aliases->childCount()) + " aliases");

@@ -243,6 +243,7 @@ TEST(ShardlakeTree, CorpusRootTree) {
     const Node* shard = childOfKind(*index, "shardlake.shard");
     ASSERT_NE(shard, nullptr);
     EXPECT_EQ(shard->status(), Status::Ok);
+    EXPECT_EQ(shard->label(), "shards/shard-0000.sidx");
     // Every node region lies in the source of its own file, and that source is the document's.
     bool sourceKnown = false;
     for (const auto& source : document->sources) {
