@@ -218,7 +218,7 @@ private:
         return name_ + "/" + kBlocksLabel + "/" + blockLabel(frame.kind(), frame.offset);
     }
     std::string blockPathAt(std::uint64_t offset) const {
-        return name_ + "/" + kBlocksLabel + "/block @" + std::to_string(offset);
+        return name_ + "/" + kBlocksLabel + "/unparsed @" + std::to_string(offset);
     }
     Region whole(const BlockFrame& frame) const { return frameRegions(source_, frame).whole; }
     // A region inside a block's decoded payload, as file bytes: exact for codec none, the
