@@ -33,6 +33,44 @@ namespace {
 
 enum class FrameType { Array, Map, IndefString };
 
+// RFC 3629 UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF.
+bool validUtf8(const std::uint8_t* p, std::uint64_t n) {
+    std::uint64_t i = 0;
+    while (i < n) {
+        const std::uint8_t b = p[i];
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        std::uint64_t extra = 0;
+        std::uint8_t low = 0x80;
+        std::uint8_t high = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF) {
+            extra = 1;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            extra = 2;
+            low = b == 0xE0 ? 0xA0 : 0x80;
+            high = b == 0xED ? 0x9F : 0xBF;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            extra = 3;
+            low = b == 0xF0 ? 0x90 : 0x80;
+            high = b == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return false;
+        }
+        if (n - i <= extra || p[i + 1] < low || p[i + 1] > high) {
+            return false;
+        }
+        for (std::uint64_t k = 2; k <= extra; ++k) {
+            if (p[i + k] < 0x80 || p[i + k] > 0xBF) {
+                return false;
+            }
+        }
+        i += extra + 1;
+    }
+    return true;
+}
+
 struct Frame {
     FrameType type = FrameType::Array;
     bool indefinite = false;
@@ -205,6 +243,9 @@ bool Scanner::startItem() {
                 return fail("a CBOR string of " + std::to_string(head->argument) +
                                 " bytes runs past the end of the manifest",
                             headStart);
+            }
+            if (head->major == 3 && !validUtf8(bytes_.data() + pos_, head->argument)) {
+                return fail("a CBOR text string is not valid UTF-8", headStart);
             }
             const auto* chars = reinterpret_cast<const char*>(bytes_.data() + pos_);
             pos_ += head->argument;

@@ -63,6 +63,8 @@ TEST(ZtCborScan, RejectsMalformedInput) {
         {0x9B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},  // absurd count
         {0x1F},                                                  // indefinite integer
         {0xF8, 0x10},                                            // two-byte simple value < 32
+        {0x62, 0xC3, 0x28},                                      // text that is not UTF-8
+        {0x63, 0xED, 0xA0, 0x80},                                // a surrogate in UTF-8
     };
     for (const auto& bytes : bad) {
         const auto result = scanCbor(bytes);
@@ -86,6 +88,11 @@ TEST(ZtCborScan, StopsNestingBombsWithoutRecursion) {
     std::vector<std::uint8_t> indefinite(1'000'000, 0x9F);
     result = scanCbor(indefinite);
     EXPECT_FALSE(result.ok);
+}
+
+TEST(ZtCborScan, AcceptsUtf8Text) {
+    const auto bytes = cbor(nlohmann::json("größe ✓ 🙂"));
+    EXPECT_TRUE(scanCbor(bytes).ok);
 }
 
 TEST(ZtCborScan, ReportsWhereTheFirstItemEnds) {
