@@ -1,5 +1,6 @@
 #include "shardlake_manifest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -225,7 +226,12 @@ void checkShardList(const IndexManifest& m, const json& root, FieldReader& reade
         sumValid = sumValid && shard.vectorCount.has_value() && next.has_value();
         sum = next.value_or(sum);
     }
-    if (sumValid && m.totalVectorCount && sum != *m.totalVectorCount) {
+    const bool allCounted = std::all_of(m.shards.begin(), m.shards.end(), [](const ShardEntry& e) {
+        return e.vectorCount.has_value();
+    });
+    if (allCounted && !sumValid) {
+        reader.error("SL-TOTAL", "the shard vector counts add up to more than 2^64 - 1", "/shards");
+    } else if (sumValid && m.totalVectorCount && sum != *m.totalVectorCount) {
         reader.error("SL-TOTAL",
                      "shard vector counts sum to " + std::to_string(sum) +
                          ", total_vector_count is " + std::to_string(*m.totalVectorCount),

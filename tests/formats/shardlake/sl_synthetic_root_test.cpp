@@ -184,6 +184,15 @@ TEST_F(SyntheticRoot, SymlinkOutOfTheRootIsNotFollowed) {
     EXPECT_TRUE(sink.hasCode("SL-MISSING")) << describe(sink);
 }
 
+TEST_F(SyntheticRoot, CountsOverflowing64BitsAreErrors) {
+    nlohmann::json m = manifest();
+    m["shards"][0]["vector_count"] = ~std::uint64_t{0};
+    writeManifest(m);
+    const auto sink = validateShardlake(root());
+    EXPECT_TRUE(sink.hasCode("SL-TOTAL")) << describe(sink);
+    EXPECT_TRUE(sink.hasCode("SL-COUNT")) << describe(sink);
+}
+
 TEST_F(SyntheticRoot, OrphanShardIsAWarning) {
     fs::copy_file(shard(0), root() / "indexes/idx-raw/shards/shard-0009.sidx");
     const auto sink = validateShardlake(root());
