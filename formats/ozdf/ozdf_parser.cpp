@@ -1,0 +1,770 @@
+#include "ozdf_parser.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "ozdf_diagnostics.h"
+#include "ozdf_text.h"
+
+namespace strata::ozdf {
+
+namespace fs = std::filesystem;
+
+std::string_view elementKindName(ElementKind kind) {
+    switch (kind) {
+        case ElementKind::Block:
+            return "block";
+        case ElementKind::List:
+            return "list";
+        case ElementKind::ExternalList:
+            return "external_list";
+        case ElementKind::Comment:
+            return "comment";
+    }
+    return "block";
+}
+
+namespace {
+
+bool hasErrors(const std::vector<Diagnostic>& diagnostics) {
+    return std::any_of(diagnostics.begin(), diagnostics.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+constexpr std::string_view kMetadataFile = "_metadata.ozdf";
+constexpr std::string_view kWritingMarker = ".ozdf_writing";
+// Parts up to this size are copied into memory instead of mapped: a folder of a hundred
+// thousand parts must not exhaust the process's memory mappings.
+constexpr std::uint64_t kPartCopyLimit = 4U << 20U;
+
+// One physical line: [start, end) is its content, `next` where the following line starts.
+struct Line {
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+    std::uint64_t next = 0;
+};
+
+// A stripped content line of the element being read.
+struct TextLine {
+    std::string text;
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+};
+
+// Called for every `[[Name]]` header of a directory document, to read its parts.
+using ExternalReader = std::function<void(Element&)>;
+
+class LineParser {
+public:
+    LineParser(const ByteSource& source, Grammar grammar, bool directory, Reporter& reporter,
+               ExternalReader externalReader)
+        : source_(source),
+          grammar_(grammar),
+          directory_(directory),
+          reporter_(reporter),
+          externalReader_(std::move(externalReader)) {}
+
+    std::vector<Element> parse() {
+        const ByteView whole = source_.view(0, source_.size());
+        bytes_ = std::string_view(reinterpret_cast<const char*>(whole.data()), whole.size());
+        std::uint64_t at = 0;
+        if (bytes_.starts_with("\xEF\xBB\xBF")) {
+            reporter_.error(codes::kBom,
+                            "the file starts with a UTF-8 byte order mark; the reference reads it "
+                            "as content before the first header",
+                            region(0, 3));
+            at = 3;
+        }
+        while (at < bytes_.size()) {
+            const Line line = nextLine(at);
+            handleLine(line);
+            at = line.next;
+        }
+        closeElement(bytes_.size());
+        return std::move(elements_);
+    }
+
+private:
+    Line nextLine(std::uint64_t at) const {
+        const std::size_t found = bytes_.find_first_of("\r\n", at);
+        if (found == std::string_view::npos) {
+            return {at, bytes_.size(), bytes_.size()};
+        }
+        std::uint64_t next = found + 1;
+        if (bytes_[found] == '\r' && next < bytes_.size() && bytes_[next] == '\n') {
+            ++next;
+        }
+        return {at, found, next};
+    }
+
+    Region region(std::uint64_t offset, std::uint64_t length) const {
+        return {&source_, offset, length};
+    }
+
+    void checkUtf8(const Line& line) {
+        const std::string_view raw = bytes_.substr(line.start, line.end - line.start);
+        if (std::all_of(raw.begin(), raw.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x80U; })) {
+            return;
+        }
+        for (std::size_t at = 0; at < raw.size();) {
+            const DecodedChar ch = decodeUtf8(raw, at);
+            if (!ch.valid) {
+                reporter_.error(codes::kUtf8,
+                                "invalid UTF-8 byte 0x" + hexByte(raw[at]) +
+                                    "; the reference refuses the whole file",
+                                region(line.start + at, 1));
+            }
+            at += ch.length;
+        }
+    }
+
+    static std::string hexByte(char c) {
+        static constexpr char kDigits[] = "0123456789ABCDEF";
+        const auto value = static_cast<unsigned char>(c);
+        return {kDigits[value >> 4U], kDigits[value & 0xFU]};
+    }
+
+    void handleLine(const Line& line) {
+        checkUtf8(line);
+        const std::string_view raw = bytes_.substr(line.start, line.end - line.start);
+        const Trimmed trim = trimSpaces(raw);
+        const std::string_view s = raw.substr(trim.begin, trim.end - trim.begin);
+        const std::uint64_t sBegin = line.start + trim.begin;
+        const Region lineRegion = region(line.start, line.end - line.start);
+        if (!s.empty() && (trim.begin != 0 || trim.end != raw.size())) {
+            reporter_.warning(codes::kWhitespace,
+                              "leading or trailing whitespace on this line is dropped when read",
+                              lineRegion);
+        }
+        if (s.starts_with("#### ")) {
+            handleHeader(line, s, sBegin);
+        } else if (grammar_ == Grammar::Document && (s == "====" || s.starts_with("==== "))) {
+            handleItem(line, s);
+        } else if (s.starts_with("###") || s.starts_with("===")) {
+            handleReservedLine(line, s, lineRegion);
+        } else {
+            handleText(s, sBegin, lineRegion);
+        }
+        prevBlank_ = s.empty();
+        prevText_ = !s.empty() && !structuralLine_;
+        structuralLine_ = false;
+    }
+
+    void requireBlankLine(const Line& line, bool item) {
+        if (blankRequired_ && !prevBlank_) {
+            reporter_.error(codes::kBlankLine,
+                            item ? "a list item marker must follow a blank line"
+                                 : "a header must follow a blank line",
+                            region(line.start, line.end - line.start));
+        }
+    }
+
+    void handleHeader(const Line& line, std::string_view s, std::uint64_t sBegin) {
+        requireBlankLine(line, false);
+        closeElement(line.start);
+        structuralLine_ = true;
+        recovering_ = false;
+        const std::string_view afterMarker = s.substr(5);
+        const Trimmed t = trimSpaces(afterMarker);
+        const std::string header = sanitizeUtf8(afterMarker.substr(t.begin, t.end - t.begin));
+        (void)sBegin;
+        Element element;
+        element.headerRegion = region(line.start, line.end - line.start);
+        element.region = region(line.start, 0);
+        if (grammar_ == Grammar::Document && header.size() >= 4 && header.starts_with("[[") &&
+            header.ends_with("]]")) {
+            element.kind = ElementKind::ExternalList;
+            element.writtenName = header.substr(2, header.size() - 4);
+        } else if (grammar_ == Grammar::Document && header.size() >= 2 && header.starts_with("[") &&
+                   header.ends_with("]")) {
+            element.kind = ElementKind::List;
+            element.writtenName = header.substr(1, header.size() - 2);
+        } else if (upperCase(header) == "COMMENT") {
+            element.kind = ElementKind::Comment;
+            element.writtenName = header;
+        } else {
+            element.kind = ElementKind::Block;
+            element.writtenName = header;
+        }
+        if (element.kind != ElementKind::Comment) {
+            element.name = upperCase(element.writtenName);
+            checkName(element);
+        }
+        elements_.push_back(std::move(element));
+        Element& added = elements_.back();
+        switch (added.kind) {
+            case ElementKind::ExternalList:
+                inList_ = false;
+                building_ = false;
+                blankRequired_ = true;
+                if (!directory_) {
+                    reporter_.error(codes::kExternalInStandalone,
+                                    "external list blocks [[" + added.writtenName +
+                                        "]] are only allowed in directory documents",
+                                    added.headerRegion);
+                } else if (externalReader_) {
+                    externalReader_(added);
+                }
+                break;
+            case ElementKind::List:
+                inList_ = true;
+                building_ = false;
+                blankRequired_ = false;
+                break;
+            case ElementKind::Comment:
+            case ElementKind::Block:
+                inList_ = false;
+                building_ = true;
+                blankRequired_ = true;
+                break;
+        }
+    }
+
+    void checkName(const Element& element) {
+        const bool isList = element.kind != ElementKind::Block;
+        std::set<std::string>& seen = isList ? listNames_ : blockNames_;
+        if (!seen.insert(element.name).second) {
+            const bool part = grammar_ == Grammar::DataPart;
+            reporter_.error(isList ? codes::kDuplicateList : codes::kDuplicateBlock,
+                            std::string(isList ? "list block '" : "block '") + element.writtenName +
+                                "' already exists in this " + (part ? "data part" : "document") +
+                                " (names compare upper-cased)",
+                            element.headerRegion);
+        }
+        if (element.name != element.writtenName) {
+            reporter_.warning(
+                codes::kNameCase,
+                "block name '" + element.writtenName + "' is read as '" + element.name + "'",
+                element.headerRegion);
+        }
+        const std::string& n = element.writtenName;
+        const bool oddBrackets =
+            element.kind == ElementKind::List
+                ? (n.starts_with("[") || n.ends_with("]"))
+                : (element.kind == ElementKind::Block && (n.starts_with("[") || n.ends_with("]")));
+        if (oddBrackets && grammar_ == Grammar::Document) {
+            reporter_.warning(codes::kBrackets,
+                              "unbalanced brackets: this header is read as a " +
+                                  std::string(elementKindName(element.kind)) + " named '" +
+                                  element.name + "'",
+                              element.headerRegion);
+        }
+    }
+
+    void handleItem(const Line& line, std::string_view s) {
+        const Region lineRegion = region(line.start, line.end - line.start);
+        if (!inList_) {
+            reporter_.error(codes::kItemOutsideList, "list item marker outside of a list block",
+                            lineRegion);
+            recovering_ = true;
+            return;
+        }
+        requireBlankLine(line, true);
+        closeItem(line.start);
+        structuralLine_ = true;
+        recovering_ = false;
+        const std::string_view afterMarker = s.size() > 5 ? s.substr(5) : std::string_view{};
+        const Trimmed t = trimSpaces(afterMarker);
+        Item item;
+        if (t.end > t.begin) {
+            item.name = sanitizeUtf8(afterMarker.substr(t.begin, t.end - t.begin));
+        }
+        item.markerRegion = lineRegion;
+        item.region = region(line.start, 0);
+        elements_.back().items.push_back(std::move(item));
+        building_ = true;
+        blankRequired_ = true;
+    }
+
+    void handleReservedLine(const Line& line, std::string_view s, const Region& lineRegion) {
+        (void)line;
+        const bool hash = s[0] == '#';
+        std::string_view code = hash ? codes::kHeader : codes::kItemMarker;
+        std::string message;
+        if (prevText_ && building_) {
+            code = codes::kReservedLine;
+            message = "a text line cannot start with '###' or '==='; OZDF has no escape syntax";
+        } else if (hash) {
+            message = "malformed header: a header is exactly '#### ' followed by a name";
+        } else if (grammar_ == Grammar::DataPart) {
+            message = "list item markers are not allowed in data parts";
+        } else {
+            message = "malformed list item marker: a marker is exactly '====' or '==== NAME'";
+        }
+        reporter_.error(code, message, lineRegion);
+        if (code != codes::kReservedLine) {
+            // Do not blame the lines that belong to the malformed header as stray content.
+            closeElement(line.start);
+            recovering_ = true;
+        }
+    }
+
+    void handleText(std::string_view s, std::uint64_t sBegin, const Region& lineRegion) {
+        if (building_) {
+            Element& element = elements_.back();
+            if (element.kind != ElementKind::Comment && !s.empty() && hasCollapsibleSpace(s)) {
+                reporter_.warning(codes::kWhitespace,
+                                  "whitespace runs in this line collapse to one space when read",
+                                  lineRegion);
+            }
+            lines_.push_back({sanitizeUtf8(s), sBegin, sBegin + s.size()});
+            return;
+        }
+        if (s.empty() || recovering_) {
+            return;
+        }
+        std::string where = "before the first header";
+        if (!elements_.empty() && elements_.back().kind == ElementKind::List) {
+            where = "in a list block before its first '====' item";
+        } else if (!elements_.empty() && elements_.back().kind == ElementKind::ExternalList) {
+            where = "after an external list header (its items live in part files)";
+        }
+        reporter_.error(codes::kContentBeforeHeader, "text " + where, lineRegion);
+        recovering_ = true;
+    }
+
+    std::vector<Paragraph> paragraphs() const {
+        std::vector<Paragraph> out;
+        std::size_t i = 0;
+        while (i < lines_.size()) {
+            if (lines_[i].text.empty()) {
+                ++i;
+                continue;
+            }
+            std::string joined;
+            const std::size_t first = i;
+            for (; i < lines_.size() && !lines_[i].text.empty(); ++i) {
+                if (i != first) {
+                    joined.push_back(' ');
+                }
+                joined += lines_[i].text;
+            }
+            const std::uint64_t begin = lines_[first].begin;
+            out.push_back({collapseSpaces(joined), region(begin, lines_[i - 1].end - begin)});
+        }
+        return out;
+    }
+
+    void closeItem(std::uint64_t end) {
+        if (elements_.empty() || elements_.back().items.empty() || !building_) {
+            lines_.clear();
+            return;
+        }
+        Item& item = elements_.back().items.back();
+        item.paragraphs = paragraphs();
+        item.region.length = end - item.region.offset;
+        lines_.clear();
+        building_ = false;
+    }
+
+    void closeElement(std::uint64_t end) {
+        if (elements_.empty()) {
+            lines_.clear();
+            building_ = false;
+            return;
+        }
+        Element& element = elements_.back();
+        if (element.kind == ElementKind::List) {
+            closeItem(end);
+        } else if (building_ && element.kind == ElementKind::Comment) {
+            std::string text;
+            for (std::size_t i = 0; i < lines_.size(); ++i) {
+                if (i != 0) {
+                    text.push_back('\n');
+                }
+                text += lines_[i].text;
+            }
+            element.text = std::move(text);
+        } else if (building_ && element.kind == ElementKind::Block) {
+            element.paragraphs = paragraphs();
+        }
+        if (element.region.end() <= end) {
+            element.region.length = end - element.region.offset;
+        }
+        lines_.clear();
+        building_ = false;
+    }
+
+    const ByteSource& source_;
+    Grammar grammar_;
+    bool directory_;
+    Reporter& reporter_;
+    ExternalReader externalReader_;
+    std::string_view bytes_;
+
+    std::vector<Element> elements_;
+    std::vector<TextLine> lines_;
+    std::set<std::string> blockNames_;
+    std::set<std::string> listNames_;
+    bool building_ = false;       // text lines go to the last element (or its last item)
+    bool inList_ = false;         // item markers are allowed
+    bool blankRequired_ = false;  // the next header or marker needs a blank line before it
+    bool prevBlank_ = false;
+    bool prevText_ = false;
+    bool structuralLine_ = false;
+    bool recovering_ = false;  // after an error: stray text is not reported again
+};
+
+std::string fileNameOf(const fs::path& path) {
+    fs::path clean = path.lexically_normal();
+    if (!clean.has_filename() && clean.has_parent_path()) {
+        clean = clean.parent_path();
+    }
+    return clean.filename().string();
+}
+
+ByteSourcePtr openPartSource(const fs::path& path) {
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec || size > kPartCopyLimit) {
+        return openMappedFile(path);
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw SourceError("cannot open " + path.string());
+    }
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    return makeBufferSource(std::string_view(bytes), path.string());
+}
+
+// A part file name KEY-<digits>.ozdp: the index, whether it used non-ASCII digits.
+struct PartName {
+    bool matches = false;
+    std::uint64_t index = 0;
+    bool unicodeDigits = false;
+};
+
+PartName parsePartName(std::string_view name, std::string_view key) {
+    PartName out;
+    const std::string prefix = std::string(key) + "-";
+    if (!name.starts_with(prefix) || !name.ends_with(".ozdp") || name.size() <= prefix.size() + 5) {
+        return out;
+    }
+    const std::string_view digits = name.substr(prefix.size(), name.size() - prefix.size() - 5);
+    std::uint64_t value = 0;
+    for (std::size_t at = 0; at < digits.size();) {
+        const DecodedChar ch = decodeUtf8(digits, at);
+        const int digit = ch.valid ? decimalDigitValue(ch.codePoint) : -1;
+        if (digit < 0) {
+            return out;
+        }
+        out.unicodeDigits = out.unicodeDigits || ch.codePoint >= 0x80;
+        const std::uint64_t limit = (UINT64_MAX - static_cast<std::uint64_t>(digit)) / 10;
+        value = value > limit ? UINT64_MAX : value * 10 + static_cast<std::uint64_t>(digit);
+        at += ch.length;
+    }
+    out.matches = true;
+    out.index = value;
+    return out;
+}
+
+class DirectoryReader {
+public:
+    DirectoryReader(Document& document, Reporter& reporter)
+        : document_(document), reporter_(reporter) {}
+
+    void read() {
+        const fs::path& folder = document_.path;
+        listFolder(folder);
+        if (hasEntry(kWritingMarker)) {
+            reporter_.errorInFile(codes::kWritingMarker,
+                                  "the folder holds the " + std::string(kWritingMarker) +
+                                      " marker of an interrupted save; the reference refuses it",
+                                  (folder / kWritingMarker).string());
+        }
+        const fs::path metadata = folder / kMetadataFile;
+        if (!fs::is_regular_file(metadata)) {
+            reporter_.errorInFile(
+                codes::kNoMetadata,
+                "a directory document needs a " + std::string(kMetadataFile) + " file",
+                metadata.string());
+            return;
+        }
+        ByteSourcePtr source;
+        try {
+            source = openMappedFile(metadata);
+        } catch (const SourceError& error) {
+            reporter_.errorInFile(codes::kIo, error.what(), metadata.string());
+            return;
+        }
+        document_.sources.push_back(source);
+        LineParser parser(*source, Grammar::Document, true, reporter_,
+                          [this](Element& element) { readParts(element); });
+        document_.elements = parser.parse();
+        reportIgnoredParts();
+    }
+
+private:
+    void listFolder(const fs::path& folder) {
+        std::error_code ec;
+        for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code typeEc;
+            entries_.push_back({it->path().filename().string(), it->is_regular_file(typeEc)});
+        }
+        if (ec) {
+            reporter_.errorInFile(codes::kIo, "cannot list the folder: " + ec.message(),
+                                  folder.string());
+        }
+        std::sort(entries_.begin(), entries_.end());
+    }
+
+    bool hasEntry(std::string_view name) const {
+        return std::any_of(entries_.begin(), entries_.end(),
+                           [&](const auto& entry) { return entry.first == name; });
+    }
+
+    struct Candidate {
+        std::string name;
+        PartName parsed;
+    };
+
+    void readParts(Element& element) {
+        const std::string key = partFileKey(element.writtenName);
+        const std::string pattern = key + "-*.ozdp";
+        std::vector<Candidate> parts;
+        for (const auto& [name, regular] : entries_) {
+            if (!regular ||
+                fnmatch(pattern.c_str(), name.c_str(), FNM_NOESCAPE | FNM_PERIOD) != 0) {
+                continue;
+            }
+            claimed_.insert(name);
+            const PartName parsed = parsePartName(name, key);
+            const std::string file = (document_.path / name).string();
+            if (!parsed.matches) {
+                reporter_.errorInFile(codes::kPartName,
+                                      "part file name '" + name + "' does not have the form " +
+                                          key + "-<digits>.ozdp",
+                                      file);
+                continue;
+            }
+            if (parsed.unicodeDigits) {
+                reporter_.warningInFile(codes::kPartUnicodeDigits,
+                                        "part number of '" + name +
+                                            "' uses non-ASCII digits (the reference accepts them)",
+                                        file);
+            }
+            parts.push_back({name, parsed});
+        }
+        std::stable_sort(parts.begin(), parts.end(), [](const Candidate& a, const Candidate& b) {
+            return a.parsed.index < b.parsed.index;
+        });
+        if (parts.empty()) {
+            reporter_.info(codes::kPartMissing,
+                           "external list [[" + element.writtenName + "]] has no " + key +
+                               "-NN.ozdp part files: it is read as an empty list",
+                           element.headerRegion);
+        }
+        checkNumbering(parts, key);
+        for (const Candidate& part : parts) {
+            element.items.push_back(readPart(part));
+        }
+    }
+
+    void checkNumbering(const std::vector<Candidate>& parts, const std::string& key) {
+        std::uint64_t expected = 1;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            const std::uint64_t index = parts[i].parsed.index;
+            const std::string file = (document_.path / parts[i].name).string();
+            if (i > 0 && index == parts[i - 1].parsed.index) {
+                reporter_.errorInFile(codes::kPartDuplicate,
+                                      "part '" + parts[i].name + "' repeats number " +
+                                          std::to_string(index) + " of '" + parts[i - 1].name + "'",
+                                      file);
+                continue;
+            }
+            if (index != expected) {
+                const bool start = i == 0;
+                reporter_.errorInFile(start ? codes::kPartStart : codes::kPartGap,
+                                      start ? "the parts of " + key + " start at " +
+                                                  std::to_string(index) + " instead of 1"
+                                            : "part " + std::to_string(expected) + " of " + key +
+                                                  " is missing (next is '" + parts[i].name + "')",
+                                      file);
+            }
+            expected = index == UINT64_MAX ? index : index + 1;
+        }
+    }
+
+    Item readPart(const Candidate& part) {
+        Item item;
+        item.partFile = part.name;
+        item.partIndex = part.parsed.index;
+        const fs::path path = document_.path / part.name;
+        ByteSourcePtr source;
+        try {
+            source = openPartSource(path);
+        } catch (const SourceError& error) {
+            reporter_.errorInFile(codes::kIo, error.what(), path.string());
+            return item;
+        }
+        document_.sources.push_back(source);
+        item.partRegion = {source.get(), 0, source->size()};
+        LineParser parser(*source, Grammar::DataPart, false, reporter_, {});
+        const std::vector<Element> blocks = parser.parse();
+        bool hasData = false;
+        for (const Element& block : blocks) {
+            if (block.kind != ElementKind::Block) {
+                continue;
+            }
+            if (block.name == "DATA" && !hasData) {
+                hasData = true;
+                item.paragraphs = block.paragraphs;
+                item.region = block.region;
+                item.markerRegion = block.headerRegion;
+            } else if (block.name == "NAME" && !item.name) {
+                item.name = joinParagraphs(block.paragraphs);
+            } else if (block.name != "DATA" && block.name != "NAME") {
+                reporter_.info(codes::kPartExtraBlock,
+                               "block '" + block.name + "' of a data part is ignored",
+                               block.headerRegion);
+            }
+        }
+        if (!hasData) {
+            reporter_.error(codes::kPartNoData, "data part '" + part.name + "' has no DATA block",
+                            item.partRegion);
+            item.region = item.partRegion;
+        }
+        return item;
+    }
+
+    static std::string joinParagraphs(const std::vector<Paragraph>& paragraphs) {
+        std::string out;
+        for (std::size_t i = 0; i < paragraphs.size(); ++i) {
+            if (i != 0) {
+                out += "\n\n";
+            }
+            out += paragraphs[i].text;
+        }
+        return out;
+    }
+
+    void reportIgnoredParts() {
+        for (const auto& [name, regular] : entries_) {
+            if (regular && name.ends_with(".ozdp") && !claimed_.contains(name)) {
+                reporter_.infoInFile(codes::kPartIgnored,
+                                     "'" + name + "' belongs to no external list and is ignored",
+                                     (document_.path / name).string());
+            }
+        }
+    }
+
+    Document& document_;
+    Reporter& reporter_;
+    std::vector<std::pair<std::string, bool>> entries_;  // name, is a regular file
+    std::set<std::string> claimed_;
+};
+
+Document readDirectoryDocument(const fs::path& folder) {
+    Document document;
+    document.filename = fileNameOf(folder);
+    document.isDirectory = true;
+    document.path = folder;
+    Reporter reporter(document.diagnostics);
+    DirectoryReader(document, reporter).read();
+    return document;
+}
+
+bool folderLooksLikeDocument(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string extension = it->path().extension().string();
+        if (extension == ".ozdp" || extension == ".ozdf") {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+bool Document::accepted() const {
+    return !hasErrors(diagnostics);
+}
+
+bool Corpus::accepted() const {
+    return !hasErrors(diagnostics) && std::all_of(documents.begin(), documents.end(),
+                                                  [](const Document& d) { return d.accepted(); });
+}
+
+std::string partFileKey(std::string_view listName) {
+    std::string key = upperCase(sanitizeUtf8(listName));
+    std::replace(key.begin(), key.end(), ' ', '_');
+    return key;
+}
+
+Document readDocumentSource(ByteSourcePtr source, std::string filename, Grammar grammar) {
+    Document document;
+    document.filename = std::move(filename);
+    document.path = source->name();
+    document.sources.push_back(source);
+    Reporter reporter(document.diagnostics);
+    LineParser parser(*source, grammar, false, reporter, {});
+    document.elements = parser.parse();
+    return document;
+}
+
+Document readDocument(const fs::path& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        return readDirectoryDocument(path);
+    }
+    if (!fs::is_regular_file(path, ec)) {
+        throw SourceError(path.string() + ": not a file or folder");
+    }
+    const Grammar grammar = path.extension() == ".ozdp" ? Grammar::DataPart : Grammar::Document;
+    Document document = readDocumentSource(openMappedFile(path), fileNameOf(path), grammar);
+    document.path = path;
+    return document;
+}
+
+Corpus readCorpus(const fs::path& folder) {
+    Corpus corpus;
+    corpus.path = folder;
+    std::error_code ec;
+    std::vector<fs::path> documents;
+    fs::directory_iterator it(folder, ec);
+    if (ec) {
+        throw SourceError(folder.string() + ": cannot list the folder: " + ec.message());
+    }
+    Reporter reporter(corpus.diagnostics);
+    for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+        const fs::path path = it->path();
+        const std::string name = path.filename().string();
+        std::error_code typeEc;
+        if (name.ends_with(".ozdf") && it->is_regular_file(typeEc)) {
+            documents.push_back(path);
+        } else if (it->is_directory(typeEc)) {
+            if (fs::exists(path / kMetadataFile, typeEc) ||
+                fs::exists(path / kWritingMarker, typeEc)) {
+                documents.push_back(path);
+            } else if (folderLooksLikeDocument(path)) {
+                reporter.warningInFile(codes::kCorpusSkipped,
+                                       "sub-folder '" + name + "' holds OZDF files but no " +
+                                           std::string(kMetadataFile) +
+                                           "; the reference skips it silently",
+                                       path.string());
+            }
+        }
+    }
+    std::sort(documents.begin(), documents.end(),
+              [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });
+    for (const fs::path& path : documents) {
+        try {
+            corpus.documents.push_back(readDocument(path));
+        } catch (const SourceError& error) {
+            reporter.errorInFile(codes::kIo, error.what(), path.string());
+        }
+    }
+    return corpus;
+}
+
+}  // namespace strata::ozdf
