@@ -236,3 +236,34 @@ TEST(ZsHostile, TruncatedPrefixesNeverCrash) {
 
 }  // namespace
 }  // namespace strata::zs
+
+namespace strata::zs {
+namespace {
+
+using namespace testing;
+
+// Every byte of a ZS file is covered by a CRC or checked structurally (lengths, offsets), so
+// flipping any single bit must give at least one error, and never a crash.
+TEST(ZsHostile, EverySingleBitFlipIsDetected) {
+    for (const char* base :
+         {"corrupt/base-none.zs", "corrupt/base-deflate.zs", "corrupt/base-lzma.zs"}) {
+        SCOPED_TRACE(base);
+        const std::string text = readText(zsCorpus() / base);
+        const Bytes original(text.begin(), text.end());
+        for (std::size_t at = 0; at < original.size(); ++at) {
+            for (const std::uint8_t bit : {0x01, 0x80}) {
+                Bytes bytes = original;
+                bytes[at] ^= bit;
+                ValidationOptions options;
+                options.threads = 1;
+                const auto sink = validate(openZs(std::move(bytes)), options);
+                EXPECT_GT(sink->countOf(Severity::Error), 0u)
+                    << "byte " << at << " bit " << int{bit} << "\n"
+                    << describe(*sink);
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace strata::zs
