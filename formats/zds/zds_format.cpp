@@ -3,6 +3,9 @@
 #include "formats/registry/file_document.h"
 #include "formats/registry/fixed_diagnostic_validator.h"
 #include "zds_probe.h"
+#include "zds_reader.h"
+#include "zds_tree.h"
+#include "zds_validator.h"
 
 namespace strata {
 
@@ -18,6 +21,27 @@ void setFixedValidator(OpenedDocument& document, Diagnostic diagnostic) {
     };
 }
 
+std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
+                                            const Detection& detection) {
+    auto dataset = ZdsDataset::open(path);
+    auto document = std::make_unique<OpenedDocument>();
+    document->format = FormatId::Zds;
+    document->path = path;
+    if (dataset->archive()) {
+        document->sources.push_back(dataset->archive()->archiveSource());
+    }
+    for (const auto& source : dataset->storage().openedSources()) {
+        document->sources.push_back(source);
+    }
+    document->root = buildZdsTree(dataset);
+    document->facts.emplace_back("format", "ZDS");
+    document->facts.emplace_back("description", detection.description);
+    document->facts.emplace_back("container", dataset->archive() ? "ZIP archive" : "folder");
+    document->facts.emplace_back("collections", std::to_string(dataset->collections.size()));
+    document->makeValidator = [path] { return makeZdsValidator(path); };
+    return document;
+}
+
 }  // namespace
 
 std::unique_ptr<OpenedDocument> ZdsFormat::open(const std::filesystem::path& path,
@@ -25,16 +49,18 @@ std::unique_ptr<OpenedDocument> ZdsFormat::open(const std::filesystem::path& pat
     const ProbeInput input = ProbeInput::fromPath(path);
     const ZdsKind kind = classifyZds(input).kind;
     if (input.isDirectory) {
-        auto document = openFolderDocument(path, detection, "zds");
-        if (kind == ZdsKind::NoCollectionsFolder) {
-            Diagnostic diagnostic = makeError(
-                "ZDS-NO-COLLECTIONS",
-                "the dataset has no collections/ folder (its collections are under another name)",
-                {});
-            diagnostic.file = (path / "collections").string();
-            setFixedValidator(*document, std::move(diagnostic));
+        return openDataset(path, detection);
+    }
+    if (kind == ZdsKind::Archive) {
+        try {
+            return openDataset(path, detection);
+        } catch (const SourceError&) {
+            // A damaged archive: show the raw file; the validator says what is wrong.
+            auto document = openFileDocument(path, detection, "zds");
+            document->root->setStatus(Status::Error);
+            document->makeValidator = [path] { return makeZdsValidator(path); };
+            return document;
         }
-        return document;
     }
     auto document = openFileDocument(path, detection, "zds");
     if (kind == ZdsKind::ZdxIndex) {

@@ -9,9 +9,10 @@ class ZdsFormat final : public FormatHandler {
 public:
     FormatId id() const override { return FormatId::Zds; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
-    // For now: folders as a `zds.folder` listing; files as a `zds.file` root (a ZDX index gets a
-    // `zds.magic` child). A `.zds` that is not a ZIP (ZDS-NOT-ZIP) and a dataset without a
-    // collections/ folder (ZDS-NO-COLLECTIONS) get a validator reporting just that.
+    // Dataset folders, collection folders and `.zds` archives get the full ZDS tree and
+    // validator (zds_tree.h, zds_validator.h); an archive libzip cannot open is shown as a raw
+    // file whose validator explains why. A lone ZDX index gets a `zds.file` root with a
+    // `zds.magic` child; a `.zds` that is not a ZIP reports ZDS-NOT-ZIP.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
 };
