@@ -129,14 +129,19 @@ const ProbeEntry* ProbeInput::entry(std::string_view name) const {
     return it != entries.end() && it->name == name ? &*it : nullptr;
 }
 
+// A name missing from a truncated listing may still exist: ask the file system.
 bool ProbeInput::hasDirectory(std::string_view name) const {
-    const ProbeEntry* e = entry(name);
-    return e != nullptr && e->isDirectory;
+    if (const ProbeEntry* e = entry(name)) {
+        return e->isDirectory;
+    }
+    return entriesTruncated && strata::isDirectory(path / name);
 }
 
 bool ProbeInput::hasFile(std::string_view name) const {
-    const ProbeEntry* e = entry(name);
-    return e != nullptr && e->isRegularFile;
+    if (const ProbeEntry* e = entry(name)) {
+        return e->isRegularFile;
+    }
+    return entriesTruncated && isRegularFile(path / name);
 }
 
 }  // namespace strata

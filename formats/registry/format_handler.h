@@ -59,6 +59,8 @@ struct ProbeInput {
     std::string_view headText() const;
     // The listed entry with this exact name, or nullptr.
     const ProbeEntry* entry(std::string_view name) const;
+    // Whether the folder holds a sub-folder / regular file of this name (checked on disk when
+    // the listing was truncated).
     bool hasDirectory(std::string_view name) const;
     bool hasFile(std::string_view name) const;
 };
