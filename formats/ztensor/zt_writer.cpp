@@ -60,7 +60,7 @@ struct CCtxFree {
 
 // One zstd frame made the way a streaming encoder makes it when the input size is not known up
 // front (as the reference writer does): no content size, no checksum, and the level's default
-// window, so the frames are byte-identical to the reference's.
+// window, so the frames are byte-identical to the reference's (tested on the corpus).
 std::vector<std::uint8_t> zstdStreamed(std::span<const std::uint8_t> data, int level) {
     std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
     if (!cctx || ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level))) {
@@ -69,7 +69,11 @@ std::vector<std::uint8_t> zstdStreamed(std::span<const std::uint8_t> data, int l
     std::vector<std::uint8_t> out(ZSTD_compressBound(data.size()) + 64);
     ZSTD_outBuffer ob{out.data(), out.size(), 0};
     ZSTD_inBuffer in{data.data(), data.size(), 0};
-    for (ZSTD_EndDirective mode : {ZSTD_e_continue, ZSTD_e_end}) {
+    // With no input at all the reference's encoder only ever ends the frame, which makes zstd
+    // write a single-segment frame with a content size of 0.
+    const std::vector<ZSTD_EndDirective> modes =
+        data.empty() ? std::vector{ZSTD_e_end} : std::vector{ZSTD_e_continue, ZSTD_e_end};
+    for (ZSTD_EndDirective mode : modes) {
         for (;;) {
             const size_t left = ZSTD_compressStream2(cctx.get(), &ob, &in, mode);
             if (ZSTD_isError(left)) {
