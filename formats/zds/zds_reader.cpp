@@ -278,11 +278,10 @@ void ZdxIndex::scan() const {
     std::call_once(scanned_, [this] {
         if (layout_ == ZdxLayout::Text) {
             const auto lines = scanLineStarts(*source_);
-            for (std::uint64_t start : lines) {
-                const std::uint64_t end = lineEnd(*source_, start);
-                const ByteView v = source_->view(start, end - start);
-                if (!isBlank(v.bytes)) {
-                    starts_.push_back(start);
+            for (std::size_t i = 0; i < lines.size(); ++i) {
+                const std::uint64_t end = i + 1 < lines.size() ? lines[i + 1] : source_->size();
+                if (!isBlank(source_->view(lines[i], end - lines[i]).bytes)) {
+                    starts_.push_back(lines[i]);
                 }
             }
             end_ = source_->size();
@@ -429,10 +428,12 @@ const std::vector<std::uint64_t>& ZdsCollection::lineStarts() const {
         if (!data) {
             return;
         }
-        for (std::uint64_t start : scanLineStarts(*data)) {
-            const std::uint64_t end = lineEnd(*data, start);
-            if (!isBlank(data->view(start, end - start).bytes)) {
-                lines_.push_back(start);
+        // Consecutive starts bound each line, so the data is read front to back once.
+        const auto starts = scanLineStarts(*data);
+        for (std::size_t i = 0; i < starts.size(); ++i) {
+            const std::uint64_t end = i + 1 < starts.size() ? starts[i + 1] : data->size();
+            if (!isBlank(data->view(starts[i], end - starts[i]).bytes)) {
+                lines_.push_back(starts[i]);
             }
         }
     });

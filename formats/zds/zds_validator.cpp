@@ -632,6 +632,7 @@ private:
         std::vector<std::uint32_t> coverage(starts.size(), 0);
         std::vector<std::uint64_t> coveredBy(starts.size(), 0);
         std::unordered_map<std::string, std::uint64_t> entryIds;
+        std::unordered_set<std::string> landedIds;  // ids whose entry points at a line
         for (std::uint64_t i = 0; i < entries; ++i) {
             if (i % kProgressEvery == 0) {
                 if (opt.cancelled()) {
@@ -681,6 +682,7 @@ private:
                         e.offsetRegion);
                 continue;
             }
+            landedIds.insert(e.id);
             if (ids[li] != e.id) {
                 r.add(Severity::Warning, "ZDS-ZDX-ID",
                       "entry " + quoteName(e.id) + " points at the line whose _id is " +
@@ -707,7 +709,7 @@ private:
             }
             const std::uint64_t end = li + 1 < starts.size() ? starts[li + 1] : data->size();
             const Region lineRegion{data, starts[li], end - starts[li]};
-            if (!ids[li].empty() && entryIds.count(ids[li]) != 0) {
+            if (!ids[li].empty() && landedIds.count(ids[li]) != 0) {
                 r.info("ZDS-ZDX-SUPERSEDED",
                        "line " + std::to_string(li + 1) + " (_id " + quoteName(ids[li]) +
                            ") is an older version the index no longer points at",
