@@ -81,6 +81,12 @@ void ByteOverlay::clear() {
 }
 
 QString ByteOverlay::saveTo(const QString& path) const {
+    return writeEdited(*source_, edits_, path);
+}
+
+QString ByteOverlay::writeEdited(const ByteSource& source, const EditMap& edits,
+                                 const QString& path, const strata::CancelToken* cancel,
+                                 const std::function<void(double)>& progress) {
     if (path.isEmpty()) {
         return tr("no file name given");
     }
@@ -88,14 +94,22 @@ QString ByteOverlay::saveTo(const QString& path) const {
         // Temp file beside the target, fsync, rename, directory fsync; removed on failure.
         strata::AtomicFile out(std::filesystem::path(QFile::encodeName(path).toStdString()));
         std::vector<std::uint8_t> buffer;
-        const std::uint64_t total = size();
+        const std::uint64_t total = source.size();
         for (std::uint64_t offset = 0; offset < total; offset += kCopyChunk) {
+            if (cancel != nullptr && cancel->cancelled()) {
+                return tr("saving was cancelled");
+            }
             const std::uint64_t n = clippedLength(offset, kCopyChunk, total);
             buffer.resize(static_cast<std::size_t>(n));
-            if (read(offset, buffer) != n) {
-                return tr("%1 became shorter while saving").arg(name());
+            if (source.read(offset, buffer) != n) {
+                return tr("%1 became shorter while saving")
+                    .arg(QString::fromStdString(source.name()));
             }
+            applyEdits(edits, offset, buffer);
             out.write(buffer);
+            if (progress) {
+                progress(double(offset + n) / double(total));
+            }
         }
         out.commit();
     } catch (const std::exception& e) {

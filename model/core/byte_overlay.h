@@ -7,10 +7,12 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/validator.h"
 
 namespace strata::model {
 
@@ -48,6 +50,12 @@ public:
     // fsync, rename, directory fsync), copying in chunks. Returns an error text or an empty string;
     // on failure the target is left as it was.
     QString saveTo(const QString& path) const;
+
+    // The same for a snapshot of the edits, callable from a worker thread; `progress` gets the
+    // fraction written, `cancel` stops it (the target is then left as it was).
+    static QString writeEdited(const ByteSource& source, const EditMap& edits, const QString& path,
+                               const strata::CancelToken* cancel = nullptr,
+                               const std::function<void(double)>& progress = {});
 
 signals:
     void changed(quint64 offset, quint64 length);

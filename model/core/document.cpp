@@ -130,6 +130,13 @@ QString Document::saveAs(const QString& path) {
     return error;
 }
 
+void Document::markSaved(int undoIndex, const QString& path) {
+    if (undoStack_->index() == undoIndex) {
+        undoStack_->setClean();
+    }
+    emit saved(path);
+}
+
 QString Document::saveFileAs(ByteOverlay* file, const QString& path) {
     if (file == nullptr || !files_.contains(file)) {
         return tr("that file is not part of %1").arg(displayName());

@@ -58,6 +58,9 @@ public:
     // Writes the primary file's edited bytes to `path` atomically and marks the document clean.
     // Returns an error text, or an empty string on success.
     QString saveAs(const QString& path);
+    // Marks the document clean after a background save that started at undo index
+    // `undoIndex`, unless it was edited meanwhile. Emits saved(path).
+    void markSaved(int undoIndex, const QString& path);
     // saveAs for one particular file of a multi-file document (does not change the clean state).
     QString saveFileAs(ByteOverlay* file, const QString& path);
 

@@ -105,6 +105,25 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
     }
 
+    void cancelledWriteLeavesTheTargetAlone() {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("target.bin");
+        QVERIFY(writeFile(target, "old contents"));
+        auto source = strata::makeBufferSource(std::string_view("new contents"));
+        strata::CancelToken cancel;
+        cancel.cancel();
+        QVERIFY(!ByteOverlay::writeEdited(*source, {}, target, &cancel).isEmpty());
+        QCOMPARE(readFile(target), QByteArray("old contents"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"target.bin"});
+
+        double last = 0;
+        QCOMPARE(ByteOverlay::writeEdited(*source, {{0, 'N'}}, target, nullptr,
+                                          [&](double f) { last = f; }),
+                 QString());
+        QCOMPARE(last, 1.0);
+        QCOMPARE(readFile(target), QByteArray("New contents"));
+    }
+
     void saveOverTheMappedFileItself() {
         QTemporaryDir dir;
         const QString path = dir.filePath("self.bin");

@@ -5,9 +5,11 @@
 
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
+#include "model/core/save_job.h"
 
 using strata::model::Bookmark;
 using strata::model::Document;
+using strata::model::Job;
 
 namespace {
 
@@ -144,6 +146,32 @@ private slots:
         doc.undoStack()->undo();
         QVERIFY(!doc.isModified());
         QCOMPARE(doc.primaryFile()->read(0, 3), QByteArray("a12"));
+    }
+
+    void backgroundSaveMarksCleanUnlessEditedMeanwhile() {
+        QTemporaryDir dir;
+        strata::model::JobRunner runner;
+        Document doc(makeOpened());
+        doc.overwrite(doc.primaryFile(), 0, "Q");
+        QSignalSpy saved(&doc, &Document::saved);
+        Job* job = strata::model::startSaveAs(runner, doc, dir.filePath("bg.bin"));
+        QVERIFY(job != nullptr);
+        QTRY_COMPARE(job->state(), Job::State::Finished);
+        QTRY_COMPARE(saved.count(), 1);
+        QVERIFY(!doc.isModified());
+        QCOMPARE(readFile(dir.filePath("bg.bin")), QByteArray("Q123456789"));
+
+        doc.overwrite(doc.primaryFile(), 5, "R", false);
+        Job* second = strata::model::startSaveAs(runner, doc, dir.filePath("bg2.bin"));
+        doc.overwrite(doc.primaryFile(), 6, "S", false);  // after the snapshot
+        QTRY_COMPARE(second->state(), Job::State::Finished);
+        QTRY_COMPARE(saved.count(), 2);
+        QVERIFY(doc.isModified());
+        QCOMPARE(readFile(dir.filePath("bg2.bin")), QByteArray("Q1234R6789"));
+
+        Job* failing = strata::model::startSaveAs(runner, doc, dir.filePath("none/x.bin"));
+        QTRY_COMPARE(failing->state(), Job::State::Failed);
+        QVERIFY(!failing->errorText().isEmpty());
     }
 
     void bookmarks() {

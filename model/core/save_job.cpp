@@ -1,0 +1,37 @@
+#include "save_job.h"
+
+#include <QPointer>
+
+namespace strata::model {
+
+Job* startSaveAs(JobRunner& runner, Document& document, const QString& path) {
+    ByteOverlay* file = document.primaryFile();
+    if (file == nullptr) {
+        return nullptr;
+    }
+    ByteSourcePtr source = file->sourcePtr();
+    ByteOverlay::EditMap edits = file->edits();
+    const int undoIndex = document.undoStack()->index();
+    QPointer<Document> guard(&document);
+    const QString title = QObject::tr("Save %1").arg(path);
+    return runner.start(
+        title, [source, edits = std::move(edits), path, undoIndex, guard](JobContext& context) {
+            const QString error = ByteOverlay::writeEdited(
+                *source, edits, path, &context.cancelToken(),
+                [&context](double fraction) { context.setProgress(fraction); });
+            if (context.cancelled()) {
+                return;
+            }
+            if (!error.isEmpty()) {
+                context.fail(error);
+                return;
+            }
+            context.post([guard, undoIndex, path] {
+                if (guard) {
+                    guard->markSaved(undoIndex, path);
+                }
+            });
+        });
+}
+
+}  // namespace strata::model
