@@ -1,10 +1,66 @@
 #include "ozdf_format.h"
 
+#include <filesystem>
+
 #include "formats/registry/directory_listing.h"
-#include "formats/registry/file_document.h"
+#include "ozdf_parser.h"
 #include "ozdf_probe.h"
+#include "ozdf_tree.h"
+#include "ozdf_validator.h"
 
 namespace strata {
+
+namespace {
+
+bool isDirectoryDocument(const std::filesystem::path& path) {
+    return isRegularFile(path / "_metadata.ozdf") || isRegularFile(path / ".ozdf_writing");
+}
+
+void addDocumentFacts(OpenedDocument& opened, const ozdf::Document& document) {
+    std::size_t parts = 0;
+    for (const ozdf::Element& element : document.elements) {
+        if (element.kind == ozdf::ElementKind::ExternalList) {
+            parts += element.items.size();
+        }
+    }
+    opened.facts.emplace_back("kind", document.isDirectory ? "directory document" : "document");
+    opened.facts.emplace_back("elements", std::to_string(document.elements.size()));
+    if (document.isDirectory) {
+        opened.facts.emplace_back("part files", std::to_string(parts));
+    }
+    opened.facts.emplace_back("readable by the reference", document.accepted() ? "yes" : "no");
+}
+
+std::unique_ptr<OpenedDocument> openDocument(const std::filesystem::path& path) {
+    auto document = std::make_shared<ozdf::Document>(ozdf::readDocument(path));
+    auto opened = std::make_unique<OpenedDocument>();
+    opened->format = FormatId::Ozdf;
+    opened->path = path;
+    opened->sources = document->sources;
+    opened->root = ozdf::buildDocumentNode(*document);
+    addDocumentFacts(*opened, *document);
+    opened->makeValidator = [document] { return ozdf::makeOzdfValidator(document); };
+    return opened;
+}
+
+std::unique_ptr<OpenedDocument> openCorpus(const std::filesystem::path& path) {
+    auto corpus = std::make_shared<ozdf::Corpus>(ozdf::readCorpus(path));
+    auto opened = std::make_unique<OpenedDocument>();
+    opened->format = FormatId::Ozdf;
+    opened->path = path;
+    for (const ozdf::Document& document : corpus->documents) {
+        opened->sources.insert(opened->sources.end(), document.sources.begin(),
+                               document.sources.end());
+    }
+    opened->root = ozdf::buildCorpusNode(*corpus);
+    opened->facts.emplace_back("kind", "corpus");
+    opened->facts.emplace_back("documents", std::to_string(corpus->documents.size()));
+    opened->facts.emplace_back("readable by the reference", corpus->accepted() ? "yes" : "no");
+    opened->makeValidator = [corpus] { return ozdf::makeOzdfCorpusValidator(corpus); };
+    return opened;
+}
+
+}  // namespace
 
 std::optional<Detection> OzdfFormat::probe(const ProbeInput& input) const {
     return probeOzdf(input);
@@ -12,10 +68,11 @@ std::optional<Detection> OzdfFormat::probe(const ProbeInput& input) const {
 
 std::unique_ptr<OpenedDocument> OzdfFormat::open(const std::filesystem::path& path,
                                                  const Detection& detection) const {
+    (void)detection;
     if (isDirectory(path)) {
-        return openFolderDocument(path, detection, "ozdf");
+        return isDirectoryDocument(path) ? openDocument(path) : openCorpus(path);
     }
-    return openFileDocument(path, detection, "ozdf");
+    return openDocument(path);
 }
 
 }  // namespace strata

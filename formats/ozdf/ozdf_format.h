@@ -9,7 +9,8 @@ class OzdfFormat final : public FormatHandler {
 public:
     FormatId id() const override { return FormatId::Ozdf; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
-    // For now: files as an `ozdf.file` root, folders as an `ozdf.folder` listing; no validator.
+    // Files and directory documents as an `ozdf.document` tree, other folders as an
+    // `ozdf.corpus`; the validator reports what the reader found.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
 };

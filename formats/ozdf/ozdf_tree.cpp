@@ -1,0 +1,148 @@
+#include "ozdf_tree.h"
+
+#include "ozdf_parser.h"
+
+namespace strata::ozdf {
+
+namespace {
+
+// An eager node whose children may live in other files (parts, corpus documents), where the
+// binary search of Node::childIndexAt does not apply.
+class OzdfNode final : public Node {
+public:
+    OzdfNode(std::string kind, std::string label, Region region, bool sorted)
+        : Node(std::move(kind), std::move(label), region), sorted_(sorted) {}
+
+protected:
+    bool childrenSortedByOffset() const override { return sorted_; }
+
+private:
+    bool sorted_;
+};
+
+std::unique_ptr<Node> makeNode(std::string kind, std::string label, Region region,
+                               bool sorted = true) {
+    return std::make_unique<OzdfNode>(std::move(kind), std::move(label), region, sorted);
+}
+
+// A one-line preview: at most 80 bytes, cut on a character boundary.
+std::string preview(std::string_view text) {
+    constexpr std::size_t kLimit = 80;
+    if (text.size() <= kLimit) {
+        return std::string(text);
+    }
+    std::size_t cut = kLimit;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+        --cut;
+    }
+    return std::string(text.substr(0, cut)) + "…";
+}
+
+std::string plural(std::size_t count, std::string_view word) {
+    return std::to_string(count) + " " + std::string(word) + (count == 1 ? "" : "s");
+}
+
+void addParagraphs(Node& parent, const std::vector<Paragraph>& paragraphs) {
+    for (std::size_t i = 0; i < paragraphs.size(); ++i) {
+        const Paragraph& p = paragraphs[i];
+        auto node = makeNode("ozdf.paragraph", "paragraph " + std::to_string(i + 1), p.region);
+        node->setValue(preview(p.text));
+        node->addField("text", p.text, p.region);
+        parent.appendChild(std::move(node));
+    }
+}
+
+std::unique_ptr<Node> itemNode(const Item& item, std::size_t index) {
+    std::string label = item.name ? *item.name : "item " + std::to_string(index + 1);
+    auto node = makeNode("ozdf.item", preview(label), item.region);
+    node->setValue(plural(item.paragraphs.size(), "paragraph"));
+    if (item.name) {
+        node->addField("name", *item.name, item.markerRegion);
+    }
+    addParagraphs(*node, item.paragraphs);
+    return node;
+}
+
+std::unique_ptr<Node> partNode(const Item& item, std::size_t index) {
+    auto node = makeNode("ozdf.part", item.partFile, item.partRegion);
+    node->setValue(item.name ? preview(*item.name) : std::string());
+    node->addField("index", item.partIndex);
+    node->appendChild(itemNode(item, index));
+    return node;
+}
+
+std::unique_ptr<Node> elementNode(const Element& element) {
+    switch (element.kind) {
+        case ElementKind::Comment: {
+            auto node = makeNode("ozdf.comment", "COMMENT", element.region);
+            node->setValue(preview(element.text.substr(0, element.text.find('\n'))));
+            node->addField("text", element.text, element.region);
+            return node;
+        }
+        case ElementKind::Block: {
+            auto node = makeNode("ozdf.block", element.name, element.region);
+            node->setValue(plural(element.paragraphs.size(), "paragraph"));
+            node->addField("name", element.name, element.headerRegion);
+            addParagraphs(*node, element.paragraphs);
+            return node;
+        }
+        case ElementKind::List: {
+            auto node = makeNode("ozdf.list", "[" + element.name + "]", element.region);
+            node->setValue(plural(element.items.size(), "item"));
+            node->addField("name", element.name, element.headerRegion);
+            for (std::size_t i = 0; i < element.items.size(); ++i) {
+                node->appendChild(itemNode(element.items[i], i));
+            }
+            return node;
+        }
+        case ElementKind::ExternalList: {
+            auto node =
+                makeNode("ozdf.external_list", "[[" + element.name + "]]", element.region, false);
+            node->setValue(plural(element.items.size(), "part"));
+            node->addField("name", element.name, element.headerRegion);
+            node->addField("part file key", partFileKey(element.writtenName));
+            for (std::size_t i = 0; i < element.items.size(); ++i) {
+                node->appendChild(partNode(element.items[i], i));
+            }
+            return node;
+        }
+    }
+    return makeNode("ozdf.block", element.name, element.region);
+}
+
+Status statusOf(const std::vector<Diagnostic>& diagnostics) {
+    Status status = Status::Ok;
+    for (const Diagnostic& d : diagnostics) {
+        status = worse(status, d.severity == Severity::Error     ? Status::Error
+                               : d.severity == Severity::Warning ? Status::Warning
+                                                                 : Status::Info);
+    }
+    return status;
+}
+
+}  // namespace
+
+std::unique_ptr<Node> buildDocumentNode(const Document& document) {
+    const ByteSource* main = document.mainSource();
+    const Region whole = main != nullptr ? Region{main, 0, main->size()} : Region{};
+    auto node = makeNode("ozdf.document", document.filename, whole, !document.isDirectory);
+    node->setValue(std::string(document.isDirectory ? "directory document, " : "") +
+                   plural(document.elements.size(), "element"));
+    node->setStatus(statusOf(document.diagnostics));
+    for (const Element& element : document.elements) {
+        node->appendChild(elementNode(element));
+    }
+    return node;
+}
+
+std::unique_ptr<Node> buildCorpusNode(const Corpus& corpus) {
+    auto node = makeNode("ozdf.corpus", corpus.path.filename().string(), {}, false);
+    node->setValue(plural(corpus.documents.size(), "document"));
+    node->setStatus(statusOf(corpus.diagnostics));
+    for (const Document& document : corpus.documents) {
+        node->appendChild(buildDocumentNode(document));
+    }
+    return node;
+}
+
+}  // namespace strata::ozdf
