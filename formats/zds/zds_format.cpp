@@ -38,7 +38,7 @@ std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
     document->facts.emplace_back("description", detection.description);
     document->facts.emplace_back("container", dataset->archive() ? "ZIP archive" : "folder");
     document->facts.emplace_back("collections", std::to_string(dataset->collections.size()));
-    document->makeValidator = [path] { return makeZdsValidator(path); };
+    document->makeValidator = [path, dataset] { return makeZdsValidator(path, dataset); };
     return document;
 }
 
@@ -58,7 +58,8 @@ std::unique_ptr<OpenedDocument> ZdsFormat::open(const std::filesystem::path& pat
             // A damaged archive: show the raw file; the validator says what is wrong.
             auto document = openFileDocument(path, detection, "zds");
             document->root->setStatus(Status::Error);
-            document->makeValidator = [path] { return makeZdsValidator(path); };
+            ByteSourcePtr raw = document->sources.front();
+            document->makeValidator = [path, raw] { return makeZdsValidator(path, nullptr, raw); };
             return document;
         }
     }

@@ -182,6 +182,16 @@ private:
     DatasetPtr ds_;
 };
 
+// The root keeps the dataset, and with it every source a node or diagnostic points into.
+class DatasetNode final : public Node {
+public:
+    DatasetNode(DatasetPtr ds, Region region)
+        : Node("zds.dataset", ds->path().filename().string(), region), ds_(std::move(ds)) {}
+
+private:
+    DatasetPtr ds_;
+};
+
 std::unique_ptr<Node> collectionNode(const DatasetPtr& ds, const ZdsCollection& c) {
     auto node = std::make_unique<Node>("zds.collection", c.name());
     std::string mode = c.mode() == ZdsStorageMode::Jsonl
@@ -219,7 +229,7 @@ std::unique_ptr<Node> buildZdsTree(std::shared_ptr<const ZdsDataset> ds) {
         const auto& src = ds->archive()->archiveSource();
         rootRegion = {src.get(), 0, src->size()};
     }
-    auto root = std::make_unique<Node>("zds.dataset", ds->path().filename().string(), rootRegion);
+    auto root = std::make_unique<DatasetNode>(ds, rootRegion);
     root->setValue(std::to_string(ds->collections.size()) + " collections" +
                    (ds->archive() ? " (ZIP archive)" : ""));
     if (ds->zdsJson) {

@@ -132,7 +132,9 @@ bool pathEscapes(std::string_view name) {
 
 class ZdsValidator final : public Validator {
 public:
-    explicit ZdsValidator(std::filesystem::path path) : path_(std::move(path)) {}
+    ZdsValidator(std::filesystem::path path, std::shared_ptr<ZdsDataset> dataset,
+                 ByteSourcePtr rawFile)
+        : path_(std::move(path)), ds_(std::move(dataset)), rawKeep_(std::move(rawFile)) {}
 
     ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         Reporter r(sink, options);
@@ -148,11 +150,13 @@ private:
         if (isFile && !openArchive(r)) {
             return true;
         }
-        try {
-            ds_ = ZdsDataset::open(path_);
-        } catch (const SourceError& e) {
-            r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
-            return true;
+        if (!ds_) {
+            try {
+                ds_ = ZdsDataset::open(path_);
+            } catch (const SourceError& e) {
+                r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
+                return true;
+            }
         }
         if (ds_->archive() && !checkArchive(r, opt)) {
             return false;
@@ -178,12 +182,17 @@ private:
     // ---- container ----
 
     bool openArchive(Reporter& r) {
-        ByteSourcePtr raw;
-        try {
-            raw = openMappedFile(path_);
-        } catch (const SourceError& e) {
-            r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
-            return false;
+        ByteSourcePtr raw = rawKeep_;
+        if (ds_ && ds_->archive()) {
+            raw = ds_->archive()->archiveSource();
+        }
+        if (!raw) {
+            try {
+                raw = openMappedFile(path_);
+            } catch (const SourceError& e) {
+                r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
+                return false;
+            }
         }
         std::uint8_t sig[4] = {};
         const std::size_t got = raw->read(0, sig);
@@ -894,8 +903,10 @@ std::size_t firstInvalidUtf8(std::span<const std::uint8_t> s) {
     return std::string::npos;
 }
 
-std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path) {
-    return std::make_unique<ZdsValidator>(path);
+std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path,
+                                            std::shared_ptr<ZdsDataset> dataset,
+                                            ByteSourcePtr rawFile) {
+    return std::make_unique<ZdsValidator>(path, std::move(dataset), std::move(rawFile));
 }
 
 }  // namespace strata

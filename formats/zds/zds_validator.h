@@ -8,13 +8,21 @@
 #include <span>
 #include <string_view>
 
+#include "formats/common/byte_source.h"
 #include "formats/common/validator.h"
 
 namespace strata {
 
-// Opens the dataset itself (ZIP archives with libzip's consistency checks), so it also reports
-// archives that cannot be opened at all.
-std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path);
+class ZdsDataset;
+
+// Checks `dataset` when given (diagnostic regions then point into its sources, which the opened
+// document keeps alive); otherwise opens the dataset itself, and its regions stay valid while
+// the validator lives. ZIP archives are also opened with libzip's consistency checks, so
+// archives that cannot be opened at all are reported too; `rawFile`, when given, is the mapped
+// file such diagnostics point into.
+std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path,
+                                            std::shared_ptr<ZdsDataset> dataset = nullptr,
+                                            ByteSourcePtr rawFile = nullptr);
 
 // The id rules: non-empty, at most 255 bytes, only [A-Za-z0-9_.-].
 bool zdsIdCharsOk(std::string_view id);

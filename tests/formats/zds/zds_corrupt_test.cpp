@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "formats/zds/zds_format.h"
 #include "zds_test_support.h"
 
 namespace strata {
@@ -99,6 +100,32 @@ std::string verdictName(const ::testing::TestParamInfo<Verdict>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, ZdsCorruptCorpus, ::testing::ValuesIn(verdicts()), verdictName);
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// Diagnostics from a document's validator point into sources the document keeps alive.
+TEST(ZdsCorrupt, DocumentValidatorRegionsOutliveTheValidator) {
+    const auto path = zds_test::corpusDir() / "corrupt" / "zdx_length_plus_one";
+    const ZdsFormat format;
+    const auto detection = format.probe(ProbeInput::fromPath(path));
+    ASSERT_TRUE(detection);
+    const auto document = format.open(path, *detection);
+    CollectingSink sink;
+    {
+        ValidationOptions options;
+        document->makeValidator()->run(sink, options);
+    }
+    ASSERT_TRUE(sink.hasCode("ZDS-ZDX-LENGTH"));
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.code == "ZDS-ZDX-LENGTH") {
+            EXPECT_NE(d.fileName().find("index.bin"), std::string::npos) << d.fileName();
+        }
+    }
+}
 
 }  // namespace
 }  // namespace strata

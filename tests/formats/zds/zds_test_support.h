@@ -3,7 +3,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "formats/common/diagnostic.h"
 #include "formats/zds/zds_validator.h"
@@ -17,9 +19,12 @@ inline std::filesystem::path corpusDir() {
     return std::filesystem::path(STRATA_CORPUS_DIR) / "zds";
 }
 
+// Validators own the sources their diagnostics point into: keep them for the whole test run.
 inline void validate(const std::filesystem::path& path, CollectingSink& sink) {
+    static std::vector<std::unique_ptr<Validator>> keep;
     ValidationOptions options;
-    makeZdsValidator(path)->run(sink, options);
+    keep.push_back(makeZdsValidator(path));
+    keep.back()->run(sink, options);
 }
 
 inline std::string describe(const CollectingSink& sink) {
