@@ -49,6 +49,22 @@ constexpr char kHexDigits[] = "0123456789ABCDEF";
 
 }  // namespace
 
+// The ruler above the rows: "00 01 02 …" over the hex column, "0123…" over the text.
+class HexView::Header : public QWidget {
+public:
+    explicit Header(HexView* view) : QWidget(view), view_(view) {}
+
+protected:
+    void paintEvent(QPaintEvent* event) override {
+        Q_UNUSED(event);
+        QPainter p(this);
+        view_->paintHeader(p, rect());
+    }
+
+private:
+    HexView* view_;
+};
+
 HexView::HexView(QWidget* parent) : QAbstractScrollArea(parent) {
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setFocusPolicy(Qt::StrongFocus);
@@ -57,6 +73,9 @@ HexView::HexView(QWidget* parent) : QAbstractScrollArea(parent) {
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &HexView::onScrollValueChanged);
     connect(verticalScrollBar(), &QScrollBar::actionTriggered, this, &HexView::onScrollAction);
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, viewport(),
+            qOverload<>(&QWidget::update));
+    header_ = new Header(this);
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, header_,
             qOverload<>(&QWidget::update));
     updateLayout();
     updateScrollBars();
@@ -274,6 +293,43 @@ void HexView::updateLayout() {
     l.textX = l.byteX(bytesPerRow_) + l.charWidth;
     l.totalWidth = l.charX(bytesPerRow_) + l.margin;
     layout_ = l;
+    if (header_ != nullptr) {
+        setViewportMargins(0, static_cast<int>(l.lineHeight) + 2, 0, 0);
+        placeHeader();
+        header_->update();
+    }
+}
+
+void HexView::placeHeader() {
+    const QRect vp = viewport()->geometry();
+    const int height = static_cast<int>(layout_.lineHeight) + 2;
+    header_->setGeometry(vp.left(), vp.top() - height, vp.width(), height);
+}
+
+void HexView::paintHeader(QPainter& p, const QRect& area) const {
+    const QPalette& pal = palette();
+    p.fillRect(area, pal.color(QPalette::AlternateBase));
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(area.bottomLeft(), area.bottomRight());
+    p.translate(-horizontalScrollBar()->value(), 0);
+    p.setFont(font());
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    const qreal baseline = 1 + layout_.ascent;
+    QString hex;
+    QString text;
+    for (int i = 0; i < bytesPerRow_; ++i) {
+        hex += QStringLiteral("%1").arg(i, 2, 16, QLatin1Char('0')).toUpper();
+        hex += (i + 1) % 8 == 0 ? QLatin1String("  ") : QLatin1String(" ");
+        text += QLatin1Char(kHexDigits[i % 16]);
+    }
+    p.drawText(QPointF(layout_.byteX(0), baseline), hex);
+    p.drawText(QPointF(layout_.charX(0), baseline), text);
+    if (overlay_ && cursor_ < size()) {
+        // Mark the cursor's column.
+        const int column = static_cast<int>(cursor_ % static_cast<quint64>(bytesPerRow_));
+        p.fillRect(QRectF(layout_.byteX(column), area.bottom() - 1, layout_.charWidth * 2, 2),
+                   pal.color(QPalette::Highlight));
+    }
 }
 
 void HexView::updateScrollBars() {
@@ -375,6 +431,7 @@ void HexView::moveCursor(quint64 offset, bool extend) {
     pendingNibble_ = 0;
     ensureCursorVisible();
     viewport()->update();
+    header_->update();
     if (moved) {
         emit cursorMoved(cursor_);
     }
@@ -385,6 +442,7 @@ void HexView::moveCursor(quint64 offset, bool extend) {
 
 void HexView::resizeEvent(QResizeEvent* event) {
     QAbstractScrollArea::resizeEvent(event);
+    placeHeader();
     updateScrollBars();
     emitViewport();
 }

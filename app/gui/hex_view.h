@@ -144,8 +144,14 @@ private:
     void paintSpansInRow(QPainter& p, qreal y, quint64 rowOffset, int rowLength,
                          const QList<HexHighlight>& ranges) const;
     void paintCursor(QPainter& p, qreal y, int index) const;
+    void paintHeader(QPainter& p, const QRect& area) const;
+    void placeHeader();
+
+    class Header;
+    friend class Header;
 
     QPointer<model::ByteOverlay> overlay_;
+    QWidget* header_ = nullptr;  // the column ruler above the viewport
     Layout layout_;
     HexScrollMapping mapping_;
     int bytesPerRow_ = 16;
