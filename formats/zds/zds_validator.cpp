@@ -213,7 +213,12 @@ private:
             // Try without the consistency check: a readable archive is still worth checking.
             try {
                 ZipArchive::open(path_, false);
-                r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
+                std::string reason = e.what();
+                const auto colon = reason.rfind(": ");
+                reason = colon == std::string::npos ? reason : reason.substr(colon + 2);
+                r.error("ZDS-ZIP-CORRUPT",
+                        "the archive fails libzip's consistency check: " + reason, {},
+                        path_.string());
             } catch (const SourceError& e2) {
                 r.error("ZDS-ZIP-CORRUPT", e2.what(), Region{raw.get(), 0, raw->size()});
                 return false;
@@ -414,6 +419,9 @@ private:
             r.error(fromIndex ? "ZDS-ZDX-ID-UTF8" : "ZDS-UTF8",
                     where + quoteName(id) + " is not valid UTF-8", region);
             return;
+        }
+        if (fromIndex) {
+            return;  // the character and length rules are reported once, on the line's _id
         }
         if (id.size() > kMaxIdBytes) {
             r.warning("ZDS-ID-LENGTH",
