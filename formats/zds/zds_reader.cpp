@@ -502,7 +502,11 @@ ZdsDocument ZdsCollection::document(std::uint64_t i) const {
                 doc.id.resize(doc.id.size() - 5);
             }
         }
-        if (const ByteSourcePtr src = storage_.open(path("docs/" + doc.id + ".json"))) {
+        // An id from order.ids is a file name: never let it reach outside docs/.
+        const bool safe = !doc.id.empty() && doc.id.find('/') == std::string::npos &&
+                          doc.id.find('\\') == std::string::npos && doc.id != "..";
+        if (const ByteSourcePtr src =
+                safe ? storage_.open(path("docs/" + doc.id + ".json")) : nullptr) {
             doc.region = {src.get(), 0, src->size()};
         }
     }
