@@ -167,5 +167,19 @@ TEST(RegistrySyntheticDetection, OzdfByExtensionLayoutAndContent) {
     EXPECT_EQ(detect(dir.path() / "corpus").description, "OZDF corpus");
 }
 
+TEST(RegistrySyntheticDetection, LayoutFoundInAFolderTooBigToList) {
+    ScratchDir dir;
+    const auto folder = dir.makeFolder("big");
+    for (std::size_t i = 0; i < ProbeInput::kMaxEntries + 10; ++i) {
+        dir.write("big/part-" + std::to_string(i) + ".txt", std::string_view("x"));
+    }
+    dir.write("big/_metadata.ozdf", std::string_view("#### A\nb\n"));
+    const ProbeInput input = ProbeInput::fromPath(folder);
+    EXPECT_TRUE(input.entriesTruncated);
+    EXPECT_EQ(input.entries.size(), ProbeInput::kMaxEntries);
+    EXPECT_TRUE(input.hasFile("_metadata.ozdf"));
+    EXPECT_EQ(detect(folder).description, "OZDF directory document");
+}
+
 }  // namespace
 }  // namespace strata
