@@ -1,0 +1,38 @@
+// The canonical OZDF writer: the byte layout the reference writes (blocks with paragraphs
+// wrapped at 80 columns, `.ozdp` parts unwrapped), except that Strata never writes a line its
+// own reader would refuse.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ozdf_document.h"
+
+namespace strata::ozdf {
+
+// Thrown when a document cannot be written as OZDF that reads back the same (a paragraph that
+// starts with `###`, a name with a line break, an external list in a standalone document).
+class WriteError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A paragraph wrapped greedily at 80 code points on spaces, long words on their own line; a
+// word starting with `###` or `===` is never put at the start of a line.
+std::string wrapParagraph(std::string_view paragraph);
+
+// The text of a standalone document, or of `_metadata.ozdf` for a directory document.
+std::string writeDocumentText(const Document& document);
+
+// The part files of an external list: (file name, contents), numbered 1..n with at least two
+// digits.
+std::vector<std::pair<std::string, std::string>> writeParts(const Element& externalList);
+
+// Writes `document` into `folder`: a `<filename>` file, or a `<filename>/` folder with
+// `_metadata.ozdf` and the parts. Each file is written to a temporary name and renamed.
+void saveDocument(const Document& document, const std::filesystem::path& folder);
+
+}  // namespace strata::ozdf

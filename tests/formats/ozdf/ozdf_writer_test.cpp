@@ -1,0 +1,96 @@
+// The canonical writer: reading each corpus the reference resaved and writing it again gives
+// the reference's files byte for byte; what Strata writes always reads back the same.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "formats/ozdf/ozdf_parser.h"
+#include "formats/ozdf/ozdf_writer.h"
+#include "ozdf_test_support.h"
+
+namespace strata::ozdf {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Every file the writer makes for `document`, by path relative to the corpus folder.
+void addWritten(const Document& document, std::map<std::string, std::string>& out) {
+    const std::string text = writeDocumentText(document);
+    if (!document.isDirectory) {
+        out[document.filename] = text;
+        return;
+    }
+    out[document.filename + "/_metadata.ozdf"] = text;
+    for (const Element& element : document.elements) {
+        if (element.kind == ElementKind::ExternalList) {
+            for (const auto& [name, contents] : writeParts(element)) {
+                out[document.filename + "/" + name] = contents;
+            }
+        }
+    }
+}
+
+TEST(OzdfWriter, RewritingTheCorpusIsByteIdenticalToTheReference) {
+    const fs::path root = test::corpusDir();
+    const std::map<std::string, fs::path> inputs = {
+        {"handwritten_docs", root / "valid/handwritten/docs"},
+        {"handwritten_dirdocs", root / "valid/handwritten/dirdocs"},
+        {"handwritten_corpora_mixed", root / "valid/handwritten/corpora/mixed"},
+        {"api_corpus", root / "valid/written_by_reference/api_corpus"},
+    };
+    for (const auto& [name, input] : inputs) {
+        SCOPED_TRACE(name);
+        const Corpus corpus = readCorpus(input);
+        ASSERT_TRUE(corpus.accepted());
+        std::map<std::string, std::string> written;
+        for (const Document& document : corpus.documents) {
+            addWritten(document, written);
+        }
+        const fs::path expected = root / "expected/resaved" / name;
+        std::size_t files = 0;
+        for (const auto& entry : fs::recursive_directory_iterator(expected)) {
+            if (!entry.is_regular_file()) {
+                continue;
+            }
+            const std::string relative = fs::relative(entry.path(), expected).generic_string();
+            SCOPED_TRACE(relative);
+            ASSERT_TRUE(written.contains(relative));
+            EXPECT_EQ(written[relative], slurp(entry.path()));
+            ++files;
+        }
+        EXPECT_EQ(files, written.size());
+    }
+}
+
+TEST(OzdfWriter, WrappingNeverStartsALineWithAHeaderMarker) {
+    std::string paragraph(76, 'a');
+    paragraph += " #### not a header ==== nor an item";
+    const std::string wrapped = wrapParagraph(paragraph);
+    EXPECT_EQ(wrapped.find("\n#"), std::string::npos);
+    EXPECT_EQ(wrapped.find("\n="), std::string::npos);
+    std::string text = "#### BODY\n" + wrapped + "\n";
+    const Document d = readDocumentSource(makeBufferSource(text, "w.ozdf"), "w.ozdf");
+    EXPECT_TRUE(d.accepted());
+    ASSERT_EQ(d.elements.size(), 1U);
+    EXPECT_EQ(d.elements[0].paragraphs.at(0).text, paragraph);
+}
+
+TEST(OzdfWriter, ParagraphStartingWithHeaderMarkerIsRefused) {
+    Document document;
+    document.filename = "x.ozdf";
+    Element block;
+    block.name = "BODY";
+    block.paragraphs.push_back({"#### TITLE", {}});
+    document.elements.push_back(block);
+    EXPECT_THROW(writeDocumentText(document), WriteError);
+}
+
+}  // namespace
+}  // namespace strata::ozdf
