@@ -455,8 +455,8 @@ bool MainWindow::closeTab(int index) {
 
 QString MainWindow::saveCurrentAs(const QString& path) {
     DocumentView* view = currentView();
-    if (view == nullptr) {
-        return tr("No document is open.");
+    if (view == nullptr || view->currentFile() == nullptr) {
+        return tr("No file is open.");
     }
     model::Document* doc = view->document();
     model::ByteOverlay* file = view->currentFile();
@@ -471,7 +471,7 @@ QString MainWindow::saveCurrentAs(const QString& path) {
 
 void MainWindow::save() {
     DocumentView* view = currentView();
-    if (view == nullptr) {
+    if (view == nullptr || view->currentFile() == nullptr) {
         return;
     }
     model::Document* doc = view->document();
@@ -507,7 +507,7 @@ void MainWindow::save() {
 
 void MainWindow::saveAsDialog() {
     DocumentView* view = currentView();
-    if (view == nullptr) {
+    if (view == nullptr || view->currentFile() == nullptr) {
         return;
     }
     const QString current = QString::fromStdString(view->currentFile()->source().name());
