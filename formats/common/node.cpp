@@ -19,7 +19,9 @@ std::string_view statusName(Status status) {
     return "ok";
 }
 
-Status worse(Status a, Status b) { return a < b ? b : a; }
+Status worse(Status a, Status b) {
+    return a < b ? b : a;
+}
 
 std::string formatFieldValue(const FieldValue& value) {
     struct Formatter {
@@ -37,7 +39,9 @@ std::string formatFieldValue(const FieldValue& value) {
     return std::visit(Formatter{}, value);
 }
 
-std::string Field::text() const { return display.empty() ? formatFieldValue(value) : display; }
+std::string Field::text() const {
+    return display.empty() ? formatFieldValue(value) : display;
+}
 
 Node::Node(std::string kind, std::string label, Region region)
     : kind_(std::move(kind)), label_(std::move(label)), region_(region) {}
@@ -64,7 +68,9 @@ std::string Node::path() const {
     return out;
 }
 
-bool Node::hasChildren() const { return !eagerChildren_.empty() || hasLazyChildren(); }
+bool Node::hasChildren() const {
+    return !eagerChildren_.empty() || hasLazyChildren();
+}
 
 std::uint64_t Node::childCount() const {
     if (!eagerChildren_.empty() || !hasLazyChildren()) {
@@ -105,7 +111,9 @@ Node* Node::appendChild(std::unique_ptr<Node> child) {
     return eagerChildren_.back().get();
 }
 
-std::unique_ptr<Node> Node::makeChild(std::uint64_t) const { return nullptr; }
+std::unique_ptr<Node> Node::makeChild(std::uint64_t) const {
+    return nullptr;
+}
 
 bool Node::covers(std::uint64_t offset, const ByteSource* source) const {
     return region_.source == source && region_.contains(offset);
@@ -149,6 +157,19 @@ std::optional<std::uint64_t> Node::childIndexAt(std::uint64_t offset,
 }
 
 const Node* Node::deepestAt(std::uint64_t offset, const ByteSource* source) const {
+    if (!region_.valid()) {
+        // A grouping node with no bytes of its own (a folder of files): the answer lies in
+        // whichever child covers the offset in that source.
+        if (source == nullptr) {
+            return nullptr;
+        }
+        for (std::uint64_t i = 0, count = childCount(); i < count; ++i) {
+            if (const Node* hit = child(i)->deepestAt(offset, source)) {
+                return hit;
+            }
+        }
+        return nullptr;
+    }
     if (source == nullptr) {
         source = region_.source;
     }

@@ -21,8 +21,8 @@ enum class Status : std::uint8_t { Ok, Info, Warning, Error };
 std::string_view statusName(Status status);
 Status worse(Status a, Status b);
 
-using FieldValue = std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double,
-                                std::string>;
+using FieldValue =
+    std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string>;
 
 struct Field {
     std::string name;
@@ -74,7 +74,8 @@ public:
 
     // The deepest node under this one whose region (in `source`, or in this node's own source
     // when null) covers `offset`; this node when no child does; nullptr when not even this one
-    // does. Visits O(depth · log children) nodes when children are sorted by offset.
+    // does. Visits O(depth · log children) nodes when children are sorted by offset. A node
+    // without a region (a folder) asks its children in turn.
     const Node* deepestAt(std::uint64_t offset, const ByteSource* source = nullptr) const;
 
 protected:

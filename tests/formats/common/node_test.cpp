@@ -24,9 +24,8 @@ protected:
     std::uint64_t lazyChildCount() const override { return count_; }
     std::unique_ptr<Node> makeChild(std::uint64_t i) const override {
         ++built;
-        auto node = std::make_unique<Node>(
-            "test.record", "record " + std::to_string(i),
-            Region{region().source, i * recordSize_, recordSize_});
+        auto node = std::make_unique<Node>("test.record", "record " + std::to_string(i),
+                                           Region{region().source, i * recordSize_, recordSize_});
         node->addField("first byte", std::uint64_t{i}, Region{region().source, i * recordSize_, 1});
         return node;
     }
@@ -86,6 +85,20 @@ TEST(Node, DeepestAtStopsWhereNoChildCovers) {
     EXPECT_EQ(root.deepestAt(40)->label(), "body");
     const auto other = makeBufferSource(std::vector<std::uint8_t>(100));
     EXPECT_EQ(root.deepestAt(40, other.get()), nullptr);
+}
+
+TEST(Node, DeepestAtThroughAFolderNodeWithoutRegion) {
+    const auto a = makeBufferSource(std::vector<std::uint8_t>(10), "a");
+    const auto b = makeBufferSource(std::vector<std::uint8_t>(10), "b");
+    Node folder("test.folder", "folder");
+    folder.appendChild(std::make_unique<Node>("test.file", "a", Region{a.get(), 0, 10}));
+    auto* fileB =
+        folder.appendChild(std::make_unique<Node>("test.file", "b", Region{b.get(), 0, 10}));
+    fileB->appendChild(std::make_unique<Node>("test.part", "part", Region{b.get(), 4, 2}));
+    EXPECT_EQ(folder.deepestAt(5, b.get())->label(), "part");
+    EXPECT_EQ(folder.deepestAt(5, a.get())->label(), "a");
+    EXPECT_EQ(folder.deepestAt(5), nullptr);
+    EXPECT_EQ(folder.deepestAt(10, a.get()), nullptr);
 }
 
 TEST(Node, FieldsFormatTheirValues) {
