@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "app/gui/goto_offset_dialog.h"
 #include "app/gui/hex_view.h"
 #include "formats/common/bounds.h"
 #include "formats/common/byte_source.h"
@@ -273,6 +274,16 @@ private slots:
         QCOMPARE(view_->cursorOffset(), quint64{0});
         QVERIFY(view_->selectedBytes().isEmpty());
         QVERIFY(!view_->grab().isNull());
+    }
+
+    void goToDialogParsesAsYouType() {
+        GoToOffsetDialog dialog(0x100, 0x1000);
+        dialog.setText(QStringLiteral("+0x10"));
+        QCOMPARE(dialog.offset(), std::optional<quint64>(0x110));
+        dialog.setText(QStringLiteral("4096"));
+        QVERIFY(!dialog.offset().has_value());  // one past the end
+        dialog.setText(QStringLiteral("0xfff"));
+        QCOMPARE(dialog.offset(), std::optional<quint64>(0xfff));
     }
 
 private:
