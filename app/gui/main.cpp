@@ -44,8 +44,10 @@ int main(int argc, char* argv[]) {
     QApplication::setOrganizationName(QStringLiteral("Strata"));
     QApplication::setApplicationName(QStringLiteral("Strata"));
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("io.strata.Strata"));
-    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.strata.Strata")));
+    QApplication::setDesktopFileName(QStringLiteral(STRATA_APP_ID));
+    // The installed theme icon when there is one, else the copy compiled into the binary.
+    QApplication::setWindowIcon(
+        QIcon::fromTheme(QStringLiteral(STRATA_APP_ID), QIcon(QStringLiteral(STRATA_APP_ICON))));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
