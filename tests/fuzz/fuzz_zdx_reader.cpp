@@ -29,10 +29,18 @@ void check(bool condition) {
     }
 }
 
+// A scratch folder per process, removed when the fuzzer exits.
+struct WorkDir {
+    fs::path path = fs::temp_directory_path() / ("strata_fuzz_zdx_" + std::to_string(::getpid()));
+    ~WorkDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
 const fs::path& workDir() {
-    static const fs::path dir =
-        fs::temp_directory_path() / ("strata_fuzz_zdx_" + std::to_string(::getpid()));
-    return dir;
+    static const WorkDir dir;
+    return dir.path;
 }
 
 void writeFile(const fs::path& path, const std::uint8_t* data, std::size_t size) {
