@@ -92,7 +92,8 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
     const auto size = static_cast<std::uint64_t>(st.st_size);
     const std::uint8_t* data = nullptr;
     if (size > 0) {
-        void* mapped = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+        void* mapped =
+            ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
         if (mapped == MAP_FAILED) {
             const std::string message = describeErrno(path, "cannot map");
             ::close(fd);
@@ -109,8 +110,7 @@ ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name
 }
 
 ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name) {
-    return makeBufferSource(std::vector<std::uint8_t>(bytes.begin(), bytes.end()),
-                            std::move(name));
+    return makeBufferSource(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), std::move(name));
 }
 
 }  // namespace strata

@@ -101,8 +101,8 @@ public:
             ok_ = false;
             return {};
         }
-        const auto out = bytes_.subspan(static_cast<std::size_t>(pos_),
-                                        static_cast<std::size_t>(length));
+        const auto out =
+            bytes_.subspan(static_cast<std::size_t>(pos_), static_cast<std::size_t>(length));
         pos_ += length;
         return out;
     }

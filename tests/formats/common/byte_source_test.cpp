@@ -16,8 +16,8 @@ constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
 std::filesystem::path writeTemp(std::string_view name, std::string_view contents) {
     const auto path = std::filesystem::temp_directory_path() / name;
-    std::ofstream(path, std::ios::binary).write(contents.data(),
-                                               static_cast<std::streamsize>(contents.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(contents.data(), static_cast<std::streamsize>(contents.size()));
     return path;
 }
 
