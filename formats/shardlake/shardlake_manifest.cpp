@@ -204,7 +204,8 @@ void checkShardList(const IndexManifest& m, const json& root, FieldReader& reade
     std::map<std::uint64_t, std::size_t> ids;
     std::map<std::string, std::size_t> keys;
     std::uint64_t sum = 0;
-    bool sumValid = true;
+    bool allCounted = true;
+    bool overflow = false;
     for (const ShardEntry& shard : m.shards) {
         const std::string pointer = pointerOf("/shards", shard.position);
         if (shard.shardId && !ids.emplace(*shard.shardId, shard.position).second) {
@@ -222,14 +223,16 @@ void checkShardList(const IndexManifest& m, const json& root, FieldReader& reade
                              " values; dims is " + std::to_string(*m.dims),
                          pointer + "/centroid");
         }
-        const auto next = checkedAdd(sum, shard.vectorCount.value_or(0));
-        sumValid = sumValid && shard.vectorCount.has_value() && next.has_value();
-        sum = next.value_or(sum);
+        if (!shard.vectorCount) {
+            allCounted = false;
+        } else if (!overflow) {
+            // Plain overflow flags: the earlier std::optional form of this sum dropped the
+            // error in optimised GCC 12 builds, for a reason not yet understood.
+            overflow = __builtin_add_overflow(sum, *shard.vectorCount, &sum);
+        }
     }
-    const bool allCounted = std::all_of(m.shards.begin(), m.shards.end(), [](const ShardEntry& e) {
-        return e.vectorCount.has_value();
-    });
-    if (allCounted && !sumValid) {
+    const bool sumValid = allCounted && !overflow;
+    if (allCounted && overflow) {
         reader.error("SL-TOTAL", "the shard vector counts add up to more than 2^64 - 1", "/shards");
     } else if (sumValid && m.totalVectorCount && sum != *m.totalVectorCount) {
         reader.error("SL-TOTAL",
