@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every built Strata fuzzer for SECONDS over a copy of its seed corpus.
-# Usage: tests/fuzz/run_fuzzers.sh BUILD_DIR SECONDS
+# Usage: tests/fuzz/run_fuzzers.sh BUILD_DIR SECONDS   (SECONDS = 0 replays the seeds only)
 # Exit status: 0 when every fuzzer ran clean, 1 when one crashed or none was found.
 set -u
 
@@ -26,7 +26,12 @@ for fuzzer in $(find "$build_dir" -type f -perm -u+x -name 'fuzz_*' | sort); do
         set -- "$@" "$seeds_root/$name"
     fi
     echo "== $name (${seconds}s)"
-    if ! "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    if [ "$seconds" -eq 0 ]; then
+        budget=-runs=0  # replay the seeds only: deterministic, for CI
+    else
+        budget=-max_total_time="$seconds"
+    fi
+    if ! "$fuzzer" "$budget" -timeout=10 -rss_limit_mb=2048 \
             -print_final_stats=1 -artifact_prefix="$work/$name-" "$@" \
             >"$work/$name.log" 2>&1; then
         failed=$((failed + 1))
