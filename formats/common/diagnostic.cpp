@@ -47,4 +47,26 @@ std::size_t CollectingSink::countOf(Severity severity) const {
                       [&](const Diagnostic& d) { return d.severity == severity; }));
 }
 
+void CappedSink::accept(Diagnostic diagnostic) {
+    Tally& tally = tallies_[diagnostic.code];
+    if (maxPerCode_ == 0 || ++tally.count <= maxPerCode_) {
+        target_.report(std::move(diagnostic));
+        return;
+    }
+    tally.worstDropped = std::max(tally.worstDropped, diagnostic.severity);
+}
+
+void CappedSink::finish() {
+    for (const auto& [code, tally] : tallies_) {
+        if (maxPerCode_ != 0 && tally.count > maxPerCode_) {
+            Diagnostic summary;
+            summary.severity = tally.worstDropped;
+            summary.code = code;
+            summary.message = std::to_string(tally.count - maxPerCode_) + " more " + code +
+                              " diagnostics not shown";
+            target_.report(std::move(summary));
+        }
+    }
+}
+
 }  // namespace strata

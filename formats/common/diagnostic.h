@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -74,6 +75,28 @@ protected:
 
 private:
     std::function<void(Diagnostic)> callback_;
+};
+
+// Passes at most `maxPerCode` diagnostics of each code on to `target`; finish() then reports one
+// summary per capped code ("N more CODE diagnostics not shown") at the worst severity it held
+// back, so a file with a million bad records still gives a readable report.
+class CappedSink final : public DiagnosticSink {
+public:
+    CappedSink(DiagnosticSink& target, std::size_t maxPerCode)
+        : target_(target), maxPerCode_(maxPerCode) {}
+    void finish();
+
+protected:
+    void accept(Diagnostic diagnostic) override;
+
+private:
+    struct Tally {
+        std::size_t count = 0;
+        Severity worstDropped = Severity::Info;
+    };
+    DiagnosticSink& target_;
+    std::size_t maxPerCode_;
+    std::map<std::string, Tally> tallies_;
 };
 
 }  // namespace strata

@@ -6,42 +6,11 @@ namespace strata::ozdf {
 
 namespace {
 
-// Forwards diagnostics with the per-code limit of the options, then one summary per code.
-class Forwarder {
-public:
-    Forwarder(DiagnosticSink& sink, const ValidationOptions& options)
-        : sink_(sink), options_(options) {}
-
-    void forward(const std::vector<Diagnostic>& diagnostics) {
-        for (const Diagnostic& d : diagnostics) {
-            std::size_t& count = counts_[d.code];
-            if (++count <= options_.maxPerCode) {
-                sink_.report(d);
-            } else {
-                worst_[d.code] = std::max(worst_[d.code], d.severity);
-            }
-        }
+void forward(const std::vector<Diagnostic>& diagnostics, CappedSink& sink) {
+    for (const Diagnostic& d : diagnostics) {
+        sink.report(d);
     }
-
-    void summarise() {
-        for (const auto& [code, count] : counts_) {
-            if (count > options_.maxPerCode) {
-                Diagnostic summary;
-                summary.severity = worst_[code];
-                summary.code = code;
-                summary.message = std::to_string(count - options_.maxPerCode) + " more " + code +
-                                  " diagnostics not listed";
-                sink_.report(std::move(summary));
-            }
-        }
-    }
-
-private:
-    DiagnosticSink& sink_;
-    const ValidationOptions& options_;
-    std::map<std::string, std::size_t> counts_;
-    std::map<std::string, Severity> worst_;
-};
+}
 
 class DocumentValidator final : public Validator {
 public:
@@ -52,9 +21,9 @@ public:
         if (options.cancelled()) {
             return ValidationOutcome::Cancelled;
         }
-        Forwarder forwarder(sink, options);
-        forwarder.forward(document_->diagnostics);
-        forwarder.summarise();
+        CappedSink capped(sink, options.maxPerCode);
+        forward(document_->diagnostics, capped);
+        capped.finish();
         options.reportProgress(1.0, document_->filename);
         return ValidationOutcome::Completed;
     }
@@ -68,20 +37,20 @@ public:
     explicit CorpusValidator(std::shared_ptr<const Corpus> corpus) : corpus_(std::move(corpus)) {}
 
     ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
-        Forwarder forwarder(sink, options);
-        forwarder.forward(corpus_->diagnostics);
+        CappedSink capped(sink, options.maxPerCode);
+        forward(corpus_->diagnostics, capped);
         const std::size_t total = corpus_->documents.size();
         for (std::size_t i = 0; i < total; ++i) {
             if (options.cancelled()) {
                 return ValidationOutcome::Cancelled;
             }
             const Document& document = corpus_->documents[i];
-            forwarder.forward(document.diagnostics);
+            forward(document.diagnostics, capped);
             options.reportProgress(
                 static_cast<double>(i + 1) / static_cast<double>(total),
                 "document " + std::to_string(i + 1) + " of " + std::to_string(total));
         }
-        forwarder.summarise();
+        capped.finish();
         return ValidationOutcome::Completed;
     }
 

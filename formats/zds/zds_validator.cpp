@@ -21,20 +21,14 @@ constexpr std::uint64_t kMaxIdBytes = 255;
 constexpr std::uint64_t kProgressEvery = 8192;
 constexpr std::uint64_t kMaxMetadataSize = 64ull << 20;
 
-// Counts diagnostics per code, drops those past maxPerCode and summarises them at the end.
+// Builds diagnostics and passes them through the per-code cap of the options.
 class Reporter {
 public:
     Reporter(DiagnosticSink& sink, const ValidationOptions& options)
-        : sink_(sink), options_(options) {}
+        : capped_(sink, options.maxPerCode) {}
 
     void add(Severity severity, const std::string& code, std::string message,
              std::vector<Region> regions = {}, std::string file = {}) {
-        std::size_t& n = counts_[code];
-        ++n;
-        if (n > options_.maxPerCode) {
-            severities_[code] = severity;
-            return;
-        }
         Diagnostic d;
         d.severity = severity;
         d.code = code;
@@ -45,7 +39,7 @@ public:
             }
         }
         d.file = std::move(file);
-        sink_.report(std::move(d));
+        capped_.report(std::move(d));
     }
     void error(const std::string& code, std::string message, Region region = {},
                std::string file = {}) {
@@ -60,24 +54,10 @@ public:
         add(Severity::Info, code, std::move(message), {region}, std::move(file));
     }
 
-    void finish() {
-        for (const auto& [code, n] : counts_) {
-            if (n > options_.maxPerCode) {
-                Diagnostic d;
-                d.severity = severities_[code];
-                d.code = code;
-                d.message = std::to_string(n - options_.maxPerCode) + " more " + code +
-                            " diagnostics not shown";
-                sink_.report(std::move(d));
-            }
-        }
-    }
+    void finish() { capped_.finish(); }
 
 private:
-    DiagnosticSink& sink_;
-    const ValidationOptions& options_;
-    std::map<std::string, std::size_t> counts_;
-    std::map<std::string, Severity> severities_;
+    CappedSink capped_;
 };
 
 std::string quoteName(std::string_view s) {

@@ -331,9 +331,10 @@ Diagnostics checkGap(const ZtFile& file, const ZtLayoutEntry& gap, const CancelT
 }
 
 // Passes diagnostics on, keeping at most maxPerCode of each code.
-class CappedSink {
+// Like strata::CappedSink, but the summary is its own documented code, ZT-SUPPRESSED.
+class SuppressingSink {
 public:
-    CappedSink(DiagnosticSink& sink, std::size_t maxPerCode) : sink_(sink), max_(maxPerCode) {}
+    SuppressingSink(DiagnosticSink& sink, std::size_t maxPerCode) : sink_(sink), max_(maxPerCode) {}
     void report(Diagnostic d) {
         auto& count = counts_[d.code];
         if (++count <= max_) {
@@ -364,7 +365,7 @@ ZtValidator::ZtValidator(std::shared_ptr<const ZtFile> file, ZtValidatorLimits l
 
 ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
     const ZtFile& file = *file_;
-    CappedSink out(sink, std::max<std::size_t>(options.maxPerCode, 1));
+    SuppressingSink out(sink, std::max<std::size_t>(options.maxPerCode, 1));
     for (const auto& d : file.diagnostics()) {
         out.report(d);
     }

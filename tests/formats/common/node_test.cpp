@@ -122,5 +122,20 @@ TEST(Diagnostics, CollectingSinkTracksWorstSeverity) {
     EXPECT_EQ(sink.diagnostics()[1].fileName(), "f");
 }
 
+TEST(Diagnostics, CappedSinkForwardsUpToTheCapThenSummarises) {
+    CollectingSink target;
+    CappedSink capped(target, 2);
+    for (int i = 0; i < 5; ++i) {
+        capped.report({i == 4 ? Severity::Error : Severity::Warning, "X-MANY", "m", {}, {}, ""});
+    }
+    capped.report({Severity::Info, "X-ONE", "once", {}, {}, ""});
+    capped.finish();
+    ASSERT_EQ(target.diagnostics().size(), 4u);
+    const Diagnostic& summary = target.diagnostics().back();
+    EXPECT_EQ(summary.code, "X-MANY");
+    EXPECT_EQ(summary.severity, Severity::Error);
+    EXPECT_NE(summary.message.find("3 more"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace strata
