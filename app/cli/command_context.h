@@ -32,5 +32,9 @@ void registerDetectCommand(CLI::App& app, CommandContext& context);
 void registerInfoCommand(CLI::App& app, CommandContext& context);
 void registerValidateCommand(CLI::App& app, CommandContext& context);
 void registerZsCommands(CLI::App& app, CommandContext& context);
+void registerZtensorCommands(CLI::App& app, CommandContext& context);
+void registerOzdfCommands(CLI::App& app, CommandContext& context);
+void registerShardlakeCommands(CLI::App& app, CommandContext& context);
+void registerZdsCommands(CLI::App& app, CommandContext& context);
 
 }  // namespace strata::cli

@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
     registerInfoCommand(app, context);
     registerValidateCommand(app, context);
     registerZsCommands(app, context);
+    registerZtensorCommands(app, context);
+    registerOzdfCommands(app, context);
+    registerShardlakeCommands(app, context);
+    registerZdsCommands(app, context);
 
     try {
         app.parse(argc, argv);

@@ -15,6 +15,7 @@
 #include "data_inspector.h"
 #include "entropy_view.h"
 #include "file_map.h"
+#include "format_views.h"
 #include "model/core/byte_search.h"
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
@@ -72,6 +73,7 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
     if (document_->format() == strata::FormatId::RawBinary) {
         computeEntropy();
     }
+    installFormatViews(*this);
 }
 
 DocumentView::~DocumentView() {
@@ -280,7 +282,11 @@ void DocumentView::selectNodeInTree(const strata::Node* node) {
 }
 
 void DocumentView::showNodeDetails(const strata::Node* node) {
+    const bool changed = currentNode_ != node;
     currentNode_ = node;
+    if (changed) {
+        emit currentNodeChanged(node);
+    }
     const bool dark = isDark(this);
     const strata::Region region = node->region().clipped();
     const bool here = currentFile_ != nullptr && region.source == &currentFile_->source();

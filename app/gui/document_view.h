@@ -82,10 +82,16 @@ public:
     const std::optional<model::EntropyProfile>& entropy() const { return entropy_; }
     // Jobs this view started that are still running.
     QList<model::Job*> runningJobs() const;
+    // Where format views start their background jobs.
+    model::JobRunner* jobRunner() const { return runner_; }
+    // Lists a job among this view's (cancelled when the view closes; shown while it runs).
+    void trackJob(model::Job* job);
 
 signals:
     // Cursor, selection or file changed: the status bar should refresh.
     void statusChanged();
+    // The node shown in the properties panel changed (tree click, hex cursor, selectNode).
+    void currentNodeChanged(const strata::Node* node);
     void entropyReady();
     void message(const QString& text);
 
@@ -98,7 +104,6 @@ private:
     void selectNodeInTree(const strata::Node* node);
     void rebuildMarkers();
     void rebuildHighlights();
-    void trackJob(model::Job* job);
 
     std::unique_ptr<model::Document> document_;
     QPointer<model::JobRunner> runner_;

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "hex_scroll_mapping.h"
+#include "model/core/byte_overlay.h"
 
 class QMenu;
 

@@ -29,6 +29,7 @@
 #include "hex_view.h"
 #include "jobs_panel.h"
 #include "model/core/document.h"
+#include "model/core/format_editor.h"
 #include "model/core/job_runner.h"
 #include "model/core/structure_model.h"
 
@@ -469,8 +470,29 @@ QString MainWindow::saveCurrentAs(const QString& path) {
     return error;
 }
 
+void MainWindow::startEditorSave(DocumentView* view, const QString& path) {
+    model::FormatEditor* editor = view->document()->editor();
+    QString error;
+    model::Job* job = editor->startSave(*runner_, path, &error);
+    if (job == nullptr) {
+        showError(tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), error));
+        return;
+    }
+    view->trackJob(job);
+    connect(job, &model::Job::stateChanged, this, [this, path](model::Job::State state) {
+        if (state == model::Job::State::Finished) {
+            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+        }
+    });
+}
+
 void MainWindow::save() {
     DocumentView* view = currentView();
+    if (view != nullptr && view->document()->editor() != nullptr) {
+        // The format's writer saves the content it understands, in place and atomically.
+        startEditorSave(view, view->document()->path());
+        return;
+    }
     if (view == nullptr || view->currentFile() == nullptr) {
         return;
     }
@@ -507,6 +529,17 @@ void MainWindow::save() {
 
 void MainWindow::saveAsDialog() {
     DocumentView* view = currentView();
+    if (view != nullptr && view->document()->editor() != nullptr) {
+        model::Document* doc = view->document();
+        const QString path =
+            doc->editor()->savesToFolder()
+                ? QFileDialog::getExistingDirectory(this, tr("Save to Folder"), doc->path())
+                : QFileDialog::getSaveFileName(this, tr("Save As"), doc->path());
+        if (!path.isEmpty()) {
+            startEditorSave(view, path);
+        }
+        return;
+    }
     if (view == nullptr || view->currentFile() == nullptr) {
         return;
     }

@@ -63,6 +63,8 @@ public:
     // Saves the current document to `path` (the current file of the hex view). Returns an
     // error text or empty.
     QString saveCurrentAs(const QString& path);
+    // Saves through the document's format editor as a background job.
+    void startEditorSave(DocumentView* view, const QString& path);
     // Processes events until no job runs (or the time is up); true when idle.
     bool waitUntilIdle(int timeoutMs);
 

@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "diagnostics_model.h"
+#include "format_editor.h"
 #include "overwrite_command.h"
 
 namespace strata::model {
@@ -155,6 +156,16 @@ void Document::removeBookmark(int index) {
     }
     bookmarks_.removeAt(index);
     emit bookmarksChanged();
+}
+
+void Document::setEditor(FormatEditor* editor) {
+    if (editor_ != nullptr && editor_ != editor) {
+        delete editor_;
+    }
+    editor_ = editor;
+    if (editor_ != nullptr) {
+        editor_->setParent(this);
+    }
 }
 
 void Document::clearBookmarks() {

@@ -20,6 +20,7 @@
 namespace strata::model {
 
 class DiagnosticsModel;
+class FormatEditor;
 
 class Document : public QObject {
     Q_OBJECT
@@ -50,6 +51,10 @@ public:
     const strata::Node* fileNodeFor(const strata::ByteSource* source) const;
 
     QUndoStack* undoStack() const { return undoStack_; }
+    // The format editor that edits this document's content and saves it through the format's
+    // writer, or nullptr (byte edits only). The document owns it (QObject parent).
+    FormatEditor* editor() const { return editor_; }
+    void setEditor(FormatEditor* editor);
     // Pushes an undoable overwrite; consecutive calls continuing the previous run merge into
     // one undo step when `mergeable`.
     void overwrite(ByteOverlay* file, quint64 offset, const QByteArray& bytes,
@@ -85,6 +90,7 @@ private:
     std::shared_ptr<strata::OpenedDocument> opened_;
     QList<ByteOverlay*> files_;
     QUndoStack* undoStack_;
+    FormatEditor* editor_ = nullptr;
     DiagnosticsModel* diagnostics_;
     QList<Bookmark> bookmarks_;
 };

@@ -1,0 +1,11 @@
+// The OZDF tabs of a DocumentView.
+#include "app/gui/document_view.h"
+#include "app/gui/format_views.h"
+
+namespace strata::gui {
+
+void installOzdfViews(DocumentView& view) {
+    (void)view;
+}
+
+}  // namespace strata::gui

@@ -1,0 +1,11 @@
+// The zTensor tabs of a DocumentView.
+#include "app/gui/document_view.h"
+#include "app/gui/format_views.h"
+
+namespace strata::gui {
+
+void installZtensorViews(DocumentView& view) {
+    (void)view;
+}
+
+}  // namespace strata::gui

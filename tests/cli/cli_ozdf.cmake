@@ -1,0 +1,1 @@
+# strata-cli OZDF subcommands (included from tests/cli/CMakeLists.txt).

@@ -1,0 +1,1 @@
+# strata-cli Shardlake subcommands (included from tests/cli/CMakeLists.txt).

@@ -1,0 +1,1 @@
+# strata-cli ZDS subcommands (included from tests/cli/CMakeLists.txt).

@@ -1,0 +1,1 @@
+# strata-cli ZS subcommands (included from tests/cli/CMakeLists.txt).

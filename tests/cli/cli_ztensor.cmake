@@ -1,0 +1,1 @@
+# strata-cli zTensor subcommands (included from tests/cli/CMakeLists.txt).
