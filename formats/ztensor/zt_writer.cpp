@@ -58,10 +58,12 @@ struct CCtxFree {
     void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
 };
 
-// One zstd frame made the way a streaming encoder makes it when the input size is not known up
-// front (as the reference writer does): no content size, no checksum, and the level's default
-// window, so the frames are byte-identical to the reference's (tested on the corpus).
-std::vector<std::uint8_t> zstdStreamed(std::span<const std::uint8_t> data, int level) {
+}  // namespace
+
+// Made the way a streaming encoder makes a frame when the input size is not known up front (as
+// the reference writer does): no content size, no checksum, and the level's default window, so
+// the frames are byte-identical to the reference's (tested on the corpus).
+std::vector<std::uint8_t> ztZstdEncode(std::span<const std::uint8_t> data, int level) {
     std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
     if (!cctx || ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level))) {
         throw std::runtime_error("zstd: cannot create a compression context");
@@ -94,7 +96,7 @@ std::vector<std::uint8_t> zstdStreamed(std::span<const std::uint8_t> data, int l
     return out;
 }
 
-std::string digestOf(ZtDigestAlgorithm algorithm, std::span<const std::uint8_t> stored) {
+std::string ztDigestText(ZtDigestAlgorithm algorithm, std::span<const std::uint8_t> stored) {
     if (algorithm == ZtDigestAlgorithm::Crc32c) {
         return formatZtCrc32c(crc32c(stored));
     }
@@ -103,8 +105,6 @@ std::string digestOf(ZtDigestAlgorithm algorithm, std::span<const std::uint8_t> 
     }
     throw std::invalid_argument("unknown digest algorithm");
 }
-
-}  // namespace
 
 ZtWriter::ZtWriter(Output output, ZtWriterOptions options)
     : output_(std::move(output)), options_(std::move(options)) {
@@ -117,15 +117,46 @@ void ZtWriter::emit(std::span<const std::uint8_t> bytes) {
     position_ += bytes.size();
 }
 
-void ZtWriter::add(const ZtWriterTensor& tensor) {
+void ZtWriter::checkNewName(const std::string& name) const {
     if (finished_) {
         throw std::logic_error("zTensor writer: add() after finish()");
     }
     for (const auto& entry : entries_) {
-        if (entry.name == tensor.name) {
-            throw std::invalid_argument("zTensor writer: duplicate tensor '" + tensor.name + "'");
+        if (entry.name == name) {
+            throw std::invalid_argument("zTensor writer: duplicate tensor '" + name + "'");
         }
     }
+}
+
+namespace {
+
+void checkNewRole(const std::vector<std::string>& roles, const std::string& role,
+                  const std::string& tensor) {
+    if (std::find(roles.begin(), roles.end(), role) != roles.end()) {
+        throw std::invalid_argument("zTensor writer: duplicate role '" + role + "' in tensor '" +
+                                    tensor + "'");
+    }
+}
+
+}  // namespace
+
+ZtWriter::Written ZtWriter::place(const std::string& role, std::span<const std::uint8_t> stored,
+                                  ZtEncoding encoding, std::string digest) {
+    if (encoding != ZtEncoding::Raw && encoding != ZtEncoding::Zstd) {
+        throw std::invalid_argument("zTensor writer: unknown encoding");
+    }
+    static const std::uint8_t kZeros[64] = {};
+    // Every component starts at the next multiple of 64; an empty one writes nothing.
+    const std::uint64_t aligned = (position_ + kZtAlignment - 1) / kZtAlignment * kZtAlignment;
+    if (!stored.empty()) {
+        emit({kZeros, static_cast<std::size_t>(aligned - position_)});
+        emit(stored);
+    }
+    return Written{role, aligned, stored.size(), encoding, std::move(digest)};
+}
+
+void ZtWriter::add(const ZtWriterTensor& tensor) {
+    checkNewName(tensor.name);
     if (tensor.format == "dense") {
         std::optional<std::uint64_t> bytes = ztDTypeSize(tensor.dtype);
         for (auto dim : tensor.shape) {
@@ -138,33 +169,35 @@ void ZtWriter::add(const ZtWriterTensor& tensor) {
         }
     }
     Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}};
-    static const std::uint8_t kZeros[64] = {};
+    std::vector<std::string> roles;
     for (const auto& component : tensor.components) {
-        for (const auto& done : entry.components) {
-            if (done.role == component.role) {
-                throw std::invalid_argument("zTensor writer: duplicate role '" + component.role +
-                                            "' in tensor '" + tensor.name + "'");
-            }
-        }
+        checkNewRole(roles, component.role, tensor.name);
+        roles.push_back(component.role);
         std::vector<std::uint8_t> compressed;
         std::span<const std::uint8_t> stored = component.data;
         if (component.encoding == ZtEncoding::Zstd) {
-            compressed = zstdStreamed(component.data, options_.zstdLevel);
+            compressed = ztZstdEncode(component.data, options_.zstdLevel);
             stored = compressed;
-        } else if (component.encoding != ZtEncoding::Raw) {
-            throw std::invalid_argument("zTensor writer: unknown encoding");
         }
-        // Every component starts at the next multiple of 64; an empty one writes nothing.
-        const std::uint64_t aligned = (position_ + kZtAlignment - 1) / kZtAlignment * kZtAlignment;
-        if (!stored.empty()) {
-            emit({kZeros, static_cast<std::size_t>(aligned - position_)});
-            emit(stored);
-        }
-        Written written{component.role, aligned, stored.size(), component.encoding, {}};
+        std::string digest;
         if (component.digest) {
-            written.digest = digestOf(*component.digest, stored);
+            digest = ztDigestText(*component.digest, stored);
         }
-        entry.components.push_back(std::move(written));
+        entry.components.push_back(
+            place(component.role, stored, component.encoding, std::move(digest)));
+    }
+    entries_.push_back(std::move(entry));
+}
+
+void ZtWriter::addStored(const ZtStoredTensor& tensor) {
+    checkNewName(tensor.name);
+    Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}};
+    std::vector<std::string> roles;
+    for (const auto& component : tensor.components) {
+        checkNewRole(roles, component.role, tensor.name);
+        roles.push_back(component.role);
+        entry.components.push_back(
+            place(component.role, component.stored, component.encoding, component.digest));
     }
     entries_.push_back(std::move(entry));
 }

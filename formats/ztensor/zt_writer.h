@@ -36,6 +36,24 @@ struct ZtWriterTensor {
     std::vector<ZtWriterComponent> components;
 };
 
+// A component whose stored bytes are already encoded and digested (by a worker pool, say).
+struct ZtStoredComponent {
+    std::string role;
+    // The bytes as they go into the file; the caller keeps them alive until added.
+    std::span<const std::uint8_t> stored;
+    ZtEncoding encoding = ZtEncoding::Raw;
+    // The full digest text ("crc32c:0x…", "sha256:…"), or empty for none.
+    std::string digest;
+};
+
+struct ZtStoredTensor {
+    std::string name;
+    ZtDType dtype = ZtDType::Float32;
+    std::vector<std::uint64_t> shape;
+    std::string format = "dense";
+    std::vector<ZtStoredComponent> components;
+};
+
 struct ZtWriterOptions {
     std::string version = "1.0";
     std::string generator = "Strata";
@@ -54,6 +72,9 @@ public:
     // a duplicate tensor name or role, an encoding other than raw/zstd, or dense data whose size
     // is not dtype size × element count.
     void add(const ZtWriterTensor& tensor);
+    // Writes components that are already encoded, unchanged. Throws std::invalid_argument for a
+    // duplicate tensor name or role, or an encoding other than raw/zstd.
+    void addStored(const ZtStoredTensor& tensor);
 
     // Writes the manifest and its size; nothing may be added afterwards.
     void finish();
@@ -77,6 +98,9 @@ private:
     };
 
     void emit(std::span<const std::uint8_t> bytes);
+    void checkNewName(const std::string& name) const;
+    Written place(const std::string& role, std::span<const std::uint8_t> stored,
+                  ZtEncoding encoding, std::string digest);
     std::vector<std::uint8_t> manifest() const;
 
     Output output_;
@@ -85,6 +109,12 @@ private:
     std::vector<Entry> entries_;
     bool finished_ = false;
 };
+
+// One zstd frame as the reference writes it (no content size, no checksum). Throws
+// std::runtime_error when zstd fails.
+std::vector<std::uint8_t> ztZstdEncode(std::span<const std::uint8_t> data, int level);
+// The digest text Strata writes for these stored bytes.
+std::string ztDigestText(ZtDigestAlgorithm algorithm, std::span<const std::uint8_t> stored);
 
 // The whole file in memory.
 std::vector<std::uint8_t> ztWriteToBuffer(const std::vector<ZtWriterTensor>& tensors,
