@@ -1,0 +1,76 @@
+// Indexing a collection's JSONL data: which line holds which `_id`, the ZDX bytes that describe
+// it (meta/index.bin), and looking ids up through an index.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/common/byte_source.h"
+#include "formats/common/validator.h"
+
+namespace strata {
+
+class ZdxIndex;
+
+struct ZdsLineEntry {
+    std::string id;            // decoded `_id`; empty when the line has no string `_id`
+    std::uint64_t offset = 0;  // of the line in data.jsonl
+    std::uint64_t length = 0;  // including the line's '\n' (the last line may lack one)
+    bool hasId = false;
+};
+
+struct ZdsIndexOptions {
+    const CancelToken* cancel = nullptr;
+    ProgressCallback progress;
+    unsigned threads = 0;  // 0 = one per core
+
+    bool cancelled() const { return cancel != nullptr && cancel->cancelled(); }
+    void reportProgress(double fraction, const std::string& text) const {
+        if (progress) {
+            progress(fraction, text);
+        }
+    }
+};
+
+// Every non-blank line of `data` in file order, with its `_id`. A line that starts with
+// `{"_id":"` and whose id holds no escape is read without parsing; any other line is parsed
+// (simdjson) so the id is the top-level one, escapes decoded. Chunks are indexed in parallel.
+// Nothing when cancelled.
+std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
+                                                        const ZdsIndexOptions& options = {});
+
+// ZDX encoding: the 16-byte header and one entry. Throws std::length_error for an id longer
+// than 65535 bytes or a line longer than 2^32 - 1 bytes (the format cannot say so).
+std::string encodeZdxHeader(std::uint64_t count);
+void appendZdxEntry(std::string& out, std::string_view id, std::uint64_t offset,
+                    std::uint64_t length);
+// A whole index for the entries that have an id, in the order given.
+std::string encodeZdx(const std::vector<ZdsLineEntry>& entries);
+
+// Id → line through an index: the map is built once (one pass over the entries, no JSON), a
+// lookup is then one hash probe. A later entry with the same id wins, as in the reference.
+class ZdsIdMap {
+public:
+    explicit ZdsIdMap(const ZdxIndex& index);
+    explicit ZdsIdMap(const std::vector<ZdsLineEntry>& entries);
+
+    struct Hit {
+        std::uint64_t entry = 0;  // index of the ZDX entry or line entry
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+    };
+    std::optional<Hit> find(std::string_view id) const;
+    std::size_t size() const { return map_.size(); }
+
+private:
+    std::unordered_map<std::string, Hit> map_;
+};
+
+// One id looked up by walking the index once, without building a map (a single `get`).
+std::optional<ZdsIdMap::Hit> findIdInZdx(const ZdxIndex& index, std::string_view id);
+
+}  // namespace strata

@@ -1,0 +1,799 @@
+#include "zds_writer.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <zip.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <system_error>
+
+#include "formats/common/atomic_file.h"
+#include "formats/common/bounds.h"
+#include "zds_json_line.h"
+#include "zds_line_index.h"
+#include "zds_validator.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::uint64_t kCopyChunk = 4ull << 20;
+constexpr std::uint64_t kMaxMetadataBytes = 64ull << 20;
+constexpr std::uint64_t kProgressEvery = 4096;
+constexpr std::string_view kStagePrefix = "strata-stage-";
+
+std::string joinRel(const std::string& a, const std::string& b) {
+    return a.empty() ? b : a + "/" + b;
+}
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+// A member name or relative path that stays inside the dataset.
+bool safeRelPath(std::string_view rel) {
+    if (rel.empty() || rel.front() == '/' || rel.find('\\') != std::string_view::npos ||
+        rel.find('\0') != std::string_view::npos) {
+        return false;
+    }
+    std::size_t start = 0;
+    while (start <= rel.size()) {
+        const auto slash = rel.find('/', start);
+        const auto part =
+            rel.substr(start, slash == std::string_view::npos ? rel.npos : slash - start);
+        if (part == ".." || part == ".") {
+            return false;
+        }
+        if (slash == std::string_view::npos) {
+            break;
+        }
+        start = slash + 1;
+    }
+    return true;
+}
+
+// Usable as a docs/<id>.json file name.
+bool safeDocFileId(std::string_view id) {
+    return !id.empty() && id.size() <= 255 && id != "." && id != ".." &&
+           id.find('/') == std::string_view::npos && id.find('\\') == std::string_view::npos &&
+           id.find('\0') == std::string_view::npos;
+}
+
+void listTree(const ZdsStorage& storage, const std::string& rel, std::vector<std::string>& out) {
+    for (const std::string& f : storage.files(rel)) {
+        out.push_back(joinRel(rel, f));
+    }
+    for (const std::string& d : storage.directories(rel)) {
+        listTree(storage, joinRel(rel, d), out);
+    }
+}
+
+std::optional<ojson> readJsonObject(const ByteSourcePtr& src) {
+    if (!src || src->size() > kMaxMetadataBytes) {
+        return std::nullopt;
+    }
+    const ByteView v = src->view(0, src->size());
+    auto json = ojson::parse(v.bytes.begin(), v.bytes.end(), nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        return std::nullopt;
+    }
+    return json;
+}
+
+void copySource(const ByteSource& src, AtomicFile& out) {
+    for (std::uint64_t at = 0; at < src.size(); at += kCopyChunk) {
+        const ByteView v = src.view(at, kCopyChunk);
+        if (v.empty()) {
+            break;
+        }
+        out.write(v.bytes);
+    }
+}
+
+void writeWholeFile(const fs::path& path, std::string_view text) {
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    AtomicFile f(path);
+    f.write(text);
+    f.commit();
+}
+
+// Removes a folder tree on scope exit unless released.
+class TreeGuard {
+public:
+    explicit TreeGuard(fs::path p) : path_(std::move(p)) {}
+    ~TreeGuard() {
+        std::error_code ec;
+        if (!path_.empty()) {
+            fs::remove_all(path_, ec);
+        }
+    }
+    TreeGuard(const TreeGuard&) = delete;
+    TreeGuard& operator=(const TreeGuard&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// Stage folders of writes that never finished (the process was killed): hidden, unused.
+void removeStaleStages(const fs::path& dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.find(kStagePrefix) != std::string::npos && name.front() == '.') {
+            std::error_code rmEc;
+            fs::remove_all(it->path(), rmEc);
+        }
+    }
+}
+
+// Puts `fresh` where `current` is in one atomic step when the system allows it; the old tree
+// ends up at `fresh`.
+void swapInto(const fs::path& fresh, const fs::path& current) {
+    std::error_code ec;
+    if (!fs::exists(current, ec)) {
+        fs::create_directories(current.parent_path(), ec);
+        fs::rename(fresh, current, ec);
+        if (ec) {
+            throw ZdsWriteError("cannot move " + fresh.string() + " to " + current.string() + ": " +
+                                ec.message());
+        }
+        return;
+    }
+    if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, current.c_str(), RENAME_EXCHANGE) == 0) {
+        return;
+    }
+    // No exchange on this file system: two renames, with a short window between them.
+    const fs::path old = fresh.string() + ".old";
+    fs::rename(current, old, ec);
+    if (!ec) {
+        fs::rename(fresh, current, ec);
+    }
+    if (ec) {
+        throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message());
+    }
+    fs::rename(old, fresh, ec);
+}
+
+void syncDirectory(const fs::path& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+struct Progress {
+    const ZdsWriteOptions& options;
+    std::uint64_t total = 0;
+    std::uint64_t done = 0;
+
+    bool step() {
+        ++done;
+        if (done % kProgressEvery == 0) {
+            options.reportProgress(
+                total == 0 ? 1.0 : 0.95 * double(done) / double(total),
+                "document " + std::to_string(done) + " of " + std::to_string(total));
+            return !cancelled();
+        }
+        return true;
+    }
+    bool cancelled() const { return options.cancel != nullptr && options.cancel->cancelled(); }
+};
+
+// ---- one document's bytes ----
+
+// JSON text with its whitespace outside strings removed (numbers and strings kept verbatim).
+std::string compactJson(std::span<const std::uint8_t> text) {
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    bool escaped = false;
+    for (const std::uint8_t c : text) {
+        if (inString) {
+            out.push_back(static_cast<char>(c));
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+            }
+        } else if (c == '"') {
+            inString = true;
+            out.push_back('"');
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    return out;
+}
+
+// A docs/ file (no `_id`) as a JSONL line: compacted, `_id` inserted first.
+std::string docsFileToLine(std::span<const std::uint8_t> text, const std::string& id) {
+    const JsonLineFacts facts = analyzeJsonLine(text);
+    if (!facts.valid || !facts.isObject) {
+        throw ZdsWriteError("document " + id + " is not a JSON object: " + facts.error);
+    }
+    std::string body = compactJson(text);
+    if (facts.hasId) {
+        return body;
+    }
+    const std::string idField = "\"_id\":" + nlohmann::json(id).dump();
+    return body == "{}" ? "{" + idField + "}" : "{" + idField + "," + body.substr(1);
+}
+
+// A JSONL line as a docs/ file: pretty, without `_id` (the file name carries it).
+std::string lineToDocsFile(std::span<const std::uint8_t> line, const std::string& id) {
+    auto json = ojson::parse(line.begin(), line.end(), nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        throw ZdsWriteError("document " + id + " is not a JSON object");
+    }
+    json.erase("_id");
+    return json.dump(2);
+}
+
+std::string oneLine(std::string text) {
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return text;
+}
+
+struct DocBytes {
+    std::string id;
+    ByteView view;      // original bytes, when copied
+    std::string owned;  // new or converted bytes
+    std::span<const std::uint8_t> bytes() const {
+        return owned.empty() && !view.empty()
+                   ? view.bytes
+                   : std::span(reinterpret_cast<const std::uint8_t*>(owned.data()), owned.size());
+    }
+};
+
+DocBytes resolveDoc(const ZdsCollectionWrite& c, std::size_t n, ZdsLayout want) {
+    const ZdsWriteDoc& d = c.documents[n];
+    DocBytes out;
+    if (!d.originalIndex) {
+        const JsonLineFacts facts = analyzeJsonLine(
+            std::span(reinterpret_cast<const std::uint8_t*>(d.json.data()), d.json.size()));
+        if (!facts.valid || !facts.isObject) {
+            throw ZdsWriteError("collection " + c.name + ", new document " + std::to_string(n) +
+                                ": not a JSON object" +
+                                (facts.error.empty() ? "" : ": " + facts.error));
+        }
+        if (!facts.idIsString) {
+            throw ZdsWriteError("collection " + c.name + ", new document " + std::to_string(n) +
+                                ": no string _id");
+        }
+        out.id = facts.id;
+        out.owned =
+            want == ZdsLayout::Jsonl
+                ? oneLine(d.json)
+                : lineToDocsFile(std::span(reinterpret_cast<const std::uint8_t*>(d.json.data()),
+                                           d.json.size()),
+                                 out.id);
+        return out;
+    }
+    if (c.source == nullptr || *d.originalIndex >= c.source->documentCount()) {
+        throw ZdsWriteError("collection " + c.name + ": original document " +
+                            std::to_string(*d.originalIndex) + " does not exist");
+    }
+    const ZdsDocument doc = c.source->document(*d.originalIndex);
+    out.id = doc.id;
+    if (!doc.region.valid()) {
+        throw ZdsWriteError("collection " + c.name + ": document " + doc.id +
+                            " cannot be read from the source");
+    }
+    ByteView v = doc.region.source->view(doc.region.offset, doc.region.length);
+    const bool fromJsonl = c.source->mode() == ZdsStorageMode::Jsonl;
+    if (fromJsonl && !v.empty() && v.bytes.back() == '\n') {
+        v.bytes = v.bytes.first(v.size() - 1);
+    }
+    if (fromJsonl == (want == ZdsLayout::Jsonl)) {
+        out.view = std::move(v);  // same layout: the bytes as they are
+    } else if (want == ZdsLayout::Jsonl) {
+        out.owned = docsFileToLine(v.bytes, out.id);
+    } else {
+        out.owned = lineToDocsFile(v.bytes, out.id);
+    }
+    return out;
+}
+
+// ---- staging one collection's generated files ----
+
+struct StagedCollection {
+    std::string name;
+    std::string dirRel;                       // in the output: "collections/<name>" or ""
+    fs::path dir;                             // staged generated files, same relative layout
+    std::vector<std::string> generated;       // paths relative to the collection
+    std::set<std::string> replacedPrefix;     // relative paths (or "docs/") the write owns
+    const ZdsCollection* previous = nullptr;  // same-named collection of the original
+    std::uint64_t count = 0;
+};
+
+bool ownedByWrite(const StagedCollection& s, const std::string& rel) {
+    for (const std::string& p : s.replacedPrefix) {
+        if (p.back() == '/' ? rel.starts_with(p) : rel == p) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string manifestText(const StagedCollection& s) {
+    ojson m = ojson::object();
+    if (s.previous != nullptr) {
+        if (auto old = readJsonObject(s.previous->manifest)) {
+            m = std::move(*old);
+        }
+    }
+    if (!m.contains("version")) {
+        m["version"] = "0.1.0";
+    }
+    m["collection"] = s.name;
+    if (!m.contains("strict")) {
+        m["strict"] = false;
+    }
+    if (!m.contains("created_at")) {
+        m["created_at"] = utcNow();
+    }
+    m["doc_count"] = s.count;
+    return m.dump(2);
+}
+
+void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
+    AtomicFile data(s.dir / "meta" / "data.jsonl");
+    std::string index = encodeZdxHeader(0);
+    std::uint64_t offset = 0;
+    std::uint64_t indexed = 0;
+    for (std::size_t n = 0; n < c.documents.size(); ++n) {
+        const DocBytes doc = resolveDoc(c, n, ZdsLayout::Jsonl);
+        const auto bytes = doc.bytes();
+        if (std::find(bytes.begin(), bytes.end(), '\n') != bytes.end()) {
+            throw ZdsWriteError("collection " + c.name + ": document " + doc.id +
+                                " spans several lines");
+        }
+        data.write(bytes);
+        data.write("\n");
+        const std::uint64_t length = bytes.size() + 1;
+        if (!doc.id.empty()) {
+            try {
+                appendZdxEntry(index, doc.id, offset, length);
+            } catch (const std::length_error& e) {
+                throw ZdsWriteError("collection " + c.name + ": " + e.what());
+            }
+            ++indexed;
+        }
+        offset += length;
+        if (!progress.step()) {
+            return;
+        }
+    }
+    const std::string header = encodeZdxHeader(indexed);
+    std::copy(header.begin(), header.end(), index.begin());
+    data.commit();
+    s.count = c.documents.size();
+    writeWholeFile(s.dir / "meta" / "index.bin", index);
+    s.generated = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
+    s.replacedPrefix = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
+}
+
+void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
+    std::string order;
+    std::set<std::string> seen;
+    for (std::size_t n = 0; n < c.documents.size(); ++n) {
+        const DocBytes doc = resolveDoc(c, n, ZdsLayout::Docs);
+        if (!safeDocFileId(doc.id)) {
+            throw ZdsWriteError("collection " + c.name + ": id \"" + doc.id +
+                                "\" cannot be a file name in docs/");
+        }
+        if (!seen.insert(doc.id).second) {
+            throw ZdsWriteError("collection " + c.name + ": id " + doc.id +
+                                " appears twice; docs/ holds one file per id");
+        }
+        const std::string rel = "docs/" + doc.id + ".json";
+        std::error_code ec;
+        fs::create_directories(s.dir / "docs", ec);
+        AtomicFile f(s.dir / rel);
+        f.write(doc.bytes());
+        f.commit();
+        s.generated.push_back(rel);
+        order += doc.id + "\n";
+        if (!progress.step()) {
+            return;
+        }
+    }
+    std::error_code ec;
+    fs::create_directories(s.dir / "docs", ec);  // an empty collection still has docs/
+    writeWholeFile(s.dir / "meta" / "order.ids", order);
+    s.count = c.documents.size();
+    s.generated.push_back("meta/order.ids");
+    s.generated.push_back("meta/manifest.json");
+    s.replacedPrefix = {"docs/", "meta/order.ids", "meta/doc_index.jsonl", "meta/manifest.json"};
+}
+
+const ZdsCollection* findCollection(const ZdsDataset* ds, const std::string& name) {
+    if (ds == nullptr) {
+        return nullptr;
+    }
+    for (const auto& c : ds->collections) {
+        if (c->name() == name) {
+            return c.get();
+        }
+    }
+    return nullptr;
+}
+
+std::string zdsJsonText(const ZdsDataset* original, const std::vector<StagedCollection>& staged,
+                        const fs::path& target) {
+    ojson z = ojson::object();
+    if (original != nullptr) {
+        if (auto old = readJsonObject(original->zdsJson)) {
+            z = std::move(*old);
+        }
+    }
+    if (!z.contains("version")) {
+        z["version"] = "1.0";
+    }
+    if (!z.contains("name")) {
+        z["name"] = target.stem().string();
+    }
+    if (!z.contains("created")) {
+        z["created"] = utcNow();
+    }
+    z["modified"] = utcNow();
+    ojson collections = ojson::object();
+    if (original != nullptr) {
+        for (const auto& c : original->collections) {
+            collections[c->name()] = {{"count", c->documentCount()}};
+        }
+    }
+    for (const StagedCollection& s : staged) {
+        collections[s.name] = {{"count", s.count}};
+    }
+    if (z.contains("collections") && z["collections"].is_object()) {
+        // Keep other per-collection fields; drop entries for collections that do not exist.
+        ojson merged = ojson::object();
+        for (auto& [name, value] : collections.items()) {
+            ojson entry = z["collections"].contains(name) && z["collections"][name].is_object()
+                              ? z["collections"][name]
+                              : ojson::object();
+            entry["count"] = value["count"];
+            merged[name] = entry;
+        }
+        collections = std::move(merged);
+    }
+    z["collections"] = std::move(collections);
+    return z.dump(2);
+}
+
+// ---- folder target ----
+
+void copyStorageFile(const ZdsStorage& storage, const std::string& rel, const fs::path& to,
+                     bool tryLink) {
+    std::error_code ec;
+    fs::create_directories(to.parent_path(), ec);
+    if (tryLink && !storage.isArchive()) {
+        fs::create_hard_link(storage.displayPath(rel), to, ec);
+        if (!ec) {
+            return;
+        }
+    }
+    const ByteSourcePtr src = storage.open(rel);
+    if (!src) {
+        throw ZdsWriteError("cannot read " + storage.displayPath(rel));
+    }
+    AtomicFile out(to);
+    copySource(*src, out);
+    out.commit();
+}
+
+ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollection>& staged,
+                           const fs::path& stageRoot, const fs::path& target, bool single,
+                           bool inPlace, Progress& progress) {
+    std::error_code ec;
+    fs::create_directories(target, ec);
+    if (original != nullptr && !inPlace) {
+        std::vector<std::string> all;
+        listTree(original->storage(), "", all);
+        for (const std::string& rel : all) {
+            const bool inWritten = std::any_of(staged.begin(), staged.end(), [&](auto& s) {
+                return !s.dirRel.empty() && rel.starts_with(s.dirRel + "/");
+            });
+            if (inWritten || rel == "zds.json" || !safeRelPath(rel) || single ||
+                rel.find(kStagePrefix) != std::string::npos) {
+                continue;
+            }
+            copyStorageFile(original->storage(), rel, target / rel, false);
+        }
+    }
+    if (progress.cancelled()) {
+        return {true, 0};
+    }
+    std::uint64_t written = 0;
+    for (StagedCollection& s : staged) {
+        if (s.previous != nullptr) {  // the rest of the old collection comes along
+            std::vector<std::string> files;
+            listTree(original->storage(), s.previous->dir(), files);
+            for (const std::string& rel : files) {
+                const std::string inColl =
+                    s.previous->dir().empty() ? rel : rel.substr(s.previous->dir().size() + 1);
+                if (!ownedByWrite(s, inColl) && safeRelPath(inColl) &&
+                    inColl.find(kStagePrefix) == std::string::npos) {
+                    copyStorageFile(original->storage(), rel, s.dir / inColl, inPlace);
+                }
+            }
+        }
+        syncDirectory(s.dir);
+        const fs::path dest = s.dirRel.empty() ? target : target / s.dirRel;
+        swapInto(s.dir, dest);
+        syncDirectory(dest.parent_path());
+        written += s.count;
+    }
+    if (!single) {
+        writeWholeFile(target / "zds.json", zdsJsonText(original, staged, target));
+    }
+    (void)stageRoot;
+    return {false, written};
+}
+
+// ---- archive target ----
+
+struct ZipHandle {
+    zip_t* z = nullptr;
+    ~ZipHandle() {
+        if (z != nullptr) {
+            zip_discard(z);
+        }
+    }
+};
+
+int zipCancelled(zip_t*, void* ud) {
+    return static_cast<Progress*>(ud)->cancelled() ? 1 : 0;
+}
+
+void zipProgress(zip_t*, double fraction, void* ud) {
+    auto* p = static_cast<Progress*>(ud);
+    p->options.reportProgress(0.95 + 0.05 * fraction, "writing archive");
+}
+
+void addToZip(zip_t* z, const std::string& name, zip_source_t* src, bool storeOrDeflate,
+              bool deflate) {
+    if (src == nullptr) {
+        throw ZdsWriteError("cannot add " + name + ": " + zip_strerror(z));
+    }
+    const zip_int64_t idx = zip_file_add(z, name.c_str(), src, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
+    if (idx < 0) {
+        zip_source_free(src);
+        throw ZdsWriteError("cannot add " + name + ": " + zip_strerror(z));
+    }
+    if (storeOrDeflate) {
+        zip_set_file_compression(z, static_cast<zip_uint64_t>(idx),
+                                 deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+    }
+}
+
+ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollection>& staged,
+                            const fs::path& stageRoot, const fs::path& target, Progress& progress) {
+    int err = 0;
+    ZipHandle src;
+    if (original != nullptr && original->archive()) {
+        src.z = zip_open(original->archive()->path().c_str(), ZIP_RDONLY, &err);
+        if (src.z == nullptr) {
+            throw ZdsWriteError("cannot reopen " + original->archive()->path().string());
+        }
+    }
+    ZipHandle out;
+    out.z = zip_open(target.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    if (out.z == nullptr) {
+        zip_error_t e;
+        zip_error_init_with_code(&e, err);
+        const std::string why = zip_error_strerror(&e);
+        zip_error_fini(&e);
+        throw ZdsWriteError("cannot create " + target.string() + ": " + why);
+    }
+    const bool deflate = progress.options.deflate;
+    // Everything of the original that the write does not replace, copied as stored.
+    if (original != nullptr) {
+        std::vector<std::string> all;
+        listTree(original->storage(), "", all);
+        for (const std::string& rel : all) {
+            const StagedCollection* owner = nullptr;
+            for (const StagedCollection& s : staged) {
+                if (s.previous != nullptr &&
+                    (s.previous->dir().empty() || rel.starts_with(s.previous->dir() + "/"))) {
+                    owner = &s;
+                }
+            }
+            std::string outName = rel;
+            if (owner != nullptr) {
+                const std::string inColl = owner->previous->dir().empty()
+                                               ? rel
+                                               : rel.substr(owner->previous->dir().size() + 1);
+                if (ownedByWrite(*owner, inColl)) {
+                    continue;
+                }
+                outName = joinRel(owner->dirRel, inColl);
+            } else if (original->singleCollection) {
+                continue;
+            }
+            if (rel == "zds.json" || !safeRelPath(rel) || rel.find(kStagePrefix) != rel.npos) {
+                continue;
+            }
+            if (src.z != nullptr) {
+                const ZipMember* m = original->archive()->find(rel);
+                addToZip(out.z, outName,
+                         m ? zip_source_zip(out.z, src.z, m->index, 0, 0, -1) : nullptr, false,
+                         false);
+            } else {
+                const std::string path = original->storage().displayPath(rel);
+                addToZip(out.z, outName, zip_source_file(out.z, path.c_str(), 0, -1), true,
+                         deflate);
+            }
+        }
+    }
+    std::uint64_t written = 0;
+    for (const StagedCollection& s : staged) {
+        for (const std::string& rel : s.generated) {
+            const std::string path = (s.dir / rel).string();
+            addToZip(out.z, joinRel(s.dirRel, rel), zip_source_file(out.z, path.c_str(), 0, -1),
+                     true, deflate);
+        }
+        written += s.count;
+    }
+    const fs::path zdsJson = stageRoot / "zds.json";
+    writeWholeFile(zdsJson, zdsJsonText(original, staged, target));
+    addToZip(out.z, "zds.json", zip_source_file(out.z, zdsJson.c_str(), 0, -1), true, deflate);
+
+    zip_register_progress_callback_with_state(out.z, 0.01, zipProgress, nullptr, &progress);
+    zip_register_cancel_callback_with_state(out.z, zipCancelled, nullptr, &progress);
+    if (zip_close(out.z) != 0) {
+        const bool cancelled = progress.cancelled();
+        const std::string why = zip_strerror(out.z);
+        if (cancelled) {
+            return {true, 0};
+        }
+        throw ZdsWriteError("cannot write " + target.string() + ": " + why);
+    }
+    out.z = nullptr;
+    syncDirectory(target.parent_path().empty() ? fs::path(".") : target.parent_path());
+    return {false, written};
+}
+
+}  // namespace
+
+bool zdsTargetIsArchive(const fs::path& target) {
+    std::error_code ec;
+    if (fs::is_regular_file(target, ec)) {
+        return true;
+    }
+    if (fs::is_directory(target, ec)) {
+        return false;
+    }
+    const std::string ext = target.extension().string();
+    return ext == ".zds" || ext == ".zip";
+}
+
+std::vector<std::uint64_t> storedOrder(const ZdsCollection& c) {
+    const std::uint64_t n = c.documentCount();
+    std::vector<std::uint64_t> order(static_cast<std::size_t>(n));
+    for (std::uint64_t i = 0; i < n; ++i) {
+        order[static_cast<std::size_t>(i)] = i;
+    }
+    if (c.usesIndex()) {
+        std::vector<std::uint64_t> offsets(order.size());
+        for (std::uint64_t i = 0; i < n; ++i) {
+            offsets[static_cast<std::size_t>(i)] = c.zdx()->entry(i).offset;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+            return offsets[static_cast<std::size_t>(a)] < offsets[static_cast<std::size_t>(b)];
+        });
+    }
+    return order;
+}
+
+ZdsCollectionWrite unchangedCollection(const ZdsCollection& c) {
+    ZdsCollectionWrite w;
+    w.name = c.name();
+    w.source = &c;
+    w.layout = c.mode() == ZdsStorageMode::Docs ? ZdsLayout::Docs : ZdsLayout::Jsonl;
+    for (const std::uint64_t i : storedOrder(c)) {
+        w.documents.push_back(ZdsWriteDoc::original(i));
+    }
+    return w;
+}
+
+ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
+                               const std::vector<ZdsCollectionWrite>& collections,
+                               const fs::path& target, const ZdsWriteOptions& options) {
+    const bool archive = zdsTargetIsArchive(target);
+    std::error_code ec;
+    const bool inPlace = original != nullptr && !original->storage().isArchive() && !archive &&
+                         fs::equivalent(original->path(), target, ec);
+    const bool single =
+        !archive && original != nullptr && original->singleCollection && collections.size() <= 1;
+    if (single && !inPlace && collections.empty()) {
+        throw ZdsWriteError("nothing to write");
+    }
+    std::set<std::string> names;
+    for (const ZdsCollectionWrite& c : collections) {
+        if (c.name.empty() || !safeDocFileId(c.name) || c.name.front() == '.' ||
+            !names.insert(c.name).second) {
+            throw ZdsWriteError("bad or repeated collection name \"" + c.name + "\"");
+        }
+    }
+
+    // Stage next to where the result goes: same file system, so the final renames are atomic.
+    const fs::path absTarget = fs::absolute(target);
+    const fs::path stageParent = archive || single ? absTarget.parent_path() : absTarget;
+    fs::create_directories(stageParent, ec);
+    removeStaleStages(stageParent);
+    const std::string stageName = "." + (single || archive ? absTarget.filename().string() : "") +
+                                  std::string(kStagePrefix) + std::to_string(::getpid());
+    const fs::path stageRoot = stageParent / stageName;
+    TreeGuard guard(stageRoot);
+    fs::create_directories(stageRoot, ec);
+    if (ec) {
+        throw ZdsWriteError("cannot create " + stageRoot.string() + ": " + ec.message());
+    }
+
+    Progress progress{options};
+    for (const auto& c : collections) {
+        progress.total += c.documents.size();
+    }
+    std::vector<StagedCollection> staged;
+    for (const ZdsCollectionWrite& c : collections) {
+        StagedCollection s;
+        s.name = c.name;
+        s.dirRel = single ? "" : "collections/" + c.name;
+        s.dir = stageRoot / ("c-" + c.name);
+        s.previous = findCollection(original, c.name);
+        fs::create_directories(s.dir / "meta", ec);
+        try {
+            if (c.layout == ZdsLayout::Jsonl) {
+                stageJsonl(c, s, progress);
+            } else {
+                stageDocs(c, s, progress);
+            }
+        } catch (const FileWriteError& e) {
+            throw ZdsWriteError(e.what());
+        }
+        if (progress.cancelled()) {
+            return {true, 0};
+        }
+        writeWholeFile(s.dir / "meta" / "manifest.json", manifestText(s));
+        staged.push_back(std::move(s));
+    }
+    try {
+        ZdsWriteResult result =
+            archive
+                ? writeArchive(original, staged, stageRoot, absTarget, progress)
+                : writeFolder(original, staged, stageRoot, absTarget, single, inPlace, progress);
+        if (!result.cancelled) {
+            options.reportProgress(1.0, "saved " + std::to_string(result.documents) + " documents");
+        }
+        return result;
+    } catch (const FileWriteError& e) {
+        throw ZdsWriteError(e.what());
+    }
+}
+
+}  // namespace strata

@@ -1,0 +1,94 @@
+// Writes ZDS collections so that data.jsonl, index.bin (ZDX), manifest.json and zds.json agree.
+// A document is either "the bytes of document i of the source collection" (copied, never
+// re-serialised, so untouched data stays byte-identical) or new JSON text.
+//
+// Crash safety: in a folder, each written collection is built complete in a sibling folder and
+// swapped in with one atomic rename (RENAME_EXCHANGE), so a reader sees the old collection or
+// the new one, never a mix; zds.json follows through an AtomicFile. A `.zds` archive is written
+// whole beside the old one and renamed over it. A cancelled or failed write leaves the dataset
+// as it was.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "formats/common/validator.h"
+#include "zds_reader.h"
+
+namespace strata {
+
+class ZdsWriteError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct ZdsWriteDoc {
+    // Copy document `index` of the source collection (ZdsCollection::document order).
+    static ZdsWriteDoc original(std::uint64_t index) { return {index, {}}; }
+    // New JSON text: one object with a string `_id`. Raw line breaks (only legal as whitespace
+    // in JSON) are written as spaces so the document stays on one line.
+    static ZdsWriteDoc text(std::string json) { return {std::nullopt, std::move(json)}; }
+
+    std::optional<std::uint64_t> originalIndex;
+    std::string json;
+};
+
+enum class ZdsLayout { Jsonl, Docs };
+
+struct ZdsCollectionWrite {
+    std::string name;
+    // Where original documents come from; may be null when every document is new text. A
+    // JSONL source gives its line bytes, a docs/ source its file (re-serialised only when the
+    // layout changes, since docs/ files carry no `_id`).
+    const ZdsCollection* source = nullptr;
+    std::vector<ZdsWriteDoc> documents;
+    ZdsLayout layout = ZdsLayout::Jsonl;
+};
+
+struct ZdsWriteOptions {
+    const CancelToken* cancel = nullptr;
+    ProgressCallback progress;
+    // Archives: DEFLATE the members this write produces (STORE by default, for random access).
+    bool deflate = false;
+
+    bool cancelled() const { return cancel != nullptr && cancel->cancelled(); }
+    void reportProgress(double fraction, const std::string& text) const {
+        if (progress) {
+            progress(fraction, text);
+        }
+    }
+};
+
+struct ZdsWriteResult {
+    bool cancelled = false;
+    std::uint64_t documents = 0;  // written over all collections
+};
+
+// Writes `collections` into the dataset at `target`, which is a folder, or a `.zds` archive
+// when it names an existing regular file or ends in `.zds` / `.zip`. Everything else the
+// dataset held (other collections, other files) comes from `original` (may be null for a new
+// dataset; may be the dataset at `target` itself, or another one for Save As). zds.json gets
+// the count of every collection, keeping its other fields; manifest.json keeps its fields and
+// gets `doc_count` and `collection`. A single-collection folder gets no zds.json.
+// Throws ZdsWriteError (bad documents, unsafe ids, I/O).
+ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
+                               const std::vector<ZdsCollectionWrite>& collections,
+                               const std::filesystem::path& target,
+                               const ZdsWriteOptions& options = {});
+
+// Document indexes of `c` in stored order: by position in data.jsonl (ZDX entries are in hash
+// order), docs/ collections in their own order. `ls` lists ids in this order.
+std::vector<std::uint64_t> storedOrder(const ZdsCollection& c);
+
+// Every document of `c` as an original, in stored order (a plain rewrite: an unchanged,
+// already compact data.jsonl comes out byte-identical).
+ZdsCollectionWrite unchangedCollection(const ZdsCollection& c);
+
+// True when `target` would be written as an archive.
+bool zdsTargetIsArchive(const std::filesystem::path& target);
+
+}  // namespace strata
