@@ -1,11 +1,32 @@
-// The ZS tabs of a DocumentView.
+// The ZS tabs of a DocumentView: header, index tree, records and the per-block chart.
+#include <QTabWidget>
+
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
+#include "model/core/document.h"
+#include "zs_chart_view.h"
+#include "zs_header_panel.h"
+#include "zs_index_view.h"
+#include "zs_records_view.h"
 
 namespace strata::gui {
 
 void installZsViews(DocumentView& view) {
-    (void)view;
+    const auto opened = view.document()->opened();
+    if (!opened || opened->sources.empty()) {
+        return;
+    }
+    // A second reader over the same source: opening reads only the header and the root index
+    // block, and the views then share it.
+    const std::shared_ptr<const zs::ZsFile> file = zs::ZsFile::open(opened->sources.front());
+    QTabWidget* tabs = view.centreTabs();
+    tabs->addTab(new ZsHeaderPanel(file, view, tabs), QObject::tr("ZS Header"));
+    if (!file->readable()) {
+        return;  // nothing past the header can be read
+    }
+    tabs->addTab(new ZsIndexView(file, view, tabs), QObject::tr("Index"));
+    tabs->addTab(new ZsRecordsView(file, view, tabs), QObject::tr("Records"));
+    tabs->addTab(new ZsChartView(file, view, tabs), QObject::tr("Blocks Chart"));
 }
 
 }  // namespace strata::gui

@@ -1,0 +1,382 @@
+#include "zs_records_model.h"
+
+#include <QStringDecoder>
+
+#include <algorithm>
+#include <climits>
+
+#include "formats/zs/zs_block.h"
+
+namespace strata::model {
+
+namespace {
+
+// Rows added per fetchMore, and blocks read at most per call (blocks may hold no selected row).
+constexpr int kFetchRows = 512;
+constexpr int kFetchBlocks = 64;
+
+QString escapeControl(const QString& text) {
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        if (c == QLatin1Char('\n')) {
+            out += QStringLiteral("\\n");
+        } else if (c == QLatin1Char('\t')) {
+            out += QStringLiteral("\\t");
+        } else if (c == QLatin1Char('\r')) {
+            out += QStringLiteral("\\r");
+        } else if (c == QLatin1Char('\\')) {
+            out += QStringLiteral("\\\\");
+        } else if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
+            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+ZsQueryBounds ZsQueryBounds::of(const zs::RecordQuery& query) {
+    ZsQueryBounds b;
+    b.lo = query.start;
+    b.hi = query.stop;
+    if (query.prefix) {
+        if (!b.lo || *b.lo < *query.prefix) {
+            b.lo = query.prefix;
+        }
+        const auto bound = zs::prefixUpperBound(*query.prefix);
+        if (bound && (!b.hi || *bound < *b.hi)) {
+            b.hi = bound;
+        }
+    }
+    b.empty = b.lo && b.hi && zs::compareBytes(zs::asBytes(*b.lo), zs::asBytes(*b.hi)) >= 0;
+    return b;
+}
+
+int ZsQueryBounds::classify(std::span<const std::uint8_t> record) const {
+    if (lo && zs::compareBytes(record, zs::asBytes(*lo)) < 0) {
+        return -1;
+    }
+    if (hi && zs::compareBytes(record, zs::asBytes(*hi)) >= 0) {
+        return 1;
+    }
+    return 0;
+}
+
+std::uint64_t zsFirstQueryBlock(const zs::ZsFile& file, const zs::RecordQuery& query) {
+    return file.locateDataBlock(ZsQueryBounds::of(query).lo);
+}
+
+ZsRecordsModel::ZsRecordsModel(std::shared_ptr<const zs::ZsFile> file, QObject* parent)
+    : QAbstractTableModel(parent), file_(std::move(file)) {
+    setQuery({});
+}
+
+ZsRecordsModel::~ZsRecordsModel() = default;
+
+void ZsRecordsModel::setQuery(const zs::RecordQuery& query, std::optional<std::uint64_t> start) {
+    beginResetModel();
+    query_ = query;
+    bounds_ = ZsQueryBounds::of(query);
+    blocks_.clear();
+    rows_ = 0;
+    lru_.clear();
+    cache_.clear();
+    next_ = start.value_or(file_->blocksBegin());
+    error_.clear();
+    errorOffset_ = 0;
+    done_ = bounds_.empty;
+    if (!file_->readable()) {
+        done_ = true;
+        error_ = tr("The header is damaged or names an unknown codec: no block can be read.");
+    }
+    endResetModel();
+}
+
+bool ZsRecordsModel::isFiltered() const {
+    return query_.start || query_.stop || query_.prefix;
+}
+
+void ZsRecordsModel::setHexRendering(bool hex) {
+    if (hex == hex_) {
+        return;
+    }
+    hex_ = hex;
+    if (rows_ > 0) {
+        emit dataChanged(index(0, RecordColumn), index(rows_ - 1, RecordColumn));
+    }
+}
+
+void ZsRecordsModel::fail(const QString& message, std::uint64_t offset) {
+    done_ = true;
+    error_ = message;
+    errorOffset_ = offset;
+    emit readFailed(message, offset);
+}
+
+bool ZsRecordsModel::canFetchMore(const QModelIndex& parent) const {
+    return !parent.isValid() && !done_;
+}
+
+void ZsRecordsModel::fetchMore(const QModelIndex& parent) {
+    if (parent.isValid()) {
+        return;
+    }
+    const int before = rows_;
+    for (int i = 0; i < kFetchBlocks && rows_ - before < kFetchRows && !done_; ++i) {
+        if (!loadNextBlock()) {
+            break;
+        }
+    }
+}
+
+void ZsRecordsModel::fetchUntil(int rows) {
+    while (rows_ < rows && !done_) {
+        fetchMore({});
+    }
+}
+
+bool ZsRecordsModel::loadNextBlock() {
+    const std::uint64_t end = file_->blocksEnd();
+    while (!done_ && next_ < end) {
+        const std::uint64_t offset = next_;
+        const zs::BlockRead read = file_->readBlock(offset);
+        if (!read.frame.usable()) {
+            fail(QString::fromStdString(read.frame.message), offset);
+            return false;
+        }
+        const zs::BlockFrame& frame = read.frame.frame;
+        next_ = frame.end();
+        if (frame.kind() != zs::BlockKind::Data) {
+            continue;
+        }
+        if (!read.crc || !read.crc->ok()) {
+            fail(tr("Checksum mismatch in the data block at %1.").arg(offset), offset);
+            return false;
+        }
+        if (!read.payload || !read.payload->complete()) {
+            fail(tr("The data block at %1 does not decode: %2")
+                     .arg(offset)
+                     .arg(read.payload ? QString::fromStdString(read.payload->message) : QString()),
+                 offset);
+            return false;
+        }
+        auto decoded = std::make_shared<Decoded>();
+        decoded->payload = read.payload->bytes;
+        Block block{offset, frame.totalLength(), rows_, 0, 0};
+        zs::RecordCursor cursor(decoded->payload.bytes);
+        while (const auto record = cursor.next()) {
+            const int where = bounds_.classify(*record);
+            if (where < 0) {
+                ++block.skip;
+                continue;
+            }
+            if (where > 0 || rows_ + block.rows == INT_MAX) {
+                done_ = true;
+                break;
+            }
+            decoded->records.push_back(*record);
+            ++block.rows;
+        }
+        if (block.rows > 0) {
+            beginInsertRows({}, rows_, rows_ + block.rows - 1);
+            blocks_.push_back(block);
+            rows_ += block.rows;
+            endInsertRows();
+            remember(int(blocks_.size()) - 1, std::move(decoded));
+        }
+        if (cursor.problem()) {
+            fail(tr("The data block at %1 is damaged: %2")
+                     .arg(offset)
+                     .arg(QString::fromStdString(cursor.problem()->message)),
+                 offset);
+            return false;
+        }
+        return true;
+    }
+    done_ = true;
+    return false;
+}
+
+int ZsRecordsModel::blockIndexForRow(int row) const {
+    if (row < 0 || row >= rows_) {
+        return -1;
+    }
+    const auto it = std::upper_bound(blocks_.begin(), blocks_.end(), row,
+                                     [](int r, const Block& b) { return r < b.firstRow; });
+    return int(it - blocks_.begin()) - 1;
+}
+
+void ZsRecordsModel::remember(int blockIndex, DecodedPtr block) const {
+    auto found = cache_.find(blockIndex);
+    if (found != cache_.end()) {
+        lru_.erase(found->second.second);
+        cache_.erase(found);
+    }
+    lru_.push_front(blockIndex);
+    cache_.emplace(blockIndex, std::make_pair(std::move(block), lru_.begin()));
+    while (cache_.size() > capacity_ && !lru_.empty()) {
+        cache_.erase(lru_.back());
+        lru_.pop_back();
+    }
+}
+
+ZsRecordsModel::DecodedPtr ZsRecordsModel::decoded(int blockIndex) const {
+    const auto found = cache_.find(blockIndex);
+    if (found != cache_.end()) {
+        lru_.splice(lru_.begin(), lru_, found->second.second);
+        return found->second.first;
+    }
+    const Block& block = blocks_[std::size_t(blockIndex)];
+    auto out = std::make_shared<Decoded>();
+    const zs::BlockRead read = file_->readBlock(block.offset);
+    ++decodes_;
+    if (read.frame.usable() && read.payload && read.payload->complete()) {
+        out->payload = read.payload->bytes;
+        zs::RecordCursor cursor(out->payload.bytes);
+        std::uint64_t index = 0;
+        while (const auto record = cursor.next()) {
+            if (index++ < block.skip) {
+                continue;
+            }
+            if (out->records.size() == std::size_t(block.rows)) {
+                break;
+            }
+            out->records.push_back(*record);
+        }
+    }
+    remember(blockIndex, out);
+    return out;
+}
+
+void ZsRecordsModel::setCacheCapacity(std::size_t blocks) {
+    capacity_ = std::max<std::size_t>(blocks, 1);
+    while (cache_.size() > capacity_) {
+        cache_.erase(lru_.back());
+        lru_.pop_back();
+    }
+}
+
+QByteArray ZsRecordsModel::recordAt(int row) const {
+    const int b = blockIndexForRow(row);
+    if (b < 0) {
+        return {};
+    }
+    const DecodedPtr block = decoded(b);
+    const std::size_t i = std::size_t(row - blocks_[std::size_t(b)].firstRow);
+    if (i >= block->records.size()) {
+        return {};
+    }
+    const auto r = block->records[i];
+    return QByteArray(reinterpret_cast<const char*>(r.data()), qsizetype(r.size()));
+}
+
+std::optional<std::uint64_t> ZsRecordsModel::blockOffsetForRow(int row) const {
+    const int b = blockIndexForRow(row);
+    if (b < 0) {
+        return std::nullopt;
+    }
+    return blocks_[std::size_t(b)].offset;
+}
+
+strata::Region ZsRecordsModel::blockRegionForRow(int row) const {
+    const int b = blockIndexForRow(row);
+    if (b < 0) {
+        return {};
+    }
+    const Block& block = blocks_[std::size_t(b)];
+    return strata::Region{&file_->source(), block.offset, block.length}.clipped();
+}
+
+int ZsRecordsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : rows_;
+}
+
+int ZsRecordsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ZsRecordsModel::renderRecord(std::span<const std::uint8_t> bytes, bool hex,
+                                     std::size_t max) {
+    const bool cut = bytes.size() > max;
+    const auto shown = cut ? bytes.first(max) : bytes;
+    QString text;
+    if (hex) {
+        const QByteArray raw(reinterpret_cast<const char*>(shown.data()), qsizetype(shown.size()));
+        text = QString::fromLatin1(raw.toHex(' '));
+    } else {
+        QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        const QByteArrayView raw(reinterpret_cast<const char*>(shown.data()),
+                                 qsizetype(shown.size()));
+        const QString decoded = utf8.decode(raw);
+        if (!utf8.hasError()) {
+            text = escapeControl(decoded);
+        } else {
+            for (const std::uint8_t b : shown) {
+                text += (b >= 0x20 && b < 0x7f && b != '\\')
+                            ? QString(QLatin1Char(char(b)))
+                            : QStringLiteral("\\x%1").arg(b, 2, 16, QLatin1Char('0'));
+            }
+        }
+    }
+    return cut ? text + QStringLiteral(" …") : text;
+}
+
+QVariant ZsRecordsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rows_) {
+        return {};
+    }
+    const int b = blockIndexForRow(index.row());
+    const Block& block = blocks_[std::size_t(b)];
+    if (role == BlockOffsetRole) {
+        return QVariant::fromValue<qulonglong>(block.offset);
+    }
+    if (role == RecordBytesRole) {
+        return recordAt(index.row());
+    }
+    if (role == Qt::TextAlignmentRole && index.column() != RecordColumn) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) {
+        return {};
+    }
+    switch (index.column()) {
+        case NumberColumn:
+            return index.row();
+        case RecordColumn: {
+            const QByteArray bytes = recordAt(index.row());
+            const std::span<const std::uint8_t> span(
+                reinterpret_cast<const std::uint8_t*>(bytes.constData()),
+                std::size_t(bytes.size()));
+            return renderRecord(span, hex_, role == Qt::ToolTipRole ? 4096 : 256);
+        }
+        case LengthColumn:
+            return qlonglong(recordAt(index.row()).size());
+        case BlockColumn:
+            return QVariant::fromValue<qulonglong>(block.offset);
+        default:
+            return {};
+    }
+}
+
+QVariant ZsRecordsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (section) {
+        case NumberColumn:
+            return tr("#");
+        case RecordColumn:
+            return hex_ ? tr("Record (hex)") : tr("Record");
+        case LengthColumn:
+            return tr("Bytes");
+        case BlockColumn:
+            return tr("Data block");
+        default:
+            return {};
+    }
+}
+
+}  // namespace strata::model

@@ -1,0 +1,135 @@
+// The records browser's table: the records of a ZS file (or of a query over it) in file order,
+// read block by block as the view scrolls (canFetchMore/fetchMore). Only a bounded number of
+// decoded blocks is kept (least recently used first out); scrolling back decodes a block again.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QByteArray>
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/common/region.h"
+#include "formats/zs/zs_reader.h"
+
+namespace strata::model {
+
+// [lo, hi) in memcmp order: a query's start/stop narrowed by its prefix.
+struct ZsQueryBounds {
+    std::optional<std::string> lo;
+    std::optional<std::string> hi;
+    bool empty = false;  // lo >= hi: nothing can match
+
+    static ZsQueryBounds of(const zs::RecordQuery& query);
+    // -1 below lo, 0 inside, 1 at or above hi.
+    int classify(std::span<const std::uint8_t> record) const;
+};
+
+// Where a query's scan starts: the data block the index descent names for its lower bound,
+// then forward over blocks whose records all lie below it. O(depth) block reads plus the
+// blocks skipped. Throws zs::ZsReadError where the file is damaged.
+std::uint64_t zsFirstQueryBlock(const zs::ZsFile& file, const zs::RecordQuery& query);
+
+class ZsRecordsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NumberColumn, RecordColumn, LengthColumn, BlockColumn, ColumnCount };
+    enum Role { BlockOffsetRole = Qt::UserRole + 1, RecordBytesRole };
+
+    explicit ZsRecordsModel(std::shared_ptr<const zs::ZsFile> file, QObject* parent = nullptr);
+    ~ZsRecordsModel() override;
+
+    const zs::ZsFile& file() const { return *file_; }
+
+    // Shows the records `query` selects, scanning data blocks from `startBlock` (by default the
+    // first block after the header; pass zsFirstQueryBlock's answer to skip ahead). Row numbers
+    // count from the first selected record.
+    void setQuery(const zs::RecordQuery& query, std::optional<std::uint64_t> startBlock = {});
+    const zs::RecordQuery& query() const { return query_; }
+    bool isFiltered() const;
+
+    // Records as hex bytes instead of text.
+    void setHexRendering(bool hex);
+    bool hexRendering() const { return hex_; }
+
+    // Loads blocks until `rows` rows exist or the records end (tests, "go to end").
+    void fetchUntil(int rows);
+    // True once the last selected record has been read (or a damaged block stopped the scan).
+    bool isComplete() const { return done_; }
+    // Why the scan stopped early, empty when it did not.
+    QString errorText() const { return error_; }
+    std::uint64_t errorOffset() const { return errorOffset_; }
+
+    QByteArray recordAt(int row) const;
+    std::optional<std::uint64_t> blockOffsetForRow(int row) const;
+    // The whole block (framing, payload and CRC) the row's record is stored in.
+    strata::Region blockRegionForRow(int row) const;
+
+    // Decoded blocks kept at most (default 32); decodes done so far (tests check both).
+    void setCacheCapacity(std::size_t blocks);
+    std::size_t cachedBlocks() const { return cache_.size(); }
+    std::uint64_t blockDecodes() const { return decodes_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex& parent) const override;
+    void fetchMore(const QModelIndex& parent) override;
+
+    // Display text of a record: printable text with escapes, or spaced hex; cut after `max`
+    // bytes.
+    static QString renderRecord(std::span<const std::uint8_t> bytes, bool hex,
+                                std::size_t max = 256);
+
+signals:
+    // A damaged block stopped the scan.
+    void readFailed(const QString& message, quint64 offset);
+
+private:
+    struct Block {
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+        int firstRow = 0;
+        int rows = 0;
+        std::uint64_t skip = 0;  // records before the first selected one
+    };
+    struct Decoded {
+        strata::ByteView payload;  // keeps the records' bytes alive
+        std::vector<std::span<const std::uint8_t>> records;
+    };
+    using DecodedPtr = std::shared_ptr<const Decoded>;
+
+    // Reads the next data block from next_; false when there is none (end or damage).
+    bool loadNextBlock();
+    void fail(const QString& message, std::uint64_t offset);
+    int blockIndexForRow(int row) const;
+    DecodedPtr decoded(int blockIndex) const;
+    void remember(int blockIndex, DecodedPtr block) const;
+
+    std::shared_ptr<const zs::ZsFile> file_;
+    zs::RecordQuery query_;
+    ZsQueryBounds bounds_;
+    bool hex_ = false;
+
+    std::vector<Block> blocks_;
+    int rows_ = 0;
+    std::uint64_t next_ = 0;
+    bool done_ = false;
+    QString error_;
+    std::uint64_t errorOffset_ = 0;
+
+    std::size_t capacity_ = 32;
+    mutable std::list<int> lru_;  // most recent first
+    mutable std::unordered_map<int, std::pair<DecodedPtr, std::list<int>::iterator>> cache_;
+    mutable std::uint64_t decodes_ = 0;
+};
+
+}  // namespace strata::model
