@@ -1,14 +1,223 @@
-// strata-cli ozdf: OZDF documents and corpora.
+// strata-cli ozdf dump|validate|fmt|export|import: OZDF documents and corpora, built on
+// formats/ozdf (reader, validator, canonical writer, safe save, JSONL interchange).
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
 
 #include "command_context.h"
+#include "formats/common/atomic_file.h"
+#include "formats/ozdf/ozdf_json.h"
+#include "formats/ozdf/ozdf_parser.h"
+#include "formats/ozdf/ozdf_save.h"
+#include "formats/ozdf/ozdf_validator.h"
+#include "json_output.h"
 
 namespace strata::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isCorpusFolder(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_directory(path, ec) && !fs::exists(path / "_metadata.ozdf", ec) &&
+           !fs::exists(path / ".ozdf_writing", ec);
+}
+
+// A document or a corpus, read once; the corpus form holds a single document for a document.
+struct Input {
+    bool corpus = false;
+    std::shared_ptr<ozdf::Corpus> documents = std::make_shared<ozdf::Corpus>();
+
+    bool accepted() const { return documents->accepted(); }
+};
+
+Input readInput(const fs::path& path) {
+    Input input;
+    if (isCorpusFolder(path)) {
+        input.corpus = true;
+        *input.documents = ozdf::readCorpus(path);
+    } else {
+        input.documents->path = path.parent_path();
+        input.documents->documents.push_back(ozdf::readDocument(path));
+    }
+    return input;
+}
+
+int runDump(const std::string& path) {
+    bool accepted = false;
+    const ozdf::OrderedJson json = ozdf::dumpJson(path, &accepted);
+    std::cout << json.dump(2, ' ', false, ozdf::OrderedJson::error_handler_t::replace) << '\n';
+    return accepted ? kExitOk : kExitErrors;
+}
+
+std::string upper(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
+// "ERROR OZDF-HEADER file.ozdf@12+5: message"
+std::string diagnosticLine(const Diagnostic& d) {
+    std::string line = upper(severityName(d.severity)) + ' ' + d.code + ' ' + d.fileName();
+    if (!d.regions.empty() && d.regions.front().valid()) {
+        line += '@' + std::to_string(d.regions.front().offset) + '+' +
+                std::to_string(d.regions.front().length);
+    }
+    return line + ": " + d.message;
+}
+
+int runValidate(const std::string& path, bool json) {
+    const Input input = readInput(path);
+    std::unique_ptr<Validator> validator =
+        input.corpus ? ozdf::makeOzdfCorpusValidator(input.documents)
+                     : ozdf::makeOzdfValidator(std::make_shared<const ozdf::Document>(
+                           input.documents->documents.front()));
+    CollectingSink sink;
+    validator->run(sink, ValidationOptions{});
+    std::size_t errors = 0;
+    std::size_t warnings = 0;
+    Json list = Json::array();
+    for (const Diagnostic& d : sink.diagnostics()) {
+        errors += d.severity == Severity::Error ? 1 : 0;
+        warnings += d.severity == Severity::Warning ? 1 : 0;
+        if (json) {
+            list.push_back(diagnosticJson(d));
+        } else {
+            std::cout << diagnosticLine(d) << '\n';
+        }
+    }
+    if (json) {
+        Json out = Json::object();
+        out["path"] = path;
+        out["accepted"] = input.accepted();
+        out["summary"] = Json{{"errors", errors}, {"warnings", warnings}};
+        out["diagnostics"] = std::move(list);
+        printJson(out);
+    } else {
+        std::cout << errors << " error(s), " << warnings << " warning(s); "
+                  << (input.accepted() ? "the reference reads it" : "the reference refuses it")
+                  << '\n';
+    }
+    return errors == 0 ? kExitOk : kExitErrors;
+}
+
+int runFmt(const std::string& path, bool check) {
+    const Input input = readInput(path);
+    if (!input.accepted()) {
+        std::cerr << "strata-cli: " << path
+                  << ": has errors; not rewritten (see `strata-cli ozdf validate`)\n";
+        return kExitErrors;
+    }
+    ozdf::SaveOptions options;
+    options.dryRun = check;
+    const ozdf::Corpus& corpus = *input.documents;
+    ozdf::SaveReport report;
+    if (input.corpus) {
+        report = ozdf::saveCorpusInPlace(corpus, path, ozdf::footprintsOf(corpus), options);
+    } else {
+        const ozdf::DocumentFootprint before = ozdf::footprintOf(corpus.documents.front());
+        report = ozdf::saveDocumentInPlace(corpus.documents.front(), fs::path(path).parent_path(),
+                                           &before, options);
+    }
+    const char* verb = check ? "would rewrite " : "rewrote ";
+    for (const fs::path& file : report.written) {
+        std::cout << verb << file.string() << '\n';
+    }
+    for (const fs::path& file : report.removed) {
+        std::cout << (check ? "would remove " : "removed ") << file.string() << '\n';
+    }
+    std::cout << report.written.size() << " file(s) " << (check ? "not canonical" : "rewritten")
+              << ", " << report.unchanged << " already canonical\n";
+    return check && report.changed() ? kExitErrors : kExitOk;
+}
+
+int runExport(const std::string& path, const std::string& output) {
+    const Input input = readInput(path);
+    if (!input.accepted()) {
+        std::cerr << "strata-cli: " << path << ": has errors; exporting what Strata reads\n";
+    }
+    if (output == "-") {
+        ozdf::exportJsonl(*input.documents, std::cout);
+        return input.accepted() ? kExitOk : kExitErrors;
+    }
+    std::ostringstream text;
+    ozdf::exportJsonl(*input.documents, text);
+    AtomicFile file(output);
+    file.write(text.view());
+    file.commit();
+    std::cerr << input.documents->documents.size() << " document(s) exported to " << output << '\n';
+    return input.accepted() ? kExitOk : kExitErrors;
+}
+
+int runImport(const std::string& jsonl, const std::string& folder) {
+    std::ifstream in(jsonl, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error(jsonl + ": cannot open");
+    }
+    const ozdf::Corpus corpus = ozdf::importJsonl(in);
+    const ozdf::SaveReport report = ozdf::saveCorpusToFolder(corpus, folder);
+    std::cout << corpus.documents.size() << " document(s), " << report.written.size()
+              << " file(s) written to " << folder << '\n';
+    return kExitOk;
+}
+
+}  // namespace
 
 void registerOzdfCommands(CLI::App& app, CommandContext& context) {
     CLI::App* group = app.add_subcommand("ozdf", "OZDF documents and corpora");
     group->require_subcommand(1);
-    (void)context;
+
+    auto path = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    auto check = std::make_shared<bool>(false);
+    auto output = std::make_shared<std::string>("-");
+    auto folder = std::make_shared<std::string>();
+
+    CLI::App* dump = group->add_subcommand(
+        "dump", "Print what the reference reads from a document, directory document or corpus");
+    dump->add_option("PATH", *path, "document, directory document or corpus folder")->required();
+    dump->callback([&context, path] { runGuarded(context, [&] { return runDump(*path); }); });
+
+    CLI::App* validate =
+        group->add_subcommand("validate", "Report every problem the reference would refuse");
+    validate->add_option("PATH", *path, "document, directory document or corpus folder")
+        ->required();
+    validate->add_flag("--json", *json, "print one JSON object");
+    validate->callback(
+        [&context, path, json] { runGuarded(context, [&] { return runValidate(*path, *json); }); });
+
+    CLI::App* fmt = group->add_subcommand(
+        "fmt", "Rewrite in the canonical form (each file replaced atomically)");
+    fmt->add_option("PATH", *path, "document, directory document or corpus folder")->required();
+    fmt->add_flag("--check", *check, "only list the files that are not canonical (exit 1)");
+    fmt->callback(
+        [&context, path, check] { runGuarded(context, [&] { return runFmt(*path, *check); }); });
+
+    CLI::App* exportCommand =
+        group->add_subcommand("export", "Write a document or corpus as JSONL, a document a line");
+    exportCommand->add_option("PATH", *path, "document, directory document or corpus folder")
+        ->required();
+    exportCommand->add_option("-o,--output", *output, "JSONL file (default: stdout)");
+    exportCommand->callback([&context, path, output] {
+        runGuarded(context, [&] { return runExport(*path, *output); });
+    });
+
+    CLI::App* importCommand =
+        group->add_subcommand("import", "Write a new corpus folder from JSONL");
+    importCommand->add_option("JSONL", *path, "JSONL file from `ozdf export`")->required();
+    importCommand->add_option("FOLDER", *folder, "new corpus folder (must not exist or be empty)")
+        ->required();
+    importCommand->callback([&context, path, folder] {
+        runGuarded(context, [&] { return runImport(*path, *folder); });
+    });
 }
 
 }  // namespace strata::cli
