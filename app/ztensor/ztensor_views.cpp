@@ -1,11 +1,50 @@
-// The zTensor tabs of a DocumentView.
+// The zTensor tabs of a DocumentView: Tensors (table and edits), Values, Statistics, Manifest.
+// The document gets a ZtEditor when Strata can rewrite the file (v1 with a decoded manifest).
+#include <QTabWidget>
+
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
+#include "app/ztensor/zt_manifest_tab.h"
+#include "app/ztensor/zt_stats_tab.h"
+#include "app/ztensor/zt_tensors_tab.h"
+#include "app/ztensor/zt_values_tab.h"
+#include "formats/ztensor/zt_file.h"
+#include "model/core/document.h"
+#include "model/ztensor/zt_editor.h"
 
 namespace strata::gui {
 
 void installZtensorViews(DocumentView& view) {
-    (void)view;
+    model::Document* document = view.document();
+    const auto opened = document->opened();
+    if (!opened || opened->sources.empty()) {
+        return;
+    }
+    // Reads the header and manifest again (cheap); its regions point into the same source.
+    std::shared_ptr<const ZtFile> file = ZtFile::open(opened->sources.front());
+    model::ZtEditor* editor = nullptr;
+    if (file->manifestDecoded() &&
+        (file->layout() == ZtLayout::V1_0 || file->layout() == ZtLayout::V1_1)) {
+        editor = new model::ZtEditor(*document, file);
+        document->setEditor(editor);
+    }
+    QTabWidget* tabs = view.centreTabs();
+    auto* tensors = new ZtTensorsTab(view, file, editor, tabs);
+    auto* values = new ZtValuesTab(view, file, tabs);
+    auto* stats = new ZtStatsTab(view, file, tabs);
+    auto* manifest = new ZtManifestTab(file, editor, tabs);
+    tensors->setObjectName(QStringLiteral("ztTensorsTab"));
+    values->setObjectName(QStringLiteral("ztValuesTab"));
+    stats->setObjectName(QStringLiteral("ztStatsTab"));
+    manifest->setObjectName(QStringLiteral("ztManifestTab"));
+    tabs->addTab(tensors, QObject::tr("Tensors"));
+    tabs->addTab(values, QObject::tr("Values"));
+    tabs->addTab(stats, QObject::tr("Statistics"));
+    tabs->addTab(manifest, QObject::tr("Manifest"));
+    // The table is what people open a checkpoint for.
+    tabs->setCurrentWidget(tensors);
+    QObject::connect(tensors, &ZtTensorsTab::tensorChosen, values, &ZtValuesTab::showTensor);
+    QObject::connect(tensors, &ZtTensorsTab::tensorChosen, stats, &ZtStatsTab::setTensor);
 }
 
 }  // namespace strata::gui
