@@ -196,6 +196,10 @@ std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
     return out;
 }
 
+std::optional<std::string> jsonLineId(std::span<const std::uint8_t> line) {
+    return lineId(line.data(), line.size());
+}
+
 std::string encodeZdxHeader(std::uint64_t count) {
     std::string out(kZdxMagic);
     appendLe<std::uint32_t>(out, 1);

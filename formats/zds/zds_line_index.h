@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,6 +43,9 @@ struct ZdsIndexOptions {
 // Nothing when cancelled.
 std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
                                                         const ZdsIndexOptions& options = {});
+
+// The `_id` of one JSON line (without its line ending) as indexJsonLines reads it.
+std::optional<std::string> jsonLineId(std::span<const std::uint8_t> line);
 
 // ZDX encoding: the 16-byte header and one entry. Throws std::length_error for an id longer
 // than 65535 bytes or a line longer than 2^32 - 1 bytes (the format cannot say so).

@@ -268,9 +268,37 @@ struct DocBytes {
     }
 };
 
+DocBytes resolveDataLine(const ZdsCollectionWrite& c, std::pair<std::uint64_t, std::uint64_t> range,
+                         ZdsLayout want) {
+    if (c.source == nullptr || !c.source->data ||
+        !rangeFits(range.first, range.second, c.source->data->size())) {
+        throw ZdsWriteError("collection " + c.name + ": line at " + std::to_string(range.first) +
+                            " is not in the source data");
+    }
+    DocBytes out;
+    ByteView v = c.source->data->view(range.first, range.second);
+    if (!v.empty() && v.bytes.back() == '\n') {
+        v.bytes = v.bytes.first(v.size() - 1);
+    }
+    std::size_t body = v.size();
+    while (body > 0 && v.bytes[body - 1] == '\r') {
+        --body;
+    }
+    out.id = jsonLineId(v.bytes.first(body)).value_or("");
+    if (want == ZdsLayout::Jsonl) {
+        out.view = std::move(v);
+    } else {
+        out.owned = lineToDocsFile(v.bytes, out.id);
+    }
+    return out;
+}
+
 DocBytes resolveDoc(const ZdsCollectionWrite& c, std::size_t n, ZdsLayout want) {
     const ZdsWriteDoc& d = c.documents[n];
     DocBytes out;
+    if (d.dataRange) {
+        return resolveDataLine(c, *d.dataRange, want);
+    }
     if (!d.originalIndex) {
         const JsonLineFacts facts = analyzeJsonLine(
             std::span(reinterpret_cast<const std::uint8_t*>(d.json.data()), d.json.size()));
@@ -518,8 +546,8 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
             const bool inWritten = std::any_of(staged.begin(), staged.end(), [&](auto& s) {
                 return !s.dirRel.empty() && rel.starts_with(s.dirRel + "/");
             });
-            if (inWritten || rel == "zds.json" || !safeRelPath(rel) || single ||
-                rel.find(kStagePrefix) != std::string::npos) {
+            if (inWritten || (rel == "zds.json" && !staged.empty()) || !safeRelPath(rel) ||
+                single || rel.find(kStagePrefix) != std::string::npos) {
                 continue;
             }
             copyStorageFile(original->storage(), rel, target / rel, false);
@@ -548,7 +576,7 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
         syncDirectory(dest.parent_path());
         written += s.count;
     }
-    if (!single) {
+    if (!single && !staged.empty()) {
         writeWholeFile(target / "zds.json", zdsJsonText(original, staged, target));
     }
     (void)stageRoot;
@@ -611,6 +639,8 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         throw ZdsWriteError("cannot create " + target.string() + ": " + why);
     }
     const bool deflate = progress.options.deflate;
+    // A pack (nothing rewritten) keeps zds.json as it is.
+    const bool keepZdsJson = staged.empty() && original != nullptr && original->zdsJson;
     // Everything of the original that the write does not replace, copied as stored.
     if (original != nullptr) {
         std::vector<std::string> all;
@@ -633,9 +663,10 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
                 }
                 outName = joinRel(owner->dirRel, inColl);
             } else if (original->singleCollection) {
-                continue;
+                outName = "collections/" + original->collections.at(0)->name() + "/" + rel;
             }
-            if (rel == "zds.json" || !safeRelPath(rel) || rel.find(kStagePrefix) != rel.npos) {
+            if ((rel == "zds.json" && !keepZdsJson) || !safeRelPath(rel) ||
+                rel.find(kStagePrefix) != rel.npos) {
                 continue;
             }
             if (src.z != nullptr) {
@@ -659,9 +690,11 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         }
         written += s.count;
     }
-    const fs::path zdsJson = stageRoot / "zds.json";
-    writeWholeFile(zdsJson, zdsJsonText(original, staged, target));
-    addToZip(out.z, "zds.json", zip_source_file(out.z, zdsJson.c_str(), 0, -1), true, deflate);
+    if (!keepZdsJson) {
+        const fs::path zdsJson = stageRoot / "zds.json";
+        writeWholeFile(zdsJson, zdsJsonText(original, staged, target));
+        addToZip(out.z, "zds.json", zip_source_file(out.z, zdsJson.c_str(), 0, -1), true, deflate);
+    }
 
     zip_register_progress_callback_with_state(out.z, 0.01, zipProgress, nullptr, &progress);
     zip_register_cancel_callback_with_state(out.z, zipCancelled, nullptr, &progress);

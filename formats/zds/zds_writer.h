@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/common/validator.h"
@@ -28,13 +29,19 @@ public:
 
 struct ZdsWriteDoc {
     // Copy document `index` of the source collection (ZdsCollection::document order).
-    static ZdsWriteDoc original(std::uint64_t index) { return {index, {}}; }
+    static ZdsWriteDoc original(std::uint64_t index) { return {index, {}, {}}; }
+    // Copy bytes [offset, offset + length) of the source's data.jsonl (one line; a final '\n'
+    // is dropped): for collections whose index is missing or damaged (reindex, compact).
+    static ZdsWriteDoc dataLine(std::uint64_t offset, std::uint64_t length) {
+        return {std::nullopt, {}, std::pair{offset, length}};
+    }
     // New JSON text: one object with a string `_id`. Raw line breaks (only legal as whitespace
     // in JSON) are written as spaces so the document stays on one line.
-    static ZdsWriteDoc text(std::string json) { return {std::nullopt, std::move(json)}; }
+    static ZdsWriteDoc text(std::string json) { return {std::nullopt, std::move(json), {}}; }
 
     std::optional<std::uint64_t> originalIndex;
     std::string json;
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> dataRange;
 };
 
 enum class ZdsLayout { Jsonl, Docs };

@@ -1,8 +1,12 @@
 // Shared helpers for the ZDS tests: corpus paths and running the validator.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +37,49 @@ inline std::string describe(const CollectingSink& sink) {
         out += std::string(severityName(d.severity)) + " " + d.code + ": " + d.message + "\n";
     }
     return out;
+}
+
+}  // namespace strata::zds_test
+
+namespace strata::zds_test {
+
+// A fresh folder per test, removed afterwards.
+class ScratchDir {
+public:
+    explicit ScratchDir(const std::string& tag) {
+        path_ = std::filesystem::temp_directory_path() /
+                ("strata_zdsw_" + tag + "_" + std::to_string(::getpid()));
+        std::filesystem::remove_all(path_);
+        std::filesystem::create_directories(path_);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+inline std::string readAll(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline void writeAll(const std::filesystem::path& path, const std::string& bytes) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+inline std::size_t errorCount(const CollectingSink& sink) {
+    std::size_t n = 0;
+    for (const Diagnostic& d : sink.diagnostics()) {
+        n += d.severity == Severity::Error ? 1 : 0;
+    }
+    return n;
 }
 
 }  // namespace strata::zds_test

@@ -1,0 +1,79 @@
+// ZDS dataset jobs, each with progress and cancel, shared by `strata-cli zds ...` and the GUI:
+// pack a folder into a `.zds`, unpack one safely, rebuild ZDX indexes, compact, and convert
+// between the JSONL and file-per-document layouts. Every job that changes a dataset goes
+// through writeZdsDataset (zds_writer.h), so it is all-or-nothing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/common/validator.h"
+#include "zds_writer.h"
+
+namespace strata {
+
+struct ZdsJobOptions {
+    const CancelToken* cancel = nullptr;
+    ProgressCallback progress;
+    bool deflate = false;    // pack / archive rewrites: DEFLATE instead of STORE
+    std::string collection;  // reindex / compact / convert: one collection; empty = all
+    // unpack: refuse archives that would expand beyond this, or members whose data would
+    // have to expand more than kZdsMaxExpansion times.
+    std::uint64_t maxUnpackedBytes = 64ull << 30;
+
+    bool cancelled() const { return cancel != nullptr && cancel->cancelled(); }
+};
+
+inline constexpr std::uint64_t kZdsMaxExpansion = 1024;
+
+struct ZdsJobResult {
+    bool cancelled = false;
+    std::uint64_t documents = 0;     // written or indexed
+    std::uint64_t files = 0;         // unpack: files written
+    std::vector<std::string> notes;  // what the job found worth saying (lines without ids...)
+};
+
+// Thrown when a job refuses its input (unsafe archive, unknown collection); what() says why.
+class ZdsJobError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Folder (dataset or single collection) → `.zds` archive holding every file unchanged.
+ZdsJobResult packZds(const std::filesystem::path& folder, const std::filesystem::path& archive,
+                     const ZdsJobOptions& options = {});
+
+// `.zds` → a new folder `dest` (which must not exist, or be empty). Refuses, before writing
+// anything, member names that are absolute, hold `..` or backslashes, or repeat; sizes beyond
+// the limits; methods other than STORE and DEFLATE. Each member is checked against its size
+// and CRC while it is written; the folder appears only when everything was written.
+ZdsJobResult unpackZds(const std::filesystem::path& archive, const std::filesystem::path& dest,
+                       const ZdsJobOptions& options = {});
+
+// Rebuilds meta/index.bin of JSONL collections from their data: one entry per id, the last
+// line with that id (as the reference does), lines without a string `_id` left out.
+ZdsJobResult reindexZds(const std::filesystem::path& dataset, const ZdsJobOptions& options = {});
+
+// Rewrites JSONL collections keeping only the documents the index points at (or, without a
+// usable index, the last line of each id), in file order, bytes unchanged; new index.
+ZdsJobResult compactZds(const std::filesystem::path& dataset, const ZdsJobOptions& options = {});
+
+// Converts collections to `layout` (docs/ files ↔ data.jsonl + index.bin).
+ZdsJobResult convertZds(const std::filesystem::path& dataset, ZdsLayout layout,
+                        const ZdsJobOptions& options = {});
+
+// The collection a command addresses: `name` when given, else the only one, else `default`.
+// Throws ZdsJobError listing the collections when there is no such collection.
+const ZdsCollection& chooseZdsCollection(const ZdsDataset& dataset, const std::string& name);
+
+// The live documents of a JSONL collection as data lines in file order: the index entries
+// (the last entry of an id wins) when the index is usable, else a line scan (last line wins).
+// Nothing when cancelled.
+std::optional<std::vector<ZdsWriteDoc>> liveZdsLines(const ZdsCollection& c,
+                                                     const ZdsJobOptions& options,
+                                                     std::vector<std::string>* notes);
+
+}  // namespace strata

@@ -1,0 +1,383 @@
+// The dataset writer: saved datasets read back and validate clean, unchanged documents keep
+// their bytes, index and manifests agree, bad input leaves the dataset untouched, a save killed
+// at a random point leaves the old or the new dataset, never a mix.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "formats/zds/zds_line_index.h"
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_writer.h"
+#include "zds_test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using zds_test::corpusDir;
+using zds_test::ScratchDir;
+
+std::string bytesOf(const ByteView& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size());
+}
+
+// id → document bytes, for every collection.
+std::map<std::string, std::map<std::string, std::string>> snapshot(const fs::path& path) {
+    const auto ds = ZdsDataset::open(path);
+    std::map<std::string, std::map<std::string, std::string>> out;
+    for (const auto& c : ds->collections) {
+        auto& docs = out[c->name()];
+        for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
+            docs[c->document(i).id] = bytesOf(c->documentBytes(i));
+        }
+    }
+    return out;
+}
+
+std::vector<ZdsCollectionWrite> rewriteAll(const ZdsDataset& ds) {
+    std::vector<ZdsCollectionWrite> out;
+    for (const auto& c : ds.collections) {
+        out.push_back(unchangedCollection(*c));
+    }
+    return out;
+}
+
+std::size_t validationErrors(const fs::path& path, std::string* report = nullptr) {
+    CollectingSink sink;
+    zds_test::validate(path, sink);
+    if (report != nullptr) {
+        *report = zds_test::describe(sink);
+    }
+    return sink.countOf(Severity::Error);
+}
+
+std::string writerCaseName(const ::testing::TestParamInfo<std::string>& param) {
+    std::string n = param.param;
+    std::replace(n.begin(), n.end(), '.', '_');
+    return n;
+}
+
+class ZdsWriterCorpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ZdsWriterCorpus, UnchangedSaveReadsBackTheSameDocuments) {
+    ScratchDir dir("rt");
+    const fs::path src = corpusDir() / "valid" / GetParam();
+    const fs::path copy = dir.path() / GetParam();
+    fs::copy(src, copy, fs::copy_options::recursive);
+    const auto before = snapshot(copy);
+    {
+        const auto ds = ZdsDataset::open(copy);
+        const ZdsWriteResult r = writeZdsDataset(ds.get(), rewriteAll(*ds), copy);
+        EXPECT_FALSE(r.cancelled);
+    }
+    EXPECT_EQ(snapshot(copy), before);
+    std::string report;
+    EXPECT_EQ(validationErrors(copy, &report), 0u) << report;
+    // Nothing of the staging is left behind.
+    for (const auto& e : fs::recursive_directory_iterator(copy)) {
+        EXPECT_EQ(e.path().string().find("strata-stage"), std::string::npos) << e.path();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, ZdsWriterCorpus,
+                         ::testing::Values("jsonl_two_collections", "jsonl_100k", "jsonl_compacted",
+                                           "jsonl_empty_collection", "jsonl_index_absent",
+                                           "python_fast_store", "docs_mode", "python_file_store",
+                                           "zds_json_documented", "jsonl_two_collections.zds",
+                                           "docs_mode.zds", "jsonl_100k.zds"),
+                         writerCaseName);
+
+TEST(ZdsWriter, CompactJsonlComesOutByteIdentical) {
+    ScratchDir dir("ident");
+    const fs::path copy = dir.path() / "ds";
+    fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
+    const fs::path data = copy / "collections" / "train" / "meta" / "data.jsonl";
+    const std::string before = zds_test::readAll(data);
+    {
+        const auto ds = ZdsDataset::open(copy);
+        writeZdsDataset(ds.get(), rewriteAll(*ds), copy);
+    }
+    EXPECT_EQ(zds_test::readAll(data), before);
+}
+
+TEST(ZdsWriter, EditsKeepUntouchedBytesAndIndexAgrees) {
+    ScratchDir dir("edit");
+    const fs::path copy = dir.path() / "ds";
+    fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
+    const auto before = snapshot(copy);
+    {
+        const auto ds = ZdsDataset::open(copy);
+        const ZdsCollection* train = nullptr;
+        for (const auto& c : ds->collections) {
+            if (c->name() == "train") {
+                train = c.get();
+            }
+        }
+        ASSERT_NE(train, nullptr);
+        ZdsCollectionWrite w = unchangedCollection(*train);
+        ASSERT_GE(w.documents.size(), 3u);
+        const std::string removedId = train->document(*w.documents[1].originalIndex).id;
+        const std::string changedId = train->document(*w.documents[0].originalIndex).id;
+        w.documents.erase(w.documents.begin() + 1);
+        w.documents[0] = ZdsWriteDoc::text(R"({"_id":")" + changedId + R"(","fixed":true})");
+        w.documents.push_back(
+            ZdsWriteDoc::text("{\"_id\":\"new_doc\",\n \"n\": 123456789012345678901234}"));
+        writeZdsDataset(ds.get(), {w}, copy);
+        auto after = snapshot(copy);
+        EXPECT_EQ(after["test"], before.at("test"));
+        auto& docs = after["train"];
+        EXPECT_EQ(docs.count(removedId), 0u);
+        EXPECT_EQ(docs[changedId], R"({"_id":")" + changedId + R"(","fixed":true})");
+        EXPECT_EQ(docs["new_doc"], R"({"_id":"new_doc",  "n": 123456789012345678901234})");
+        for (const auto& [id, bytes] : before.at("train")) {
+            if (id != removedId && id != changedId) {
+                EXPECT_EQ(docs[id], bytes) << id;
+            }
+        }
+        EXPECT_EQ(docs.size(), before.at("train").size());
+    }
+    std::string report;
+    EXPECT_EQ(validationErrors(copy, &report), 0u) << report;
+    EXPECT_EQ(report.find("COUNT"), std::string::npos) << report;
+    const auto ds = ZdsDataset::open(copy);
+    const auto manifest =
+        nlohmann::json::parse(zds_test::readAll(copy / "collections/train/meta/manifest.json"));
+    const auto zdsJson = nlohmann::json::parse(zds_test::readAll(copy / "zds.json"));
+    for (const auto& c : ds->collections) {
+        EXPECT_TRUE(c->usesIndex());
+        EXPECT_EQ(zdsJson["collections"][c->name()]["count"].get<std::uint64_t>(),
+                  c->documentCount());
+        if (c->name() == "train") {
+            EXPECT_EQ(manifest["doc_count"].get<std::uint64_t>(), c->documentCount());
+        }
+    }
+}
+
+TEST(ZdsWriter, NewDatasetFromTextOnly) {
+    ScratchDir dir("new");
+    ZdsCollectionWrite w;
+    w.name = "default";
+    for (int i = 0; i < 5; ++i) {
+        w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"d)" + std::to_string(i) + R"(","i":)" +
+                                                std::to_string(i) + "}"));
+    }
+    for (const char* name : {"folder", "archive.zds"}) {
+        const fs::path target = dir.path() / name;
+        writeZdsDataset(nullptr, {w}, target);
+        const auto snap = snapshot(target);
+        ASSERT_EQ(snap.count("default"), 1u) << name;
+        EXPECT_EQ(snap.at("default").size(), 5u);
+        EXPECT_EQ(snap.at("default").at("d3"), R"({"_id":"d3","i":3})");
+        std::string report;
+        EXPECT_EQ(validationErrors(target, &report), 0u) << report;
+    }
+}
+
+TEST(ZdsWriter, ArchiveMembersAreStoredUnlessAskedToDeflate) {
+    ScratchDir dir("store");
+    const fs::path target = dir.path() / "out.zds";
+    const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections.zds");
+    writeZdsDataset(ds.get(), rewriteAll(*ds), target);
+    const auto archive = ZipArchive::open(target);
+    for (const ZipMember& m : archive->members()) {
+        if (m.name.ends_with("data.jsonl") || m.name.ends_with("index.bin")) {
+            EXPECT_EQ(m.method, kZipMethodStore) << m.name;
+        }
+    }
+    ZdsWriteOptions options;
+    options.deflate = true;
+    writeZdsDataset(ds.get(), rewriteAll(*ds), target, options);
+    const auto deflated = ZipArchive::open(target);
+    bool sawDeflate = false;
+    for (const ZipMember& m : deflated->members()) {
+        sawDeflate = sawDeflate || m.method == kZipMethodDeflate;
+    }
+    EXPECT_TRUE(sawDeflate);
+    EXPECT_EQ(snapshot(target), snapshot(corpusDir() / "valid" / "jsonl_two_collections.zds"));
+}
+
+TEST(ZdsWriter, SaveAsFolderFromArchiveAndBack) {
+    ScratchDir dir("saveas");
+    const fs::path zds = corpusDir() / "valid" / "docs_mode.zds";
+    const auto ds = ZdsDataset::open(zds);
+    writeZdsDataset(ds.get(), rewriteAll(*ds), dir.path() / "folder");
+    EXPECT_EQ(snapshot(dir.path() / "folder"), snapshot(zds));
+    const auto folder = ZdsDataset::open(dir.path() / "folder");
+    writeZdsDataset(folder.get(), rewriteAll(*folder), dir.path() / "again.zds");
+    EXPECT_EQ(snapshot(dir.path() / "again.zds"), snapshot(zds));
+}
+
+TEST(ZdsWriter, LayoutConversionKeepsValues) {
+    ScratchDir dir("conv");
+    const fs::path src = corpusDir() / "valid" / "docs_mode";
+    const auto ds = ZdsDataset::open(src);
+    ZdsCollectionWrite w = unchangedCollection(*ds->collections.at(0));
+    w.layout = ZdsLayout::Jsonl;
+    const fs::path jsonl = dir.path() / "jsonl";
+    writeZdsDataset(ds.get(), {w}, jsonl);
+    const auto converted = ZdsDataset::open(jsonl);
+    const ZdsCollection& c = *converted->collections.at(0);
+    ASSERT_EQ(c.mode(), ZdsStorageMode::Jsonl);
+    ASSERT_EQ(c.documentCount(), 3u);
+    std::vector<std::string> ids;
+    for (const auto i : storedOrder(c)) {
+        ids.push_back(c.document(i).id);
+        const auto doc = nlohmann::json::parse(bytesOf(c.documentBytes(i)));
+        EXPECT_EQ(doc["_id"], c.document(i).id);
+    }
+    EXPECT_EQ(ids, (std::vector<std::string>{"doc_b", "doc_a", "doc_c"}));
+
+    // And back to one file per document, compared as JSON values.
+    ZdsCollectionWrite back = unchangedCollection(c);
+    back.layout = ZdsLayout::Docs;
+    const fs::path docs = dir.path() / "docs";
+    writeZdsDataset(converted.get(), {back}, docs);
+    const auto original = snapshot(src);
+    const auto again = snapshot(docs);
+    for (const auto& [id, bytes] : original.at("default")) {
+        EXPECT_EQ(nlohmann::json::parse(again.at("default").at(id)), nlohmann::json::parse(bytes))
+            << id;
+    }
+}
+
+TEST(ZdsWriter, BadDocumentsThrowAndLeaveTheDatasetAlone) {
+    ScratchDir dir("bad");
+    const fs::path copy = dir.path() / "ds";
+    fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
+    const auto before = snapshot(copy);
+    const auto ds = ZdsDataset::open(copy);
+    for (const std::string& text : {std::string(R"({"v":1})"), std::string(R"({"_id":7})"),
+                                    std::string("[1,2]"), std::string(R"({"_id":"x",)")}) {
+        ZdsCollectionWrite w = unchangedCollection(*ds->collections.at(0));
+        w.documents.push_back(ZdsWriteDoc::text(text));
+        EXPECT_THROW(writeZdsDataset(ds.get(), {w}, copy), ZdsWriteError) << text;
+    }
+    ZdsCollectionWrite docs;
+    docs.name = "train";
+    docs.layout = ZdsLayout::Docs;
+    docs.documents.push_back(ZdsWriteDoc::text(R"({"_id":"../escape"})"));
+    EXPECT_THROW(writeZdsDataset(ds.get(), {docs}, copy), ZdsWriteError);
+    EXPECT_FALSE(fs::exists(dir.path() / "escape.json"));
+    EXPECT_EQ(snapshot(copy), before);
+}
+
+TEST(ZdsWriter, CancelLeavesTheDatasetAlone) {
+    ScratchDir dir("cancel");
+    const fs::path copy = dir.path() / "ds";
+    fs::copy(corpusDir() / "valid" / "jsonl_100k", copy, fs::copy_options::recursive);
+    const std::string data = zds_test::readAll(copy / "collections/default/meta/data.jsonl");
+    const auto ds = ZdsDataset::open(copy);
+    std::vector<ZdsCollectionWrite> writes = rewriteAll(*ds);
+    for (auto& d : writes.at(0).documents) {
+        d = ZdsWriteDoc::text(R"({"_id":"same","x":1})");
+    }
+    CancelToken cancel;
+    ZdsWriteOptions options;
+    options.cancel = &cancel;
+    options.progress = [&](double fraction, const std::string&) {
+        if (fraction > 0.2) {
+            cancel.cancel();
+        }
+    };
+    EXPECT_TRUE(writeZdsDataset(ds.get(), writes, copy, options).cancelled);
+    EXPECT_EQ(zds_test::readAll(copy / "collections/default/meta/data.jsonl"), data);
+}
+
+TEST(ZdsWriter, SixteenMegabyteDocument) {
+    ScratchDir dir("big");
+    const std::string big = R"({"_id":"big","s":")" + std::string(16u << 20, 'x') + "\"}";
+    ZdsCollectionWrite w;
+    w.name = "default";
+    w.documents = {ZdsWriteDoc::text(R"({"_id":"small"})"), ZdsWriteDoc::text(big)};
+    for (const char* name : {"folder", "big.zds"}) {
+        const fs::path target = dir.path() / name;
+        writeZdsDataset(nullptr, {w}, target);
+        const auto snap = snapshot(target);
+        EXPECT_EQ(snap.at("default").at("big"), big);
+        std::string report;
+        EXPECT_EQ(validationErrors(target, &report), 0u) << report;
+    }
+    const auto data = openMappedFile(dir.path() / "folder/collections/default/meta/data.jsonl");
+    const auto lines = indexJsonLines(*data);
+    ASSERT_TRUE(lines);
+    ASSERT_EQ(lines->size(), 2u);
+    EXPECT_EQ((*lines)[1].id, "big");
+    EXPECT_EQ((*lines)[1].length, big.size() + 1);
+}
+
+// ---- crash safety ----
+
+constexpr int kKillDocs = 60000;
+
+ZdsCollectionWrite generation(int version) {
+    ZdsCollectionWrite w;
+    w.name = "default";
+    const int count = kKillDocs + version * 1000;
+    for (int i = 0; i < count; ++i) {
+        w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"k)" + std::to_string(i) + R"(","v":)" +
+                                                std::to_string(version) +
+                                                R"(,"pad":"................................"})"));
+    }
+    return w;
+}
+
+// The dataset is whole: index and data agree, every document has one generation's value, and
+// the count is that generation's.
+void expectOneGeneration(const fs::path& path, int a, int b) {
+    const auto ds = ZdsDataset::open(path);
+    ASSERT_EQ(ds->collections.size(), 1u);
+    const ZdsCollection& c = *ds->collections[0];
+    ASSERT_TRUE(c.usesIndex());
+    const std::uint64_t n = c.documentCount();
+    const int version = n == kKillDocs + a * 1000u ? a : b;
+    ASSERT_EQ(n, kKillDocs + version * 1000u);
+    ASSERT_EQ(c.zdx()->entryCount(), n);
+    const std::string want = R"(","v":)" + std::to_string(version) + ",";
+    for (std::uint64_t i = 0; i < n; i += 997) {
+        const std::string doc = bytesOf(c.documentBytes(i));
+        ASSERT_NE(doc.find(want), std::string::npos) << doc;
+        ASSERT_EQ(doc.rfind(R"({"_id":")" + c.document(i).id + "\"", 0), 0u) << doc;
+    }
+}
+
+TEST(ZdsWriterCrash, KilledSaveLeavesOldOrNew) {
+    ScratchDir dir("kill");
+    std::mt19937 rng(::testing::UnitTest::GetInstance()->random_seed());
+    for (const char* name : {"folder", "archive.zds"}) {
+        const fs::path target = dir.path() / name;
+        writeZdsDataset(nullptr, {generation(1)}, target);
+        for (int round = 0; round < 6; ++round) {
+            const int next = 2 + round % 2;
+            const int previous = round == 0 ? 1 : 2 + (round + 1) % 2;
+            const pid_t child = ::fork();
+            ASSERT_GE(child, 0);
+            if (child == 0) {
+                try {
+                    const auto ds = ZdsDataset::open(target);
+                    writeZdsDataset(ds.get(), {generation(next)}, target);
+                } catch (...) {
+                    ::_exit(3);
+                }
+                ::_exit(0);
+            }
+            std::uniform_int_distribution<int> delay(0, 1500);
+            ::usleep(static_cast<useconds_t>(delay(rng) * 1000));
+            ::kill(child, SIGKILL);
+            int status = 0;
+            ::waitpid(child, &status, 0);
+            ASSERT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+            expectOneGeneration(target, previous, next);
+            // Bring the dataset to the known next generation for the next round.
+            const auto ds = ZdsDataset::open(target);
+            writeZdsDataset(ds.get(), {generation(next)}, target);
+            expectOneGeneration(target, next, next);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace strata
