@@ -401,6 +401,9 @@ SearchResult searchIndex(const LoadedIndex& index, std::span<const float> query,
         const LoadedIndex::Shard& shard = index.shards[probes[slot]];
         perShard[slot] = index.pq ? scanPqShard(index, shard, table, options.k, options.cancel)
                                   : scanRawShard(shard, query, metric, options.k, options.cancel);
+        for (Hit& hit : perShard[slot]) {
+            hit.shardId = shard.shardId;
+        }
     };
     unsigned threads =
         options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -29,6 +29,8 @@ float squaredL2(std::span<const float> a, std::span<const float> b);
 struct Hit {
     std::uint64_t id = 0;
     float score = 0;
+    // The shard_id of the shard the hit came from (0 for searches outside an index).
+    std::uint64_t shardId = 0;
 };
 
 // Stable ascending sort by score (NaN last), drops later duplicates of an id, keeps `k`.
