@@ -293,6 +293,9 @@ ZtImportTensor readNpy(const ByteSourcePtr& source, std::string name) {
     if (data.size() != h.dataSize) {
         fail(*source, "the array's data cannot be read");
     }
+    if (!data.keepAlive) {
+        data.keepAlive = source;  // a mapped file's views live as long as the source
+    }
     const bool reorder = h.fortranOrder && h.shape.size() > 1;
     if (h.bigEndian || reorder) {
         NpyHeader plain = h;

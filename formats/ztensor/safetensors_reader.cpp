@@ -114,6 +114,9 @@ ZtImportSet readSafetensors(const ByteSourcePtr& source) {
         if (tensor.data.size() != end - begin) {
             fail(*source, "tensor '" + name + "': the data cannot be read");
         }
+        if (!tensor.data.keepAlive) {
+            tensor.data.keepAlive = source;  // a mapped file's views live as long as the source
+        }
         placed.push_back({begin, std::move(tensor)});
     }
     std::stable_sort(placed.begin(), placed.end(),

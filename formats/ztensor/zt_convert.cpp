@@ -212,8 +212,18 @@ ZtConvertPlan ztPlanFor(const ZtFile& file) {
     for (const auto& tensor : file.tensors()) {
         tensors.push_back(&tensor);
     }
+    // An empty component shares its offset with the component written after it.
+    auto storedSize = [&](const ZtTensor& tensor) {
+        std::uint64_t total = 0;
+        for (std::size_t index : tensor.components) {
+            total += file.components()[index].length.value_or(0);
+        }
+        return total;
+    };
     std::stable_sort(tensors.begin(), tensors.end(), [&](const ZtTensor* a, const ZtTensor* b) {
-        return firstOffset(file, *a) < firstOffset(file, *b);
+        const auto oa = firstOffset(file, *a);
+        const auto ob = firstOffset(file, *b);
+        return oa != ob ? oa < ob : storedSize(*a) < storedSize(*b);
     });
     for (const ZtTensor* tensor : tensors) {
         plan.tensors.push_back({tensor->name, tensor->name, std::nullopt, ZtDigestChoice::Keep});
