@@ -315,9 +315,8 @@ QString ZsRecordsModel::renderRecord(std::span<const std::uint8_t> bytes, bool h
             text = escapeControl(decoded);
         } else {
             for (const std::uint8_t b : shown) {
-                text += (b >= 0x20 && b < 0x7f && b != '\\')
-                            ? QString(QLatin1Char(char(b)))
-                            : QStringLiteral("\\x%1").arg(b, 2, 16, QLatin1Char('0'));
+                text += b < 0x80 ? escapeControl(QString(QLatin1Char(char(b))))
+                                 : QStringLiteral("\\x%1").arg(b, 2, 16, QLatin1Char('0'));
             }
         }
     }
