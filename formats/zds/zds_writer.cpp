@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "formats/common/atomic_file.h"
 #include "formats/common/bounds.h"
@@ -392,6 +394,7 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
     std::string index = encodeZdxHeader(0);
     std::uint64_t offset = 0;
     std::uint64_t indexed = 0;
+    std::unordered_set<std::string> seen;
     for (std::size_t n = 0; n < c.documents.size(); ++n) {
         const DocBytes doc = resolveDoc(c, n, ZdsLayout::Jsonl);
         const auto bytes = doc.bytes();
@@ -403,6 +406,9 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
         data.write("\n");
         const std::uint64_t length = bytes.size() + 1;
         if (!doc.id.empty()) {
+            if (!seen.insert(doc.id).second) {
+                throw ZdsWriteError("collection " + c.name + ": id " + doc.id + " appears twice");
+            }
             try {
                 appendZdxEntry(index, doc.id, offset, length);
             } catch (const std::length_error& e) {
@@ -422,6 +428,10 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
     writeWholeFile(s.dir / "meta" / "index.bin", index);
     s.generated = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
     s.replacedPrefix = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
+    if (s.previous != nullptr && s.previous->mode() == ZdsStorageMode::Docs) {
+        // A conversion: the documents no longer live in docs/.
+        s.replacedPrefix.insert({"docs/", "meta/order.ids", "meta/doc_index.jsonl"});
+    }
 }
 
 void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
@@ -455,7 +465,10 @@ void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progr
     s.count = c.documents.size();
     s.generated.push_back("meta/order.ids");
     s.generated.push_back("meta/manifest.json");
-    s.replacedPrefix = {"docs/", "meta/order.ids", "meta/doc_index.jsonl", "meta/manifest.json"};
+    // data.jsonl would hide docs/ from every reader, so it goes.
+    s.replacedPrefix = {
+        "docs/",           "meta/order.ids", "meta/doc_index.jsonl", "meta/manifest.json",
+        "meta/data.jsonl", "meta/index.bin"};
 }
 
 const ZdsCollection* findCollection(const ZdsDataset* ds, const std::string& name) {
@@ -731,11 +744,27 @@ std::vector<std::uint64_t> storedOrder(const ZdsCollection& c) {
     for (std::uint64_t i = 0; i < n; ++i) {
         order[static_cast<std::size_t>(i)] = i;
     }
-    if (c.usesIndex()) {
-        std::vector<std::uint64_t> offsets(order.size());
-        for (std::uint64_t i = 0; i < n; ++i) {
-            offsets[static_cast<std::size_t>(i)] = c.zdx()->entry(i).offset;
+    if (c.mode() != ZdsStorageMode::Jsonl) {
+        return order;
+    }
+    // The last document of an id hides the earlier ones, as a later line or entry does for
+    // the reference.
+    std::unordered_map<std::string, std::uint64_t> lastOf;
+    std::vector<std::uint64_t> offsets(order.size());
+    std::vector<std::string> ids(order.size());
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const ZdsDocument doc = c.document(i);
+        offsets[static_cast<std::size_t>(i)] = doc.region.offset;
+        ids[static_cast<std::size_t>(i)] = doc.id;
+        if (!doc.id.empty()) {
+            lastOf[doc.id] = i;
         }
+    }
+    std::erase_if(order, [&](std::uint64_t i) {
+        const std::string& id = ids[static_cast<std::size_t>(i)];
+        return !id.empty() && lastOf[id] != i;
+    });
+    if (c.usesIndex()) {
         std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
             return offsets[static_cast<std::size_t>(a)] < offsets[static_cast<std::size_t>(b)];
         });

@@ -81,14 +81,16 @@ struct ZdsWriteResult {
 // dataset; may be the dataset at `target` itself, or another one for Save As). zds.json gets
 // the count of every collection, keeping its other fields; manifest.json keeps its fields and
 // gets `doc_count` and `collection`. A single-collection folder gets no zds.json.
-// Throws ZdsWriteError (bad documents, unsafe ids, I/O).
+// Throws ZdsWriteError (bad documents, an id written twice, unsafe ids, I/O).
 ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
                                const std::vector<ZdsCollectionWrite>& collections,
                                const std::filesystem::path& target,
                                const ZdsWriteOptions& options = {});
 
-// Document indexes of `c` in stored order: by position in data.jsonl (ZDX entries are in hash
-// order), docs/ collections in their own order. `ls` lists ids in this order.
+// Indexes of the live documents of `c` in stored order: by position in data.jsonl (ZDX entries
+// are in hash order), docs/ collections in their own order. When an id repeats (an update
+// appended without compaction, a duplicate index entry) only its last document is live, as
+// for the reference. `ls` lists ids in this order.
 std::vector<std::uint64_t> storedOrder(const ZdsCollection& c);
 
 // Every document of `c` as an original, in stored order (a plain rewrite: an unchanged,
