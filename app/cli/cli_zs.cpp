@@ -147,6 +147,7 @@ struct DumpRequest {
     std::optional<std::string> terminator;
     std::optional<std::string> lengthPrefixed;
     std::string output = "-";
+    unsigned threads = 0;
 };
 
 int runDump(const DumpRequest& request) {
@@ -350,6 +351,19 @@ int runMake(const MakeRequest& r) {
 
 }  // namespace
 
+// `-j N` or `-j guess` (one worker per core, the same as 0), as `zs` users write it.
+CLI::Option* addParallelismOption(CLI::App* command, unsigned& threads, const std::string& what) {
+    const CLI::Validator guessIsZero(
+        [](std::string& value) {
+            if (value == "guess") {
+                value = "0";
+            }
+            return std::string();
+        },
+        "N|guess");
+    return command->add_option("-j", threads, what)->transform(guessIsZero);
+}
+
 void registerZsCommands(CLI::App& app, CommandContext& context) {
     CLI::App* zs = app.add_subcommand("zs", "ZS files: info, dump, validate, make");
     zs->require_subcommand(1);
@@ -373,13 +387,15 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
     dumpCmd->add_option("--length-prefixed", dump->lengthPrefixed, "uleb128 or u64le")
         ->excludes(term);
     dumpCmd->add_option("-o,--output", dump->output, "Output file, - for stdout");
+    addParallelismOption(dumpCmd, dump->threads,
+                         "Accepted for compatibility; ranges are read by one thread");
     dumpCmd->add_option("file", dump->path, "ZS file")->required();
     dumpCmd->callback([&context, dump] { runGuarded(context, [&] { return runDump(*dump); }); });
 
     auto validatePath = std::make_shared<std::string>();
     auto threads = std::make_shared<unsigned>(0);
     CLI::App* validate = zs->add_subcommand("validate", "Check every ZS rule (like `zs validate`)");
-    validate->add_option("-j", *threads, "Worker threads (0 = one per core)");
+    addParallelismOption(validate, *threads, "Worker threads (0 or guess = one per core)");
     validate->add_option("file", *validatePath, "ZS file")->required();
     validate->callback([&context, validatePath, threads] {
         runGuarded(context, [&] { return runValidate(*validatePath, *threads); });
@@ -391,7 +407,7 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
                                          "Record terminator (default \\n; escapes allowed)");
     makeCmd->add_option("--length-prefixed", make->lengthPrefixed, "uleb128 or u64le")
         ->excludes(makeTerm);
-    makeCmd->add_option("-j", make->threads, "Compression threads (0 = one per core)");
+    addParallelismOption(makeCmd, make->threads, "Compression threads (0 or guess = one per core)");
     makeCmd->add_flag("--no-spinner")
         ->description("Accepted for compatibility; there is no spinner");
     makeCmd->add_option("--branching-factor", make->branchingFactor, "Entries per index block");

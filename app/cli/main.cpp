@@ -1,7 +1,34 @@
 // strata-cli: headless inspection and validation of ZS, ZDS, Shardlake, OZDF and zTensor data.
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 #include "command_context.h"
+
+namespace {
+
+// `--terminator=` means an empty value (as `zs dump --terminator=` does), but the option parser
+// would take the next argument as the value instead. Splitting it into `--terminator` and ""
+// passes the empty string.
+std::vector<std::string> splitEmptyLongOptions(int argc, char** argv) {
+    std::vector<std::string> args;
+    bool optionsEnded = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        optionsEnded = optionsEnded || arg == "--";
+        if (!optionsEnded && arg.size() > 3 && arg.starts_with("--") && arg.back() == '=') {
+            args.push_back(arg.substr(0, arg.size() - 1));
+            args.emplace_back();
+        } else {
+            args.push_back(arg);
+        }
+    }
+    // CLI11 takes a vector of arguments last first.
+    return {args.rbegin(), args.rend()};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace strata::cli;
@@ -23,7 +50,7 @@ int main(int argc, char** argv) {
     registerZdsCommands(app, context);
 
     try {
-        app.parse(argc, argv);
+        app.parse(splitEmptyLongOptions(argc, argv));
     } catch (const CLI::ParseError& error) {
         // Help and --version exit 0; every usage error exits 2.
         const int code = app.exit(error);

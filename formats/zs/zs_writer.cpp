@@ -187,9 +187,12 @@ void ZsWriter::addBlock(std::vector<std::string> records) {
         return;
     }
     for (const std::string& r : records) {
+        ++recordsAdded_;
         if (haveRecord_ && r < lastRecord_) {
-            throw ZsWriteError("records are not sorted: \"" + printableBytes(asBytes(lastRecord_)) +
-                               "\" comes before \"" + printableBytes(asBytes(r)) + "\"");
+            // With newline-terminated input the record number is the line number.
+            throw ZsWriteError("records are not sorted: record " + std::to_string(recordsAdded_) +
+                               " \"" + printableBytes(asBytes(r)) + "\" comes after \"" +
+                               printableBytes(asBytes(lastRecord_)) + "\"");
         }
         lastRecord_ = r;
         haveRecord_ = true;

@@ -82,6 +82,7 @@ private:
     bool finished_ = false;
     std::string lastRecord_;
     bool haveRecord_ = false;
+    std::uint64_t recordsAdded_ = 0;
     std::uint64_t blocksWritten_ = 0;
     Sha256 sha_;
     std::vector<std::vector<Pending>> levels_;
