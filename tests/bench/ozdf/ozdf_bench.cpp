@@ -1,0 +1,136 @@
+// OZDF load and save of a generated ~50 MB corpus shaped like the reference benchmark's (300
+// standalone documents with a 20-item list, 100 directory documents with 20 parts each, eight
+// wrapped paragraphs per item, some non-ASCII words). Peak memory is reported as a counter.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <random>
+
+#include "formats/ozdf/ozdf_parser.h"
+#include "formats/ozdf/ozdf_save.h"
+
+namespace strata::ozdf {
+namespace {
+
+namespace fs = std::filesystem;
+
+Paragraph paragraph(std::mt19937& random) {
+    static const char* const words[] = {"the",   "river",  "ran", "north", "through", "café",
+                                        "naïve", "stone",  "of",  "light", "Ωmega",   "and",
+                                        "years", "beyond", "a",   "quiet", "town",    "straße"};
+    Paragraph p;
+    for (int w = 0; w < 140; ++w) {
+        p.text += (w == 0 ? "" : " ");
+        p.text += words[random() % std::size(words)];
+    }
+    return p;
+}
+
+Element list(std::mt19937& random, ElementKind kind) {
+    Element e;
+    e.kind = kind;
+    e.name = "CHAPTERS";
+    for (int i = 0; i < 20; ++i) {
+        Item item;
+        item.name = "Chapter " + std::to_string(i + 1);
+        for (int p = 0; p < 8; ++p) {
+            item.paragraphs.push_back(paragraph(random));
+        }
+        e.items.push_back(std::move(item));
+    }
+    return e;
+}
+
+Corpus generated() {
+    std::mt19937 random(42);
+    Corpus corpus;
+    for (int i = 0; i < 400; ++i) {
+        Document d;
+        d.isDirectory = i >= 300;
+        char name[32];
+        std::snprintf(name, sizeof name, d.isDirectory ? "dir%03d" : "doc%03d.ozdf", i);
+        d.filename = name;
+        Element title;
+        title.name = "TITLE";
+        title.paragraphs.push_back(paragraph(random));
+        d.elements.push_back(std::move(title));
+        d.elements.push_back(
+            list(random, d.isDirectory ? ElementKind::ExternalList : ElementKind::List));
+        corpus.documents.push_back(std::move(d));
+    }
+    return corpus;
+}
+
+// Written once per process; removed at exit.
+const fs::path& corpusFolder() {
+    static const fs::path folder = [] {
+        const fs::path f =
+            fs::temp_directory_path() / ("strata_ozdf_bench_" + std::to_string(::getpid()));
+        fs::remove_all(f);
+        saveCorpusToFolder(generated(), f);
+        std::atexit([] { fs::remove_all(corpusFolder()); });
+        return f;
+    }();
+    return folder;
+}
+
+std::uint64_t folderBytes(const fs::path& folder) {
+    std::uint64_t total = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        total += entry.is_regular_file() ? entry.file_size() : 0;
+    }
+    return total;
+}
+
+double peakRssMiB() {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void BM_OzdfLoadCorpus(benchmark::State& state) {
+    const fs::path& folder = corpusFolder();
+    const auto bytes = folderBytes(folder);
+    for (auto _ : state) {
+        Corpus corpus = readCorpus(folder);
+        benchmark::DoNotOptimize(corpus.documents.size());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(bytes * state.iterations()));
+    state.counters["corpus_MB"] = static_cast<double>(bytes) / 1e6;
+    state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+BENCHMARK(BM_OzdfLoadCorpus)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_OzdfLoadAndSaveToNewFolder(benchmark::State& state) {
+    const fs::path& folder = corpusFolder();
+    const auto bytes = folderBytes(folder);
+    const fs::path out = folder.string() + "_out";
+    for (auto _ : state) {
+        fs::remove_all(out);
+        Corpus corpus = readCorpus(folder);
+        saveCorpusToFolder(corpus, out);
+    }
+    fs::remove_all(out);
+    state.SetBytesProcessed(static_cast<std::int64_t>(bytes * state.iterations()));
+    state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+BENCHMARK(BM_OzdfLoadAndSaveToNewFolder)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A save in place after one edit: every file is compared, one is rewritten.
+void BM_OzdfSaveInPlaceOneEdit(benchmark::State& state) {
+    const fs::path& folder = corpusFolder();
+    Corpus corpus = readCorpus(folder);
+    const auto footprints = footprintsOf(corpus);
+    int round = 0;
+    for (auto _ : state) {
+        corpus.documents[0].elements[0].paragraphs[0].text = "edit " + std::to_string(++round);
+        saveCorpusInPlace(corpus, folder, footprints);
+    }
+    state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+BENCHMARK(BM_OzdfSaveInPlaceOneEdit)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace strata::ozdf
