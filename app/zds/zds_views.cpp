@@ -1,11 +1,36 @@
-// The ZDS tabs of a DocumentView.
+// The ZDS tabs of a DocumentView: the document table with its editor, search and jobs.
+#include <QTabWidget>
+
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
+#include "formats/zds/zds_reader.h"
+#include "model/core/document.h"
+#include "model/core/job.h"
+#include "model/zds/zds_editor.h"
+#include "zds_documents_tab.h"
 
 namespace strata::gui {
 
 void installZdsViews(DocumentView& view) {
-    (void)view;
+    model::Document* document = view.document();
+    if (document->root() == nullptr || document->root()->kind() != "zds.dataset") {
+        return;  // a lone index file or an archive that does not open: bytes only
+    }
+    std::shared_ptr<const ZdsDataset> dataset;
+    try {
+        dataset = ZdsDataset::open(document->path().toStdString());
+    } catch (const std::exception& e) {
+        emit view.message(QObject::tr("The document table is not available: %1").arg(e.what()));
+        return;
+    }
+    auto* editor = new model::ZdsEditor(*document, dataset);
+    document->setEditor(editor);
+    for (model::Job* job : editor->startLoading(*view.jobRunner())) {
+        view.trackJob(job);
+    }
+    auto* tab = new ZdsDocumentsTab(view, editor);
+    tab->setObjectName(QStringLiteral("zdsDocumentsTab"));
+    view.centreTabs()->addTab(tab, QObject::tr("Documents"));
 }
 
 }  // namespace strata::gui

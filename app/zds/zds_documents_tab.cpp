@@ -1,0 +1,526 @@
+#include "zds_documents_tab.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "app/gui/document_view.h"
+#include "model/core/document.h"
+#include "model/core/job.h"
+#include "model/core/job_runner.h"
+#include "model/zds/zds_dataset_jobs.h"
+#include "model/zds/zds_edit_commands.h"
+#include "model/zds/zds_editor.h"
+#include "model/zds/zds_search_results.h"
+#include "model/zds/zds_table_model.h"
+#include "zds_document_editor.h"
+
+namespace strata::gui {
+
+namespace {
+
+constexpr int kRowHeight = 22;
+
+void setUpTable(QTableView* table) {
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(kRowHeight);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(false);
+}
+
+}  // namespace
+
+ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, QWidget* parent)
+    : QWidget(parent), view_(view), editor_(editor) {
+    toolBar_ = new QToolBar(this);
+    collections_ = new QComboBox(this);
+    status_ = new QLabel(this);
+    table_ = new QTableView(this);
+    documentEditor_ = new ZdsDocumentEditor(this);
+    results_ = new model::ZdsSearchResults(this);
+    setUpTable(table_);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setSortingEnabled(true);
+
+    for (int i = 0; i < editor_->collectionCount(); ++i) {
+        collections_->addItem(QString::fromStdString(editor_->table(i)->collection().name()));
+    }
+    buildToolBar();
+
+    auto* searchPane = new QWidget(this);
+    buildSearchPane(searchPane);
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(table_);
+    left->addWidget(searchPane);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(documentEditor_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(toolBar_);
+    layout->addWidget(split, 1);
+
+    connect(collections_, &QComboBox::currentIndexChanged, this, [this] { connectModel(); });
+    connect(documentEditor_, &ZdsDocumentEditor::applyRequested, this,
+            [this](const QString& text) { report(applyEditorText(text)); });
+    for (int i = 0; i < editor_->collectionCount(); ++i) {
+        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
+                [this] { showStatus(); });
+    }
+    connectModel();
+}
+
+void ZdsDocumentsTab::buildToolBar() {
+    toolBar_->addWidget(new QLabel(tr("Collection "), this));
+    toolBar_->addWidget(collections_);
+    toolBar_->addSeparator();
+    toolBar_->addAction(tr("Add…"), this, [this] {
+        model::ZdsTableModel* m = currentModel();
+        if (m == nullptr) {
+            return;
+        }
+        const QString seed =
+            QStringLiteral("{\"_id\":\"%1\"}").arg(QString::fromStdString(m->freeId("doc")));
+        bool ok = false;
+        const QString json = QInputDialog::getMultiLineText(
+            this, tr("Add document"), tr("JSON of the new document:"), seed, &ok);
+        if (ok) {
+            report(addDocument(json));
+        }
+    });
+    toolBar_->addAction(tr("Duplicate"), this, [this] { report(duplicateSelected()); });
+    toolBar_->addAction(tr("Delete"), this, [this] { report(deleteSelected()); });
+    toolBar_->addAction(tr("Rename id…"), this, [this] {
+        model::ZdsTableModel* m = currentModel();
+        if (m == nullptr || currentStored() < 0) {
+            return;
+        }
+        bool ok = false;
+        const QString id =
+            QInputDialog::getText(this, tr("Rename id"), tr("New id:"), QLineEdit::Normal,
+                                  QString::fromStdString(m->id(currentStored())), &ok);
+        if (ok) {
+            report(renameCurrent(id));
+        }
+    });
+    toolBar_->addAction(tr("Set field…"), this, [this] {
+        bool ok = false;
+        const QString pointer = QInputDialog::getText(
+            this, tr("Set field"),
+            tr("Field (a top-level key or a JSON pointer such as /meta/lang), set on the %n "
+               "selected document(s):",
+               nullptr, int(selectedStored().size())),
+            QLineEdit::Normal, {}, &ok);
+        if (!ok) {
+            return;
+        }
+        const QString value = QInputDialog::getText(
+            this, tr("Set field"), tr("New value as JSON (\"text\", 3, true, null, {...}):"),
+            QLineEdit::Normal, {}, &ok);
+        if (ok) {
+            report(setFieldOnSelection(pointer, value));
+        }
+    });
+    toolBar_->addSeparator();
+    toolBar_->addAction(tr("Add column…"), this, [this] {
+        bool ok = false;
+        const QString pointer = QInputDialog::getText(this, tr("Add column"),
+                                                      tr("Top-level key or JSON pointer (/a/b):"),
+                                                      QLineEdit::Normal, {}, &ok);
+        if (ok && currentModel() != nullptr) {
+            currentModel()->addColumn(pointer);
+        }
+    });
+    toolBar_->addAction(tr("Stored order"), this, [this] {
+        if (currentModel() != nullptr) {
+            currentModel()->clearSort();
+            table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+        }
+    });
+    toolBar_->addAction(tr("Index entry"), this, [this] { showIndexEntry(); });
+    auto* jobs = new QToolButton(this);
+    jobs->setText(tr("Dataset"));
+    jobs->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(jobs);
+    addZdsActions(menu, view_);
+    jobs->setMenu(menu);
+    toolBar_->addWidget(jobs);
+    toolBar_->addSeparator();
+    toolBar_->addWidget(status_);
+}
+
+void ZdsDocumentsTab::buildSearchPane(QWidget* pane) {
+    searchTarget_ = new QComboBox(pane);
+    searchTarget_->addItems({tr("id"), tr("field"), tr("full text")});
+    searchPointer_ = new QLineEdit(pane);
+    searchPointer_->setPlaceholderText(tr("/json/pointer"));
+    searchOp_ = new QComboBox(pane);
+    searchOp_->addItems({QStringLiteral("="), QStringLiteral("<"), QStringLiteral(">"),
+                         tr("contains"), tr("regex")});
+    searchValue_ = new QLineEdit(pane);
+    searchValue_->setPlaceholderText(tr("value (JSON or text)"));
+    searchButton_ = new QPushButton(tr("Search"), pane);
+    stopButton_ = new QPushButton(tr("Stop"), pane);
+    searchStatus_ = new QLabel(pane);
+    resultsView_ = new QTableView(pane);
+    setUpTable(resultsView_);
+    resultsView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    resultsView_->setModel(results_);
+
+    auto* fields = new QHBoxLayout;
+    fields->addWidget(searchTarget_);
+    fields->addWidget(searchPointer_, 1);
+    fields->addWidget(searchOp_);
+    fields->addWidget(searchValue_, 2);
+    fields->addWidget(searchButton_);
+    fields->addWidget(stopButton_);
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(fields);
+    layout->addWidget(searchStatus_);
+    layout->addWidget(resultsView_, 1);
+
+    auto updateFields = [this] {
+        const bool field = searchTarget_->currentIndex() == 1;
+        searchPointer_->setEnabled(field);
+    };
+    connect(searchTarget_, &QComboBox::currentIndexChanged, this, updateFields);
+    updateFields();
+    auto run = [this] {
+        const QString error = runSearch(searchTarget_->currentIndex(), searchOp_->currentIndex(),
+                                        searchPointer_->text(), searchValue_->text());
+        if (!error.isEmpty()) {
+            searchStatus_->setText(error);
+        }
+    };
+    connect(searchButton_, &QPushButton::clicked, this, run);
+    connect(searchValue_, &QLineEdit::returnPressed, this, run);
+    connect(stopButton_, &QPushButton::clicked, results_, &model::ZdsSearchResults::cancel);
+    connect(results_, &model::ZdsSearchResults::searchFinished, this,
+            [this](int hits, bool complete) {
+                searchStatus_->setText(complete ? tr("%n match(es)", nullptr, hits)
+                                                : tr("%n match(es) so far", nullptr, hits));
+            });
+    connect(resultsView_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const int stored = results_->storedPosition(index.row());
+        if (stored >= 0) {
+            showDocument(stored);
+        }
+    });
+}
+
+int ZdsDocumentsTab::currentCollection() const {
+    return collections_->currentIndex();
+}
+
+void ZdsDocumentsTab::setCurrentCollection(int collection) {
+    collections_->setCurrentIndex(collection);
+}
+
+model::ZdsTableModel* ZdsDocumentsTab::currentModel() const {
+    return editor_->table(currentCollection());
+}
+
+void ZdsDocumentsTab::connectModel() {
+    results_->clear();
+    shownStored_ = -1;
+    documentEditor_->clearDocument();
+    table_->setModel(currentModel());
+    if (table_->selectionModel() != nullptr) {
+        connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [this] { onCurrentRowChanged(); });
+    }
+    showStatus();
+}
+
+void ZdsDocumentsTab::showStatus() {
+    const model::ZdsTableModel* m = currentModel();
+    if (m == nullptr) {
+        status_->setText(tr("no collections"));
+        return;
+    }
+    QString source = m->collection().mode() == ZdsStorageMode::Docs ? tr("docs/ files")
+                     : m->usesIndex()                               ? tr("ZDX index")
+                                                                    : tr("line scan");
+    status_->setText(
+        m->loaded() ? tr("%n document(s), from the %1", nullptr, m->documentCount()).arg(source)
+                    : tr("listing… %n document(s) so far", nullptr, m->documentCount()));
+}
+
+int ZdsDocumentsTab::currentStored() const {
+    const model::ZdsTableModel* m = currentModel();
+    const QModelIndex current = table_->currentIndex();
+    return m == nullptr || !current.isValid() ? -1 : m->storedIndex(current.row());
+}
+
+std::vector<int> ZdsDocumentsTab::selectedStored() const {
+    std::vector<int> out;
+    const model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || table_->selectionModel() == nullptr) {
+        return out;
+    }
+    for (const QModelIndex& index : table_->selectionModel()->selectedRows()) {
+        out.push_back(m->storedIndex(index.row()));
+    }
+    if (out.empty() && currentStored() >= 0) {
+        out.push_back(currentStored());
+    }
+    return out;
+}
+
+void ZdsDocumentsTab::showDocument(int stored) {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || stored < 0 || stored >= m->documentCount()) {
+        return;
+    }
+    const int row = m->tableRow(stored);
+    const QModelIndex index = m->index(row, 0);
+    table_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table_->scrollTo(index);
+    onCurrentRowChanged();
+}
+
+void ZdsDocumentsTab::onCurrentRowChanged() {
+    model::ZdsTableModel* m = currentModel();
+    const int stored = currentStored();
+    if (m == nullptr || stored < 0) {
+        shownStored_ = -1;
+        documentEditor_->clearDocument();
+        return;
+    }
+    shownStored_ = stored;
+    const QString title = tr("Document %1 of %2: %3")
+                              .arg(stored + 1)
+                              .arg(m->documentCount())
+                              .arg(QString::fromStdString(m->id(stored)));
+    documentEditor_->setDocument(title, m->text(stored));
+    const Region line = currentLineRegion();
+    if (line.valid()) {
+        view_.selectRegion(line);
+    }
+}
+
+Region ZdsDocumentsTab::inDocument(const Region& region) const {
+    if (!region.valid()) {
+        return {};
+    }
+    // The table reads its own copy of the dataset: find the same file among the document's.
+    for (const ByteSourcePtr& source : view_.document()->opened()->sources) {
+        if (source->name() == region.source->name()) {
+            return Region{source.get(), region.offset, region.length};
+        }
+    }
+    return {};
+}
+
+Region ZdsDocumentsTab::currentLineRegion() const {
+    const model::ZdsTableModel* m = currentModel();
+    const int stored = currentStored();
+    return m == nullptr || stored < 0 ? Region{} : inDocument(m->documentRegion(stored));
+}
+
+Region ZdsDocumentsTab::currentEntryRegion() const {
+    const model::ZdsTableModel* m = currentModel();
+    const int stored = currentStored();
+    return m == nullptr || stored < 0 ? Region{} : inDocument(m->indexEntryRegion(stored));
+}
+
+void ZdsDocumentsTab::showIndexEntry() {
+    const Region entry = currentEntryRegion();
+    if (entry.valid()) {
+        view_.selectRegion(entry);
+    } else {
+        emit view_.message(tr("This document has no index entry (no index, or edited)."));
+    }
+}
+
+void ZdsDocumentsTab::report(const QString& error) {
+    if (error.isEmpty()) {
+        showStatus();
+        return;
+    }
+    documentEditor_->showError(error);
+    emit view_.message(error);
+}
+
+QString ZdsDocumentsTab::addDocument(const QString& json) {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || !m->loaded()) {
+        return tr("the documents are still being listed");
+    }
+    const int at = currentStored() >= 0 ? currentStored() + 1 : m->documentCount();
+    const QString error =
+        model::addZdsDocument(view_.document()->undoStack(), m, json.toStdString(), at);
+    if (error.isEmpty()) {
+        showDocument(at);
+    }
+    return error;
+}
+
+QString ZdsDocumentsTab::duplicateSelected() {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || !m->loaded()) {
+        return tr("the documents are still being listed");
+    }
+    std::vector<int> rows = selectedStored();
+    const int after = rows.empty() ? -1 : *std::max_element(rows.begin(), rows.end());
+    const QString error =
+        model::duplicateZdsDocuments(view_.document()->undoStack(), m, std::move(rows));
+    if (error.isEmpty()) {
+        showDocument(after + 1);
+    }
+    return error;
+}
+
+QString ZdsDocumentsTab::deleteSelected() {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || !m->loaded()) {
+        return tr("the documents are still being listed");
+    }
+    std::vector<int> rows = selectedStored();
+    const int first = rows.empty() ? 0 : *std::min_element(rows.begin(), rows.end());
+    const QString error =
+        model::deleteZdsDocuments(view_.document()->undoStack(), m, std::move(rows));
+    if (error.isEmpty()) {
+        showDocument(std::min(first, m->documentCount() - 1));
+    }
+    return error;
+}
+
+QString ZdsDocumentsTab::renameCurrent(const QString& newId) {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || !m->loaded()) {
+        return tr("the documents are still being listed");
+    }
+    const int stored = currentStored();
+    const QString error =
+        model::renameZdsDocument(view_.document()->undoStack(), m, stored, newId.toStdString());
+    if (error.isEmpty()) {
+        showDocument(stored);
+    }
+    return error;
+}
+
+QString ZdsDocumentsTab::setFieldOnSelection(const QString& pointer, const QString& valueJson) {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || !m->loaded()) {
+        return tr("the documents are still being listed");
+    }
+    const int stored = currentStored();
+    const QString error = model::setZdsField(view_.document()->undoStack(), m, selectedStored(),
+                                             pointer.toStdString(), valueJson.toStdString());
+    if (error.isEmpty() && stored >= 0) {
+        onCurrentRowChanged();
+    }
+    return error;
+}
+
+QString ZdsDocumentsTab::applyEditorText(const QString& json) {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || !m->loaded()) {
+        return tr("the documents are still being listed");
+    }
+    const int stored = shownStored_;
+    const QString error =
+        model::replaceZdsDocument(view_.document()->undoStack(), m, stored, json.toStdString());
+    if (error.isEmpty()) {
+        showDocument(stored);
+    }
+    return error;
+}
+
+QString ZdsDocumentsTab::runSearch(int target, int op, const QString& pointer,
+                                   const QString& value) {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr) {
+        return tr("no collection");
+    }
+    ZdsQuery query;
+    query.target = static_cast<ZdsQuery::Target>(target);
+    query.op = static_cast<ZdsQuery::Op>(op);
+    query.pointer = pointer.toStdString();
+    query.value = value.toStdString();
+    QString error;
+    model::Job* job = results_->start(*view_.jobRunner(), m, query, &error);
+    if (job == nullptr) {
+        return error;
+    }
+    view_.trackJob(job);
+    searchStatus_->setText(tr("searching…"));
+    return {};
+}
+
+// ---- dataset jobs ----
+
+void addZdsActions(QMenu* menu, DocumentView& view) {
+    const QString path = view.document()->path();
+    auto* editor = qobject_cast<model::ZdsEditor*>(view.document()->editor());
+    const bool archive =
+        editor != nullptr ? editor->dataset()->archive() != nullptr : QFileInfo(path).isFile();
+    using Kind = model::ZdsDatasetJob;
+    for (Kind kind :
+         {Kind::Reindex, Kind::Compact, Kind::ToJsonl, Kind::ToDocs, Kind::Pack, Kind::Unpack}) {
+        if (!model::zdsDatasetJobApplies(kind, archive)) {
+            continue;
+        }
+        QPointer<DocumentView> target(&view);
+        menu->addAction(model::zdsDatasetJobName(kind), menu, [target, kind, path] {
+            if (!target) {
+                return;
+            }
+            QString dest;
+            if (kind == Kind::Pack) {
+                dest = QFileDialog::getSaveFileName(target, QObject::tr("Pack into"),
+                                                    path + QStringLiteral(".zds"),
+                                                    QObject::tr("ZDS archives (*.zds)"));
+            } else if (kind == Kind::Unpack) {
+                dest = QFileDialog::getExistingDirectory(
+                    target, QObject::tr("Unpack into an empty folder"));
+            } else if (target->document()->isModified()) {
+                QMessageBox::information(target, model::zdsDatasetJobName(kind),
+                                         QObject::tr("Save or undo your edits first: this job "
+                                                     "rewrites the dataset on disk."));
+                return;
+            }
+            if ((kind == Kind::Pack || kind == Kind::Unpack) && dest.isEmpty()) {
+                return;
+            }
+            model::Job* job = model::startZdsDatasetJob(*target->jobRunner(), kind, path, dest);
+            target->trackJob(job);
+            QObject::connect(job, &model::Job::finished, target, [target, job] {
+                if (target && job->state() == model::Job::State::Finished) {
+                    emit target->message(
+                        QObject::tr("%1: %2. Reopen the dataset to see the result.")
+                            .arg(job->title(), job->statusText()));
+                } else if (target && job->state() == model::Job::State::Failed) {
+                    emit target->message(job->title() + QStringLiteral(": ") + job->errorText());
+                }
+            });
+        });
+    }
+}
+
+}  // namespace strata::gui

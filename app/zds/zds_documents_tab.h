@@ -1,0 +1,100 @@
+// The "Documents" tab of a ZDS dataset: the document table of a collection (with its
+// toolbar of edits and dataset jobs), the JSON editor of the selected document, and the search
+// pane whose results lead back to table rows. Selecting a row selects its line in data.jsonl
+// in the hex view; "Index entry" selects its ZDX entry in index.bin.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+#include "formats/common/region.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QPushButton;
+class QTableView;
+class QToolBar;
+
+namespace strata::model {
+class ZdsEditor;
+class ZdsSearchResults;
+class ZdsTableModel;
+}  // namespace strata::model
+
+namespace strata::gui {
+
+class DocumentView;
+class ZdsDocumentEditor;
+
+class ZdsDocumentsTab : public QWidget {
+    Q_OBJECT
+public:
+    ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, QWidget* parent = nullptr);
+
+    model::ZdsEditor* editor() const { return editor_; }
+    int currentCollection() const;
+    void setCurrentCollection(int collection);
+    model::ZdsTableModel* currentModel() const;
+    QTableView* table() const { return table_; }
+    ZdsDocumentEditor* documentEditor() const { return documentEditor_; }
+    QTableView* searchResultsView() const { return resultsView_; }
+    model::ZdsSearchResults* searchResults() const { return results_; }
+    QToolBar* toolBar() const { return toolBar_; }
+
+    // The stored position of the current row, or -1; of every selected row.
+    int currentStored() const;
+    std::vector<int> selectedStored() const;
+    // Makes the document at stored position `stored` the current row (and shows it).
+    void showDocument(int stored);
+    // The region of the current document's line / ZDX entry in the document's own sources.
+    Region currentLineRegion() const;
+    Region currentEntryRegion() const;
+    void showIndexEntry();
+
+    // The edits behind the toolbar buttons; each returns an error text or "".
+    QString addDocument(const QString& json);
+    QString duplicateSelected();
+    QString deleteSelected();
+    QString renameCurrent(const QString& newId);
+    QString setFieldOnSelection(const QString& pointer, const QString& valueJson);
+    QString applyEditorText(const QString& json);
+    // Runs a search from the search pane's fields (or the given query).
+    QString runSearch(int target, int op, const QString& pointer, const QString& value);
+
+private:
+    void buildToolBar();
+    void buildSearchPane(QWidget* pane);
+    void connectModel();
+    void onCurrentRowChanged();
+    void showStatus();
+    void report(const QString& error);
+    Region inDocument(const Region& region) const;
+
+    DocumentView& view_;
+    model::ZdsEditor* editor_;
+    QToolBar* toolBar_ = nullptr;
+    QComboBox* collections_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTableView* table_ = nullptr;
+    ZdsDocumentEditor* documentEditor_ = nullptr;
+    QComboBox* searchTarget_ = nullptr;
+    QComboBox* searchOp_ = nullptr;
+    QLineEdit* searchPointer_ = nullptr;
+    QLineEdit* searchValue_ = nullptr;
+    QPushButton* searchButton_ = nullptr;
+    QPushButton* stopButton_ = nullptr;
+    QLabel* searchStatus_ = nullptr;
+    QTableView* resultsView_ = nullptr;
+    model::ZdsSearchResults* results_ = nullptr;
+    int shownStored_ = -1;
+};
+
+// Adds the dataset jobs (pack, unpack, rebuild index, compact, convert) for the view's dataset
+// to `menu`; each runs as a tracked job of the view.
+void addZdsActions(QMenu* menu, DocumentView& view);
+
+}  // namespace strata::gui

@@ -1,0 +1,114 @@
+#include "zds_editor.h"
+
+#include <QPointer>
+
+#include <algorithm>
+
+#include "model/core/document.h"
+#include "model/core/job.h"
+#include "model/core/job_runner.h"
+#include "zds_table_model.h"
+
+namespace strata::model {
+
+ZdsEditor::ZdsEditor(Document& document, std::shared_ptr<const ZdsDataset> dataset)
+    : FormatEditor(document), dataset_(std::move(dataset)) {
+    for (std::size_t i = 0; i < dataset_->collections.size(); ++i) {
+        tables_.push_back(new ZdsTableModel(dataset_, i, this));
+    }
+}
+
+ZdsEditor::~ZdsEditor() = default;
+
+ZdsTableModel* ZdsEditor::table(int collection) const {
+    return collection >= 0 && collection < collectionCount()
+               ? tables_[static_cast<std::size_t>(collection)]
+               : nullptr;
+}
+
+QList<Job*> ZdsEditor::startLoading(JobRunner& runner) {
+    QList<Job*> jobs;
+    for (ZdsTableModel* t : tables_) {
+        t->setRunner(&runner);
+        jobs << t->startLoading(runner);
+    }
+    return jobs;
+}
+
+bool ZdsEditor::loaded() const {
+    return std::all_of(tables_.begin(), tables_.end(),
+                       [](const ZdsTableModel* t) { return t->loaded(); });
+}
+
+bool ZdsEditor::collectionChanged(int collection) const {
+    const ZdsTableModel* t = table(collection);
+    return t != nullptr && t->isEdited();
+}
+
+ZdsCollectionWrite ZdsEditor::collectionWrite(int collection) const {
+    const ZdsTableModel* t = table(collection);
+    ZdsCollectionWrite write;
+    write.name = t->collection().name();
+    write.source = &t->collection();
+    write.layout =
+        t->collection().mode() == ZdsStorageMode::Docs ? ZdsLayout::Docs : ZdsLayout::Jsonl;
+    const ZdsRowReader reader = t->reader();
+    write.documents.reserve(t->rows().size());
+    for (const ZdsRow& row : t->rows()) {
+        if (row.changed()) {
+            write.documents.push_back(ZdsWriteDoc::text(row.text->json));
+        } else if (reader.lines) {
+            const ZdsLineSpan span = (*reader.lines)[static_cast<std::size_t>(row.original)];
+            write.documents.push_back(ZdsWriteDoc::dataLine(span.start, span.end - span.start));
+        } else {
+            write.documents.push_back(
+                ZdsWriteDoc::original(static_cast<std::uint64_t>(row.original)));
+        }
+    }
+    return write;
+}
+
+Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error) {
+    if (!loaded()) {
+        if (error != nullptr) {
+            *error = tr("The documents are still being listed; save again when that is done.");
+        }
+        return nullptr;
+    }
+    auto writes = std::make_shared<std::vector<ZdsCollectionWrite>>();
+    for (int i = 0; i < collectionCount(); ++i) {
+        if (collectionChanged(i)) {
+            writes->push_back(collectionWrite(i));
+        }
+    }
+    const int undoIndex = document().undoStack()->index();
+    QPointer<Document> doc(&document());
+    auto dataset = dataset_;
+    const std::filesystem::path target = path.toStdString();
+    return runner.start(tr("Saving %1").arg(path), [writes, dataset, target, undoIndex, doc,
+                                                    path](JobContext& context) {
+        ZdsWriteOptions options;
+        options.cancel = &context.cancelToken();
+        options.progress = context.progressCallback();
+        try {
+            const ZdsWriteResult result = writeZdsDataset(dataset.get(), *writes, target, options);
+            if (result.cancelled) {
+                return;
+            }
+        } catch (const std::exception& e) {
+            context.fail(QString::fromStdString(e.what()));
+            return;
+        }
+        context.post([doc, undoIndex, path] {
+            if (doc) {
+                doc->markSaved(undoIndex, path);
+            }
+        });
+    });
+}
+
+bool ZdsEditor::savesToFolder() const {
+    return dataset_->archive() == nullptr;
+}
+
+}  // namespace strata::model

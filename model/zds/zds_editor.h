@@ -1,0 +1,47 @@
+// The content editor of a ZDS dataset: one document table per collection (the edits live
+// there, as undo commands on the document's stack) and the save that writes the edited
+// collections through the formats-layer writer, copying unchanged documents' bytes.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_writer.h"
+#include "model/core/format_editor.h"
+
+namespace strata::model {
+
+class ZdsTableModel;
+
+class ZdsEditor : public FormatEditor {
+    Q_OBJECT
+public:
+    ZdsEditor(Document& document, std::shared_ptr<const ZdsDataset> dataset);
+    ~ZdsEditor() override;
+
+    const std::shared_ptr<const ZdsDataset>& dataset() const { return dataset_; }
+    int collectionCount() const { return static_cast<int>(tables_.size()); }
+    ZdsTableModel* table(int collection) const;
+    // Starts listing the documents of every collection; returns the jobs.
+    QList<Job*> startLoading(JobRunner& runner);
+    bool loaded() const;
+
+    // True when the collection's rows differ from what was read (edits, order).
+    bool collectionChanged(int collection) const;
+    // What a save writes for one collection: every row in stored order, unchanged ones as
+    // copies of their original bytes.
+    ZdsCollectionWrite collectionWrite(int collection) const;
+
+    Job* startSave(JobRunner& runner, const QString& path, QString* error) override;
+    bool savesToFolder() const override;
+
+private:
+    std::shared_ptr<const ZdsDataset> dataset_;
+    std::vector<ZdsTableModel*> tables_;
+};
+
+}  // namespace strata::model

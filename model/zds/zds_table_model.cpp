@@ -1,0 +1,682 @@
+#include "zds_table_model.h"
+
+#include <QColor>
+#include <QCoreApplication>
+#include <QFont>
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "formats/common/bounds.h"
+#include "formats/zds/zds_writer.h"
+#include "model/core/job.h"
+#include "model/core/job_runner.h"
+#include "zds_document_text.h"
+
+namespace strata::model {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+constexpr std::size_t kBatchRows = 20000;
+constexpr std::uint64_t kScanChunk = 4 << 20;
+constexpr int kSampleRows = 100;
+constexpr int kCellChars = 200;
+constexpr std::size_t kParsedCacheRows = 4096;
+
+std::string stripLineEnd(std::span<const std::uint8_t> bytes) {
+    std::size_t n = bytes.size();
+    while (n > 0 && (bytes[n - 1] == '\n' || bytes[n - 1] == '\r')) {
+        --n;
+    }
+    return std::string(reinterpret_cast<const char*>(bytes.data()), n);
+}
+
+bool isBlank(std::span<const std::uint8_t> line) {
+    return std::all_of(line.begin(), line.end(), [](std::uint8_t c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    });
+}
+
+// "/a/b" stays; a plain key becomes a pointer to that top-level member.
+std::string toPointer(const QString& column) {
+    const std::string s = column.toStdString();
+    if (s.empty() || s.front() == '/') {
+        return s;
+    }
+    std::string out = "/";
+    for (char c : s) {
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return out;
+}
+
+const ordered_json* lookup(const ordered_json& doc, const std::string& pointer) {
+    try {
+        const ordered_json::json_pointer ptr(pointer);
+        return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+    } catch (const ordered_json::exception&) {
+        return nullptr;
+    }
+}
+
+std::string display(const ordered_json& value) {
+    std::string s = value.is_string()
+                        ? value.get<std::string>()
+                        : value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    if (s.size() > kCellChars) {
+        s.resize(kCellChars);
+        s += "…";
+    }
+    return s;
+}
+
+// Sort key: missing < null < false/true < numbers < strings < arrays and objects (as text).
+struct SortKey {
+    int rank = 0;
+    double number = 0;
+    std::string text;
+    bool operator<(const SortKey& o) const {
+        if (rank != o.rank) {
+            return rank < o.rank;
+        }
+        if (rank == 3) {
+            return number < o.number;
+        }
+        return text < o.text;
+    }
+};
+
+SortKey keyOf(const ordered_json* v) {
+    if (v == nullptr) {
+        return {0, 0, {}};
+    }
+    if (v->is_null()) {
+        return {1, 0, {}};
+    }
+    if (v->is_boolean()) {
+        return {2, 0, v->get<bool>() ? "1" : "0"};
+    }
+    if (v->is_number()) {
+        return {3, v->get<double>(), {}};
+    }
+    if (v->is_string()) {
+        return {4, 0, v->get<std::string>()};
+    }
+    return {5, 0, v->dump(-1, ' ', false, ordered_json::error_handler_t::replace)};
+}
+
+}  // namespace
+
+// ---- ZdsRowReader ----
+
+std::string ZdsRowReader::text(const ZdsRow& row) const {
+    if (row.text) {
+        return row.text->json;
+    }
+    if (row.original < 0) {
+        return {};
+    }
+    const auto i = static_cast<std::uint64_t>(row.original);
+    if (lines) {
+        if (i >= lines->size() || !collection->data) {
+            return {};
+        }
+        const ZdsLineSpan span = (*lines)[i];
+        return stripLineEnd(collection->data->view(span.start, span.end - span.start).bytes);
+    }
+    const ByteView v = collection->documentBytes(i);
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size());
+}
+
+std::string ZdsRowReader::id(const ZdsRow& row) const {
+    if (row.text) {
+        return row.text->id;
+    }
+    const auto i = static_cast<std::size_t>(row.original);
+    return ids && row.original >= 0 && i < ids->size() ? (*ids)[i] : std::string();
+}
+
+Region ZdsRowReader::region(std::int64_t original) const {
+    if (original < 0) {
+        return {};
+    }
+    const auto i = static_cast<std::uint64_t>(original);
+    if (lines) {
+        if (i >= lines->size() || !collection->data) {
+            return {};
+        }
+        const ZdsLineSpan span = (*lines)[i];
+        return Region{collection->data.get(), span.start, span.end - span.start}.clipped();
+    }
+    return collection->document(i).region;
+}
+
+// ---- loading ----
+
+struct ZdsTableModel::Batch {
+    std::vector<ZdsLineSpan> lines;
+    std::vector<std::uint64_t> originals;  // empty: the lines, numbered on
+    std::vector<std::string> ids;
+    bool usesIndex = false;
+};
+
+struct ZdsTableModel::ParsedCache {
+    std::unordered_map<int, ordered_json> rows;
+};
+
+ZdsTableModel::ZdsTableModel(std::shared_ptr<const ZdsDataset> dataset, std::size_t collection,
+                             QObject* parent)
+    : QAbstractTableModel(parent),
+      dataset_(std::move(dataset)),
+      collection_(dataset_->collections.at(collection).get()),
+      ids_(std::make_shared<std::vector<std::string>>()),
+      cache_(std::make_unique<ParsedCache>()) {}
+
+ZdsTableModel::~ZdsTableModel() {
+    if (sortJob_) {
+        sortJob_->cancel();
+    }
+}
+
+namespace {
+
+using PostBatch = std::function<void(std::vector<ZdsLineSpan>, std::vector<std::uint64_t>,
+                                     std::vector<std::string>, bool)>;
+
+// Lists the lines of data.jsonl front to back (blank lines skipped, as the reader does).
+void scanLines(const ZdsCollection& c, JobContext& context, const PostBatch& post) {
+    const ByteSource& data = *c.data;
+    const std::uint64_t size = data.size();
+    std::vector<ZdsLineSpan> lines;
+    std::vector<std::string> ids;
+    std::uint64_t lineStart = 0;
+    std::uint64_t found = 0;
+    auto addLine = [&](std::uint64_t end) {
+        const ByteView v = data.view(lineStart, end - lineStart);
+        if (!isBlank(v.bytes)) {
+            lines.push_back({lineStart, end});
+            ids.push_back(extractJsonId(v.bytes).value_or(""));
+            ++found;
+        }
+        lineStart = end;
+        if (lines.size() >= kBatchRows) {
+            post(std::move(lines), {}, std::move(ids), false);
+            lines.clear();
+            ids.clear();
+        }
+    };
+    for (std::uint64_t at = 0; at < size && !context.cancelled(); at += kScanChunk) {
+        const ByteView chunk = data.view(at, kScanChunk);
+        if (chunk.empty()) {
+            break;
+        }
+        const auto* p = chunk.data();
+        const auto* end = p + chunk.size();
+        while (p < end) {
+            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+            if (nl == nullptr) {
+                break;
+            }
+            const auto* q = static_cast<const std::uint8_t*>(nl);
+            addLine(at + static_cast<std::uint64_t>(q - chunk.data()) + 1);
+            p = q + 1;
+        }
+        context.setProgress(double(std::min(size, at + chunk.size())) / double(size),
+                            QObject::tr("%1 documents so far").arg(found));
+    }
+    if (!context.cancelled() && lineStart < size) {
+        addLine(size);
+    }
+    post(std::move(lines), {}, std::move(ids), false);
+}
+
+void listDocuments(const ZdsCollection& c, JobContext& context, const PostBatch& post) {
+    // Stored order: by position in data.jsonl (ZDX entries are in hash order).
+    const std::vector<std::uint64_t> order = storedOrder(c);
+    const std::size_t n = order.size();
+    std::vector<std::uint64_t> originals;
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < n && !context.cancelled(); ++i) {
+        originals.push_back(order[i]);
+        ids.push_back(c.document(order[i]).id);
+        if (ids.size() >= kBatchRows) {
+            post({}, std::move(originals), std::move(ids), true);
+            originals.clear();
+            ids.clear();
+            context.setProgress(double(i) / double(n), QObject::tr("%1 documents").arg(i + 1));
+        }
+    }
+    post({}, std::move(originals), std::move(ids), true);
+}
+
+}  // namespace
+
+Job* ZdsTableModel::startLoading(JobRunner& runner) {
+    if (runner_ == nullptr) {
+        runner_ = &runner;
+    }
+    auto dataset = dataset_;
+    const ZdsCollection* c = collection_;
+    QPointer<ZdsTableModel> self(this);
+    Job* job = runner.start(
+        tr("Listing documents of %1").arg(QString::fromStdString(c->name())),
+        [dataset, c, self](JobContext& context) {
+            PostBatch post = [&context, self](std::vector<ZdsLineSpan> lines,
+                                              std::vector<std::uint64_t> originals,
+                                              std::vector<std::string> ids, bool indexed) {
+                auto batch = std::make_shared<Batch>(
+                    Batch{std::move(lines), std::move(originals), std::move(ids), indexed});
+                context.post([self, batch] {
+                    if (self) {
+                        self->appendBatch(*batch);
+                    }
+                });
+            };
+            const bool scan = c->mode() == ZdsStorageMode::Jsonl && !c->usesIndex() && c->data;
+            if (scan) {
+                scanLines(*c, context, post);
+            } else {
+                listDocuments(*c, context, post);
+            }
+            if (!context.cancelled()) {
+                context.post([self] {
+                    if (self) {
+                        self->finishLoading();
+                    }
+                });
+                context.setProgress(1.0, QObject::tr("done"));
+            }
+        });
+    return job;
+}
+
+void ZdsTableModel::appendBatch(Batch& batch) {
+    usesIndex_ =
+        batch.usesIndex && collection_->mode() == ZdsStorageMode::Jsonl && collection_->usesIndex();
+    if (!batch.lines.empty() && !lines_) {
+        lines_ = std::make_shared<std::vector<ZdsLineSpan>>();
+    }
+    const std::size_t n = batch.ids.size();
+    if (n == 0) {
+        return;
+    }
+    const std::uint64_t firstLine = lines_ ? lines_->size() : 0;
+    const int tableFirst = static_cast<int>(rows_.size());
+    beginInsertRows({}, tableFirst, tableFirst + static_cast<int>(n) - 1);
+    if (lines_) {
+        lines_->insert(lines_->end(), batch.lines.begin(), batch.lines.end());
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t original = batch.originals.empty() ? firstLine + i : batch.originals[i];
+        if (original >= ids_->size()) {
+            ids_->resize(original + 1);
+        }
+        countId(batch.ids[i], 1);
+        (*ids_)[original] = std::move(batch.ids[i]);
+        rows_.push_back(ZdsRow{static_cast<std::int64_t>(original), nullptr});
+        listed_.push_back(static_cast<std::int64_t>(original));
+        if (!view_.empty()) {
+            view_.push_back(tableFirst + static_cast<int>(i));
+        }
+    }
+    endInsertRows();
+    if (columns_.isEmpty()) {
+        addSampleColumns();
+    }
+    emit loadingProgress(documentCount(), false);
+}
+
+void ZdsTableModel::finishLoading() {
+    loaded_ = true;
+    emit loadingProgress(documentCount(), true);
+}
+
+void ZdsTableModel::addSampleColumns() {
+    QStringList keys;
+    const ZdsRowReader r = reader();
+    for (int i = 0; i < std::min(kSampleRows, documentCount()); ++i) {
+        const ordered_json doc = ordered_json::parse(r.text(rows_[std::size_t(i)]), nullptr, false);
+        if (!doc.is_object()) {
+            continue;
+        }
+        for (const auto& item : doc.items()) {
+            const QString key = QString::fromStdString(item.key());
+            if (item.key() != "_id" && !keys.contains(key)) {
+                keys << key;
+            }
+        }
+    }
+    if (keys.isEmpty()) {
+        return;
+    }
+    beginInsertColumns({}, 1, static_cast<int>(keys.size()));
+    columns_ = keys;
+    endInsertColumns();
+}
+
+void ZdsTableModel::countId(const std::string& id, int delta) {
+    auto it = idCounts_.try_emplace(id, 0).first;
+    it->second += delta;
+    if (it->second <= 0) {
+        idCounts_.erase(it);
+    }
+}
+
+ZdsRowReader ZdsTableModel::reader() const {
+    return ZdsRowReader{dataset_, collection_, lines_, ids_};
+}
+
+// ---- Qt model ----
+
+int ZdsTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : documentCount();
+}
+
+int ZdsTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : 1 + static_cast<int>(columns_.size());
+}
+
+int ZdsTableModel::storedIndex(int tableRow) const {
+    if (tableRow < 0 || tableRow >= documentCount()) {
+        return -1;
+    }
+    return view_.empty() ? tableRow : view_[static_cast<std::size_t>(tableRow)];
+}
+
+int ZdsTableModel::tableRow(int stored) const {
+    if (view_.empty()) {
+        return stored;
+    }
+    const auto it = std::find(view_.begin(), view_.end(), stored);
+    return it == view_.end() ? -1 : static_cast<int>(it - view_.begin());
+}
+
+const void* ZdsTableModel::parsedRow(int stored) const {
+    auto& rows = cache_->rows;
+    auto it = rows.find(stored);
+    if (it == rows.end()) {
+        if (rows.size() >= kParsedCacheRows) {
+            rows.clear();
+        }
+        it = rows.emplace(stored, ordered_json::parse(text(stored), nullptr, false)).first;
+    }
+    return &it->second;
+}
+
+QString ZdsTableModel::cell(int stored, int column) const {
+    if (column == 0) {
+        return QString::fromStdString(id(stored));
+    }
+    const auto& doc = *static_cast<const ordered_json*>(parsedRow(stored));
+    if (doc.is_discarded()) {
+        return column == 1 ? tr("(not JSON)") : QString();
+    }
+    const ordered_json* v = lookup(doc, toPointer(columns_[column - 1]));
+    return v == nullptr ? QString() : QString::fromStdString(display(*v));
+}
+
+QVariant ZdsTableModel::data(const QModelIndex& index, int role) const {
+    const int stored = storedIndex(index.row());
+    if (!index.isValid() || stored < 0) {
+        return {};
+    }
+    switch (role) {
+        case Qt::DisplayRole:
+        case Qt::ToolTipRole:
+            return cell(stored, index.column());
+        case Qt::FontRole:
+            if (rows_[std::size_t(stored)].changed()) {
+                QFont font;
+                font.setItalic(true);
+                return font;
+            }
+            return {};
+        case Qt::ForegroundRole:
+            if (index.column() == 0 && idCounts_.count(id(stored)) != 0 &&
+                idCounts_.at(id(stored)) > 1) {
+                return QColor(Qt::red);
+            }
+            return {};
+        default:
+            return {};
+    }
+}
+
+QVariant ZdsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole) {
+        return {};
+    }
+    if (orientation == Qt::Vertical) {
+        return storedIndex(section) + 1;
+    }
+    if (section == 0) {
+        return QStringLiteral("_id");
+    }
+    return section - 1 < columns_.size() ? columns_[section - 1] : QVariant();
+}
+
+void ZdsTableModel::addColumn(const QString& pointer) {
+    const QString p = pointer.trimmed();
+    if (p.isEmpty() || columns_.contains(p)) {
+        return;
+    }
+    const int at = columnCount();
+    beginInsertColumns({}, at, at);
+    columns_ << p;
+    endInsertColumns();
+}
+
+void ZdsTableModel::removeColumn(int column) {
+    if (column < 1 || column > columns_.size()) {
+        return;
+    }
+    beginRemoveColumns({}, column, column);
+    columns_.removeAt(column - 1);
+    endRemoveColumns();
+}
+
+// ---- sorting ----
+
+void ZdsTableModel::sort(int column, Qt::SortOrder order) {
+    if (runner_) {
+        startSort(*runner_, column, order);
+        return;
+    }
+    // Without a runner (tests, tiny tables) sort here.
+    JobRunner local;
+    startSort(local, column, order);
+    local.waitForDone();
+    QCoreApplication::processEvents();
+}
+
+Job* ZdsTableModel::startSort(JobRunner& runner, int column, Qt::SortOrder order) {
+    if (column < 0 || column >= columnCount()) {
+        return nullptr;
+    }
+    if (sortJob_) {
+        sortJob_->cancel();
+    }
+    const std::string pointer = column == 0 ? std::string() : toPointer(columns_[column - 1]);
+    auto rows = std::make_shared<std::vector<ZdsRow>>(rows_);
+    const ZdsRowReader r = reader();
+    QPointer<ZdsTableModel> self(this);
+    const auto generation = ++sortGeneration_;
+    sortJob_ = runner.start(
+        tr("Sorting by %1").arg(headerData(column, Qt::Horizontal).toString()),
+        [rows, r, pointer, order, self, generation](JobContext& context) {
+            std::vector<std::pair<SortKey, int>> keys;
+            keys.reserve(rows->size());
+            for (std::size_t i = 0; i < rows->size(); ++i) {
+                if (context.cancelled()) {
+                    return;
+                }
+                if (pointer.empty()) {
+                    keys.push_back({SortKey{4, 0, r.id((*rows)[i])}, int(i)});
+                } else {
+                    const ordered_json doc =
+                        ordered_json::parse(r.text((*rows)[i]), nullptr, false);
+                    keys.push_back(
+                        {keyOf(doc.is_discarded() ? nullptr : lookup(doc, pointer)), int(i)});
+                }
+                if (i % 4096 == 0) {
+                    context.setProgress(0.9 * double(i) / double(rows->size()));
+                }
+            }
+            std::stable_sort(keys.begin(), keys.end(), [order](const auto& a, const auto& b) {
+                return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
+            });
+            auto view = std::make_shared<std::vector<int>>();
+            view->reserve(keys.size());
+            for (const auto& k : keys) {
+                view->push_back(k.second);
+            }
+            context.post([self, view, generation] {
+                if (self && self->sortGeneration_ == generation &&
+                    view->size() == self->rows_.size()) {
+                    self->applySort(std::move(*view));
+                }
+            });
+        });
+    return sortJob_;
+}
+
+void ZdsTableModel::applySort(std::vector<int> view) {
+    emit layoutAboutToBeChanged();
+    view_ = std::move(view);
+    emit layoutChanged();
+}
+
+void ZdsTableModel::clearSort() {
+    ++sortGeneration_;
+    if (view_.empty()) {
+        return;
+    }
+    emit layoutAboutToBeChanged();
+    view_.clear();
+    emit layoutChanged();
+}
+
+// ---- rows ----
+
+std::string ZdsTableModel::text(int stored) const {
+    return reader().text(rows_[static_cast<std::size_t>(stored)]);
+}
+
+std::string ZdsTableModel::id(int stored) const {
+    return reader().id(rows_[static_cast<std::size_t>(stored)]);
+}
+
+Region ZdsTableModel::documentRegion(int stored) const {
+    const ZdsRow& r = rows_[static_cast<std::size_t>(stored)];
+    return r.changed() ? Region{} : reader().region(r.original);
+}
+
+Region ZdsTableModel::indexEntryRegion(int stored) const {
+    const ZdsRow& r = rows_[static_cast<std::size_t>(stored)];
+    if (r.changed() || r.original < 0 || !usesIndex_ || collection_->zdx() == nullptr) {
+        return {};
+    }
+    return collection_->zdx()->entry(static_cast<std::uint64_t>(r.original)).entry;
+}
+
+bool ZdsTableModel::isEdited() const {
+    if (rows_.size() != listed_.size()) {
+        return true;
+    }
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        if (rows_[i].changed() || rows_[i].original != listed_[i]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool ZdsTableModel::idInUse(const std::string& id) const {
+    return idCounts_.count(id) != 0;
+}
+
+std::string ZdsTableModel::freeId(const std::string& base) const {
+    if (!base.empty() && !idInUse(base)) {
+        return base;
+    }
+    const std::string stem = base.empty() ? std::string("doc") : base;
+    for (int n = 2;; ++n) {
+        std::string candidate = stem + "_" + std::to_string(n);
+        if (candidate.size() <= 255 && !idInUse(candidate)) {
+            return candidate;
+        }
+        if (candidate.size() > 255) {
+            return freeId("doc");
+        }
+    }
+}
+
+std::string ZdsTableModel::checkText(const std::string& json, int replacing,
+                                     std::string* id) const {
+    const ZdsTextCheck check = checkZdsDocumentText(json);
+    if (!check.ok) {
+        if (check.line > 0) {
+            return tr("line %1, column %2: %3")
+                .arg(check.line)
+                .arg(check.column)
+                .arg(QString::fromStdString(check.error))
+                .toStdString();
+        }
+        return check.error;
+    }
+    const auto it = idCounts_.find(check.id);
+    int uses = it == idCounts_.end() ? 0 : it->second;
+    if (replacing >= 0 && replacing < documentCount() && this->id(replacing) == check.id) {
+        --uses;
+    }
+    if (uses > 0) {
+        return "another document already has the id \"" + check.id + "\"";
+    }
+    if (id != nullptr) {
+        *id = check.id;
+    }
+    return {};
+}
+
+void ZdsTableModel::insertRows(int stored, const std::vector<ZdsRow>& rows) {
+    clearSort();
+    cache_->rows.clear();
+    beginInsertRows({}, stored, stored + static_cast<int>(rows.size()) - 1);
+    rows_.insert(rows_.begin() + stored, rows.begin(), rows.end());
+    for (const ZdsRow& r : rows) {
+        countId(reader().id(r), 1);
+    }
+    endInsertRows();
+    emit rowsEdited();
+}
+
+void ZdsTableModel::removeStoredRows(int stored, int count) {
+    clearSort();
+    cache_->rows.clear();
+    beginRemoveRows({}, stored, stored + count - 1);
+    const auto first = rows_.begin() + stored;
+    for (auto it = first; it != first + count; ++it) {
+        countId(reader().id(*it), -1);
+    }
+    rows_.erase(first, first + count);
+    endRemoveRows();
+    emit rowsEdited();
+}
+
+void ZdsTableModel::setRow(int stored, const ZdsRow& row) {
+    cache_->rows.clear();
+    ZdsRow& target = rows_[static_cast<std::size_t>(stored)];
+    countId(reader().id(target), -1);
+    target = row;
+    countId(reader().id(target), 1);
+    const int t = tableRow(stored);
+    if (t >= 0) {
+        emit dataChanged(index(t, 0), index(t, columnCount() - 1));
+    }
+    emit rowsEdited();
+}
+
+}  // namespace strata::model

@@ -1,0 +1,154 @@
+// The documents of one ZDS collection as a virtual table: one row per document in stored order,
+// a column per top-level key of a sample of documents plus columns the user adds (JSON
+// pointers). Rows come from the ZDX index when the collection has a usable one; otherwise a
+// background job indexes the lines of data.jsonl and rows appear as it goes. Edits replace rows
+// with new JSON text; untouched rows keep pointing at their original bytes.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QPointer>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "formats/common/region.h"
+#include "formats/zds/zds_reader.h"
+#include "model/core/job_runner.h"
+
+namespace strata::model {
+
+// The JSON text of a new or edited document and its `_id`.
+struct ZdsText {
+    std::string json;
+    std::string id;
+};
+
+struct ZdsRow {
+    std::int64_t original = -1;           // the document's index in the collection, or -1
+    std::shared_ptr<const ZdsText> text;  // set for new and edited documents
+    bool changed() const { return text != nullptr; }
+};
+
+// A line of data.jsonl found by the indexing job: [start, end) including its line ending.
+struct ZdsLineSpan {
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+};
+
+// What a worker needs to read rows without touching the model: the dataset stays alive.
+struct ZdsRowReader {
+    std::shared_ptr<const ZdsDataset> dataset;
+    const ZdsCollection* collection = nullptr;
+    std::shared_ptr<const std::vector<ZdsLineSpan>> lines;  // set without a usable index
+    std::shared_ptr<const std::vector<std::string>> ids;    // ids of original documents
+
+    // The document's JSON text (line ending stripped).
+    std::string text(const ZdsRow& row) const;
+    std::string id(const ZdsRow& row) const;
+    // The original document's bytes as a region of its source.
+    Region region(std::int64_t original) const;
+};
+
+class ZdsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    ZdsTableModel(std::shared_ptr<const ZdsDataset> dataset, std::size_t collection,
+                  QObject* parent = nullptr);
+    ~ZdsTableModel() override;
+
+    const ZdsCollection& collection() const { return *collection_; }
+    const std::shared_ptr<const ZdsDataset>& dataset() const { return dataset_; }
+    // True when documents come from the ZDX (their index entries can be shown).
+    bool usesIndex() const { return usesIndex_; }
+
+    // Starts the job that lists the documents (ids from the ZDX, or a scan of the lines);
+    // rows are added in batches while it runs. Call once.
+    Job* startLoading(JobRunner& runner);
+    bool loaded() const { return loaded_; }
+
+    // Qt model. Column 0 is `_id`; the others are JSON pointers.
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    // Sorts in a background job when a runner is set (setRunner), else synchronously.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    void setRunner(JobRunner* runner) { runner_ = runner; }
+    Job* startSort(JobRunner& runner, int column, Qt::SortOrder order);
+    // Back to stored order.
+    void clearSort();
+    bool isSorted() const { return !view_.empty(); }
+
+    QStringList columnPointers() const { return columns_; }
+    // Adds a column showing the value at `pointer` ("/a/b" or a plain top-level key).
+    void addColumn(const QString& pointer);
+    void removeColumn(int column);
+
+    // Stored order. `storedIndex` maps a table row to its stored position and back.
+    int documentCount() const { return static_cast<int>(rows_.size()); }
+    int storedIndex(int tableRow) const;
+    int tableRow(int stored) const;
+    const ZdsRow& row(int stored) const { return rows_[static_cast<std::size_t>(stored)]; }
+    const std::vector<ZdsRow>& rows() const { return rows_; }
+    std::string text(int stored) const;
+    std::string id(int stored) const;
+    // Where the stored document's bytes are (invalid for new or edited ones).
+    Region documentRegion(int stored) const;
+    // Its ZDX entry in index.bin (invalid without an index, or for new or edited documents).
+    Region indexEntryRegion(int stored) const;
+    // True when the rows differ from what loading listed (an edit not undone).
+    bool isEdited() const;
+
+    // Checks `json` as the text of a document at stored position `replacing` (-1 for a new one):
+    // a JSON object with a valid `_id` that no other document has. Returns an error or "".
+    std::string checkText(const std::string& json, int replacing, std::string* id) const;
+    bool idInUse(const std::string& id) const;
+    // An id not yet in use, made from `base`.
+    std::string freeId(const std::string& base) const;
+
+    // A reader for background jobs (valid after loading).
+    ZdsRowReader reader() const;
+
+    // Primitive edits used by the undo commands; they keep the id counts right.
+    void insertRows(int stored, const std::vector<ZdsRow>& rows);
+    void removeStoredRows(int stored, int count);
+    void setRow(int stored, const ZdsRow& row);
+
+signals:
+    void loadingProgress(int documents, bool finished);
+    void rowsEdited();
+
+private:
+    struct Batch;
+    void appendBatch(Batch& batch);
+    void finishLoading();
+    void applySort(std::vector<int> view);
+    void addSampleColumns();
+    void countId(const std::string& id, int delta);
+    const void* parsedRow(int stored) const;
+    QString cell(int stored, int column) const;
+
+    std::shared_ptr<const ZdsDataset> dataset_;
+    const ZdsCollection* collection_;
+    bool usesIndex_ = false;
+    bool loaded_ = false;
+    QPointer<JobRunner> runner_;
+    QPointer<Job> sortJob_;
+    std::vector<ZdsRow> rows_;
+    std::vector<std::int64_t> listed_;  // the originals as loading listed them
+    std::vector<int> view_;             // table row → stored position while sorted
+    std::uint64_t sortGeneration_ = 0;  // a sort result is dropped when this moved on
+    std::shared_ptr<std::vector<ZdsLineSpan>> lines_;
+    std::shared_ptr<std::vector<std::string>> ids_;
+    std::unordered_map<std::string, int> idCounts_;
+    QStringList columns_;
+    struct ParsedCache;
+    std::unique_ptr<ParsedCache> cache_;
+};
+
+}  // namespace strata::model

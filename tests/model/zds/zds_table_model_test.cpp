@@ -1,0 +1,451 @@
+// The ZDS document table, its edits with undo/redo, saving through the writer, and search.
+#include <QCoreApplication>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "formats/common/diagnostic.h"
+#include "formats/zds/zds_validator.h"
+#include "model/core/document.h"
+#include "model/core/job.h"
+#include "model/core/job_runner.h"
+#include "model/zds/zds_document_text.h"
+#include "model/zds/zds_edit_commands.h"
+#include "model/zds/zds_editor.h"
+#include "model/zds/zds_search_results.h"
+#include "model/zds/zds_table_model.h"
+
+namespace fs = std::filesystem;
+using namespace strata;
+using namespace strata::model;
+
+namespace {
+
+fs::path corpus(const std::string& rel) {
+    return fs::path(STRATA_CORPUS_DIR) / "zds" / rel;
+}
+
+// A writable copy of a corpus dataset.
+fs::path copyDataset(const QTemporaryDir& dir, const std::string& rel) {
+    const fs::path from = corpus(rel);
+    const fs::path to = fs::path(dir.path().toStdString()) / from.filename();
+    fs::copy(from, to, fs::copy_options::recursive);
+    for (const auto& e : fs::recursive_directory_iterator(to)) {
+        fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
+    }
+    fs::permissions(to, fs::perms::owner_write, fs::perm_options::add);
+    return to;
+}
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::vector<std::string> lines(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at < s.size()) {
+        const auto nl = s.find('\n', at);
+        const auto end = nl == std::string::npos ? s.size() : nl;
+        out.push_back(s.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
+struct Opened {
+    std::unique_ptr<Document> document;
+    ZdsEditor* editor = nullptr;
+    JobRunner runner;
+};
+
+bool waitFor(JobRunner& runner, const std::function<bool()>& done) {
+    for (int i = 0; i < 2000 && !done(); ++i) {
+        runner.waitForDone();
+        QCoreApplication::processEvents();
+        if (!done()) {
+            QTest::qWait(5);
+        }
+    }
+    return done();
+}
+
+std::unique_ptr<Opened> open(const fs::path& path) {
+    auto o = std::make_unique<Opened>();
+    QString error;
+    o->document = Document::open(QString::fromStdString(path.string()), &error);
+    if (!o->document) {
+        qWarning() << error;
+        return nullptr;
+    }
+    o->editor = new ZdsEditor(*o->document, ZdsDataset::open(path));
+    o->document->setEditor(o->editor);
+    o->editor->startLoading(o->runner);
+    if (!waitFor(o->runner, [&] { return o->editor->loaded(); })) {
+        return nullptr;
+    }
+    return o;
+}
+
+int indexOfCollection(const ZdsEditor& e, const std::string& name) {
+    for (int i = 0; i < e.collectionCount(); ++i) {
+        if (e.table(i)->collection().name() == name) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+std::vector<std::string> ids(const ZdsTableModel& m) {
+    std::vector<std::string> out;
+    for (int i = 0; i < m.documentCount(); ++i) {
+        out.push_back(m.id(i));
+    }
+    return out;
+}
+
+std::vector<Diagnostic> validate(const fs::path& path) {
+    auto validator = makeZdsValidator(path);
+    CollectingSink sink;
+    validator->run(sink, {});
+    std::vector<Diagnostic> problems;
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.severity >= Severity::Warning) {
+            problems.push_back(d);
+        }
+    }
+    return problems;
+}
+
+}  // namespace
+
+class ZdsTableModelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void listsWhatTheReferenceReads_data();
+    void listsWhatTheReferenceReads();
+    void rowsInFileOrderWithOrWithoutIndex();
+    void columnsFromSampleAndUserColumns();
+    void sortsInAJob();
+    void editsUndoAndRedo();
+    void refusesBadEdits();
+    void saveReopenValidateByteIdentical();
+    void saveArchive();
+    void searchJobs();
+    void documentTextChecks();
+};
+
+void ZdsTableModelTest::listsWhatTheReferenceReads_data() {
+    QTest::addColumn<QString>("dataset");
+    for (const char* name : {"jsonl_two_collections", "jsonl_two_collections.zds",
+                             "jsonl_index_absent", "jsonl_100k", "jsonl_100k.zds",
+                             "jsonl_compacted", "jsonl_empty_collection"}) {
+        QTest::newRow(name) << QString(name);
+    }
+}
+
+void ZdsTableModelTest::listsWhatTheReferenceReads() {
+    QFETCH(QString, dataset);
+    const fs::path path = corpus("valid/" + dataset.toStdString());
+    auto o = open(path);
+    QVERIFY(o);
+    const fs::path expectedPath = corpus("expected/" + dataset.toStdString() + ".json");
+    QVERIFY(fs::exists(expectedPath));
+    const auto expected = nlohmann::json::parse(readFile(expectedPath))["dump"];
+    for (const auto& [name, facts] : expected["per_collection"].items()) {
+        const int c = indexOfCollection(*o->editor, name);
+        QVERIFY2(c >= 0, name.c_str());
+        const ZdsTableModel& m = *o->editor->table(c);
+        const auto& fast = facts["fast_store"];
+        if (!fast.contains("ids_sorted")) {
+            continue;
+        }
+        std::vector<std::string> got = ids(m);
+        std::sort(got.begin(), got.end());
+        QCOMPARE(got, fast["ids_sorted"].get<std::vector<std::string>>());
+        QCOMPARE(m.rowCount(), fast["len"].get<int>());
+    }
+}
+
+void ZdsTableModelTest::rowsInFileOrderWithOrWithoutIndex() {
+    for (const char* name : {"jsonl_two_collections", "jsonl_index_absent"}) {
+        auto o = open(corpus(std::string("valid/") + name));
+        QVERIFY(o);
+        const ZdsTableModel& m = *o->editor->table(indexOfCollection(*o->editor, "test"));
+        QCOMPARE(m.usesIndex(), std::string(name) == "jsonl_two_collections");
+        QVERIFY(m.documentCount() >= 2);
+        QCOMPARE(m.id(0), std::string("t00"));
+        QCOMPARE(m.id(1), std::string("t01"));
+        QCOMPARE(m.text(0), std::string(R"({"_id":"t00","i":0,"nested":{"l":[0,0]}})"));
+        // The document's region is its line, '\n' included.
+        const Region line = m.documentRegion(1);
+        QVERIFY(line.valid());
+        QCOMPARE(line.offset, quint64(m.text(0).size() + 1));
+        QCOMPARE(line.length, quint64(m.text(1).size() + 1));
+        const Region entry = m.indexEntryRegion(1);
+        QCOMPARE(entry.valid(), m.usesIndex());
+        if (entry.valid()) {
+            QCOMPARE(entry.length, quint64(2 + 3 + 8 + 4));
+        }
+    }
+}
+
+void ZdsTableModelTest::columnsFromSampleAndUserColumns() {
+    auto o = open(corpus("valid/jsonl_two_collections"));
+    QVERIFY(o);
+    ZdsTableModel& m = *o->editor->table(indexOfCollection(*o->editor, "test"));
+    QCOMPARE(m.headerData(0, Qt::Horizontal).toString(), QString("_id"));
+    QCOMPARE(m.columnPointers(), QStringList({"i", "nested"}));
+    QCOMPARE(m.data(m.index(3, 1)).toString(), QString("3"));
+    m.addColumn("/nested/l/1");
+    QCOMPARE(m.columnCount(), 4);
+    QCOMPARE(m.data(m.index(3, 3)).toString(), QString("6"));
+    m.removeColumn(3);
+    QCOMPARE(m.columnCount(), 3);
+}
+
+void ZdsTableModelTest::sortsInAJob() {
+    auto o = open(corpus("valid/jsonl_two_collections"));
+    QVERIFY(o);
+    ZdsTableModel& m = *o->editor->table(indexOfCollection(*o->editor, "test"));
+    Job* job = m.startSort(o->runner, 1, Qt::DescendingOrder);
+    QVERIFY(job);
+    QVERIFY(waitFor(o->runner, [&] { return m.isSorted(); }));
+    QCOMPARE(m.data(m.index(0, 0)).toString(), QString("t%1").arg(m.documentCount() - 1, 2, 10,
+                                                                    QChar('0')));
+    QCOMPARE(m.storedIndex(0), m.documentCount() - 1);
+    QCOMPARE(m.tableRow(m.documentCount() - 1), 0);
+    m.clearSort();
+    QCOMPARE(m.data(m.index(0, 0)).toString(), QString("t00"));
+}
+
+void ZdsTableModelTest::editsUndoAndRedo() {
+    auto o = open(corpus("valid/jsonl_two_collections"));
+    QVERIFY(o);
+    ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
+    QUndoStack* stack = o->document->undoStack();
+    const std::vector<std::string> before = ids(*m);
+    const int n = m->documentCount();
+
+    QCOMPARE(addZdsDocument(stack, m, R"({"_id":"new1","i":99})", 1), QString());
+    QCOMPARE(m->documentCount(), n + 1);
+    QCOMPARE(m->id(1), std::string("new1"));
+    QVERIFY(m->isEdited());
+    QVERIFY(o->document->isModified());
+
+    QCOMPARE(duplicateZdsDocuments(stack, m, {0, 2}), QString());
+    QCOMPARE(m->documentCount(), n + 3);
+    QCOMPARE(m->id(3), std::string("t00_copy"));
+    QCOMPARE(m->id(4), std::string("t01_copy"));
+    QVERIFY(m->text(4).find("\"i\":1") != std::string::npos);
+
+    QCOMPARE(deleteZdsDocuments(stack, m, {0, 5}), QString());
+    QCOMPARE(m->documentCount(), n + 1);
+    QCOMPARE(m->id(0), std::string("new1"));
+
+    QCOMPARE(renameZdsDocument(stack, m, 1, "renamed.one"), QString());
+    QCOMPARE(m->id(1), std::string("renamed.one"));
+    QVERIFY(m->text(1).find("\"_id\":\"renamed.one\"") != std::string::npos);
+    QVERIFY(!m->idInUse("t01"));
+
+    QCOMPARE(setZdsField(stack, m, {0, 1, 2}, "/nested/flag", "true"), QString());
+    for (int i = 0; i < 3; ++i) {
+        QVERIFY(m->text(i).find("\"flag\":true") != std::string::npos);
+    }
+    QCOMPARE(replaceZdsDocument(stack, m, 0, "{\n  \"_id\": \"new1\",\n  \"i\": 7\n}"), QString());
+    QCOMPARE(m->text(0), std::string(R"({"_id":"new1","i":7})"));
+
+    const std::vector<std::string> edited = ids(*m);
+    while (stack->canUndo()) {
+        stack->undo();
+    }
+    QCOMPARE(ids(*m), before);
+    QVERIFY(!m->isEdited());
+    QVERIFY(!o->document->isModified());
+    while (stack->canRedo()) {
+        stack->redo();
+    }
+    QCOMPARE(ids(*m), edited);
+    QCOMPARE(m->text(0), std::string(R"({"_id":"new1","i":7})"));
+}
+
+void ZdsTableModelTest::refusesBadEdits() {
+    auto o = open(corpus("valid/jsonl_two_collections"));
+    QVERIFY(o);
+    ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
+    QUndoStack* stack = o->document->undoStack();
+    QVERIFY(!renameZdsDocument(stack, m, 0, "t01").isEmpty());      // taken
+    QVERIFY(!renameZdsDocument(stack, m, 0, "has space").isEmpty());  // id rules
+    QVERIFY(!renameZdsDocument(stack, m, 0, "").isEmpty());
+    QVERIFY(!renameZdsDocument(stack, m, 0, std::string(256, 'a')).isEmpty());
+    QVERIFY(!addZdsDocument(stack, m, R"({"_id":"t02"})", 0).isEmpty());
+    QVERIFY(!addZdsDocument(stack, m, R"({"i":1})", 0).isEmpty());
+    QVERIFY(!addZdsDocument(stack, m, R"([1,2])", 0).isEmpty());
+    QVERIFY(!addZdsDocument(stack, m, R"({"_id":"x",})", 0).isEmpty());
+    QVERIFY(!replaceZdsDocument(stack, m, 0, R"({"_id":"t05"})").isEmpty());
+    QVERIFY(!setZdsField(stack, m, {0}, "_id", "\"x\"").isEmpty());
+    QVERIFY(!setZdsField(stack, m, {0}, "/a", "not json").isEmpty());
+    QCOMPARE(stack->count(), 0);
+    // Keeping its own id is fine.
+    QCOMPARE(replaceZdsDocument(stack, m, 0, R"({"_id":"t00","i":0})"), QString());
+}
+
+void ZdsTableModelTest::saveReopenValidateByteIdentical() {
+    QTemporaryDir dir;
+    const fs::path path = copyDataset(dir, "valid/jsonl_two_collections");
+    const fs::path trainData = path / "collections/train/meta/data.jsonl";
+    const fs::path testData = path / "collections/test/meta/data.jsonl";
+    const std::vector<std::string> trainBefore = lines(readFile(trainData));
+    const std::string testBefore = readFile(testData);
+    {
+        auto o = open(path);
+        QVERIFY(o);
+        ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "train"));
+        QUndoStack* stack = o->document->undoStack();
+        QCOMPARE(replaceZdsDocument(stack, m, 0, R"({"_id":"doc_001","score":1,"text":"fixed"})"),
+                 QString());
+        QCOMPARE(addZdsDocument(stack, m, R"({"_id":"added","n":1})", m->documentCount()),
+                 QString());
+        QCOMPARE(deleteZdsDocuments(stack, m, {1}), QString());
+        QVERIFY(o->document->isModified());
+        QString error;
+        Job* job = o->editor->startSave(o->runner, QString::fromStdString(path.string()), &error);
+        QVERIFY2(job, qPrintable(error));
+        QVERIFY(waitFor(o->runner, [&] { return !job->isRunning(); }));
+        QCOMPARE(job->state(), Job::State::Finished);
+        QVERIFY(waitFor(o->runner, [&] { return !o->document->isModified(); }));
+    }
+    const auto problems = validate(path);
+    for (const auto& d : problems) {
+        qWarning() << d.code.c_str() << d.message.c_str();
+    }
+    QVERIFY(problems.empty());
+    // Untouched collection and untouched documents: the same bytes.
+    QCOMPARE(readFile(testData), testBefore);
+    const std::vector<std::string> after = lines(readFile(trainData));
+    QCOMPARE(after.size(), trainBefore.size());
+    QCOMPARE(after.front(), std::string(R"({"_id":"doc_001","score":1,"text":"fixed"})"));
+    for (std::size_t i = 2; i < trainBefore.size(); ++i) {
+        QCOMPARE(after[i - 1], trainBefore[i]);
+    }
+    QCOMPARE(after.back(), std::string(R"({"_id":"added","n":1})"));
+    // Reopened, the table reads the saved dataset through its new index.
+    auto again = open(path);
+    QVERIFY(again);
+    ZdsTableModel* m = again->editor->table(indexOfCollection(*again->editor, "train"));
+    QVERIFY(m->usesIndex());
+    QCOMPARE(m->id(0), std::string("doc_001"));
+    QCOMPARE(m->text(0), after.front());
+    QCOMPARE(m->id(m->documentCount() - 1), std::string("added"));
+}
+
+void ZdsTableModelTest::saveArchive() {
+    QTemporaryDir dir;
+    const fs::path path = copyDataset(dir, "valid/jsonl_two_collections.zds");
+    {
+        auto o = open(path);
+        QVERIFY(o);
+        QVERIFY(!o->editor->savesToFolder());
+        ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
+        QCOMPARE(renameZdsDocument(o->document->undoStack(), m, 0, "first"), QString());
+        QString error;
+        Job* job = o->editor->startSave(o->runner, QString::fromStdString(path.string()), &error);
+        QVERIFY2(job, qPrintable(error));
+        QVERIFY(waitFor(o->runner, [&] { return !job->isRunning(); }));
+        QCOMPARE(job->state(), Job::State::Finished);
+    }
+    QVERIFY(validate(path).empty());
+    auto again = open(path);
+    QVERIFY(again);
+    ZdsTableModel* m = again->editor->table(indexOfCollection(*again->editor, "test"));
+    QCOMPARE(m->id(0), std::string("first"));
+    QCOMPARE(m->text(1), std::string(R"({"_id":"t01","i":1,"nested":{"l":[1,2]}})"));
+}
+
+void ZdsTableModelTest::searchJobs() {
+    auto o = open(corpus("valid/jsonl_100k"));
+    QVERIFY(o);
+    ZdsTableModel* m = o->editor->table(0);
+    QVERIFY(m->documentCount() > 1000);
+    ZdsSearchResults results;
+    auto run = [&](ZdsQuery q) {
+        QString error;
+        Job* job = results.start(o->runner, m, q, &error);
+        if (job == nullptr) {
+            qWarning() << error;
+            return -1;
+        }
+        waitFor(o->runner, [&] { return !job->isRunning(); });
+        QCoreApplication::processEvents();
+        return results.rowCount();
+    };
+    const std::string someId = m->id(1234);
+    ZdsQuery byId;
+    byId.value = someId;
+    QCOMPARE(run(byId), 1);
+    QCOMPARE(results.storedPosition(0), 1234);
+    QCOMPARE(results.data(results.index(0, 1)).toString(), QString::fromStdString(someId));
+
+    ZdsQuery text;
+    text.target = ZdsQuery::Target::Text;
+    text.op = ZdsQuery::Op::Contains;
+    text.value = "\"_id\":\"" + someId + "\"";
+    QCOMPARE(run(text), 1);
+
+    ZdsQuery bad;
+    bad.op = ZdsQuery::Op::Regex;
+    bad.value = "([";
+    QString error;
+    QVERIFY(results.start(o->runner, m, bad, &error) == nullptr);
+    QVERIFY(!error.isEmpty());
+
+    // Searches see edits: a renamed document is found under its new id.
+    QCOMPARE(renameZdsDocument(o->document->undoStack(), m, 7, "zz.renamed"), QString());
+    byId.value = "zz.renamed";
+    QCOMPARE(run(byId), 1);
+    QCOMPARE(results.storedPosition(0), 7);
+
+    // A field comparison over every document: the count matches a direct check.
+    const auto firstDoc = nlohmann::json::parse(m->text(0));
+    std::string key;
+    for (const auto& [k, v] : firstDoc.items()) {
+        if (v.is_number() && key.empty()) {
+            key = k;
+        }
+    }
+    QVERIFY(!key.empty());
+    int expected = 0;
+    const double pivot = firstDoc[key].get<double>();
+    for (int i = 0; i < m->documentCount(); ++i) {
+        const auto d = nlohmann::json::parse(m->text(i));
+        expected += d.contains(key) && d[key].is_number() && d[key].get<double>() > pivot;
+    }
+    ZdsQuery field;
+    field.target = ZdsQuery::Target::Field;
+    field.op = ZdsQuery::Op::Greater;
+    field.pointer = key;
+    field.value = firstDoc[key].dump();
+    QCOMPARE(run(field), expected);
+}
+
+void ZdsTableModelTest::documentTextChecks() {
+    const ZdsTextCheck bad = checkZdsDocumentText("{\n  \"_id\": \"a\",\n  \"x\": tru\n}");
+    QVERIFY(!bad.ok);
+    QCOMPARE(bad.line, 3);
+    QVERIFY(bad.column >= 8);
+    QVERIFY(!checkZdsDocumentText(R"({"_id":"a b"})").ok);
+    QVERIFY(!checkZdsDocumentText(R"({"_id":5})").ok);
+    QVERIFY(checkZdsDocumentText(R"({"_id":"a-b.c_d"})").ok);
+    QCOMPARE(compactJson("{ \"b\" : 1,\n \"a\": [1, 2] }").value(), std::string(R"({"b":1,"a":[1,2]})"));
+    QVERIFY(prettyJson("{\"a\":1}").value().find('\n') != std::string::npos);
+    QVERIFY(!compactJson("{").has_value());
+}
+
+QTEST_MAIN(ZdsTableModelTest)
+#include "zds_table_model_test.moc"
