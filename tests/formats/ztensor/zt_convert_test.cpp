@@ -1,0 +1,237 @@
+// zTensor conversion: unchanged rewrites of reference-written files are byte-identical, every
+// dtype and format survives raw ↔ zstd and digest changes with the same logical contents,
+// renames/drops/attributes land in the manifest, and damaged inputs are refused.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include "formats/common/atomic_file.h"
+#include "formats/ztensor/zt_convert.h"
+#include "formats/ztensor/zt_logical.h"
+#include "zt_test_support.h"
+
+namespace strata {
+namespace {
+
+using test::ztCorpusDir;
+using test::ztValidate;
+
+std::vector<std::uint8_t> readAll(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::shared_ptr<const ZtFile> openCorpus(const std::string& name) {
+    return ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / name));
+}
+
+std::vector<std::uint8_t> convert(const ZtFile& file, const ZtConvertPlan& plan,
+                                  unsigned threads = 2) {
+    std::vector<std::uint8_t> out;
+    ZtConvertOptions options;
+    options.threads = threads;
+    const ZtConvertResult result = ztConvert(
+        file, plan,
+        [&](std::span<const std::uint8_t> bytes) {
+            out.insert(out.end(), bytes.begin(), bytes.end());
+        },
+        options);
+    EXPECT_FALSE(result.cancelled);
+    EXPECT_EQ(result.bytesOut, out.size());
+    return out;
+}
+
+// name → (dense: sha256 of data; sparse: sha256 of each component), as hex.
+std::map<std::string, std::vector<std::string>> logical(const ZtFile& file) {
+    std::map<std::string, std::vector<std::string>> out;
+    for (const auto& tensor : file.tensors()) {
+        const ZtTensorSummary summary = ztSummarizeTensor(file, tensor);
+        EXPECT_TRUE(summary.ok) << tensor.name << ": " << summary.error;
+        auto& entry = out[tensor.name];
+        entry.push_back(tensor.dtypeName + " " + tensor.formatName);
+        for (const auto& c : summary.components) {
+            entry.push_back(c.role + " " + std::to_string(c.nbytes) + " " + toHex(c.sha256));
+        }
+    }
+    return out;
+}
+
+std::shared_ptr<const ZtFile> reopen(std::vector<std::uint8_t> bytes) {
+    return ZtFile::open(makeBufferSource(std::move(bytes), "converted.zt"));
+}
+
+class ZtConvertCorpus : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ZtConvertCorpus, UnchangedPlanRewritesReferenceFilesByteForByte) {
+    const auto file = openCorpus(GetParam());
+    const auto original = readAll(ztCorpusDir() / "valid" / GetParam());
+    EXPECT_EQ(convert(*file, ztPlanFor(*file)), original);
+}
+
+INSTANTIATE_TEST_SUITE_P(ReferenceWritten, ZtConvertCorpus,
+                         ::testing::Values("dense_raw.zt", "dense_raw_crc32c.zt", "dense_zstd.zt",
+                                           "dense_zstd_crc32c.zt", "empty.zt", "single_f32_raw.zt",
+                                           "single_f32_raw_crc32c.zt", "single_f32_zstd.zt",
+                                           "sparse_raw.zt", "sparse_zstd_crc32c.zt"));
+
+struct Recoding {
+    std::optional<ZtEncoding> encoding;
+    ZtDigestChoice digest;
+    bool recompress;
+};
+
+class ZtConvertRoundTrip : public ::testing::TestWithParam<std::tuple<const char*, Recoding>> {};
+
+// Every dtype (dense files) and every format (sparse files), to each encoding and digest.
+TEST_P(ZtConvertRoundTrip, KeepsLogicalContentsAndValidates) {
+    const auto& [name, recoding] = GetParam();
+    const auto file = openCorpus(name);
+    ZtConvertPlan plan = ztPlanFor(*file);
+    ztSetEncoding(plan, recoding.encoding);
+    ztSetDigest(plan, recoding.digest);
+    plan.recompress = recoding.recompress;
+    plan.zstdLevel = 7;
+    const auto bytes = convert(*file, plan);
+    const auto converted = reopen(bytes);
+    EXPECT_EQ(logical(*converted), logical(*file));
+    for (const auto& c : converted->components()) {
+        if (recoding.encoding) {
+            EXPECT_EQ(c.encoding, *recoding.encoding) << c.role;
+        }
+        if (recoding.digest == ZtDigestChoice::None) {
+            EXPECT_FALSE(c.digest.has_value());
+        } else if (recoding.digest == ZtDigestChoice::Sha256) {
+            ASSERT_TRUE(c.digest.has_value());
+            EXPECT_EQ(c.digest->rfind("sha256:", 0), 0u);
+        } else if (recoding.digest == ZtDigestChoice::Crc32c) {
+            ASSERT_TRUE(c.digest.has_value());
+            EXPECT_EQ(c.digest->rfind("crc32c:0x", 0), 0u);
+        }
+    }
+    const auto validation = ztValidate(bytes);
+    EXPECT_EQ(validation.errors(), 0u) << validation.describe();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllFormats, ZtConvertRoundTrip,
+    ::testing::Combine(::testing::Values("dense_raw.zt", "dense_zstd_crc32c.zt", "sparse_raw.zt",
+                                         "sparse_zstd_crc32c.zt", "attrs_extra_keys.zt"),
+                       ::testing::Values(Recoding{ZtEncoding::Zstd, ZtDigestChoice::Sha256, false},
+                                         Recoding{ZtEncoding::Raw, ZtDigestChoice::None, false},
+                                         Recoding{ZtEncoding::Raw, ZtDigestChoice::Crc32c, false},
+                                         Recoding{std::nullopt, ZtDigestChoice::Keep, true},
+                                         Recoding{ZtEncoding::Zstd, ZtDigestChoice::Crc32c,
+                                                  true})));
+
+TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
+    const auto file = openCorpus("dense_raw.zt");
+    ZtConvertPlan plan = ztPlanFor(*file);
+    ASSERT_TRUE(ztRenameTensor(plan, "t_int8", "bytes"));
+    ASSERT_TRUE(ztRemoveTensor(plan, "t_bool"));
+    EXPECT_FALSE(ztRemoveTensor(plan, "t_bool"));
+    EXPECT_FALSE(ztRenameTensor(plan, "missing", "x"));
+    plan.attributes = {{"b", "2"}, {"a", "1"}};
+    plan.generator = "Strata tests";
+    const auto converted = reopen(convert(*file, plan));
+    EXPECT_EQ(converted->tensors().size(), file->tensors().size() - 1);
+    EXPECT_EQ(converted->findTensor("t_bool"), nullptr);
+    EXPECT_EQ(converted->findTensor("t_int8"), nullptr);
+    ASSERT_NE(converted->findTensor("bytes"), nullptr);
+    EXPECT_EQ(ztSummarizeTensor(*converted, *converted->findTensor("bytes")).sha256,
+              ztSummarizeTensor(*file, *file->findTensor("t_int8")).sha256);
+    const std::vector<std::pair<std::string, std::string>> sorted = {{"a", "1"}, {"b", "2"}};
+    EXPECT_EQ(converted->attributes(), sorted);
+    EXPECT_EQ(converted->generator(), "Strata tests");
+}
+
+TEST(ZtConvert, SingleThreadGivesTheSameBytes) {
+    const auto file = openCorpus("dense_raw.zt");
+    ZtConvertPlan plan = ztPlanFor(*file);
+    ztSetEncoding(plan, ZtEncoding::Zstd);
+    ztSetDigest(plan, ZtDigestChoice::Crc32c);
+    EXPECT_EQ(convert(*file, plan, 1), convert(*file, plan, 3));
+}
+
+TEST(ZtConvert, RejectsBadPlans) {
+    const auto file = openCorpus("dense_raw.zt");
+    ZtConvertPlan plan = ztPlanFor(*file);
+    plan.tensors[1].name = plan.tensors[0].name;
+    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+    plan = ztPlanFor(*file);
+    plan.tensors[0].source = "missing";
+    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+    plan = ztPlanFor(*file);
+    plan.tensors[0].name.clear();
+    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+    plan = ztPlanFor(*file);
+    plan.zstdLevel = 99;
+    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+    plan = ztPlanFor(*file);
+    plan.attributes = {{"k", "1"}, {"k", "2"}};
+    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+}
+
+std::shared_ptr<const ZtFile> openCorrupt(const std::string& name) {
+    return ZtFile::open(openMappedFile(ztCorpusDir() / "corrupt" / name));
+}
+
+TEST(ZtConvert, RefusesDamagedData) {
+    for (const char* name : {"digest_mismatch.zt", "zstd_wrong_shape.zt", "zstd_length_short.zt",
+                             "truncated_data.zt", "length_past_eof.zt"}) {
+        const auto file = openCorrupt(name);
+        if (!file->manifestDecoded()) {
+            continue;
+        }
+        ZtConvertPlan plan = ztPlanFor(*file);
+        ztSetEncoding(plan, ZtEncoding::Raw);
+        std::vector<std::uint8_t> sink;
+        EXPECT_THROW(ztConvert(*file, plan,
+                               [&](std::span<const std::uint8_t> b) {
+                                   sink.insert(sink.end(), b.begin(), b.end());
+                               }),
+                     ZtConvertError)
+            << name;
+    }
+}
+
+TEST(ZtConvert, WrongDigestCanBeRefreshedWhenNotVerified) {
+    const auto file = openCorrupt("digest_mismatch.zt");
+    ZtConvertPlan plan = ztPlanFor(*file);
+    plan.verifyDigests = false;
+    const auto bytes = convert(*file, plan);
+    const auto validation = ztValidate(bytes);
+    EXPECT_EQ(validation.errors(), 0u) << validation.describe();
+}
+
+TEST(ZtConvert, FileIsReplacedOnlyWhenComplete) {
+    const auto dir = std::filesystem::temp_directory_path() / "strata-zt-convert-test";
+    std::filesystem::create_directories(dir);
+    const auto target = dir / "out.zt";
+    writeFileAtomically(target, std::vector<std::uint8_t>{'o', 'l', 'd'});
+
+    const auto damaged = openCorrupt("digest_mismatch.zt");
+    EXPECT_THROW(ztConvertFile(*damaged, ztPlanFor(*damaged), target), ZtConvertError);
+    EXPECT_EQ(readAll(target), (std::vector<std::uint8_t>{'o', 'l', 'd'}));
+
+    CancelToken cancel;
+    cancel.cancel();
+    const auto file = openCorpus("dense_raw.zt");
+    ZtConvertOptions options;
+    options.cancel = &cancel;
+    EXPECT_TRUE(ztConvertFile(*file, ztPlanFor(*file), target, options).cancelled);
+    EXPECT_EQ(readAll(target), (std::vector<std::uint8_t>{'o', 'l', 'd'}));
+
+    double last = 0;
+    options = {};
+    options.progress = [&](double fraction, const std::string&) { last = fraction; };
+    const auto result = ztConvertFile(*file, ztPlanFor(*file), target, options);
+    EXPECT_EQ(result.tensors, file->tensors().size());
+    EXPECT_DOUBLE_EQ(last, 1.0);
+    EXPECT_EQ(readAll(target), readAll(ztCorpusDir() / "valid" / "dense_raw.zt"));
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace strata
