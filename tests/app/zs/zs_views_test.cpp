@@ -275,13 +275,31 @@ private slots:
         index->tree()->expand(index->model()->index(0, 0, root));
         shoot(index, QStringLiteral("zs-index.png"));
         auto* records = view->findChild<ZsRecordsView*>();
-        records->prefixEdit()->setText(QStringLiteral("gamma1"));
+        records->prefixEdit()->setText(QStringLiteral("delta0"));
         QSignalSpy done(records, &ZsRecordsView::searchDone);
         showTab(*view, records);
         records->search();
         QTRY_COMPARE(done.count(), 1);
         shoot(records, QStringLiteral("zs-records.png"));
         shoot(view->findChild<ZsChartView*>(), QStringLiteral("zs-chart.png"));
+
+        // A damaged file: the chart counts the damaged block, the records tab says where the
+        // scan stopped.
+        QVERIFY(window.openPath(kCorpus + "corrupt/data-payload-bitflip.zs"));
+        QVERIFY(window.waitUntilIdle(60000));
+        DocumentView* damaged = nullptr;
+        for (auto* candidate : window.findChildren<DocumentView*>()) {
+            if (candidate->document()->displayName().startsWith(QLatin1String("data-payload"))) {
+                damaged = candidate;
+            }
+        }
+        QVERIFY(damaged);
+        auto* damagedRecords = damaged->findChild<ZsRecordsView*>();
+        showTab(*damaged, damagedRecords);
+        damagedRecords->model()->fetchUntil(INT_MAX);
+        damagedRecords->activateRow(0);
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(out + "/zs-damaged-records.png", "PNG"));
     }
 };
 
