@@ -1,14 +1,435 @@
-// strata-cli zds: ZDS datasets.
+// strata-cli zds: ZDS datasets (folders and `.zds` archives), built on formats/zds.
+//   validate PATH [--json]                      every ZDS check; exit 1 when there are errors
+//   ls PATH [--collection NAME] [--json]        ids of the live documents in stored order
+//   get PATH ID [--collection NAME] [--raw] [--with-id] [--pretty]
+//                                               the document as the reference reads it
+//   search PATH (--id | --field PTR | --text) [--op eq|lt|gt|contains|regex] VALUE
+//                                               matching documents, streamed
+//   pack FOLDER OUT.zds [--deflate]             unpack IN.zds FOLDER [--max-bytes N]
+//   reindex PATH [--collection NAME]            compact PATH [--collection NAME] [--deflate]
+//   convert PATH --to docs|jsonl [--collection NAME]
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
 
 #include "command_context.h"
+#include "formats/zds/zds_jobs.h"
+#include "formats/zds/zds_line_index.h"
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_search.h"
+#include "formats/zds/zds_validator.h"
+#include "formats/zds/zds_writer.h"
+#include "json_output.h"
 
 namespace strata::cli {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+CancelToken zdsInterrupt;
+
+extern "C" void onZdsInterrupt(int) {
+    zdsInterrupt.cancel();
+}
+
+void catchInterrupt() {
+    std::signal(SIGINT, onZdsInterrupt);
+    std::signal(SIGTERM, onZdsInterrupt);
+}
+
+std::string dumpJson(const nlohmann::ordered_json& json, int indent = -1) {
+    return json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// Progress on stderr only for a person at a terminal.
+ProgressCallback terminalProgress() {
+    if (::isatty(STDERR_FILENO) == 0) {
+        return {};
+    }
+    auto state = std::make_shared<std::pair<std::mutex, int>>();
+    state->second = -1;
+    return [state](double fraction, const std::string& text) {
+        const int percent = static_cast<int>(fraction * 100.0);
+        std::lock_guard lock(state->first);
+        if (percent != state->second) {
+            state->second = percent;
+            std::fprintf(stderr, "\r\033[K[%3d%%] %s", percent, text.c_str());
+            std::fflush(stderr);
+        }
+    };
+}
+
+void endProgress(const ProgressCallback& progress) {
+    if (progress) {
+        std::fputs("\r\033[K", stderr);
+    }
+}
+
+std::shared_ptr<ZdsDataset> openDataset(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        throw SourceError(path + ": no such file or folder");
+    }
+    return ZdsDataset::open(path);
+}
+
+// ---- validate ----
+
+int runValidate(const std::string& path, bool json) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        throw SourceError(path + ": no such file or folder");
+    }
+    catchInterrupt();
+    auto validator = makeZdsValidator(path);
+    CollectingSink sink;
+    ValidationOptions options;
+    options.cancel = &zdsInterrupt;
+    options.progress = terminalProgress();
+    const ValidationOutcome outcome = validator->run(sink, options);
+    endProgress(options.progress);
+    const std::size_t errors = sink.countOf(Severity::Error);
+    const std::size_t warnings = sink.countOf(Severity::Warning);
+    if (json) {
+        Json out;
+        out["format"] = "ZDS";
+        out["path"] = path;
+        out["summary"] = {{"errors", errors},
+                          {"warnings", warnings},
+                          {"infos", sink.countOf(Severity::Info)},
+                          {"completed", outcome == ValidationOutcome::Completed}};
+        Json list = Json::array();
+        for (const Diagnostic& d : sink.diagnostics()) {
+            list.push_back(diagnosticJson(d));
+        }
+        out["diagnostics"] = std::move(list);
+        std::cout << dumpJson(out, 2) << '\n';
+    } else {
+        for (const Diagnostic& d : sink.diagnostics()) {
+            std::string severity(severityName(d.severity));
+            for (char& c : severity) {
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            }
+            std::cout << severity << ' ' << d.code << ' ' << d.fileName();
+            if (!d.regions.empty() && d.regions.front().valid()) {
+                std::cout << '@' << d.regions.front().offset << '+' << d.regions.front().length;
+            }
+            std::cout << ": " << d.message << '\n';
+        }
+        std::cout << path << ": " << errors << " errors, " << warnings << " warnings\n";
+    }
+    if (outcome == ValidationOutcome::Cancelled) {
+        std::cerr << "strata-cli: interrupted\n";
+        return kExitFailure;
+    }
+    return errors > 0 ? kExitErrors : kExitOk;
+}
+
+// ---- ls / get ----
+
+int runLs(const std::string& path, const std::string& collection, bool json) {
+    const auto ds = openDataset(path);
+    const ZdsCollection& c = chooseZdsCollection(*ds, collection);
+    const auto order = storedOrder(c);
+    if (json) {
+        nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+        for (const std::uint64_t i : order) {
+            ids.push_back(c.document(i).id);
+        }
+        std::cout << dumpJson(ids, 2) << '\n';
+        return kExitOk;
+    }
+    for (const std::uint64_t i : order) {
+        std::cout << c.document(i).id << '\n';
+    }
+    return kExitOk;
+}
+
+struct GetArgs {
+    std::string path, id, collection;
+    bool raw = false, withId = false, pretty = false;
+};
+
+std::optional<std::uint64_t> findDocument(const ZdsCollection& c, const std::string& id) {
+    if (c.usesIndex()) {
+        if (const auto hit = findIdInZdx(*c.zdx(), id)) {
+            return hit->entry;
+        }
+        return std::nullopt;
+    }
+    std::optional<std::uint64_t> found;
+    for (const std::uint64_t i : storedOrder(c)) {
+        if (c.document(i).id == id) {
+            found = i;
+        }
+    }
+    return found;
+}
+
+int runGet(const GetArgs& args) {
+    const auto ds = openDataset(args.path);
+    const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
+    const auto index = findDocument(c, args.id);
+    if (!index) {
+        std::cerr << "strata-cli: no document \"" << args.id << "\" in collection " << c.name()
+                  << '\n';
+        return kExitErrors;
+    }
+    const ByteView bytes = c.documentBytes(*index);
+    if (args.raw) {
+        std::cout.write(reinterpret_cast<const char*>(bytes.data()),
+                        static_cast<std::streamsize>(bytes.size()));
+        std::cout << '\n';
+        return kExitOk;
+    }
+    auto doc =
+        nlohmann::ordered_json::parse(bytes.bytes.begin(), bytes.bytes.end(), nullptr, false);
+    if (doc.is_discarded()) {
+        std::cerr << "strata-cli: document \"" << args.id << "\" in collection " << c.name()
+                  << " is not valid JSON (" << c.document(*index).region.source->name() << ")\n";
+        return kExitErrors;
+    }
+    if (doc.is_object() && !args.withId) {
+        doc.erase("_id");  // the reference returns the document without its id
+    }
+    std::cout << dumpJson(doc, args.pretty ? 2 : -1) << '\n';
+    return kExitOk;
+}
+
+// ---- search ----
+
+struct SearchArgs {
+    std::string path, collection, field, op = "eq", value;
+    bool id = false, text = false, ignoreCase = false, json = false;
+    std::uint64_t limit = 0;
+};
+
+int runSearch(const SearchArgs& args) {
+    ZdsQuery q;
+    const int targets = (args.id ? 1 : 0) + (args.text ? 1 : 0) + (args.field.empty() ? 0 : 1);
+    if (targets != 1) {
+        throw CLI::ValidationError("search", "give exactly one of --id, --field PTR, --text");
+    }
+    q.target = args.id     ? ZdsQuery::Target::Id
+               : args.text ? ZdsQuery::Target::Text
+                           : ZdsQuery::Target::Field;
+    q.pointer = args.field;
+    q.value = args.value;
+    q.ignoreCase = args.ignoreCase;
+    const std::map<std::string, ZdsQuery::Op> ops = {{"eq", ZdsQuery::Op::Equals},
+                                                     {"lt", ZdsQuery::Op::Less},
+                                                     {"gt", ZdsQuery::Op::Greater},
+                                                     {"contains", ZdsQuery::Op::Contains},
+                                                     {"regex", ZdsQuery::Op::Regex}};
+    q.op = ops.at(args.op);
+    std::string error;
+    const auto matcher = ZdsMatcher::compile(q, &error);
+    if (!matcher) {
+        std::cerr << "strata-cli: " << error << '\n';
+        return kExitFailure;
+    }
+    const auto ds = openDataset(args.path);
+    const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
+    catchInterrupt();
+    ZdsSearchOptions options;
+    options.cancel = &zdsInterrupt;
+    options.maxHits = args.limit;
+    options.progress = terminalProgress();
+    nlohmann::ordered_json hits = nlohmann::ordered_json::array();
+    const auto outcome = searchZdsCollection(
+        c, *matcher,
+        [&](const ZdsSearchHit& hit) {
+            if (args.json) {
+                hits.push_back({{"id", hit.id},
+                                {"offset", hit.region.offset},
+                                {"length", hit.region.length},
+                                {"match", hit.snippet}});
+            } else {
+                endProgress(options.progress);
+                std::cout << hit.id << '\t' << hit.snippet << '\n';
+            }
+            return true;
+        },
+        options);
+    endProgress(options.progress);
+    if (args.json) {
+        std::cout << dumpJson(hits, 2) << '\n';
+    }
+    if (outcome.cancelled) {
+        std::cerr << "strata-cli: interrupted\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+// ---- jobs ----
+
+int finishJob(const ZdsJobResult& result, const std::string& what) {
+    for (const std::string& note : result.notes) {
+        std::cerr << "note: " << note << '\n';
+    }
+    if (result.cancelled) {
+        std::cerr << "strata-cli: interrupted; nothing was changed\n";
+        return kExitFailure;
+    }
+    std::cout << what << '\n';
+    return kExitOk;
+}
+
+ZdsJobOptions jobOptions(const std::string& collection = {}, bool deflate = false) {
+    catchInterrupt();
+    ZdsJobOptions options;
+    options.cancel = &zdsInterrupt;
+    options.progress = terminalProgress();
+    options.collection = collection;
+    options.deflate = deflate;
+    return options;
+}
+
+struct JobArgs {
+    std::string a, b, collection, to;
+    bool deflate = false;
+    std::uint64_t maxBytes = 64ull << 30;
+};
+
+}  // namespace
+
 void registerZdsCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* group = app.add_subcommand("zds", "ZDS datasets");
+    CLI::App* group = app.add_subcommand(
+        "zds", "ZDS datasets: validate, ls, get, search, pack, unpack, reindex, compact, convert");
     group->require_subcommand(1);
-    (void)context;
+
+    auto validate = std::make_shared<std::pair<std::string, bool>>();
+    CLI::App* validateCmd =
+        group->add_subcommand("validate", "Every ZDS check; exit code 1 on errors");
+    validateCmd->add_option("path", validate->first, "Dataset folder or .zds")->required();
+    validateCmd->add_flag("--json", validate->second, "JSON output");
+    validateCmd->callback([&context, validate] {
+        runGuarded(context, [&] { return runValidate(validate->first, validate->second); });
+    });
+
+    struct LsArgs {
+        std::string path, collection;
+        bool json = false;
+    };
+    auto ls = std::make_shared<LsArgs>();
+    CLI::App* lsCmd = group->add_subcommand("ls", "Document ids in stored order");
+    lsCmd->add_option("path", ls->path, "Dataset folder or .zds")->required();
+    lsCmd->add_option("--collection", ls->collection,
+                      "Collection (default: the only one, or `default`)");
+    lsCmd->add_flag("--json", ls->json, "A JSON array of strings");
+    lsCmd->callback([&context, ls] {
+        runGuarded(context, [&] { return runLs(ls->path, ls->collection, ls->json); });
+    });
+
+    auto get = std::make_shared<GetArgs>();
+    CLI::App* getCmd =
+        group->add_subcommand("get", "One document as JSON, without its _id as the reference");
+    getCmd->add_option("path", get->path, "Dataset folder or .zds")->required();
+    getCmd->add_option("id", get->id, "Document id")->required();
+    getCmd->add_option("--collection", get->collection,
+                       "Collection (default: the only one, or `default`)");
+    getCmd->add_flag("--raw", get->raw, "The stored bytes exactly");
+    getCmd->add_flag("--with-id", get->withId, "Keep the _id field");
+    getCmd->add_flag("--pretty", get->pretty, "Indent the JSON");
+    getCmd->callback([&context, get] { runGuarded(context, [&] { return runGet(*get); }); });
+
+    auto search = std::make_shared<SearchArgs>();
+    CLI::App* searchCmd = group->add_subcommand("search", "Documents matching a query");
+    searchCmd->add_option("path", search->path, "Dataset folder or .zds")->required();
+    searchCmd->add_option("value", search->value, "Value, substring or pattern")->required();
+    searchCmd->add_option("--collection", search->collection, "Collection");
+    searchCmd->add_flag("--id", search->id, "Match ids");
+    searchCmd->add_option("--field", search->field, "Match the value at this JSON pointer");
+    searchCmd->add_flag("--text", search->text, "Match the raw document text");
+    searchCmd->add_option("--op", search->op, "eq, lt, gt, contains or regex")
+        ->check(CLI::IsMember({"eq", "lt", "gt", "contains", "regex"}));
+    searchCmd->add_flag("-i,--ignore-case", search->ignoreCase, "Ignore case");
+    searchCmd->add_option("--limit", search->limit, "Stop after this many matches");
+    searchCmd->add_flag("--json", search->json, "JSON output");
+    searchCmd->callback(
+        [&context, search] { runGuarded(context, [&] { return runSearch(*search); }); });
+
+    auto pack = std::make_shared<JobArgs>();
+    CLI::App* packCmd = group->add_subcommand("pack", "Pack a dataset folder into a .zds");
+    packCmd->add_option("folder", pack->a, "Dataset folder")->required();
+    packCmd->add_option("out", pack->b, "Archive to write (replaced atomically)")->required();
+    packCmd->add_flag("--deflate", pack->deflate, "DEFLATE members (default: STORE)");
+    packCmd->callback([&context, pack] {
+        runGuarded(context, [&] {
+            const auto r = packZds(pack->a, pack->b, jobOptions({}, pack->deflate));
+            return finishJob(
+                r, "packed " + std::to_string(r.documents) + " documents into " + pack->b);
+        });
+    });
+
+    auto unpack = std::make_shared<JobArgs>();
+    CLI::App* unpackCmd = group->add_subcommand("unpack", "Unpack a .zds into a new folder");
+    unpackCmd->add_option("archive", unpack->a, ".zds archive")->required();
+    unpackCmd->add_option("folder", unpack->b, "Folder to create")->required();
+    unpackCmd->add_option("--max-bytes", unpack->maxBytes,
+                          "Refuse archives that unpack to more bytes (default 64 GiB)");
+    unpackCmd->callback([&context, unpack] {
+        runGuarded(context, [&] {
+            ZdsJobOptions options = jobOptions();
+            options.maxUnpackedBytes = unpack->maxBytes;
+            const auto r = unpackZds(unpack->a, unpack->b, options);
+            return finishJob(r, "unpacked " + std::to_string(r.files) + " files into " + unpack->b);
+        });
+    });
+
+    auto reindex = std::make_shared<JobArgs>();
+    CLI::App* reindexCmd =
+        group->add_subcommand("reindex", "Rebuild meta/index.bin from data.jsonl");
+    reindexCmd->add_option("path", reindex->a, "Dataset folder or .zds")->required();
+    reindexCmd->add_option("--collection", reindex->collection, "Only this collection");
+    reindexCmd->callback([&context, reindex] {
+        runGuarded(context, [&] {
+            const auto r = reindexZds(reindex->a, jobOptions(reindex->collection));
+            return finishJob(r, "indexed " + std::to_string(r.documents) + " documents");
+        });
+    });
+
+    auto compact = std::make_shared<JobArgs>();
+    CLI::App* compactCmd = group->add_subcommand(
+        "compact", "Rewrite data.jsonl with only the live documents, and a new index");
+    compactCmd->add_option("path", compact->a, "Dataset folder or .zds")->required();
+    compactCmd->add_option("--collection", compact->collection, "Only this collection");
+    compactCmd->add_flag("--deflate", compact->deflate, "Archives: DEFLATE rewritten members");
+    compactCmd->callback([&context, compact] {
+        runGuarded(context, [&] {
+            const auto r =
+                compactZds(compact->a, jobOptions(compact->collection, compact->deflate));
+            return finishJob(r, "kept " + std::to_string(r.documents) + " documents");
+        });
+    });
+
+    auto convert = std::make_shared<JobArgs>();
+    CLI::App* convertCmd = group->add_subcommand(
+        "convert", "Convert collections between docs/ files and data.jsonl + index.bin");
+    convertCmd->add_option("path", convert->a, "Dataset folder or .zds")->required();
+    convertCmd->add_option("--to", convert->to, "docs or jsonl")
+        ->required()
+        ->check(CLI::IsMember({"docs", "jsonl"}));
+    convertCmd->add_option("--collection", convert->collection, "Only this collection");
+    convertCmd->callback([&context, convert] {
+        runGuarded(context, [&] {
+            const auto r =
+                convertZds(convert->a, convert->to == "docs" ? ZdsLayout::Docs : ZdsLayout::Jsonl,
+                           jobOptions(convert->collection));
+            return finishJob(
+                r, "converted " + std::to_string(r.documents) + " documents to " + convert->to);
+        });
+    });
 }
 
 }  // namespace strata::cli
