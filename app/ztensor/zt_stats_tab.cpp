@@ -24,7 +24,10 @@ namespace strata::gui {
 
 namespace {
 
-constexpr int kBins = 64;
+// Small tensors get fewer bins, so that bins are not mostly empty.
+int binsFor(std::uint64_t elements) {
+    return static_cast<int>(std::clamp<std::uint64_t>(elements / 4, 1, 64));
+}
 
 QString number(double value) {
     return QString::number(value, 'g', 8);
@@ -98,7 +101,9 @@ model::Job* ZtStatsTab::compute() {
     if (job_) {
         job_->cancel();
     }
-    model::Job* job = model::startZtStats(*runner, file_, static_cast<std::size_t>(tensor), kBins);
+    const auto& t = file_->tensors()[static_cast<std::size_t>(tensor)];
+    model::Job* job = model::startZtStats(*runner, file_, static_cast<std::size_t>(tensor),
+                                          binsFor(t.elementCount.value_or(0)));
     view_.trackJob(job);
     job_ = job;
     stats_.reset();
@@ -161,15 +166,22 @@ void ZtStatsTab::showStats(const model::ZtStats& s) {
     }
     x->append(categories);
     x->setLabelsVisible(false);
-    x->setTitleText(tr("value, %1 … %2").arg(number(s.histogramMin), number(s.histogramMax)));
     auto* y = new QValueAxis;
     y->setRange(0, static_cast<qreal>(std::max<std::uint64_t>(highest, 1)));
     y->setLabelFormat(QStringLiteral("%.0f"));
+    if (highest <= 10) {
+        y->setTickCount(static_cast<int>(std::max<std::uint64_t>(highest, 1)) + 1);
+    } else {
+        y->applyNiceNumbers();
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    chart->setTitle(tr("Histogram of %1").arg(tensorBox_->currentText()));
+    chart->setTitle(tr("Histogram of %1: %2 bins from %3 to %4")
+                        .arg(tensorBox_->currentText())
+                        .arg(s.histogram.size())
+                        .arg(number(s.histogramMin), number(s.histogramMax)));
 }
 
 }  // namespace strata::gui

@@ -76,6 +76,7 @@ void ZtTensorsTab::buildActions(QWidget* bar) {
     filter_ = new QLineEdit(bar);
     filter_->setPlaceholderText(tr("Filter tensors (name, dtype, format, …)"));
     filter_->setClearButtonEnabled(true);
+    filter_->setMinimumWidth(220);
     row->addWidget(filter_, 1);
     verify_ = new QPushButton(tr("Verify digests"), bar);
     connect(verify_, &QPushButton::clicked, this, [this] { verifyDigests(); });

@@ -77,6 +77,7 @@ ZtValuesTab::ZtValuesTab(DocumentView& view, std::shared_ptr<const ZtFile> file,
     indexBar_ = new QWidget(this);
     indexLayout_ = new QHBoxLayout(indexBar_);
     indexLayout_->setContentsMargins(0, 0, 0, 0);
+    indexLayout_->addStretch(1);
     layout->addWidget(indexBar_);
 
     message_ = new QLabel(this);
@@ -212,7 +213,7 @@ void ZtValuesTab::rebuildSliceControls() {
         connect(box, &QSpinBox::valueChanged, this, [this, axis](int value) {
             values_->setIndex(axis, static_cast<std::uint64_t>(value));
         });
-        indexLayout_->addWidget(box);
+        indexLayout_->insertWidget(indexLayout_->count() - 1, box);
         indexBoxes_.append(box);
     }
     indexBar_->setVisible(rank > 2);

@@ -38,13 +38,14 @@ QString typeName(const nlohmann::json& value) {
 
 QString valueText(const nlohmann::json& value) {
     if (value.is_object() || value.is_array()) {
-        return QObject::tr("%n entries", nullptr, static_cast<int>(value.size()));
+        return value.size() == 1 ? QObject::tr("1 entry")
+                                 : QObject::tr("%1 entries").arg(value.size());
     }
     if (value.is_string()) {
         return QString::fromStdString(value.get<std::string>());
     }
     if (value.is_binary()) {
-        return QObject::tr("%n bytes", nullptr, static_cast<int>(value.get_binary().size()));
+        return QObject::tr("%1 bytes").arg(value.get_binary().size());
     }
     return QString::fromStdString(value.dump());
 }
