@@ -1,0 +1,343 @@
+// The OZDF editor model: every edit is one undo step that undo and redo restore exactly; find
+// and replace previews and applies as one step; the corpus and document models follow the
+// session; saving through the editor writes what the reader then reads back.
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <filesystem>
+
+#include "formats/ozdf/ozdf_edit.h"
+#include "formats/ozdf/ozdf_json.h"
+#include "formats/ozdf/ozdf_parser.h"
+#include "model/core/document.h"
+#include "model/core/job_runner.h"
+#include "model/ozdf/ozdf_commands.h"
+#include "model/ozdf/ozdf_corpus_model.h"
+#include "model/ozdf/ozdf_document_model.h"
+#include "model/ozdf/ozdf_editor.h"
+#include "model/ozdf/ozdf_find_replace.h"
+
+using namespace strata;
+using namespace strata::model;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path corpusRoot() {
+    const QByteArray env = qgetenv("STRATA_CORPUS_DIR");
+    return fs::path(env.isEmpty() ? STRATA_CORPUS_DIR : env.toStdString()) / "ozdf";
+}
+
+fs::path mixedCorpus() {
+    return corpusRoot() / "valid" / "handwritten" / "corpora" / "mixed";
+}
+
+std::string snapshot(const OzdfSession& session) {
+    return ozdf::corpusJson(session.corpus()).dump();
+}
+
+fs::path copyMixed(const QTemporaryDir& dir) {
+    const fs::path target = fs::path(dir.path().toStdString()) / "mixed";
+    fs::copy(mixedCorpus(), target, fs::copy_options::recursive);
+    return target;
+}
+
+}  // namespace
+
+class OzdfEditorTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<OzdfSession> load() {
+        QString error;
+        auto session = OzdfSession::load(QString::fromStdString(mixedCorpus().string()), &error);
+        if (!session) {
+            qFatal("cannot load the mixed corpus: %s", qPrintable(error));
+        }
+        return session;
+    }
+
+    // Pushes `edit` on document `index`, then checks undo gives back the start and redo the
+    // edited state.
+    void checkUndoRedo(OzdfSession& session, QUndoStack& stack, int index,
+                       const std::function<void(ozdf::Document&)>& edit) {
+        const std::string before = snapshot(session);
+        QString error;
+        QVERIFY2(applyOzdfEdit(stack, session, index, QStringLiteral("edit"), edit, &error),
+                 qPrintable(error));
+        const std::string after = snapshot(session);
+        QVERIFY(after != before);
+        stack.undo();
+        QCOMPARE(snapshot(session), before);
+        stack.redo();
+        QCOMPARE(snapshot(session), after);
+    }
+
+    int standaloneIndex(const OzdfSession& session) {
+        for (int i = 0; i < session.documentCount(); ++i) {
+            if (!session.document(i).isDirectory) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+private slots:
+    void everyEditUndoesAndRedoes() {
+        auto session = load();
+        QUndoStack stack;
+        const int doc = standaloneIndex(*session);
+        QVERIFY(doc >= 0);
+        using ozdf::ElementKind;
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::insertElement(d, 0, ElementKind::Block, "summary");
+        });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::insertParagraph(d, {0, std::nullopt}, 0, "A new   paragraph");
+        });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::setParagraphText(d, {0, std::nullopt}, 0, "Rewritten\n\nand split");
+        });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::moveParagraph(d, {0, std::nullopt}, 1, 0);
+        });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::removeParagraph(d, {0, std::nullopt}, 0);
+        });
+        checkUndoRedo(*session, stack, doc,
+                      [](ozdf::Document& d) { ozdf::renameElement(d, 0, "abstract"); });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::insertElement(d, 1, ElementKind::List, "notes");
+        });
+        checkUndoRedo(*session, stack, doc,
+                      [](ozdf::Document& d) { ozdf::insertItem(d, 1, 0, std::string("first")); });
+        checkUndoRedo(*session, stack, doc,
+                      [](ozdf::Document& d) { ozdf::insertItem(d, 1, 1, std::nullopt); });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::insertParagraph(d, {1, 0}, 0, "item text");
+        });
+        checkUndoRedo(*session, stack, doc,
+                      [](ozdf::Document& d) { ozdf::renameItem(d, 1, 0, std::string("First")); });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) { ozdf::moveItem(d, 1, 0, 1); });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) { ozdf::removeItem(d, 1, 0); });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) { ozdf::moveElement(d, 0, 1); });
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) { ozdf::removeElement(d, 1); });
+
+        // Refused edits push nothing.
+        const int count = stack.count();
+        QString error;
+        QVERIFY(!applyOzdfEdit(
+            stack, *session, doc, QStringLiteral("bad"),
+            [](ozdf::Document& d) {
+                ozdf::setParagraphText(d, {0, std::nullopt}, 0, "#### header");
+            },
+            &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(stack.count(), count);
+    }
+
+    void listsAndDocumentKindsConvert() {
+        auto session = load();
+        QUndoStack stack;
+        const int doc = standaloneIndex(*session);
+        const std::string before = snapshot(*session);
+        const std::string name = session->document(doc).filename;
+        QString error;
+        QVERIFY2(toggleOzdfDocumentKind(stack, *session, doc, &error), qPrintable(error));
+        QVERIFY(session->document(doc).isDirectory);
+        QCOMPARE(QString::fromStdString(session->document(doc).filename + ".ozdf"),
+                 QString::fromStdString(name));
+        checkUndoRedo(*session, stack, doc, [](ozdf::Document& d) {
+            ozdf::insertElement(d, 0, ozdf::ElementKind::List, "chapters");
+            ozdf::insertItem(d, 0, 0, std::string("one"));
+            ozdf::toggleExternalList(d, 0);
+        });
+        QCOMPARE(session->document(doc).elements[0].kind, ozdf::ElementKind::ExternalList);
+        while (stack.canUndo()) {
+            stack.undo();
+        }
+        QCOMPARE(snapshot(*session), before);
+    }
+
+    void documentsAreAddedRenamedAndRemoved() {
+        auto session = load();
+        QUndoStack stack;
+        const int count = session->documentCount();
+        const std::string before = snapshot(*session);
+        QString error;
+        QVERIFY(!addOzdfDocument(stack, *session, QStringLiteral("bad.txt"), false, &error));
+        QVERIFY2(addOzdfDocument(stack, *session, QStringLiteral("aaa_new.ozdf"), false, &error),
+                 qPrintable(error));
+        QCOMPARE(session->documentCount(), count + 1);
+        const int added = session->indexOf("aaa_new.ozdf");
+        QVERIFY(added >= 0);
+        // Kept in the reader's order.
+        QVERIFY(added == 0 || session->document(added - 1).filename < "aaa_new.ozdf");
+        QVERIFY(!addOzdfDocument(stack, *session, QStringLiteral("aaa_new.ozdf"), false, &error));
+        QVERIFY2(renameOzdfDocument(stack, *session, added, QStringLiteral("zzz.ozdf"), &error),
+                 qPrintable(error));
+        QVERIFY2(removeOzdfDocument(stack, *session, added, &error), qPrintable(error));
+        QCOMPARE(session->documentCount(), count);
+        stack.undo();
+        QCOMPARE(session->document(added).filename, std::string("zzz.ozdf"));
+        stack.undo();
+        stack.undo();
+        QCOMPARE(snapshot(*session), before);
+    }
+
+    void findReplacePreviewsAndAppliesAsOneStep() {
+        auto session = load();
+        QUndoStack stack;
+        const std::string before = snapshot(*session);
+        OzdfFindQuery query;
+        query.pattern = QStringLiteral("e");
+        query.replacement = QStringLiteral("E");
+        const auto all = findOzdfChanges(session->corpus(), query);
+        QVERIFY(!all.empty());
+        for (const OzdfChange& c : all) {
+            QVERIFY(c.before.contains(u'e'));
+            QVERIFY(!c.after.contains(u'e'));
+        }
+        // Scoped to one block name: only paragraphs of that block change.
+        const std::string scopeName = session->document(0).elements.at(0).name;
+        query.blockNames = {QString::fromStdString(scopeName).toLower()};
+        for (const OzdfChange& c : findOzdfChanges(session->corpus(), query)) {
+            QCOMPARE(session->document(c.document).elements.at(c.element).name, scopeName);
+        }
+        // A regex with groups; a change that would start a paragraph with ### is not applicable.
+        OzdfFindQuery regex;
+        regex.pattern = QStringLiteral("^(\\w)");
+        regex.regex = true;
+        regex.replacement = QStringLiteral("### $1");
+        const auto bad = findOzdfChanges(session->corpus(), regex);
+        QVERIFY(!bad.empty());
+        QVERIFY(!bad.front().applicable);
+        regex.replacement = QStringLiteral("[$1]");
+        const auto good = findOzdfChanges(session->corpus(), regex);
+        QVERIFY(good.front().after.startsWith(u'['));
+        QVERIFY(good.front().after.mid(2, 1) == QStringLiteral("]"));
+        regex.pattern = QStringLiteral("(");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, findOzdfChanges(session->corpus(), regex));
+
+        std::vector<quint64> revisions;
+        for (int i = 0; i < session->documentCount(); ++i) {
+            revisions.push_back(session->revision(i));
+        }
+        QString error;
+        QVERIFY2(applyOzdfChanges(stack, *session, all, revisions, &error), qPrintable(error));
+        QCOMPARE(stack.count(), 1);
+        QVERIFY(snapshot(*session).find("E") != std::string::npos);
+        // The revisions moved on: applying the same results again is refused.
+        QVERIFY(!applyOzdfChanges(stack, *session, all, revisions, &error));
+        stack.undo();
+        QCOMPARE(snapshot(*session), before);
+    }
+
+    void findJobRunsInTheBackground() {
+        auto session = load();
+        JobRunner runner;
+        OzdfFindQuery query;
+        query.pattern = QStringLiteral("a");
+        query.replacement = QStringLiteral("b");
+        OzdfFindJob* job = startOzdfFind(runner, *session, query);
+        QTRY_VERIFY(!job->isRunning());
+        QTRY_VERIFY(!job->changes.empty());
+        QCOMPARE(job->revisions.size(), static_cast<std::size_t>(session->documentCount()));
+    }
+
+    void corpusModelCountsAndSorts() {
+        auto session = load();
+        OzdfCorpusModel model(*session);
+        QCOMPARE(model.rowCount(), session->documentCount());
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(OzdfCorpusModel::kSortRole);
+        proxy.sort(OzdfCorpusModel::Paragraphs, Qt::DescendingOrder);
+        qint64 previous = std::numeric_limits<qint64>::max();
+        for (int r = 0; r < proxy.rowCount(); ++r) {
+            const qint64 n =
+                proxy.data(proxy.index(r, OzdfCorpusModel::Paragraphs), OzdfCorpusModel::kSortRole)
+                    .toLongLong();
+            QVERIFY(n <= previous);
+            previous = n;
+        }
+        QUndoStack stack;
+        QString error;
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QVERIFY(addOzdfDocument(stack, *session, QStringLiteral("new.ozdf"), false, &error));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.rowCount(), session->documentCount());
+    }
+
+    void documentModelShowsTheTree() {
+        auto session = load();
+        OzdfDocumentModel model(*session);
+        const int doc = standaloneIndex(*session);
+        model.setDocument(doc);
+        const ozdf::Document& d = session->document(doc);
+        QCOMPARE(model.rowCount(), static_cast<int>(d.elements.size()));
+        const QModelIndex first = model.index(0, 0);
+        QCOMPARE(model.addressOf(first).kind, OzdfAddress::Kind::Element);
+        QVERIFY(model.data(first, Qt::DisplayRole)
+                    .toString()
+                    .contains(QString::fromStdString(d.elements[0].name)));
+        QUndoStack stack;
+        QString error;
+        QVERIFY(applyOzdfEdit(
+            stack, *session, doc, QStringLiteral("add"),
+            [](ozdf::Document& x) { ozdf::insertElement(x, 0, ozdf::ElementKind::Block, "NEW"); },
+            &error));
+        QCOMPARE(model.rowCount(), static_cast<int>(d.elements.size()));
+        QVERIFY(model.data(model.index(0, 0), Qt::DisplayRole).toString().startsWith("NEW"));
+        const OzdfAddress a{OzdfAddress::Kind::Element, 1, std::nullopt, 0};
+        QCOMPARE(model.addressOf(model.indexOf(a)).element, std::size_t{1});
+    }
+
+    void editorSavesInPlaceAndToANewFolder() {
+        QTemporaryDir dir;
+        const fs::path folder = copyMixed(dir);
+        QString error;
+        auto document = Document::open(QString::fromStdString(folder.string()), &error);
+        QVERIFY2(document, qPrintable(error));
+        OzdfEditor* editor = OzdfEditor::create(*document, &error);
+        QVERIFY2(editor, qPrintable(error));
+        document->setEditor(editor);
+        QVERIFY(editor->savesToFolder());
+        OzdfSession& session = editor->session();
+        const int doc = standaloneIndex(session);
+        QVERIFY(applyOzdfEdit(
+            *document->undoStack(), session, doc, QStringLiteral("add"),
+            [](ozdf::Document& d) {
+                ozdf::insertElement(d, 0, ozdf::ElementKind::Block, "SAVED");
+                ozdf::insertParagraph(d, {0, std::nullopt}, 0, "written by the test");
+            },
+            &error));
+        QVERIFY(document->isModified());
+        const std::string expected = snapshot(session);
+
+        JobRunner runner;
+        // Save to a new folder: the input stays as it was.
+        const QString copy = dir.path() + QStringLiteral("/copy");
+        Job* job = editor->startSave(runner, copy, &error);
+        QVERIFY2(job, qPrintable(error));
+        QTRY_VERIFY(!job->isRunning());
+        QCOMPARE(job->state(), Job::State::Finished);
+        QCOMPARE(ozdf::corpusJson(ozdf::readCorpus(copy.toStdString())).dump(),
+                 ozdf::corpusJson(session.corpus()).dump());
+        QVERIFY(ozdf::corpusJson(ozdf::readCorpus(folder)).dump().find("SAVED") ==
+                std::string::npos);
+
+        // Save in place.
+        job = editor->startSave(runner, QString::fromStdString(folder.string()), &error);
+        QVERIFY2(job, qPrintable(error));
+        QTRY_VERIFY(!job->isRunning());
+        QCOMPARE(job->state(), Job::State::Finished);
+        QTRY_VERIFY(!document->isModified());
+        const ozdf::Corpus reread = ozdf::readCorpus(folder);
+        QVERIFY(reread.accepted());
+        QCOMPARE(ozdf::corpusJson(reread).dump(), expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(OzdfEditorTest)
+#include "ozdf_editor_test.moc"
