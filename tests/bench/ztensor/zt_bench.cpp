@@ -1,0 +1,185 @@
+// zTensor benchmarks: opening a 1 GiB file, full digest verification next to the memory-read
+// bandwidth of the same mapped bytes, reading every tensor, and zstd re-encoding on 2 threads.
+// The 1 GiB file is written once to $TMPDIR (64 float32 tensors of 16 MiB, crc32c digests) and
+// kept for later runs. Run: strata_bench --benchmark_filter=Zt
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "formats/common/byte_source.h"
+#include "formats/common/diagnostic.h"
+#include "formats/ztensor/zt_convert.h"
+#include "formats/ztensor/zt_file.h"
+#include "formats/ztensor/zt_logical.h"
+#include "formats/ztensor/zt_validator.h"
+#include "formats/ztensor/zt_writer.h"
+
+namespace strata::bench {
+namespace {
+
+constexpr std::uint64_t kTensorBytes = 16ull << 20;
+
+std::filesystem::path benchDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    return std::filesystem::path(tmp != nullptr ? tmp : "/tmp");
+}
+
+// float32 values like trained weights: normal around 0, so zstd finds some redundancy in the
+// exponent bytes but not much else.
+std::vector<std::uint8_t> weights(std::uint64_t bytes, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 0.02f);
+    std::vector<std::uint8_t> out(bytes);
+    for (std::uint64_t at = 0; at + 4 <= bytes; at += 4) {
+        const float v = normal(rng);
+        std::memcpy(out.data() + at, &v, 4);
+    }
+    return out;
+}
+
+// A file of `tensors` × 16 MiB with crc32c digests, written once and reused.
+std::filesystem::path benchFile(unsigned tensors) {
+    const auto path = benchDir() / ("strata-zt-bench-" + std::to_string(tensors) + "x16MiB.zt");
+    const std::uint64_t expected = static_cast<std::uint64_t>(tensors) * kTensorBytes;
+    if (std::filesystem::exists(path) && std::filesystem::file_size(path) > expected) {
+        return path;
+    }
+    std::vector<std::vector<std::uint8_t>> data;
+    std::vector<ZtWriterTensor> list;
+    // Eight distinct blocks, reused, keep generation quick.
+    for (unsigned i = 0; i < 8; ++i) {
+        data.push_back(weights(kTensorBytes, i + 1));
+    }
+    for (unsigned i = 0; i < tensors; ++i) {
+        ZtWriterTensor t;
+        t.name = "layer." + std::to_string(i) + ".weight";
+        t.dtype = ZtDType::Float32;
+        t.shape = {4096, kTensorBytes / 4 / 4096};
+        t.components.push_back({"data", data[i % 8], ZtEncoding::Raw, ZtDigestAlgorithm::Crc32c});
+        list.push_back(std::move(t));
+    }
+    ztWriteFile(path, list);
+    return path;
+}
+
+void BM_ZtOpen1GiB(benchmark::State& state) {
+    const auto path = benchFile(64);
+    for (auto _ : state) {
+        auto file = ZtFile::open(openMappedFile(path));
+        benchmark::DoNotOptimize(file->tensors().size());
+    }
+    state.counters["file_MiB"] = static_cast<double>(std::filesystem::file_size(path) >> 20);
+}
+BENCHMARK(BM_ZtOpen1GiB)->Unit(benchmark::kMillisecond);
+
+void BM_ZtOpen16MiB(benchmark::State& state) {
+    const auto path = benchFile(1);
+    for (auto _ : state) {
+        auto file = ZtFile::open(openMappedFile(path));
+        benchmark::DoNotOptimize(file->tensors().size());
+    }
+}
+BENCHMARK(BM_ZtOpen16MiB)->Unit(benchmark::kMillisecond);
+
+// The baseline: reading every byte of the same mapped file on one thread (64-bit loads, summed).
+void BM_ZtMemoryRead1GiB(benchmark::State& state) {
+    const auto source = openMappedFile(benchFile(64));
+    const ByteView all = source->view(0, source->size());
+    const std::size_t words = all.size() / 8;
+    for (auto _ : state) {
+        std::uint64_t sum = 0;
+        const auto* p = all.data();
+        for (std::size_t i = 0; i < words; ++i) {
+            std::uint64_t w;
+            std::memcpy(&w, p + 8 * i, 8);
+            sum += w;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * all.size()));
+}
+BENCHMARK(BM_ZtMemoryRead1GiB)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+void BM_ZtMemcpy256MiB(benchmark::State& state) {
+    std::vector<std::uint8_t> from(256u << 20, 1);
+    std::vector<std::uint8_t> to(from.size());
+    for (auto _ : state) {
+        std::memcpy(to.data(), from.data(), from.size());
+        benchmark::DoNotOptimize(to.data());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * from.size()));
+}
+BENCHMARK(BM_ZtMemcpy256MiB)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Full validation: every crc32c digest, padding and layout check; `threads` workers.
+void BM_ZtVerifyDigests1GiB(benchmark::State& state) {
+    const auto file = ZtFile::open(openMappedFile(benchFile(64)));
+    std::uint64_t errors = 0;
+    for (auto _ : state) {
+        CollectingSink sink;
+        ValidationOptions options;
+        options.threads = static_cast<unsigned>(state.range(0));
+        ZtValidator(file).run(sink, options);
+        errors += sink.countOf(Severity::Error);
+    }
+    if (errors != 0) {
+        state.SkipWithError("the benchmark file does not validate");
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file->fileSize()));
+}
+BENCHMARK(BM_ZtVerifyDigests1GiB)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+// Reading every tensor's logical bytes into memory, as the reference's read_tensor does (its
+// "read every tensor" figure).
+void BM_ZtReadAllTensors1GiB(benchmark::State& state) {
+    const auto file = ZtFile::open(openMappedFile(benchFile(64)));
+    std::vector<std::uint8_t> tensor;
+    for (auto _ : state) {
+        for (const auto& t : file->tensors()) {
+            tensor.clear();
+            ztReadComponent(*file, *file->component(t, "data"),
+                            [&](std::span<const std::uint8_t> piece) {
+                                tensor.insert(tensor.end(), piece.begin(), piece.end());
+                            });
+            benchmark::DoNotOptimize(tensor.data());
+        }
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file->fileSize()));
+}
+BENCHMARK(BM_ZtReadAllTensors1GiB)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+// raw → zstd (level 3, crc32c) of 256 MiB on `threads` workers, output discarded.
+void BM_ZtReencodeZstd256MiB(benchmark::State& state) {
+    const auto file = ZtFile::open(openMappedFile(benchFile(16)));
+    ZtConvertPlan plan = ztPlanFor(*file);
+    ztSetEncoding(plan, ZtEncoding::Zstd);
+    ZtConvertOptions options;
+    options.threads = static_cast<unsigned>(state.range(0));
+    std::uint64_t written = 0;
+    for (auto _ : state) {
+        written = ztConvert(
+                      *file, plan, [](std::span<const std::uint8_t>) {}, options)
+                      .bytesOut;
+    }
+    state.counters["ratio"] = static_cast<double>(written) / static_cast<double>(file->fileSize());
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file->fileSize()));
+}
+BENCHMARK(BM_ZtReencodeZstd256MiB)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(3);
+
+}  // namespace
+}  // namespace strata::bench
