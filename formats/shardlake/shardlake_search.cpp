@@ -1,6 +1,7 @@
 #include "shardlake_search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <unordered_set>
 
 #include "formats/common/le_reader.h"
+#include "shardlake_distance_kernels.h"
 #include "shardlake_json.h"
 #include "shardlake_manifest.h"
 
@@ -100,89 +102,99 @@ std::vector<float> adcTable(const LoadedIndex& index, std::span<const float> que
     return table;
 }
 
-// Records scored together: each lane keeps its own sums in component order, so the results are
-// those of distance() bit for bit, while the lane loops vectorise.
-constexpr std::size_t kLanes = 8;
+// Records scored a block at a time: the block is laid out component-major and handed to the
+// distance kernels, which keep each record's sums in component order, so the results are those of
+// distance() bit for bit while the loops run across records in SIMD registers.
+constexpr std::size_t kBlock = 4 * kKernelLanes;
 
-struct LaneBlock {
-    std::vector<float> values;  // component-major: values[j * kLanes + lane]
+struct BlockScorer {
+    BlockScorer(Metric m, std::span<const float> q, std::uint32_t dims)
+        : metric(m), query(q), queryNorm(std::sqrt(dot(q, q))), block(dims * kBlock) {}
+
+    // Scores `lanes` records starting at `records` (stride `recordSize`) into scores[0..lanes).
+    void score(const std::uint8_t* records, std::uint64_t recordSize, std::size_t lanes) {
+        const std::size_t dims = query.size();
+        for (std::size_t lane = 0; lane < lanes; ++lane) {
+            const std::uint8_t* values = records + lane * recordSize + 8;
+            for (std::size_t j = 0; j < dims; ++j) {
+                std::uint32_t bits;
+                std::memcpy(&bits, values + 4 * j, 4);
+                block[j * kBlock + lane] = std::bit_cast<float>(le32(bits));
+            }
+        }
+        if (metric == Metric::Euclidean) {
+            squaredL2ToMany(query.data(), block.data(), dims, kBlock, scores);
+            for (std::size_t lane = 0; lane < lanes; ++lane) {
+                scores[lane] = std::sqrt(scores[lane]);
+            }
+        } else if (metric == Metric::InnerProduct) {
+            dotToMany(query.data(), block.data(), dims, kBlock, scores);
+            for (std::size_t lane = 0; lane < lanes; ++lane) {
+                scores[lane] = -scores[lane];
+            }
+        } else {
+            dotAndNormToMany(query.data(), block.data(), dims, kBlock, scores, norms);
+            for (std::size_t lane = 0; lane < lanes; ++lane) {
+                const float nb = std::sqrt(norms[lane]);
+                scores[lane] =
+                    queryNorm == 0.0f || nb == 0.0f ? 1.0f : 1.0f - scores[lane] / (queryNorm * nb);
+            }
+        }
+    }
+
+    static std::uint32_t le32(std::uint32_t bits) {
+        if constexpr (std::endian::native == std::endian::little) {
+            return bits;
+        } else {
+            return decodeLe<std::uint32_t>(reinterpret_cast<const std::uint8_t*>(&bits));
+        }
+    }
+
+    Metric metric;
+    std::span<const float> query;
+    float queryNorm;
+    std::vector<float> block;
+    float scores[kBlock];
+    float norms[kBlock];
 };
 
-void scoreLanes(Metric metric, std::span<const float> query, float queryNorm, LaneBlock& block,
-                float* out) {
-    float a[kLanes] = {};
-    float b[kLanes] = {};
-    const float* v = block.values.data();
-    for (std::size_t j = 0; j < query.size(); ++j, v += kLanes) {
-        const float q = query[j];
-        if (metric == Metric::Euclidean) {
-            for (std::size_t lane = 0; lane < kLanes; ++lane) {
-                const float d = q - v[lane];
-                a[lane] += d * d;
-            }
-        } else {
-            for (std::size_t lane = 0; lane < kLanes; ++lane) {
-                a[lane] += q * v[lane];
-                b[lane] += v[lane] * v[lane];
-            }
-        }
-    }
-    for (std::size_t lane = 0; lane < kLanes; ++lane) {
-        if (metric == Metric::Euclidean) {
-            out[lane] = std::sqrt(a[lane]);
-        } else if (metric == Metric::InnerProduct) {
-            out[lane] = -a[lane];
-        } else {
-            const float nb = std::sqrt(b[lane]);
-            out[lane] = queryNorm == 0.0f || nb == 0.0f ? 1.0f : 1.0f - a[lane] / (queryNorm * nb);
-        }
-    }
-}
-
+// Records [first, last) of one raw shard; `seq` is the record index, so ties keep record order.
 std::vector<Hit> scanRawShard(const LoadedIndex::Shard& shard, std::span<const float> query,
-                              Metric metric, std::size_t k, const CancelToken* cancel) {
+                              Metric metric, std::size_t k, const CancelToken* cancel,
+                              std::uint64_t first, std::uint64_t last) {
     const ShardLayout& layout = shard.layout;
-    const std::uint64_t count = layout.recordsPresent();
-    const ByteView view = shard.source->view(layout.recordsOffset, count * layout.recordSize);
-    const float queryNorm = std::sqrt(dot(query, query));
-    LaneBlock block;
-    block.values.assign(std::size_t{layout.dims} * kLanes, 0.0f);
-    float scores[kLanes];
+    const ByteView view =
+        shard.source->view(layout.recordOffset(first), (last - first) * layout.recordSize);
+    BlockScorer scorer(metric, query, layout.dims);
     TopK top(k);
-    for (std::uint64_t first = 0; first < count; first += kLanes) {
-        if ((first & 0xffff) == 0 && cancel != nullptr && cancel->cancelled()) {
+    for (std::uint64_t at = first; at < last; at += kBlock) {
+        if (((at - first) & 0x3fff) == 0 && cancel != nullptr && cancel->cancelled()) {
             break;
         }
         const std::size_t lanes =
-            static_cast<std::size_t>(std::min<std::uint64_t>(kLanes, count - first));
+            static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, last - at));
+        const std::uint8_t* records = view.data() + (at - first) * layout.recordSize;
+        scorer.score(records, layout.recordSize, lanes);
         for (std::size_t lane = 0; lane < lanes; ++lane) {
-            const std::uint8_t* values = view.data() + (first + lane) * layout.recordSize + 8;
-            for (std::size_t j = 0; j < layout.dims; ++j) {
-                block.values[j * kLanes + lane] =
-                    std::bit_cast<float>(decodeLe<std::uint32_t>(values + 4 * j));
-            }
-        }
-        scoreLanes(metric, query, queryNorm, block, scores);
-        for (std::size_t lane = 0; lane < lanes; ++lane) {
-            const std::uint8_t* record = view.data() + (first + lane) * layout.recordSize;
-            top.offer(scores[lane], first + lane, decodeLe<std::uint64_t>(record));
+            top.offer(scorer.scores[lane], at + lane,
+                      decodeLe<std::uint64_t>(records + lane * layout.recordSize));
         }
     }
     return top.take();
 }
 
 std::vector<Hit> scanPqShard(const LoadedIndex& index, const LoadedIndex::Shard& shard,
-                             std::span<const float> table, std::size_t k,
-                             const CancelToken* cancel) {
+                             std::span<const float> table, std::size_t k, const CancelToken* cancel,
+                             std::uint64_t first, std::uint64_t last) {
     const ShardLayout& layout = shard.layout;
-    const std::uint64_t count = layout.recordsPresent();
-    const ByteView view = shard.source->view(layout.recordsOffset, count * layout.recordSize);
+    const ByteView view =
+        shard.source->view(layout.recordOffset(first), (last - first) * layout.recordSize);
     TopK top(k);
-    for (std::uint64_t i = 0; i < count; ++i) {
+    for (std::uint64_t i = first; i < last; ++i) {
         if ((i & 0xffff) == 0 && cancel != nullptr && cancel->cancelled()) {
             break;
         }
-        const std::uint8_t* record = view.data() + i * layout.recordSize;
+        const std::uint8_t* record = view.data() + (i - first) * layout.recordSize;
         float score = 0.0f;
         for (std::size_t m = 0; m < index.pqM; ++m) {
             const std::uint8_t code = record[8 + m];
@@ -396,36 +408,52 @@ SearchResult searchIndex(const LoadedIndex& index, std::span<const float> query,
     }
     const std::vector<std::size_t> probes = routeQuery(index, query, options.nprobe);
     const std::vector<float> table = index.pq ? adcTable(index, query) : std::vector<float>{};
-    std::vector<std::vector<Hit>> perShard(probes.size());
-    const auto scan = [&](std::size_t slot) {
-        const LoadedIndex::Shard& shard = index.shards[probes[slot]];
-        perShard[slot] = index.pq ? scanPqShard(index, shard, table, options.k, options.cancel)
-                                  : scanRawShard(shard, query, metric, options.k, options.cancel);
-        for (Hit& hit : perShard[slot]) {
-            hit.shardId = shard.shardId;
+    // Work items: each probed shard cut into record ranges, so one big shard uses every core.
+    // Items keep probe order, then record order, which the stable merge below preserves.
+    struct Item {
+        std::size_t slot;
+        std::uint64_t first;
+        std::uint64_t last;
+    };
+    constexpr std::uint64_t kChunk = 16384;
+    std::vector<Item> items;
+    for (std::size_t slot = 0; slot < probes.size(); ++slot) {
+        const std::uint64_t count = index.shards[probes[slot]].layout.recordsPresent();
+        for (std::uint64_t first = 0; first < count; first += kChunk) {
+            items.push_back({slot, first, std::min(count, first + kChunk)});
+        }
+    }
+    std::vector<std::vector<Hit>> perItem(items.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < items.size(); i = next++) {
+            const Item& item = items[i];
+            const LoadedIndex::Shard& shard = index.shards[probes[item.slot]];
+            perItem[i] = index.pq ? scanPqShard(index, shard, table, options.k, options.cancel,
+                                                item.first, item.last)
+                                  : scanRawShard(shard, query, metric, options.k, options.cancel,
+                                                 item.first, item.last);
+            for (Hit& hit : perItem[i]) {
+                hit.shardId = shard.shardId;
+            }
         }
     };
     unsigned threads =
         options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, probes.size()));
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, items.size()));
     if (threads <= 1) {
-        for (std::size_t slot = 0; slot < probes.size(); ++slot) {
-            scan(slot);
-        }
+        work();
     } else {
         std::vector<std::thread> workers;
-        for (unsigned t = 0; t < threads; ++t) {
-            workers.emplace_back([&, t] {
-                for (std::size_t slot = t; slot < probes.size(); slot += threads) {
-                    scan(slot);
-                }
-            });
+        for (unsigned t = 1; t < threads; ++t) {
+            workers.emplace_back(work);
         }
+        work();
         for (std::thread& worker : workers) {
             worker.join();
         }
     }
-    for (const std::vector<Hit>& hits : perShard) {
+    for (const std::vector<Hit>& hits : perItem) {
         result.hits.insert(result.hits.end(), hits.begin(), hits.end());
     }
     mergeHits(result.hits, options.k);
