@@ -71,6 +71,7 @@ std::string ShardlakeAliasEditor::aliasJson(const std::string& alias, const std:
 void ShardlakeAliasEditor::markWritten(const QMap<QString, QString>& written) {
     for (auto it = written.cbegin(); it != written.cend(); ++it) {
         saved_.insert(it.key(), it.value());
+        emit aliasChanged(it.key());
     }
 }
 

@@ -16,6 +16,8 @@ namespace {
 
 constexpr int kMaxIterations = 300;
 constexpr double kConverged = 1e-10;
+// The sample is held as doubles: at most 128 MiB of them, whatever the dims.
+constexpr std::uint64_t kMaxSampleValues = std::uint64_t{1} << 24;
 
 struct Sample {
     std::vector<double> values;  // rows × dims, row-major
@@ -58,6 +60,8 @@ Sample drawSample(const LoadedIndex& index, std::size_t maxSamples, std::uint64_
     for (const auto& shard : index.shards) {
         population += shard.layout.recordsPresent();
     }
+    maxSamples = static_cast<std::size_t>(std::min<std::uint64_t>(
+        maxSamples, kMaxSampleValues / std::max<std::uint64_t>(1, index.dims)));
     if (population == 0 || maxSamples == 0) {
         return sample;
     }

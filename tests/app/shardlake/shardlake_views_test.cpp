@@ -87,6 +87,7 @@ private slots:
     void corruptShardIsFlagged();
     void loneShard();
     void buildDialogRunsAJob();
+    void aliasSaveThroughTheWindow();
 
 private:
     DocumentView* open(const QString& path);
@@ -329,6 +330,28 @@ void ShardlakeViewsTest::buildDialogRunsAJob() {
     QVERIFY(window_->waitUntilIdle(120000));
     QCOMPARE(job->state(), Job::State::Finished);
     QVERIFY(fs::exists(root / "indexes" / "idx-gui" / "manifest.json"));
+}
+
+void ShardlakeViewsTest::aliasSaveThroughTheWindow() {
+    QTemporaryDir dir;
+    const fs::path root = fs::path(dir.path().toStdString()) / "root";
+    fs::copy(kCorpus / "root", root, fs::copy_options::recursive);
+    DocumentView* view = open(QString::fromStdString(root.string()));
+    QVERIFY(view);
+    auto* browser = view->findChild<ShardlakeRootBrowser*>();
+    browser->aliasBox()->setCurrentText(QStringLiteral("pq"));
+    browser->versionBox()->setCurrentText(QStringLiteral("idx-l2"));
+    QVERIFY(browser->applyAlias());
+    QVERIFY(view->document()->isModified());
+    window_->startEditorSave(view, view->document()->path());
+    QVERIFY(window_->waitUntilIdle(60000));
+    QTRY_VERIFY(!view->document()->isModified());
+    std::ifstream in(root / "aliases" / "pq.json", std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    QCOMPARE(text, std::string("{\n  \"alias\": \"pq\",\n  \"index_version\": \"idx-l2\"\n}"));
+    const QModelIndex pq = browser->model()->indexOf(QStringLiteral("alias"), QStringLiteral("pq"));
+    QCOMPARE(pq.siblingAtColumn(strata::model::ShardlakeRootModel::StatusColumn).data().toString(),
+             QStringLiteral("ok"));
 }
 
 QTEST_MAIN(ShardlakeViewsTest)
