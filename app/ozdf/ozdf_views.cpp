@@ -1,11 +1,89 @@
-// The OZDF tabs of a DocumentView.
+// The OZDF tabs of a DocumentView: the corpus table (for corpus folders) and the document
+// editor, both editing through an OzdfEditor installed on the document, plus a watcher that
+// offers to reload when the files change on disk behind Strata's back.
+#include <QDirIterator>
+#include <QFileSystemWatcher>
+#include <QTabWidget>
+
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
+#include "app/ozdf/ozdf_corpus_view.h"
+#include "app/ozdf/ozdf_document_editor.h"
+#include "model/core/document.h"
+#include "model/ozdf/ozdf_editor.h"
 
 namespace strata::gui {
 
+namespace {
+
+// The opened folder or file and every directory document folder in it.
+QStringList watchedPaths(const model::OzdfSession& session) {
+    QStringList paths{session.openedPath()};
+    const QString folder = QString::fromStdString(session.folder().string());
+    for (int i = 0; i < session.documentCount(); ++i) {
+        const ozdf::Document& d = session.document(i);
+        if (d.isDirectory) {
+            paths << folder + u'/' + QString::fromStdString(d.filename);
+        } else if (!session.isCorpus()) {
+            paths << folder + u'/' + QString::fromStdString(d.filename);
+        }
+    }
+    return paths;
+}
+
+void watch(QFileSystemWatcher* watcher, const model::OzdfSession& session) {
+    if (!watcher->files().isEmpty()) {
+        watcher->removePaths(watcher->files());
+    }
+    if (!watcher->directories().isEmpty()) {
+        watcher->removePaths(watcher->directories());
+    }
+    watcher->addPaths(watchedPaths(session));
+}
+
+}  // namespace
+
 void installOzdfViews(DocumentView& view) {
-    (void)view;
+    model::Document* document = view.document();
+    QString error;
+    model::OzdfEditor* editor = model::OzdfEditor::create(*document, &error);
+    if (editor == nullptr) {
+        emit view.message(QObject::tr("OZDF editing is not available: %1").arg(error));
+        return;
+    }
+    document->setEditor(editor);
+    auto* editorTab = new OzdfDocumentEditor(view, *editor);
+    OzdfCorpusView* corpusTab = nullptr;
+    if (editor->session().isCorpus()) {
+        corpusTab = new OzdfCorpusView(view, *editor);
+        view.centreTabs()->addTab(corpusTab, QObject::tr("Corpus"));
+        QObject::connect(corpusTab, &OzdfCorpusView::documentActivated, editorTab,
+                         &OzdfDocumentEditor::showDocument);
+    } else {
+        editorTab->showDocument(0);
+    }
+    view.centreTabs()->addTab(editorTab, QObject::tr("OZDF Editor"));
+
+    auto* watcher = new QFileSystemWatcher(editorTab);
+    watch(watcher, editor->session());
+    const auto onChange = [&view, editor, corpusTab, watcher](const QString& path) {
+        if (editor->isSaving()) {
+            return;
+        }
+        if (corpusTab != nullptr) {
+            corpusTab->showExternalChange(path);
+        } else {
+            emit view.message(
+                QObject::tr("%1 changed on disk; reopen it to see the change.").arg(path));
+        }
+        watch(watcher, editor->session());
+    };
+    QObject::connect(watcher, &QFileSystemWatcher::directoryChanged, editorTab, onChange);
+    QObject::connect(watcher, &QFileSystemWatcher::fileChanged, editorTab, onChange);
+    QObject::connect(editor, &model::OzdfEditor::savedTo, editorTab,
+                     [editor, watcher] { watch(watcher, editor->session()); });
+    QObject::connect(&editor->session(), &model::OzdfSession::wasReset, editorTab,
+                     [editor, watcher] { watch(watcher, editor->session()); });
 }
 
 }  // namespace strata::gui

@@ -1,0 +1,199 @@
+#include "ozdf_corpus_view.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <sstream>
+
+#include "app/gui/document_view.h"
+#include "app/ozdf/ozdf_find_dialog.h"
+#include "formats/common/atomic_file.h"
+#include "formats/ozdf/ozdf_json.h"
+#include "model/core/document.h"
+#include "model/core/job_runner.h"
+#include "model/ozdf/ozdf_commands.h"
+#include "model/ozdf/ozdf_corpus_model.h"
+#include "model/ozdf/ozdf_editor.h"
+
+namespace strata::gui {
+
+namespace {
+
+QPushButton* button(QWidget* parent, QLayout* layout, const QString& text) {
+    auto* b = new QPushButton(text, parent);
+    layout->addWidget(b);
+    return b;
+}
+
+}  // namespace
+
+OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QWidget* parent)
+    : QWidget(parent), view_(view), editor_(editor) {
+    model_ = new model::OzdfCorpusModel(editor.session(), this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(model::OzdfCorpusModel::kSortRole);
+    proxy_->setFilterKeyColumn(model::OzdfCorpusModel::Name);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    banner_ = new QWidget(this);
+    auto* bannerLayout = new QHBoxLayout(banner_);
+    bannerText_ = new QLabel(banner_);
+    bannerLayout->addWidget(bannerText_, 1);
+    QPushButton* reload = button(banner_, bannerLayout, tr("Reload"));
+    QPushButton* ignore = button(banner_, bannerLayout, tr("Ignore"));
+    banner_->setStyleSheet(QStringLiteral("background: #fff3c4;"));
+    banner_->hide();
+    connect(ignore, &QPushButton::clicked, banner_, &QWidget::hide);
+    connect(reload, &QPushButton::clicked, this, [this] {
+        QString error;
+        report(editor_.reload(&error), error);
+        banner_->hide();
+    });
+
+    filter_ = new QLineEdit(this);
+    filter_->setPlaceholderText(tr("Filter documents by name"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+
+    table_ = new QTableView(this);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(model::OzdfCorpusModel::Name, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->horizontalHeader()->setSectionResizeMode(model::OzdfCorpusModel::Name,
+                                                     QHeaderView::Stretch);
+    table_->verticalHeader()->hide();
+    connect(table_, &QTableView::activated, this, [this] {
+        if (currentDocument() >= 0) {
+            emit documentActivated(currentDocument());
+        }
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        if (currentDocument() >= 0) {
+            emit documentActivated(currentDocument());
+        }
+    });
+
+    auto* buttons = new QHBoxLayout;
+    connect(button(this, buttons, tr("Add…")), &QPushButton::clicked, this,
+            &OzdfCorpusView::addDocument);
+    connect(button(this, buttons, tr("Remove")), &QPushButton::clicked, this,
+            &OzdfCorpusView::removeDocument);
+    connect(button(this, buttons, tr("Rename…")), &QPushButton::clicked, this,
+            &OzdfCorpusView::renameDocument);
+    connect(button(this, buttons, tr("Standalone ↔ Directory")), &QPushButton::clicked, this,
+            &OzdfCorpusView::toggleKind);
+    buttons->addStretch(1);
+    connect(button(this, buttons, tr("Find and Replace…")), &QPushButton::clicked, this, [this] {
+        auto* dialog = new OzdfFindDialog(view_, editor_, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    connect(button(this, buttons, tr("Export JSONL…")), &QPushButton::clicked, this,
+            &OzdfCorpusView::exportJsonl);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(banner_);
+    layout->addWidget(filter_);
+    layout->addWidget(table_, 1);
+    layout->addLayout(buttons);
+}
+
+void OzdfCorpusView::showExternalChange(const QString& what) {
+    bannerText_->setText(tr("%1 changed on disk. Reload it? Unsaved edits and their undo "
+                            "history will be lost.")
+                             .arg(what));
+    banner_->show();
+}
+
+int OzdfCorpusView::currentDocument() const {
+    const QModelIndex index = proxy_->mapToSource(table_->currentIndex());
+    return index.isValid() ? index.row() : -1;
+}
+
+void OzdfCorpusView::report(bool ok, const QString& error) {
+    if (!ok && !error.isEmpty()) {
+        QMessageBox::warning(this, tr("OZDF"), error);
+    }
+}
+
+void OzdfCorpusView::addDocument() {
+    bool ok = false;
+    const QString name = QInputDialog::getText(
+        this, tr("Add Document"),
+        tr("File name (name.ozdf for a standalone document, a plain name for a directory "
+           "document):"),
+        QLineEdit::Normal, QStringLiteral("new.ozdf"), &ok);
+    if (!ok) {
+        return;
+    }
+    QString error;
+    report(model::addOzdfDocument(*view_.document()->undoStack(), editor_.session(), name,
+                                  !name.trimmed().endsWith(QStringLiteral(".ozdf")), &error),
+           error);
+}
+
+void OzdfCorpusView::removeDocument() {
+    QString error;
+    report(model::removeOzdfDocument(*view_.document()->undoStack(), editor_.session(),
+                                     currentDocument(), &error),
+           error);
+}
+
+void OzdfCorpusView::renameDocument() {
+    const int index = currentDocument();
+    if (index < 0) {
+        return;
+    }
+    bool ok = false;
+    const QString name = QInputDialog::getText(
+        this, tr("Rename Document"), tr("New file name:"), QLineEdit::Normal,
+        QString::fromStdString(editor_.session().document(index).filename), &ok);
+    if (ok) {
+        QString error;
+        report(model::renameOzdfDocument(*view_.document()->undoStack(), editor_.session(), index,
+                                         name, &error),
+               error);
+    }
+}
+
+void OzdfCorpusView::toggleKind() {
+    QString error;
+    report(model::toggleOzdfDocumentKind(*view_.document()->undoStack(), editor_.session(),
+                                         currentDocument(), &error),
+           error);
+}
+
+void OzdfCorpusView::exportJsonl() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export JSONL"), QString(),
+                                                      tr("JSON Lines (*.jsonl)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    auto corpus = std::make_shared<const ozdf::Corpus>(editor_.session().corpus());
+    model::Job* job = view_.jobRunner()->start(
+        tr("Export %1").arg(path), [corpus, path](model::JobContext& context) {
+            try {
+                std::ostringstream text;
+                ozdf::exportJsonl(*corpus, text);
+                AtomicFile file(path.toStdString());
+                file.write(text.view());
+                file.commit();
+            } catch (const std::exception& e) {
+                context.fail(QString::fromStdString(e.what()));
+            }
+        });
+    view_.trackJob(job);
+}
+
+}  // namespace strata::gui

@@ -1,0 +1,58 @@
+// The corpus tab: every document with its block, item and paragraph counts and text size,
+// sortable and filterable, with the document-level edits (add, remove, rename, standalone ↔
+// directory), find and replace, JSONL export, and a banner offering to reload after an
+// external change on disk.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QWidget;
+
+namespace strata::model {
+class OzdfCorpusModel;
+class OzdfEditor;
+}  // namespace strata::model
+
+namespace strata::gui {
+
+class DocumentView;
+
+class OzdfCorpusView : public QWidget {
+    Q_OBJECT
+public:
+    OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QWidget* parent = nullptr);
+
+    QTableView* table() const { return table_; }
+    QLineEdit* filterEdit() const { return filter_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+    // Shows the reload banner (called by the watcher).
+    void showExternalChange(const QString& what);
+    QWidget* reloadBanner() const { return banner_; }
+
+signals:
+    void documentActivated(int index);
+
+private:
+    int currentDocument() const;
+    void addDocument();
+    void removeDocument();
+    void renameDocument();
+    void toggleKind();
+    void exportJsonl();
+    void report(bool ok, const QString& error);
+
+    DocumentView& view_;
+    model::OzdfEditor& editor_;
+    model::OzdfCorpusModel* model_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    QTableView* table_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QWidget* banner_ = nullptr;
+    QLabel* bannerText_ = nullptr;
+};
+
+}  // namespace strata::gui
