@@ -88,6 +88,7 @@ private slots:
     void loneShard();
     void buildDialogRunsAJob();
     void aliasSaveThroughTheWindow();
+    void indexFolderAlone();
 
 private:
     DocumentView* open(const QString& path);
@@ -352,6 +353,35 @@ void ShardlakeViewsTest::aliasSaveThroughTheWindow() {
     const QModelIndex pq = browser->model()->indexOf(QStringLiteral("alias"), QStringLiteral("pq"));
     QCOMPARE(pq.siblingAtColumn(strata::model::ShardlakeRootModel::StatusColumn).data().toString(),
              QStringLiteral("ok"));
+}
+
+void ShardlakeViewsTest::indexFolderAlone() {
+    DocumentView* view = open(corpusPath("root/indexes/idx-pq"));
+    QVERIFY(view);
+    auto* browser = view->findChild<ShardlakeRootBrowser*>();
+    QVERIFY(browser);
+    QVERIFY(!browser->buildButton()->isVisibleTo(browser));
+    QVERIFY(!browser->aliasBox()->isEnabled());
+    QVERIFY(view->document()->editor() == nullptr);
+    auto* panel = view->findChild<ShardlakeShardsPanel*>();
+    QCOMPARE(panel->indexBox()->count(), 1);
+    QCOMPARE(panel->shardModel()->rowCount(), 4);
+    QVERIFY(window_->waitUntilIdle(60000));
+    for (int row = 0; row < 4; ++row) {
+        QTRY_COMPARE(panel->shardModel()->check(row), ShardlakeShardTableModel::Check::Match);
+    }
+    // PQ indexes answer only euclidean queries; the panel says so.
+    auto* query = view->findChild<ShardlakeQueryPanel*>();
+    query->setQueryId(7);
+    query->setMetric(QStringLiteral("cosine"));
+    QVERIFY(query->run());
+    QVERIFY(window_->waitUntilIdle(60000));
+    QTRY_VERIFY(query->statusText().contains(QStringLiteral("euclidean")));
+    QCOMPARE(query->results()->rowCount(), 0);
+    query->setMetric(QString());
+    QVERIFY(query->run());
+    QVERIFY(window_->waitUntilIdle(60000));
+    QTRY_COMPARE(query->results()->rowCount(), 10);
 }
 
 QTEST_MAIN(ShardlakeViewsTest)
