@@ -48,6 +48,47 @@ BlockRead ZsFile::readBlock(std::uint64_t offset) const {
 
 namespace {
 
+constexpr std::size_t kQueryCacheBlocks = 16;
+constexpr std::uint64_t kQueryCacheBytes = std::uint64_t{64} << 20;
+
+bool intact(const BlockRead& block) {
+    return block.frame.usable() && block.crc && block.crc->ok() &&
+           (!block.payload || block.payload->complete());
+}
+
+}  // namespace
+
+BlockRead ZsFile::readQueryBlock(std::uint64_t offset) const {
+    {
+        const std::lock_guard lock(cacheMutex_);
+        for (CachedBlock& cached : cache_) {
+            if (cached.offset == offset) {
+                cached.lastUse = ++cacheClock_;
+                return cached.block;
+            }
+        }
+    }
+    BlockRead block = readBlock(offset);
+    if (!intact(block)) {
+        return block;
+    }
+    const std::lock_guard lock(cacheMutex_);
+    const std::uint64_t size = block.payload ? block.payload->bytes.bytes.size() : 0;
+    if (size > kQueryCacheBytes / kQueryCacheBlocks) {
+        return block;  // one huge block would push out everything else
+    }
+    if (cache_.size() == kQueryCacheBlocks) {
+        const auto oldest = std::min_element(
+            cache_.begin(), cache_.end(),
+            [](const CachedBlock& a, const CachedBlock& b) { return a.lastUse < b.lastUse; });
+        cache_.erase(oldest);
+    }
+    cache_.push_back({offset, ++cacheClock_, block});
+    return block;
+}
+
+namespace {
+
 // Throws unless the block was read, its CRC matches and its payload decoded completely.
 void requireIntact(const BlockRead& block, std::uint64_t offset) {
     if (!block.frame.usable()) {
@@ -72,7 +113,7 @@ std::uint64_t ZsFile::locateDataBlock(const std::optional<std::string>& start) c
     unsigned parentLevel = kMaxIndexLevel + 1;
     for (;;) {
         const BlockRead block =
-            offset == header_.rootIndexOffset && root_ ? *root_ : readBlock(offset);
+            offset == header_.rootIndexOffset && root_ ? *root_ : readQueryBlock(offset);
         requireIntact(block, offset);
         const std::uint8_t level = block.frame.frame.level;
         const std::string where = "the block at " + std::to_string(offset);
@@ -209,8 +250,8 @@ bool ZsRecordIterator::loadNextDataBlock() {
             throw ZsReadError(frame.message, offset);
         }
         position_ = frame.frame.end();
-        ++file_->blocksRead_;
         if (frame.frame.kind() != BlockKind::Data) {
+            ++file_->blocksRead_;
             // Index and extension blocks are skipped, but only once their CRC is checked.
             if (!checkBlockCrc(file_->source(), frame.frame).ok()) {
                 throw ZsReadError("checksum mismatch in the block at " + std::to_string(offset),
@@ -218,11 +259,7 @@ bool ZsRecordIterator::loadNextDataBlock() {
             }
             continue;
         }
-        BlockRead block;
-        block.frame = frame;
-        block.crc = checkBlockCrc(file_->source(), frame.frame);
-        block.payload =
-            decodePayload(file_->source(), frame.frame, *file_->header().codec, file_->limits());
+        BlockRead block = file_->readQueryBlock(offset);
         requireIntact(block, offset);
         blockOffset_ = offset;
         payload_ = std::move(*block.payload);

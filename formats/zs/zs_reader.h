@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,11 @@ public:
     // Blocks read (framing and CRC) since open: lets tests check that queries stay O(depth).
     std::uint64_t blocksRead() const { return blocksRead_.load(); }
 
+    // readBlock for queries: intact blocks that queries and the record iterator decoded lately
+    // are kept (a few, bounded in decoded bytes), so a repeated lookup in an open file decodes
+    // nothing. The validator reads every block once and does not use it.
+    BlockRead readQueryBlock(std::uint64_t offset) const;
+
 private:
     ZsFile(ByteSourcePtr source, ReadLimits limits);
 
@@ -96,6 +102,15 @@ private:
     Header header_;
     std::optional<BlockRead> root_;
     mutable std::atomic<std::uint64_t> blocksRead_{0};
+
+    struct CachedBlock {
+        std::uint64_t offset = 0;
+        std::uint64_t lastUse = 0;
+        BlockRead block;
+    };
+    mutable std::mutex cacheMutex_;
+    mutable std::vector<CachedBlock> cache_;
+    mutable std::uint64_t cacheClock_ = 0;
 
     friend class ZsRecordIterator;
 };
