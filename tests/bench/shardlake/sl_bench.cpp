@@ -14,6 +14,7 @@
 
 #include "formats/registry/format_registry.h"
 #include "formats/shardlake/shardlake_builder.h"
+#include "formats/shardlake/shardlake_distance_kernels.h"
 #include "formats/shardlake/shardlake_json_writer.h"
 #include "formats/shardlake/shardlake_search.h"
 
