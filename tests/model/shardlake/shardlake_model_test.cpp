@@ -95,6 +95,7 @@ private slots:
     void fingerprintMismatchIsFound();
     void vectorModelReadsOnlyTheRowsAsked();
     void centroidsAsVectors();
+    void damagedHeadersStayBounded();
     void queryMatchesTheReference_data();
     void queryMatchesTheReference();
     void queryById();
@@ -249,6 +250,32 @@ void ShardlakeModelTest::centroidsAsVectors() {
     model.setVectors(session.singleFile(), strata::shardlake::kCoarseHeaderSize, 1u << 30, 16,
                      QStringLiteral("centroid"));
     QCOMPARE(model.rowCount(), 3);
+}
+
+void ShardlakeModelTest::damagedHeadersStayBounded() {
+    for (const char* name : {"shard_header_count_minus1", "shard_truncated", "shard_bad_magic",
+                             "shard_truncated_header"}) {
+        auto document = openDocument(kCorpus / "corrupt" / name);
+        QVERIFY2(document, name);
+        ShardlakeSession session(document->opened());
+        bool problem = false;
+        for (const ShardlakeIndexInfo& index : session.indexes()) {
+            for (const ShardlakeShardInfo& shard : index.shards) {
+                problem = problem || !shard.problem.empty();
+                ShardlakeVectorModel model;
+                if (shard.layout && shard.layout->layoutKnown) {
+                    model.setShard(shard.source, *shard.layout);
+                }
+                const auto rows = static_cast<std::uint64_t>(model.rowCount());
+                QVERIFY(!shard.layout || rows * shard.layout->recordSize <= shard.source->size());
+                if (rows > 0) {
+                    QVERIFY(model.data(model.index(static_cast<int>(rows - 1), 1)).isValid());
+                }
+                QVERIFY(!model.data(model.index(static_cast<int>(rows), 1)).isValid());
+            }
+        }
+        QVERIFY2(problem, name);
+    }
 }
 
 void ShardlakeModelTest::queryMatchesTheReference_data() {
