@@ -1,0 +1,209 @@
+// The OZDF views in a DocumentView: the Corpus and OZDF Editor tabs install for a corpus, the
+// table sorts and filters, picking a document shows it in the editor, the text editor's
+// preview follows the text and Apply pushes one undo step, find and replace previews and
+// applies, and an external change on disk shows the reload banner. With
+// STRATA_OZDF_SCREENSHOT_DIR set, the tabs are also saved as PNG images (for docs/images).
+#include <QApplication>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/document_view.h"
+#include "app/gui/main_window.h"
+#include "app/ozdf/ozdf_corpus_view.h"
+#include "app/ozdf/ozdf_document_editor.h"
+#include "app/ozdf/ozdf_find_dialog.h"
+#include "model/core/document.h"
+#include "model/core/job_runner.h"
+#include "model/ozdf/ozdf_corpus_model.h"
+#include "model/ozdf/ozdf_document_model.h"
+#include "model/ozdf/ozdf_editor.h"
+
+using namespace strata::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kMixed =
+    fs::path(STRATA_CORPUS_DIR) / "ozdf" / "valid" / "handwritten" / "corpora" / "mixed";
+
+struct Opened {
+    QTemporaryDir dir;
+    fs::path folder;
+    std::unique_ptr<strata::model::JobRunner> runner;
+    std::unique_ptr<DocumentView> view;
+};
+
+std::unique_ptr<Opened> openCopy() {
+    auto o = std::make_unique<Opened>();
+    o->folder = fs::path(o->dir.path().toStdString()) / "mixed";
+    fs::copy(kMixed, o->folder, fs::copy_options::recursive);
+    o->runner = std::make_unique<strata::model::JobRunner>();
+    QString error;
+    auto document =
+        strata::model::Document::open(QString::fromStdString(o->folder.string()), &error);
+    if (!document) {
+        qWarning() << error;
+        return o;
+    }
+    o->view = std::make_unique<DocumentView>(std::move(document), o->runner.get());
+    o->view->resize(1200, 800);
+    o->view->show();
+    return o;
+}
+
+void showTab(DocumentView& view, QWidget* page) {
+    const int index = view.centreTabs()->indexOf(page);
+    if (index >= 0) {
+        view.centreTabs()->setCurrentIndex(index);
+    }
+}
+
+}  // namespace
+
+class OzdfViewsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void tabsInstallAndTheTableSortsAndFilters() {
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* corpus = o->view->findChild<OzdfCorpusView*>();
+        auto* editor = o->view->findChild<OzdfDocumentEditor*>();
+        QVERIFY(corpus);
+        QVERIFY(editor);
+        auto* formatEditor =
+            qobject_cast<strata::model::OzdfEditor*>(o->view->document()->editor());
+        QVERIFY(formatEditor);
+        QVERIFY(formatEditor->savesToFolder());
+        const int documents = formatEditor->session().documentCount();
+        QCOMPARE(corpus->proxy()->rowCount(), documents);
+        corpus->filterEdit()->setText(QStringLiteral("doc"));
+        QVERIFY(corpus->proxy()->rowCount() < documents);
+        QVERIFY(corpus->proxy()->rowCount() > 0);
+        corpus->filterEdit()->clear();
+        corpus->table()->sortByColumn(strata::model::OzdfCorpusModel::Blocks, Qt::DescendingOrder);
+        const auto blocks = [&](int row) {
+            return corpus->proxy()
+                ->data(corpus->proxy()->index(row, strata::model::OzdfCorpusModel::Blocks),
+                       strata::model::OzdfCorpusModel::kSortRole)
+                .toLongLong();
+        };
+        QVERIFY(blocks(0) >= blocks(corpus->proxy()->rowCount() - 1));
+        // Picking a row shows that document in the editor.
+        corpus->table()->setCurrentIndex(corpus->proxy()->index(0, 0));
+        QVERIFY(editor->documentIndex() >= 0);
+        QVERIFY(editor->documentModel()->rowCount() >= 0);
+    }
+
+    void textEditorPreviewsAndApplies() {
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* formatEditor =
+            qobject_cast<strata::model::OzdfEditor*>(o->view->document()->editor());
+        auto* editor = o->view->findChild<OzdfDocumentEditor*>();
+        const auto& session = formatEditor->session();
+        const int doc = session.indexOf("a_doc.ozdf");
+        QVERIFY(doc >= 0);
+        editor->showDocument(doc);
+        // The first paragraph of the first block.
+        std::size_t element = 0;
+        while (element < session.document(doc).elements.size() &&
+               session.document(doc).elements[element].paragraphs.empty()) {
+            ++element;
+        }
+        QVERIFY(element < session.document(doc).elements.size());
+        const QModelIndex paragraph = editor->documentModel()->indexOf(
+            {strata::model::OzdfAddress::Kind::Paragraph, element, std::nullopt, 0});
+        QVERIFY(paragraph.isValid());
+        editor->tree()->setCurrentIndex(paragraph);
+        QVERIFY(!editor->textEdit()->toPlainText().isEmpty());
+        editor->textEdit()->setPlainText(QStringLiteral("  New\ttext  \n\n second "));
+        QCOMPARE(editor->preview()->toPlainText(), QStringLiteral("New text\n\nsecond"));
+        editor->textEdit()->setPlainText(QStringLiteral("#### not allowed"));
+        QVERIFY(editor->preview()->toPlainText().startsWith(QStringLiteral("Cannot be written")));
+        editor->textEdit()->setPlainText(QStringLiteral("Edited  in the test"));
+        QVERIFY(editor->applyText());
+        QVERIFY(o->view->document()->isModified());
+        QCOMPARE(session.document(doc).elements[element].paragraphs[0].text,
+                 std::string("Edited in the test"));
+        o->view->document()->undoStack()->undo();
+        QVERIFY(!o->view->document()->isModified());
+    }
+
+    void findAndReplacePreviewsAndApplies() {
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* formatEditor =
+            qobject_cast<strata::model::OzdfEditor*>(o->view->document()->editor());
+        OzdfFindDialog dialog(*o->view, *formatEditor);
+        dialog.patternEdit()->setText(QStringLiteral("a"));
+        dialog.replacementEdit()->setText(QStringLiteral("A"));
+        dialog.startFind();
+        QTRY_VERIFY(!dialog.searching());
+        QTRY_VERIFY(dialog.results()->topLevelItemCount() > 0);
+        const int before = o->view->document()->undoStack()->count();
+        QVERIFY(dialog.applySelected());
+        QCOMPARE(o->view->document()->undoStack()->count(), before + 1);
+    }
+
+    void externalChangeOffersReload() {
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* corpus = o->view->findChild<OzdfCorpusView*>();
+        QVERIFY(corpus->reloadBanner()->isHidden());
+        std::ofstream(o->folder / "added_elsewhere.ozdf") << "#### TITLE\nfrom outside\n";
+        QTRY_VERIFY_WITH_TIMEOUT(!corpus->reloadBanner()->isHidden(), 10000);
+    }
+
+    // Not a check: images of the tabs for the documentation, when asked for.
+    void screenshots() {
+        const QString out = qEnvironmentVariable("STRATA_OZDF_SCREENSHOT_DIR");
+        if (out.isEmpty()) {
+            QSKIP("STRATA_OZDF_SCREENSHOT_DIR not set");
+        }
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "mixed";
+        fs::copy(kMixed, folder, fs::copy_options::recursive);
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1440, 900);
+        window.show();
+        QVERIFY(window.openPath(QString::fromStdString(folder.string())));
+        QVERIFY(window.waitUntilIdle(60000));
+        auto* view = window.findChild<DocumentView*>();
+        QVERIFY(view);
+        auto* corpus = view->findChild<OzdfCorpusView*>();
+        auto* editor = view->findChild<OzdfDocumentEditor*>();
+        showTab(*view, corpus);
+        corpus->table()->setCurrentIndex(corpus->proxy()->index(1, 0));
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(out + "/ozdf-corpus.png", "PNG"));
+        showTab(*view, editor);
+        editor->tree()->expandAll();
+        editor->tree()->setCurrentIndex(
+            editor->documentModel()->index(0, 0, editor->documentModel()->index(0, 0)));
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(out + "/ozdf-editor.png", "PNG"));
+        auto* formatEditor = qobject_cast<strata::model::OzdfEditor*>(view->document()->editor());
+        OzdfFindDialog dialog(*view, *formatEditor);
+        dialog.patternEdit()->setText(QStringLiteral("paragraph"));
+        dialog.replacementEdit()->setText(QStringLiteral("passage"));
+        dialog.show();
+        dialog.startFind();
+        QTRY_VERIFY(!dialog.searching());
+        QTest::qWait(300);
+        QVERIFY(dialog.grab().save(out + "/ozdf-find-replace.png", "PNG"));
+    }
+};
+
+QTEST_MAIN(OzdfViewsTest)
+#include "ozdf_views_test.moc"
