@@ -182,7 +182,7 @@ void NewZsFileDialog::accept() {
 }
 
 model::Job* startNewZsFile(QWidget* parent, model::JobRunner& runner,
-                           const model::ZsMakeRequest& request) {
+                           const model::ZsMakeRequest& request, ZsFileCreated created) {
     model::Job* job = model::startZsMake(runner, request);
     auto* progress = new QProgressDialog(job->title(), QObject::tr("Cancel"), 0, 1000, parent);
     progress->setAttribute(Qt::WA_DeleteOnClose);
@@ -202,24 +202,29 @@ model::Job* startNewZsFile(QWidget* parent, model::JobRunner& runner,
             guard->cancel();
         }
     });
-    QObject::connect(job, &model::Job::finished, progress, [progress, guard, parent, request] {
-        progress->close();
-        if (guard && guard->state() == model::Job::State::Failed && parent && parent->isVisible()) {
-            QMessageBox::warning(
-                parent, QObject::tr("New ZS file"),
-                QObject::tr("Could not write %1:\n%2").arg(request.output, guard->errorText()));
-        }
-    });
+    QObject::connect(
+        job, &model::Job::finished, progress, [progress, guard, parent, request, created] {
+            progress->close();
+            if (guard && guard->state() == model::Job::State::Finished && created) {
+                created(request.output);
+            }
+            if (guard && guard->state() == model::Job::State::Failed && parent &&
+                parent->isVisible()) {
+                QMessageBox::warning(
+                    parent, QObject::tr("New ZS file"),
+                    QObject::tr("Could not write %1:\n%2").arg(request.output, guard->errorText()));
+            }
+        });
     return job;
 }
 
-void showNewZsFileDialog(QWidget* parent, model::JobRunner& runner) {
+void showNewZsFileDialog(QWidget* parent, model::JobRunner& runner, ZsFileCreated created) {
     NewZsFileDialog dialog(parent);
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
     if (const auto request = dialog.request()) {
-        startNewZsFile(parent, runner, *request);
+        startNewZsFile(parent, runner, *request, std::move(created));
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <optional>
 
 #include "model/zs/zs_make_job.h"
@@ -59,12 +60,15 @@ private:
     QLabel* error_ = nullptr;
 };
 
+// Called with the output path once the new file is complete (to open it, say).
+using ZsFileCreated = std::function<void(const QString& path)>;
+
 // Starts the writer job for `request` and shows its progress in a dialog with a Cancel button
 // (closed when the job ends; failures are reported in a message box).
 model::Job* startNewZsFile(QWidget* parent, model::JobRunner& runner,
-                           const model::ZsMakeRequest& request);
+                           const model::ZsMakeRequest& request, ZsFileCreated created = {});
 
 // Shows the dialog; when accepted, starts the job. Returns at once after starting it.
-void showNewZsFileDialog(QWidget* parent, model::JobRunner& runner);
+void showNewZsFileDialog(QWidget* parent, model::JobRunner& runner, ZsFileCreated created = {});
 
 }  // namespace strata::gui

@@ -238,8 +238,11 @@ private slots:
 
         strata::model::JobRunner runner;
         QWidget parent;
-        strata::model::Job* job = startNewZsFile(&parent, runner, *request);
+        QString created;
+        strata::model::Job* job = startNewZsFile(
+            &parent, runner, *request, [&created](const QString& path) { created = path; });
         QVERIFY(waitFor(job));
+        QCOMPARE(created, dir.filePath("out.zs"));
         QCOMPARE(job->state(), strata::model::Job::State::Finished);
         auto file =
             strata::zs::ZsFile::open(strata::openMappedFile(dir.filePath("out.zs").toStdString()));

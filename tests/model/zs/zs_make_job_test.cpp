@@ -146,6 +146,24 @@ private slots:
                  QStringList{QStringLiteral("in.txt")});
     }
 
+    // Cancelled once the first progress report arrives: the writer has started writing.
+    void cancelMidwayLeavesNothing() {
+        QTemporaryDir dir;
+        writeFile(dir.filePath("in.txt"), sortedLines(400000));
+        ZsMakeRequest request;
+        request.input = dir.filePath("in.txt");
+        request.output = dir.filePath("out.zs");
+        request.options.lzmaPreset = {9, true};
+        request.options.approxBlockSize = 65536;
+        strata::model::JobRunner runner;
+        Job* job = strata::model::startZsMake(runner, request);
+        connect(job, &Job::progressChanged, job, [job] { job->cancel(); });
+        QVERIFY(QTest::qWaitFor([job] { return !job->isRunning(); }, 120000));
+        QCOMPARE(job->state(), Job::State::Cancelled);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("in.txt")});
+    }
+
     void replacesAnExistingOutput() {
         QTemporaryDir dir;
         writeFile(dir.filePath("in.txt"), "x\ny\n");
