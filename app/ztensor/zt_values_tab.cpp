@@ -112,6 +112,23 @@ ZtValuesTab::ZtValuesTab(DocumentView& view, std::shared_ptr<const ZtFile> file,
     connect(columnPage_, &QSpinBox::valueChanged, this, changePage);
     connect(entryPage_, &QSpinBox::valueChanged, this,
             [this](int page) { entries_->setPage(static_cast<std::uint64_t>(page - 1)); });
+    // A cell of a raw dense tensor selects its bytes in the hex view.
+    connect(grid_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                const qint64 element = values_->elementIndex(current);
+                if (element < 0 || tensor_ < 0) {
+                    return;
+                }
+                const ZtTensor& t = file_->tensors()[static_cast<std::size_t>(tensor_)];
+                const ZtComponent* stored = file_->component(t, "data");
+                if (!model::ztLoadIsCheap(*file_, t) || stored == nullptr || !t.dtype) {
+                    return;
+                }
+                const std::uint64_t size = ztDTypeSize(*t.dtype);
+                view_.selectRegion({stored->data.source,
+                                    *stored->offset + static_cast<std::uint64_t>(element) * size,
+                                    size});
+            });
     if (!file_->tensors().empty()) {
         showTensor(0);
     } else {

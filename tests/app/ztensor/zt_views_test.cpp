@@ -127,6 +127,12 @@ void ZtViewsTest::rowSelectsComponentBytes() {
     QCOMPARE(values->valuesModel()->rowCount(), 64);
     QCOMPARE(values->valuesModel()->columnCount(), 64);
     QCOMPARE(tensors->selectedTensors(), std::vector<std::size_t>{index});
+    // A value cell selects the element's 4 bytes: row 2, column 3 is element 131.
+    auto* grid = values->findChild<QTableView*>();
+    QVERIFY(grid);
+    grid->setCurrentIndex(values->valuesModel()->index(2, 3));
+    QCOMPARE(view_->hexView()->selectionStart(), 1024u + 131u * 4u);
+    QCOMPARE(view_->hexView()->selectionLength(), 4u);
     shot(*view_, tensors, QStringLiteral("tensors"));
     shot(*view_, values, QStringLiteral("values"));
 }
