@@ -535,23 +535,53 @@ BuildOutcome ingestVectors(const IngestRequest& r) {
         return outcome;
     }
     report(r.progress, 0.5, "writing dataset " + r.datasetVersion);
-    std::string vectors;
+    // Each chunk's lines are formatted on its own thread; metadata (rare) is gathered after.
+    std::vector<std::string> texts(chunks.size());
+    std::vector<std::string> errors(chunks.size());
+    parallelRanges(chunks.size(), 0, [&](std::size_t a, std::size_t b) {
+        for (std::size_t c = a; c < b; ++c) {
+            std::string& out = texts[c];
+            for (const ParsedLine& line : chunks[c].lines) {
+                out += "{\"id\":";
+                out += std::to_string(line.id);
+                out += ",\"data\":[";
+                for (std::size_t i = 0; i < line.valuesCount; ++i) {
+                    if (i != 0) {
+                        out += ',';
+                    }
+                    appendF32(out, chunks[c].values[line.valuesBegin + i]);
+                }
+                out += "],\"metadata\":";
+                if (line.hasMetadata) {
+                    try {
+                        ojson parsed;
+                        out += metadataText(line.metadata, &parsed);
+                    } catch (const std::exception& e) {
+                        errors[c] = e.what();
+                        return;
+                    }
+                } else {
+                    out += "null";
+                }
+                out += "}\n";
+            }
+        }
+    });
+    for (const std::string& e : errors) {
+        if (!e.empty()) {
+            outcome.error = e;
+            return outcome;
+        }
+    }
     std::map<std::string, ojson> metadata;
     std::size_t count = 0;
     try {
         for (const Chunk& chunk : chunks) {
             for (const ParsedLine& line : chunk.lines) {
                 ++count;
-                ojson parsed;
-                const std::string meta =
-                    line.hasMetadata ? metadataText(line.metadata, &parsed) : "null";
-                vectors += "{\"id\":" + std::to_string(line.id) + ",\"data\":[";
-                for (std::size_t i = 0; i < line.valuesCount; ++i) {
-                    vectors += i == 0 ? "" : ",";
-                    vectors += formatF32(chunk.values[line.valuesBegin + i]);
-                }
-                vectors += "],\"metadata\":" + meta + "}\n";
                 if (line.hasMetadata) {
+                    ojson parsed;
+                    metadataText(line.metadata, &parsed);
                     metadata[std::to_string(line.id)] = std::move(parsed);
                 }
             }
@@ -563,7 +593,12 @@ BuildOutcome ingestVectors(const IngestRequest& r) {
         const std::string embedding =
             r.embeddingVersion.empty() ? r.datasetVersion : r.embeddingVersion;
         const fs::path base = r.root / "datasets" / r.datasetVersion;
-        writeFile(base / "vectors.jsonl", vectors);
+        fs::create_directories(base);
+        AtomicFile vectors(base / "vectors.jsonl");
+        for (const std::string& text : texts) {
+            vectors.write(text);
+        }
+        vectors.commit();
         writeFile(base / "metadata.json", prettyJson(metaDoc));
         writeFile(base / "info.json", datasetInfoText(r, embedding, dims, count));
     } catch (const std::exception& e) {

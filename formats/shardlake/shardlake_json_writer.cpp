@@ -1,5 +1,6 @@
 #include "shardlake_json_writer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -10,64 +11,57 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// Digits and decimal exponent of the shortest representation: value = 0.DIGITS × 10^kk.
-struct Decimal {
-    std::string digits;
-    int kk = 0;
-};
-
+// Appends the shortest representation in Rust's layout: plain decimals while the decimal
+// exponent kk (value = 0.DIGITS × 10^kk) is within (lowest, highest], else scientific.
 template <typename T>
-Decimal shortestDecimal(T value) {
+void appendFloat(std::string& out, T value, int lowest, int highest) {
+    if (!std::isfinite(value)) {
+        out += "null";
+        return;
+    }
+    if (value == 0) {
+        out += std::signbit(value) ? "-0.0" : "0.0";
+        return;
+    }
     char buffer[64];
-    const auto result =
-        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
-    const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
-    const std::size_t e = text.find('e');
-    Decimal out;
-    for (char c : text.substr(0, e)) {
-        if (c >= '0' && c <= '9') {
-            out.digits += c;
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, std::fabs(value),
+                                      std::chars_format::scientific);
+    const char* e = std::find(buffer, result.ptr, 'e');
+    char digits[40];
+    int length = 0;
+    for (const char* c = buffer; c < e; ++c) {
+        if (*c != '.') {
+            digits[length++] = *c;
         }
     }
     int exponent = 0;
-    const std::string_view exp = text.substr(e + 1);
-    std::from_chars(exp.data() + (exp.front() == '+' ? 1 : 0), exp.data() + exp.size(), exponent);
-    out.kk = exponent + 1;
-    return out;
-}
-
-// Rust's layout: plain decimals while the exponent is within [lowest, highest], else scientific.
-std::string layOut(bool negative, const Decimal& d, int lowest, int highest) {
-    std::string out = negative ? "-" : "";
-    const int length = static_cast<int>(d.digits.size());
-    const int kk = d.kk;
+    std::from_chars(e + 1 + (e[1] == '+' ? 1 : 0), result.ptr, exponent);
+    const int kk = exponent + 1;
     const int k = kk - length;
+    if (std::signbit(value)) {
+        out += '-';
+    }
     if (k >= 0 && kk <= highest) {
-        out += d.digits + std::string(static_cast<std::size_t>(k), '0') + ".0";
+        out.append(digits, static_cast<std::size_t>(length));
+        out.append(static_cast<std::size_t>(k), '0');
+        out += ".0";
     } else if (kk > 0 && kk <= highest) {
-        out += d.digits.substr(0, static_cast<std::size_t>(kk)) + '.' +
-               d.digits.substr(static_cast<std::size_t>(kk));
+        out.append(digits, static_cast<std::size_t>(kk));
+        out += '.';
+        out.append(digits + kk, static_cast<std::size_t>(length - kk));
     } else if (kk > lowest && kk <= 0) {
-        out += "0." + std::string(static_cast<std::size_t>(-kk), '0') + d.digits;
+        out += "0.";
+        out.append(static_cast<std::size_t>(-kk), '0');
+        out.append(digits, static_cast<std::size_t>(length));
     } else {
-        out += d.digits.substr(0, 1);
+        out += digits[0];
         if (length > 1) {
-            out += '.' + d.digits.substr(1);
+            out += '.';
+            out.append(digits + 1, static_cast<std::size_t>(length - 1));
         }
-        out += 'e' + std::to_string(kk - 1);
+        out += 'e';
+        out += std::to_string(kk - 1);
     }
-    return out;
-}
-
-template <typename T>
-std::string formatFloat(T value, int lowest, int highest) {
-    if (!std::isfinite(value)) {
-        return "null";
-    }
-    if (value == 0) {
-        return std::signbit(value) ? "-0.0" : "0.0";
-    }
-    return layOut(std::signbit(value), shortestDecimal(std::fabs(value)), lowest, highest);
 }
 
 std::string numberText(const ojson& value, FloatText floats) {
@@ -98,12 +92,20 @@ void appendScalar(const ojson& value, std::string& out, FloatText floats) {
 
 }  // namespace
 
+void appendF32(std::string& out, float value) {
+    appendFloat(out, value, -6, 13);
+}
+
 std::string formatF32(float value) {
-    return formatFloat(value, -6, 13);
+    std::string out;
+    appendF32(out, value);
+    return out;
 }
 
 std::string formatF64(double value) {
-    return formatFloat(value, -5, 16);
+    std::string out;
+    appendFloat(out, value, -5, 16);
+    return out;
 }
 
 std::string quoteJson(std::string_view text) {

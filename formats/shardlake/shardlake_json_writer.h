@@ -12,6 +12,7 @@ namespace strata::shardlake {
 
 // Shortest text that reads back as the same f32 / f64, laid out as Rust's float printing does.
 std::string formatF32(float value);
+void appendF32(std::string& out, float value);
 std::string formatF64(double value);
 
 // A JSON string literal with quotes.
