@@ -115,69 +115,83 @@ void addLine(const ByteSource& data, Slice& slice, std::uint64_t start, std::uin
     slice.entries.push_back(std::move(e));
 }
 
-bool indexSlice(const ByteSource& data, Slice& slice, const ZdsIndexOptions& options,
-                std::atomic<std::uint64_t>& done) {
-    std::uint64_t lineStart = slice.begin;
-    std::uint64_t at = slice.begin;
-    while (at < slice.end) {
-        if (options.cancel != nullptr && options.cancel->cancelled()) {
+// Calls on(start, end, bytes) for every line of [begin, end); bytes is null when the line
+// spans scan chunks (the callee views it then).
+template <typename OnLine>
+bool walkLines(const ByteSource& data, std::uint64_t begin, std::uint64_t end,
+               const ZdsIndexOptions& options, std::atomic<std::uint64_t>& done, OnLine&& on) {
+    std::uint64_t lineStart = begin;
+    std::uint64_t at = begin;
+    while (at < end) {
+        if (options.cancelled()) {
             return false;
         }
-        const ByteView v = data.view(at, std::min(kChunk, slice.end - at));
+        const ByteView v = data.view(at, std::min(kChunk, end - at));
         if (v.empty()) {
             break;
         }
         const std::uint8_t* p = v.data();
-        const std::uint8_t* end = p + v.size();
-        while (p < end) {
-            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+        const std::uint8_t* stop = p + v.size();
+        while (p < stop) {
+            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(stop - p));
             if (nl == nullptr) {
                 break;
             }
             p = static_cast<const std::uint8_t*>(nl) + 1;
             const std::uint64_t lineEnd = at + static_cast<std::uint64_t>(p - v.data());
-            const std::uint8_t* bytes = lineStart >= at ? v.data() + (lineStart - at) : nullptr;
-            addLine(data, slice, lineStart, lineEnd, bytes);
+            on(lineStart, lineEnd, lineStart >= at ? v.data() + (lineStart - at) : nullptr);
             lineStart = lineEnd;
         }
         done.fetch_add(v.size(), std::memory_order_relaxed);
         at += v.size();
     }
-    if (lineStart < slice.end) {  // the last line without '\n'
-        addLine(data, slice, lineStart, slice.end, nullptr);
+    if (lineStart < end) {  // the last line without '\n'
+        on(lineStart, end, nullptr);
     }
     return true;
 }
 
-}  // namespace
+bool indexSlice(const ByteSource& data, Slice& slice, const ZdsIndexOptions& options,
+                std::atomic<std::uint64_t>& done) {
+    slice.entries.reserve(static_cast<std::size_t>((slice.end - slice.begin) / 128));
+    return walkLines(data, slice.begin, slice.end, options, done,
+                     [&](std::uint64_t start, std::uint64_t end, const std::uint8_t* bytes) {
+                         addLine(data, slice, start, end, bytes);
+                     });
+}
 
-std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
-                                                        const ZdsIndexOptions& options) {
+// Line-aligned slices of `data`, one per thread.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> sliceLines(const ByteSource& data,
+                                                                unsigned wanted) {
     const std::uint64_t size = data.size();
-    unsigned threads =
-        options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads =
-        static_cast<unsigned>(std::clamp<std::uint64_t>(size / kMinBytesPerThread, 1, threads));
-
-    // Slices end on line boundaries, so each thread sees whole lines.
-    std::vector<Slice> slices(threads);
+    const auto threads = static_cast<unsigned>(
+        std::clamp<std::uint64_t>(size / kMinBytesPerThread, 1, std::max(1u, wanted)));
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
     std::uint64_t begin = 0;
     for (unsigned t = 0; t < threads; ++t) {
-        const std::uint64_t target = t + 1 == threads ? size : size / threads * (t + 1);
         const std::uint64_t end =
-            t + 1 == threads ? size : std::max(begin, nextLineStart(data, target - 1));
-        slices[t].begin = begin;
-        slices[t].end = end;
+            t + 1 == threads ? size
+                             : std::max(begin, nextLineStart(data, size / threads * (t + 1) - 1));
+        out.emplace_back(begin, end);
         begin = end;
     }
+    return out;
+}
 
-    std::atomic<std::uint64_t> done{0};
+unsigned threadCount(const ZdsIndexOptions& options) {
+    return options.threads != 0 ? options.threads
+                                : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Runs work(t) for every slice, slice 0 on the calling thread, reporting progress meanwhile.
+template <typename Work>
+bool runSlices(std::size_t count, std::uint64_t size, const ZdsIndexOptions& options,
+               const std::atomic<std::uint64_t>& done, Work&& work) {
     std::vector<std::future<bool>> results;
-    for (unsigned t = 1; t < threads; ++t) {
-        results.push_back(std::async(
-            std::launch::async, [&, t] { return indexSlice(data, slices[t], options, done); }));
+    for (std::size_t t = 1; t < count; ++t) {
+        results.push_back(std::async(std::launch::async, [&work, t] { return work(t); }));
     }
-    bool ok = indexSlice(data, slices[0], options, done);
+    bool ok = work(0);
     for (auto& r : results) {
         while (r.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
             options.reportProgress(size == 0 ? 1.0 : double(done.load()) / double(size),
@@ -185,14 +199,82 @@ std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
         }
         ok = r.get() && ok;
     }
-    if (!ok) {
+    return ok;
+}
+
+}  // namespace
+
+std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
+                                                        const ZdsIndexOptions& options) {
+    const auto ranges = sliceLines(data, threadCount(options));
+    std::vector<Slice> slices(ranges.size());
+    for (std::size_t t = 0; t < ranges.size(); ++t) {
+        slices[t].begin = ranges[t].first;
+        slices[t].end = ranges[t].second;
+    }
+    std::atomic<std::uint64_t> done{0};
+    if (!runSlices(slices.size(), data.size(), options, done,
+                   [&](std::size_t t) { return indexSlice(data, slices[t], options, done); })) {
         return std::nullopt;
     }
     std::vector<ZdsLineEntry> out = std::move(slices[0].entries);
-    for (unsigned t = 1; t < threads; ++t) {
+    for (std::size_t t = 1; t < slices.size(); ++t) {
         std::move(slices[t].entries.begin(), slices[t].entries.end(), std::back_inserter(out));
     }
     options.reportProgress(1.0, "indexed " + std::to_string(out.size()) + " lines");
+    return out;
+}
+
+std::optional<ZdxBuild> buildZdxFromJsonl(const ByteSource& data, const ZdsIndexOptions& options) {
+    const auto ranges = sliceLines(data, threadCount(options));
+    struct Part {
+        std::string bytes;
+        std::uint64_t lines = 0, indexed = 0;
+    };
+    std::vector<Part> parts(ranges.size());
+    std::atomic<std::uint64_t> done{0};
+    const auto work = [&](std::size_t t) {
+        Part& part = parts[t];
+        part.bytes.reserve(static_cast<std::size_t>((ranges[t].second - ranges[t].first) / 2));
+        return walkLines(
+            data, ranges[t].first, ranges[t].second, options, done,
+            [&](std::uint64_t start, std::uint64_t end, const std::uint8_t* bytes) {
+                const auto n = static_cast<std::size_t>(end - start);
+                ByteView owned;
+                if (bytes == nullptr) {
+                    owned = data.view(start, end - start);
+                    bytes = owned.data();
+                }
+                if (isBlankLine(bytes, n)) {
+                    return;
+                }
+                ++part.lines;
+                std::size_t body = n;
+                while (body > 0 && (bytes[body - 1] == '\n' || bytes[body - 1] == '\r')) {
+                    --body;
+                }
+                const auto id = lineId(bytes, body);
+                if (id && id->size() <= std::numeric_limits<std::uint16_t>::max() &&
+                    end - start <= std::numeric_limits<std::uint32_t>::max()) {
+                    appendZdxEntry(part.bytes, *id, start, end - start);
+                    ++part.indexed;
+                }
+            });
+    };
+    if (!runSlices(parts.size(), data.size(), options, done, work)) {
+        return std::nullopt;
+    }
+    ZdxBuild out;
+    for (const Part& p : parts) {
+        out.lines += p.lines;
+        out.indexed += p.indexed;
+    }
+    out.parts.reserve(parts.size() + 1);
+    out.parts.push_back(encodeZdxHeader(out.indexed));
+    for (Part& p : parts) {
+        out.parts.push_back(std::move(p.bytes));
+    }
+    options.reportProgress(1.0, "indexed " + std::to_string(out.indexed) + " lines");
     return out;
 }
 

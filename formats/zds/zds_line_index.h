@@ -44,6 +44,24 @@ struct ZdsIndexOptions {
 std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
                                                         const ZdsIndexOptions& options = {});
 
+// ZDX bytes straight from data.jsonl, without keeping an entry per line: the header, then the
+// entries of each slice in file order (write the parts one after another). Every line with a
+// string `_id` gets an entry, duplicates included. Nothing when cancelled.
+struct ZdxBuild {
+    std::vector<std::string> parts;
+    std::uint64_t lines = 0;    // non-blank lines
+    std::uint64_t indexed = 0;  // entries written
+    std::uint64_t size() const {
+        std::uint64_t n = 0;
+        for (const auto& p : parts) {
+            n += p.size();
+        }
+        return n;
+    }
+};
+std::optional<ZdxBuild> buildZdxFromJsonl(const ByteSource& data,
+                                          const ZdsIndexOptions& options = {});
+
 // The `_id` of one JSON line (without its line ending) as indexJsonLines reads it.
 std::optional<std::string> jsonLineId(std::span<const std::uint8_t> line);
 
