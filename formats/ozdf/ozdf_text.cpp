@@ -78,11 +78,34 @@ bool isOzdfSpace(char32_t c) {
            c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+namespace {
+
+// ASCII bytes are most of every corpus: classified without decoding.
+bool isAscii(char c) {
+    return static_cast<unsigned char>(c) < 0x80U;
+}
+
+bool isAsciiSpace(char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return (b >= 0x09U && b <= 0x0DU) || (b >= 0x1CU && b <= 0x20U);
+}
+
+}  // namespace
+
 Trimmed trimSpaces(std::string_view bytes) {
     std::size_t begin = 0;
     std::size_t end = 0;
     bool seenText = false;
     for (std::size_t at = 0; at < bytes.size();) {
+        if (isAscii(bytes[at])) {
+            if (!isAsciiSpace(bytes[at])) {
+                begin = seenText ? begin : at;
+                seenText = true;
+                end = at + 1;
+            }
+            ++at;
+            continue;
+        }
         const DecodedChar ch = decodeUtf8(bytes, at);
         const bool space = ch.valid && isOzdfSpace(ch.codePoint);
         if (!space) {
@@ -101,9 +124,21 @@ Trimmed trimSpaces(std::string_view bytes) {
 }
 
 std::string sanitizeUtf8(std::string_view bytes) {
+    std::size_t asciiPrefix = 0;
+    while (asciiPrefix < bytes.size() && isAscii(bytes[asciiPrefix])) {
+        ++asciiPrefix;
+    }
+    if (asciiPrefix == bytes.size()) {
+        return std::string(bytes);
+    }
     std::string out;
     out.reserve(bytes.size());
-    for (std::size_t at = 0; at < bytes.size();) {
+    out.append(bytes.substr(0, asciiPrefix));
+    for (std::size_t at = asciiPrefix; at < bytes.size();) {
+        if (isAscii(bytes[at])) {
+            out.push_back(bytes[at++]);
+            continue;
+        }
         const DecodedChar ch = decodeUtf8(bytes, at);
         if (ch.valid) {
             out.append(bytes.substr(at, ch.length));
@@ -118,6 +153,15 @@ std::string sanitizeUtf8(std::string_view bytes) {
 bool hasCollapsibleSpace(std::string_view text) {
     bool previousSpace = false;
     for (std::size_t at = 0; at < text.size();) {
+        if (isAscii(text[at])) {
+            const bool space = isAsciiSpace(text[at]);
+            if (space && (previousSpace || text[at] != ' ')) {
+                return true;
+            }
+            previousSpace = space;
+            ++at;
+            continue;
+        }
         const DecodedChar ch = decodeUtf8(text, at);
         const bool space = ch.valid && isOzdfSpace(ch.codePoint);
         if (space && (previousSpace || ch.codePoint != U' ')) {
@@ -134,6 +178,19 @@ std::string collapseSpaces(std::string_view text) {
     out.reserve(text.size());
     bool pendingSpace = false;
     for (std::size_t at = 0; at < text.size();) {
+        if (isAscii(text[at])) {
+            if (isAsciiSpace(text[at])) {
+                pendingSpace = !out.empty();
+            } else {
+                if (pendingSpace) {
+                    out.push_back(' ');
+                    pendingSpace = false;
+                }
+                out.push_back(text[at]);
+            }
+            ++at;
+            continue;
+        }
         const DecodedChar ch = decodeUtf8(text, at);
         if (ch.valid && isOzdfSpace(ch.codePoint)) {
             pendingSpace = !out.empty();
