@@ -21,6 +21,7 @@
 #include <QTreeView>
 #include <QUndoGroup>
 
+#include "app/zs/new_zs_file_dialog.h"
 #include "bookmarks_panel.h"
 #include "diagnostics_panel.h"
 #include "document_view.h"
@@ -164,6 +165,13 @@ void MainWindow::createMenus() {
     openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addSeparator();
+    // Builders of new files, one per format that has one; each runs as a background job and
+    // opens its result.
+    QMenu* create = file->addMenu(tr("&New"));
+    create->addAction(tr("ZS File from &Text…"), this, [this] {
+        showNewZsFileDialog(this, *runner_, [this](const QString& path) { openPath(path); });
+    });
     file->addSeparator();
     file->addAction(saveAction_);
     file->addAction(saveAsAction_);

@@ -31,6 +31,19 @@ QColor colorForKind(std::string_view kind, bool dark) {
     return dark ? QColor::fromHsl(hue, saturation, 70) : QColor::fromHsl(hue, saturation, 210);
 }
 
+QColor colorForNode(const strata::Node& node, bool dark) {
+    const QColor base = colorForKind(node.kind(), dark);
+    for (const strata::Field& field : node.fields()) {
+        const auto* level = std::get_if<std::uint64_t>(&field.value);
+        if (field.name == "level" && level != nullptr && *level > 0) {
+            // A quarter turn of hue per level, wrapping after four levels.
+            const int hue = (base.hslHue() + int(*level % 4) * 90) % 360;
+            return QColor::fromHsl(hue, base.hslSaturation(), base.lightness());
+        }
+    }
+    return base;
+}
+
 QColor colorForStatus(strata::Status status) {
     switch (status) {
         case strata::Status::Ok:

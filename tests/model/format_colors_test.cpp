@@ -26,6 +26,22 @@ private slots:
         QVERIFY(strata::model::colorForKind("").isValid());
     }
 
+    void levelsShadeTheKindColour() {
+        strata::Node data("zs.index_block", "plain");
+        strata::Node level1("zs.index_block", "level 1");
+        level1.addField("level", std::uint64_t{1});
+        strata::Node level2("zs.index_block", "level 2");
+        level2.addField("level", std::uint64_t{2});
+        strata::Node level0("zs.index_block", "level 0");
+        level0.addField("level", std::uint64_t{0});
+        const QColor kind = strata::model::colorForKind("zs.index_block");
+        QCOMPARE(strata::model::colorForNode(data), kind);
+        QCOMPARE(strata::model::colorForNode(level0), kind);
+        QVERIFY(strata::model::colorForNode(level1) != kind);
+        QVERIFY(strata::model::colorForNode(level1) != strata::model::colorForNode(level2));
+        QCOMPARE(strata::model::colorForNode(level1).lightness(), kind.lightness());
+    }
+
     void statusAndSeverityColours() {
         QVERIFY(!strata::model::colorForStatus(strata::Status::Ok).isValid());
         QVERIFY(strata::model::colorForStatus(strata::Status::Error).isValid());
