@@ -225,8 +225,11 @@ bool ZdsMatcher::matches(std::string_view id, std::span<const std::uint8_t> json
     bool hit = false;
     if (query_.op == Op::Contains || query_.op == Op::Regex) {
         hit = compareText(field.text);
-        if (!hit && value.is_array() && query_.op == Op::Contains) {
-            for (simdjson::dom::element item : value.get_array().value_unsafe()) {
+        simdjson::dom::array items;  // named: iterating a temporary array trips GCC 12's
+                                     // -Wdangling-pointer inside simdjson at -O2
+        if (!hit && query_.op == Op::Contains &&
+            value.get_array().get(items) == simdjson::SUCCESS) {
+            for (simdjson::dom::element item : items) {
                 if (compareText(operandOf(item).text)) {
                     hit = true;
                     break;
