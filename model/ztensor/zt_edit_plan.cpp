@@ -5,41 +5,11 @@
 #include <set>
 #include <stdexcept>
 
-#include "formats/common/atomic_file.h"
+#include "formats/ztensor/zt_convert.h"
 #include "formats/ztensor/zt_decode.h"
 #include "formats/ztensor/zt_writer.h"
 
 namespace strata::model {
-
-namespace {
-
-// Decoded components of tensors whose format does not bound their size are read up to this.
-constexpr std::uint64_t kUnboundedDecodeLimit = 16ull << 30;
-
-std::uint64_t storedBytes(const ZtFile& file, const ZtTensor& tensor) {
-    std::uint64_t total = 0;
-    for (std::size_t index : tensor.components) {
-        const ZtComponent& c = file.components()[index];
-        total += c.length.value_or(0);
-    }
-    return total;
-}
-
-// The reference writes components in this order (data; values, indices, indptr; values,
-// coords); other roles follow in manifest order.
-std::vector<std::size_t> writeOrder(const ZtFile& file, const ZtTensor& tensor) {
-    static const std::vector<std::string> kOrder{"data", "values", "indices", "indptr", "coords"};
-    auto rank = [&](std::size_t index) {
-        const auto& role = file.components()[index].role;
-        return std::find(kOrder.begin(), kOrder.end(), role) - kOrder.begin();
-    };
-    std::vector<std::size_t> order = tensor.components;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
-    return order;
-}
-
-}  // namespace
 
 ZtEditPlan ztInitialPlan(const ZtFile& file) {
     ZtEditPlan plan;
@@ -115,58 +85,64 @@ std::string ztPlanProblem(const ZtFile& file, const ZtEditPlan& plan) {
     return {};
 }
 
+namespace {
+
+// The formats layer's conversion plan for this edit plan: kept tensors in the order of their
+// bytes, under their new names, with their encoding and digest choices.
+ZtConvertPlan convertPlanFor(const ZtFile& file, const ZtEditPlan& plan) {
+    ZtConvertPlan out = ztPlanFor(file);
+    out.attributes = plan.attributes;
+    out.zstdLevel = plan.zstdLevel;
+    std::vector<strata::ZtTensorEdit> kept;
+    for (strata::ZtTensorEdit edit : out.tensors) {
+        const ZtTensor* tensor = file.findTensor(edit.source);
+        if (tensor == nullptr) {
+            continue;
+        }
+        const ZtTensorEdit& mine =
+            plan.tensors[static_cast<std::size_t>(tensor - file.tensors().data())];
+        if (mine.deleted) {
+            continue;
+        }
+        edit.name = mine.name;
+        switch (mine.encoding) {
+            case ZtEncodingChoice::Keep:
+                edit.encoding.reset();
+                break;
+            case ZtEncodingChoice::Raw:
+                edit.encoding = ZtEncoding::Raw;
+                break;
+            case ZtEncodingChoice::Zstd:
+                edit.encoding = ZtEncoding::Zstd;
+                break;
+        }
+        static constexpr strata::ZtDigestChoice kDigests[] = {
+            strata::ZtDigestChoice::Keep, strata::ZtDigestChoice::None,
+            strata::ZtDigestChoice::Crc32c, strata::ZtDigestChoice::Sha256};
+        edit.digest = kDigests[static_cast<int>(mine.digest)];
+        kept.push_back(std::move(edit));
+    }
+    out.tensors = std::move(kept);
+    return out;
+}
+
+}  // namespace
+
 void ztSavePlan(const ZtFile& file, const ZtEditPlan& plan, const std::filesystem::path& path,
                 const CancelToken* cancel, const std::function<void(double)>& progress) {
     if (const std::string problem = ztPlanProblem(file, plan); !problem.empty()) {
         throw std::runtime_error(problem);
     }
-    std::uint64_t total = 1;
-    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
-        total += plan.tensors[i].deleted ? 0 : storedBytes(file, file.tensors()[i]);
+    ZtConvertOptions options;
+    options.threads = 0;  // zstd encoding on a worker pool, one thread per core
+    options.cancel = cancel;
+    if (progress) {
+        options.progress = [&progress](double fraction, const std::string&) { progress(fraction); };
     }
-    AtomicFile out(path);
-    ZtWriterOptions options;
-    options.attributes = plan.attributes;
-    options.zstdLevel = plan.zstdLevel;
-    ZtWriter writer([&out](std::span<const std::uint8_t> bytes) { out.write(bytes); }, options);
-    std::uint64_t done = 0;
-    for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
-        const ZtTensorEdit& edit = plan.tensors[i];
-        if (edit.deleted) {
-            continue;
-        }
-        if (cancel != nullptr && cancel->cancelled()) {
-            throw std::runtime_error("cancelled");
-        }
-        const ZtTensor& tensor = file.tensors()[i];
-        // Decoded bytes stay alive until the writer has added the tensor.
-        std::vector<ZtBytes> decoded;
-        ZtWriterTensor next{edit.name, *tensor.dtype, tensor.shape, tensor.formatName, {}};
-        decoded.reserve(tensor.components.size());
-        for (std::size_t index : writeOrder(file, tensor)) {
-            const ZtComponent& c = file.components()[index];
-            const bool raw = c.encoding == ZtEncoding::Raw;
-            decoded.push_back(ztComponentBytes(
-                file, c, raw ? std::numeric_limits<std::uint64_t>::max() : kUnboundedDecodeLimit));
-            if (!decoded.back().ok()) {
-                throw std::runtime_error("tensor '" + tensor.name + "', component '" + c.role +
-                                         "': " + decoded.back().error);
-            }
-            next.components.push_back({c.role, decoded.back().bytes(), ztPlannedEncoding(c, edit),
-                                       ztPlannedDigest(c, edit)});
-        }
-        try {
-            writer.add(next);
-        } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(e.what());
-        }
-        done += storedBytes(file, tensor);
-        if (progress) {
-            progress(static_cast<double>(done) / static_cast<double>(total));
-        }
+    const ZtConvertResult result = ztConvertFile(file, convertPlanFor(file, plan), path, options);
+    if (result.cancelled) {
+        throw std::runtime_error("cancelled");
     }
-    writer.finish();
-    out.commit();
     if (progress) {
         progress(1.0);
     }

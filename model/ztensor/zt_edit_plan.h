@@ -52,10 +52,10 @@ std::optional<strata::ZtDigestAlgorithm> ztPlannedDigest(const strata::ZtCompone
 // Why the plan cannot be saved (a tensor Strata cannot re-encode, duplicate names), or "".
 std::string ztPlanProblem(const strata::ZtFile& file, const ZtEditPlan& plan);
 
-// Writes the file the plan describes to `path` through AtomicFile: the target is replaced only
-// when everything was written. Components are decoded one tensor at a time (raw ones are only
-// mapped). `progress` gets the fraction done. Throws std::runtime_error (including when
-// cancelled, leaving the target untouched).
+// Writes the file the plan describes to `path` with the formats layer's ztConvertFile (zstd
+// encoding on a worker pool, input digests checked before they are refreshed, AtomicFile: the
+// target is replaced only when everything was written). `progress` gets the fraction done.
+// Throws std::runtime_error (including when cancelled, leaving the target untouched).
 void ztSavePlan(const strata::ZtFile& file, const ZtEditPlan& plan,
                 const std::filesystem::path& path, const strata::CancelToken* cancel = nullptr,
                 const std::function<void(double)>& progress = {});
