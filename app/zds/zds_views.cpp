@@ -30,7 +30,8 @@ void installZdsViews(DocumentView& view) {
     }
     auto* tab = new ZdsDocumentsTab(view, editor);
     tab->setObjectName(QStringLiteral("zdsDocumentsTab"));
-    view.centreTabs()->addTab(tab, QObject::tr("Documents"));
+    // Browsing and fixing documents is what a ZDS dataset is opened for: show them first.
+    view.centreTabs()->setCurrentIndex(view.centreTabs()->addTab(tab, QObject::tr("Documents")));
 }
 
 }  // namespace strata::gui
