@@ -221,6 +221,23 @@ std::vector<std::uint8_t> toLittleRowMajor(std::span<const std::uint8_t> in, con
     return out;
 }
 
+// Sources that hand out bounded views (large DEFLATE'd .npz members) are copied piece by piece;
+// memory grows with the bytes that really arrive, not with the size a header claims.
+ByteView readInPieces(const ByteSource& source, std::uint64_t offset, std::uint64_t size) {
+    constexpr std::uint64_t kPiece = 16ull << 20;
+    std::vector<std::uint8_t> out;
+    for (std::uint64_t done = 0; done < size;) {
+        const ByteView piece = source.view(offset + done, std::min(kPiece, size - done));
+        if (piece.empty()) {
+            fail(source, "the array's data cannot be read (" + std::to_string(done) + " of " +
+                             std::to_string(size) + " bytes)");
+        }
+        out.insert(out.end(), piece.bytes.begin(), piece.bytes.end());
+        done += piece.size();
+    }
+    return ownedView(std::move(out));
+}
+
 }  // namespace
 
 NpyHeader parseNpyHeader(const ByteSource& source) {
@@ -291,7 +308,7 @@ ZtImportTensor readNpy(const ByteSourcePtr& source, std::string name) {
     const NpyHeader h = parseNpyHeader(*source);
     ByteView data = source->view(h.dataOffset, h.dataSize);
     if (data.size() != h.dataSize) {
-        fail(*source, "the array's data cannot be read");
+        data = readInPieces(*source, h.dataOffset, h.dataSize);
     }
     if (!data.keepAlive) {
         data.keepAlive = source;  // a mapped file's views live as long as the source

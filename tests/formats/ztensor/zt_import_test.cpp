@@ -170,6 +170,33 @@ TEST(NpyReader, HostileHeaders) {
     EXPECT_THROW(readNpy(source(withExtra), "x"), ZtImportError);
 }
 
+// Past the 128-byte header, hands out at most 7 bytes per view, as a streamed archive member
+// does for requests over its view limit.
+class StingySource final : public ByteSource {
+public:
+    explicit StingySource(Bytes bytes) : bytes_(std::move(bytes)) {}
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return bytes_.size(); }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        if (offset >= bytes_.size()) {
+            return {};
+        }
+        const std::uint64_t limit = offset < 128 ? length : 7;
+        const auto n = std::min<std::uint64_t>({length, limit, bytes_.size() - offset});
+        return {{bytes_.data() + offset, static_cast<std::size_t>(n)}, {}};
+    }
+
+private:
+    Bytes bytes_;
+    std::string name_ = "stingy";
+};
+
+TEST(NpyReader, SourcesWithShortViewsAreReadInPieces) {
+    const Bytes values = le<std::int32_t>({1, 2, 3, 4, 5, 6, 7, 8, 9});
+    const auto t = readNpy(std::make_shared<StingySource>(npy("<i4", false, "(9,)", values)), "s");
+    EXPECT_EQ(tensorBytes(t), values);
+}
+
 void addZipMember(zip_t* archive, const std::string& name, const Bytes& bytes, bool deflate) {
     zip_source_t* src = zip_source_buffer(archive, bytes.data(), bytes.size(), 0);
     ASSERT_NE(src, nullptr);
