@@ -14,7 +14,7 @@ namespace strata {
 namespace {
 
 constexpr std::uint64_t kProgressEvery = 4096;
-constexpr std::size_t kRegexStep = kZdsRegexSubjectLimit / 2;
+constexpr std::size_t kRegexStep = kZdsRegexWindow / 2;
 constexpr std::size_t kSnippetLimit = 200;
 
 std::string lower(std::string_view s) {
@@ -94,12 +94,13 @@ struct ZdsMatcher::Impl {
 
     bool regexSearch(std::string_view subject) const {
         // Windows overlap by half, so a match shorter than kRegexStep is never cut in two.
+        subject = subject.substr(0, kZdsRegexScanLimit);
         for (std::size_t at = 0;; at += kRegexStep) {
-            const auto part = subject.substr(at, kZdsRegexSubjectLimit);
+            const auto part = subject.substr(at, kZdsRegexWindow);
             if (std::regex_search(part.begin(), part.end(), *regex)) {
                 return true;
             }
-            if (at + kZdsRegexSubjectLimit >= subject.size()) {
+            if (at + kZdsRegexWindow >= subject.size()) {
                 return false;
             }
         }

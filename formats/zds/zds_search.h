@@ -30,9 +30,12 @@ struct ZdsQuery {
     bool ignoreCase = false;
 };
 
-// Regex subjects are cut to this many bytes: std::regex recurses per character, so an
-// unbounded subject (a 16 MB line) could exhaust the stack.
-inline constexpr std::size_t kZdsRegexSubjectLimit = 8192;
+// std::regex recurses per character and can backtrack quadratically, so a regex sees each
+// document through windows of kZdsRegexWindow bytes overlapping by half, and only its first
+// kZdsRegexScanLimit bytes: a 16 MB line can neither exhaust the stack nor hang a search.
+// Matches longer than half a window, or past the scan limit, are not found.
+inline constexpr std::size_t kZdsRegexWindow = 4096;
+inline constexpr std::size_t kZdsRegexScanLimit = 32768;
 
 // A compiled query, reusable across threads.
 class ZdsMatcher {

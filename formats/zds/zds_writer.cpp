@@ -134,13 +134,14 @@ private:
     fs::path path_;
 };
 
-// Stage folders of writes that never finished (the process was killed): hidden, unused.
-void removeStaleStages(const fs::path& dir) {
+// Stage folders of earlier writes to the same target that never finished (the process was
+// killed): hidden, unused. `prefix` is the stage name without the process id.
+void removeStaleStages(const fs::path& dir, const std::string& prefix) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.find(kStagePrefix) != std::string::npos && name.front() == '.') {
+        if (name.starts_with(prefix)) {
             std::error_code rmEc;
             fs::remove_all(it->path(), rmEc);
         }
@@ -807,9 +808,10 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
     const fs::path absTarget = fs::absolute(target);
     const fs::path stageParent = archive || single ? absTarget.parent_path() : absTarget;
     fs::create_directories(stageParent, ec);
-    removeStaleStages(stageParent);
-    const std::string stageName = "." + (single || archive ? absTarget.filename().string() : "") +
-                                  std::string(kStagePrefix) + std::to_string(::getpid());
+    const std::string stagePrefix =
+        "." + (single || archive ? absTarget.filename().string() : "") + std::string(kStagePrefix);
+    removeStaleStages(stageParent, stagePrefix);
+    const std::string stageName = stagePrefix + std::to_string(::getpid());
     const fs::path stageRoot = stageParent / stageName;
     TreeGuard guard(stageRoot);
     fs::create_directories(stageRoot, ec);

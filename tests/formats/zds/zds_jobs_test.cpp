@@ -1,0 +1,346 @@
+// ZDS jobs, the line indexer and search: unpack refuses path escapes, zip bombs and damaged
+// members before writing anything; reindex and compact repair damaged indexes (a count of 2^60
+// included); the parallel indexer agrees with the JSON parser; search finds what it should.
+#include <gtest/gtest.h>
+#include <zip.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "formats/zds/zds_jobs.h"
+#include "formats/zds/zds_json_line.h"
+#include "formats/zds/zds_line_index.h"
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_search.h"
+#include "formats/zds/zds_writer.h"
+#include "zds_test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using zds_test::corpusDir;
+using zds_test::ScratchDir;
+
+// A ZIP made with libzip from (name, bytes, deflate) members.
+void makeZip(const fs::path& path,
+             const std::vector<std::tuple<std::string, std::string, bool>>& members) {
+    int err = 0;
+    zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    ASSERT_NE(z, nullptr);
+    for (const auto& [name, bytes, deflate] : members) {
+        zip_source_t* s = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
+        const zip_int64_t i = zip_file_add(z, name.c_str(), s, ZIP_FL_ENC_UTF_8);
+        ASSERT_GE(i, 0) << name << ": " << zip_strerror(z);
+        zip_set_file_compression(z, static_cast<zip_uint64_t>(i),
+                                 deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+    }
+    ASSERT_EQ(zip_close(z), 0);
+}
+
+const std::string kData = "{\"_id\":\"a\",\"v\":1}\n{\"_id\":\"b\",\"v\":2}\n";
+
+std::size_t filesUnder(const fs::path& dir) {
+    std::size_t n = 0;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+        n += e.is_regular_file() ? 1 : 0;
+    }
+    return n;
+}
+
+TEST(ZdsUnpack, RefusesPathEscapesBeforeWritingAnything) {
+    ScratchDir dir("slip");
+    fs::create_directories(dir.path() / "inner");
+    for (const std::string& evil :
+         {std::string("../evil.txt"), std::string("collections/../../evil.txt"),
+          std::string("/tmp/strata-evil.txt"), std::string("collections\\..\\evil.txt"),
+          std::string("collections/./x")}) {
+        const fs::path zip = dir.path() / "inner" / "slip.zds";
+        makeZip(zip, {{"collections/default/meta/data.jsonl", kData, false}, {evil, "x", false}});
+        try {
+            unpackZds(zip, dir.path() / "inner" / "out");
+            ADD_FAILURE() << evil << " was unpacked";
+        } catch (const ZdsJobError& e) {
+            EXPECT_NE(std::string(e.what()).find("outside"), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(fs::exists(dir.path() / "evil.txt"));
+        EXPECT_FALSE(fs::exists("/tmp/strata-evil.txt"));
+        EXPECT_FALSE(fs::exists(dir.path() / "inner" / "out"));
+        EXPECT_EQ(filesUnder(dir.path()), 1u);  // the archive alone
+    }
+}
+
+TEST(ZdsUnpack, RefusesAMemberClaimingFourGigabytes) {
+    ScratchDir dir("bomb");
+    const fs::path zip = dir.path() / "bomb.zds";
+    makeZip(zip, {{"collections/default/meta/data.jsonl", std::string(100000, 'a'), true}});
+    // Claim 4 GiB - 2 uncompressed in the local header and the central directory.
+    std::string bytes = zds_test::readAll(zip);
+    for (const auto& [sig, at] : {std::pair{std::string("PK\x03\x04", 4), 22},
+                                  std::pair{std::string("PK\x01\x02", 4), 24}}) {
+        const auto pos = bytes.find(sig);
+        ASSERT_NE(pos, std::string::npos);
+        std::memset(bytes.data() + pos + at, 0xFF, 4);
+        bytes[pos + at] = static_cast<char>(0xFE);
+    }
+    zds_test::writeAll(zip, bytes);
+    try {
+        unpackZds(zip, dir.path() / "out");
+        ADD_FAILURE() << "the bomb was unpacked";
+    } catch (const ZdsJobError& e) {
+        EXPECT_NE(std::string(e.what()).find("times"), std::string::npos) << e.what();
+    } catch (const ZipError&) {
+        // libzip refusing the lie is as good.
+    }
+    EXPECT_FALSE(fs::exists(dir.path() / "out"));
+
+    // Opening and reading it as a dataset is bounded too.
+    try {
+        const auto ds = ZdsDataset::open(zip);
+        for (const auto& c : ds->collections) {
+            const std::uint64_t n = std::min<std::uint64_t>(c->documentCount(), 10);
+            for (std::uint64_t i = 0; i < n; ++i) {
+                (void)c->documentBytes(i);
+            }
+        }
+    } catch (const SourceError&) {
+    }
+}
+
+TEST(ZdsUnpack, SizeLimitDuplicatesAndDamagedData) {
+    ScratchDir dir("limits");
+    const fs::path zip = dir.path() / "ok.zds";
+    makeZip(zip, {{"collections/default/meta/data.jsonl", kData, true}});
+    ZdsJobOptions small;
+    small.maxUnpackedBytes = 10;
+    EXPECT_THROW(unpackZds(zip, dir.path() / "out", small), ZdsJobError);
+    EXPECT_FALSE(fs::exists(dir.path() / "out"));
+
+    const fs::path dup = dir.path() / "dup.zds";
+    makeZip(dup, {{"collections/default/meta/data.jsonl", kData, false},
+                  {"collections/default/meta/data.jsonl.x", kData, false}});
+    std::string bytes = zds_test::readAll(dup);
+    // Rename the second member to the first name in both headers (same length).
+    for (std::size_t pos = 0; (pos = bytes.find("data.jsonl.x", pos)) != std::string::npos;) {
+        bytes.replace(pos, 12, "data.jsonl/x");
+    }
+    zds_test::writeAll(dup, bytes);
+
+    const fs::path crc = corpusDir() / "corrupt" / "zip_corrupt_member_data.zds";
+    EXPECT_THROW(unpackZds(crc, dir.path() / "crc"), std::runtime_error);
+    EXPECT_FALSE(fs::exists(dir.path() / "crc"));
+
+    const ZdsJobResult r = unpackZds(zip, dir.path() / "out");
+    EXPECT_EQ(r.files, 1u);
+    EXPECT_EQ(zds_test::readAll(dir.path() / "out/collections/default/meta/data.jsonl"), kData);
+}
+
+// A JSONL collection whose index claims 2^60 entries.
+fs::path hugeCountDataset(const fs::path& root) {
+    const fs::path meta = root / "collections" / "default" / "meta";
+    zds_test::writeAll(meta / "data.jsonl", kData);
+    std::string zdx = encodeZdxHeader(1ull << 60);
+    appendZdxEntry(zdx, "a", 0, 18);
+    zds_test::writeAll(meta / "index.bin", zdx);
+    return root;
+}
+
+TEST(ZdsJobs, ReindexRepairsAHugeCount) {
+    ScratchDir dir("huge");
+    const fs::path ds = hugeCountDataset(dir.path() / "ds");
+    CollectingSink before;
+    zds_test::validate(ds, before);
+    EXPECT_GT(before.countOf(Severity::Error), 0u);
+    const ZdsJobResult r = reindexZds(ds);
+    EXPECT_EQ(r.documents, 2u);
+    CollectingSink after;
+    zds_test::validate(ds, after);
+    EXPECT_EQ(after.countOf(Severity::Error), 0u) << zds_test::describe(after);
+    EXPECT_EQ(zds_test::readAll(ds / "collections/default/meta/data.jsonl"), kData);
+}
+
+TEST(ZdsJobs, CompactIgnoresAHugeCountAndKeepsLiveLines) {
+    ScratchDir dir("compact");
+    const fs::path ds = hugeCountDataset(dir.path() / "ds");
+    zds_test::writeAll(ds / "collections/default/meta/data.jsonl",
+                       kData + "{\"_id\":\"a\",\"v\":3}\n\n{\"no_id\":1}\n");
+    const ZdsJobResult r = compactZds(ds);
+    EXPECT_EQ(r.documents, 2u);
+    EXPECT_EQ(zds_test::readAll(ds / "collections/default/meta/data.jsonl"),
+              "{\"_id\":\"b\",\"v\":2}\n{\"_id\":\"a\",\"v\":3}\n");
+    EXPECT_FALSE(r.notes.empty());
+    CollectingSink after;
+    zds_test::validate(ds, after);
+    EXPECT_EQ(after.countOf(Severity::Error), 0u) << zds_test::describe(after);
+}
+
+TEST(ZdsJobs, ChooseCollection) {
+    const auto two = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
+    EXPECT_EQ(chooseZdsCollection(*two, "test").name(), "test");
+    EXPECT_THROW(chooseZdsCollection(*two, ""), ZdsJobError);
+    const auto one = ZdsDataset::open(corpusDir() / "valid" / "docs_mode");
+    EXPECT_EQ(chooseZdsCollection(*one, "").name(), "default");
+}
+
+// ---- indexer ----
+
+TEST(ZdsLineIndex, AgreesWithTheParserOnAwkwardLines) {
+    std::string data;
+    const std::vector<std::string> lines = {R"({"_id":"plain","v":1})",
+                                            R"({"_id":"esc\u0061ped"})",
+                                            R"({"A":{"_id":"inner"},"_id":"outer"})",
+                                            R"({"_id": "spaced"})",
+                                            R"({"_id":7})",
+                                            R"(not json "_id":"fake")",
+                                            "",
+                                            "{\"_id\":\"crlf\"}\r",
+                                            R"({"_id":"last_without_newline"})"};
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        data += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+    }
+    const auto source = makeBufferSource(data);
+    const auto entries = indexJsonLines(*source);
+    ASSERT_TRUE(entries);
+    ASSERT_EQ(entries->size(), lines.size() - 1);  // the blank line is not a document
+    const std::vector<std::string> ids = {"plain", "escaped", "outer", "spaced",
+                                          "",      "",        "crlf",  "last_without_newline"};
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        EXPECT_EQ((*entries)[i].id, ids[i]) << i;
+        EXPECT_EQ((*entries)[i].hasId, !ids[i].empty()) << i;
+    }
+    EXPECT_EQ(entries->back().offset + entries->back().length, data.size());
+}
+
+TEST(ZdsLineIndex, ThreadsGiveTheSameEntries) {
+    std::string data;
+    for (int i = 0; i < 700000; ++i) {
+        data += R"({"_id":"k)" + std::to_string(i) + R"(","pad":"......................."})";
+        data += i % 1000 == 0 ? "\r\n" : "\n";
+    }
+    ASSERT_GT(data.size(), 32u << 20);
+    const auto source = makeBufferSource(data);
+    ZdsIndexOptions one;
+    one.threads = 1;
+    ZdsIndexOptions four;
+    four.threads = 4;
+    const auto a = indexJsonLines(*source, one);
+    const auto b = indexJsonLines(*source, four);
+    ASSERT_TRUE(a && b);
+    ASSERT_EQ(a->size(), 700000u);
+    ASSERT_EQ(a->size(), b->size());
+    for (std::size_t i = 0; i < a->size(); i += 997) {
+        EXPECT_EQ((*a)[i].id, (*b)[i].id);
+        EXPECT_EQ((*a)[i].offset, (*b)[i].offset);
+    }
+    CancelToken cancel;
+    cancel.cancel();
+    ZdsIndexOptions cancelled;
+    cancelled.cancel = &cancel;
+    EXPECT_FALSE(indexJsonLines(*source, cancelled));
+
+    const std::string zdx = encodeZdx(*a);
+    const ZdxIndex index(makeBufferSource(zdx));
+    ASSERT_EQ(index.entryCount(), a->size());
+    const ZdsIdMap map(index);
+    const auto hit = map.find("k123456");
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->offset, (*a)[123456].offset);
+    EXPECT_EQ(findIdInZdx(index, "k123456")->length, (*a)[123456].length);
+    EXPECT_FALSE(map.find("nope"));
+}
+
+TEST(ZdsLineIndex, EncoderRefusesWhatZdxCannotHold) {
+    std::string out;
+    EXPECT_THROW(appendZdxEntry(out, std::string(70000, 'x'), 0, 1), std::length_error);
+    EXPECT_THROW(appendZdxEntry(out, "x", 0, 1ull << 32), std::length_error);
+}
+
+// ---- search ----
+
+std::vector<std::string> searchIds(const ZdsCollection& c, ZdsQuery q) {
+    std::string error;
+    const auto m = ZdsMatcher::compile(q, &error);
+    EXPECT_TRUE(m) << error;
+    std::vector<std::string> ids;
+    if (m) {
+        searchZdsCollection(c, *m, [&](const ZdsSearchHit& h) {
+            ids.push_back(h.id);
+            return true;
+        });
+    }
+    return ids;
+}
+
+TEST(ZdsSearch, FieldsIdsAndText) {
+    const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
+    const ZdsCollection& train = chooseZdsCollection(*ds, "train");
+    const ZdsCollection& test = chooseZdsCollection(*ds, "test");
+    using T = ZdsQuery::Target;
+    using Op = ZdsQuery::Op;
+    EXPECT_EQ(searchIds(train, {T::Field, Op::Equals, "score", "0.95"}),
+              std::vector<std::string>{"doc_001"});
+    EXPECT_EQ(searchIds(train, {T::Field, Op::Equals, "/metadata/source", "api"}),
+              std::vector<std::string>{"doc_002"});
+    EXPECT_EQ(searchIds(train, {T::Field, Op::Contains, "/metadata/tags", "b"}),
+              std::vector<std::string>{"doc_002"});
+    EXPECT_EQ(searchIds(test, {T::Field, Op::Less, "i", "2"}),
+              (std::vector<std::string>{"t00", "t01"}));
+    EXPECT_EQ(searchIds(test, {T::Field, Op::Greater, "/nested/l/1", "16"}),
+              (std::vector<std::string>{"t09"}));
+    EXPECT_EQ(searchIds(train, {T::Field, Op::Regex, "text", "^Good"}),
+              std::vector<std::string>{"doc_002"});
+    EXPECT_EQ(searchIds(train, {T::Text, Op::Contains, "", "HELLO", true}),
+              std::vector<std::string>{"doc_001"});
+    EXPECT_EQ(searchIds(test, {T::Id, Op::Equals, "", "t03"}), std::vector<std::string>{"t03"});
+    EXPECT_EQ(searchIds(test, {T::Id, Op::Regex, "", "^t0[78]$"}),
+              (std::vector<std::string>{"t07", "t08"}));
+
+    std::string error;
+    EXPECT_FALSE(ZdsMatcher::compile({T::Id, Op::Regex, "", "("}, &error));
+    EXPECT_FALSE(error.empty());
+    EXPECT_FALSE(ZdsMatcher::compile({T::Field, Op::Equals, "", "1"}, &error));
+    EXPECT_FALSE(ZdsMatcher::compile({T::Field, Op::Less, "i", "true"}, &error));
+}
+
+TEST(ZdsSearch, RegexOnASixteenMegabyteLineIsBounded) {
+    // Only the first kZdsRegexScanLimit bytes are searched: a match at the start is found, one
+    // at the end of 16 MB is not, and neither search can hang or exhaust the stack.
+    const std::string line = R"({"_id":"big","s":")" + std::string(16u << 20, 'a') + "b\"}";
+    const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size());
+    const auto start = ZdsMatcher::compile(
+        {ZdsQuery::Target::Text, ZdsQuery::Op::Regex, "", "\"s\":\"a{100}"}, nullptr);
+    ASSERT_TRUE(start);
+    EXPECT_TRUE(start->matches("big", bytes));
+    const auto end =
+        ZdsMatcher::compile({ZdsQuery::Target::Text, ZdsQuery::Op::Regex, "", "a+b"}, nullptr);
+    ASSERT_TRUE(end);
+    EXPECT_FALSE(end->matches("big", bytes));
+    const auto field =
+        ZdsMatcher::compile({ZdsQuery::Target::Field, ZdsQuery::Op::Regex, "s", "^a+$"}, nullptr);
+    ASSERT_TRUE(field);
+    EXPECT_TRUE(field->matches("big", bytes));
+}
+
+TEST(ZdsSearch, CancelAndLimit) {
+    const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_100k");
+    const ZdsCollection& c = *ds->collections.at(0);
+    const auto m =
+        ZdsMatcher::compile({ZdsQuery::Target::Text, ZdsQuery::Op::Contains, "", "row"}, nullptr);
+    ASSERT_TRUE(m);
+    ZdsSearchOptions limited;
+    limited.maxHits = 5;
+    std::uint64_t hits = 0;
+    searchZdsCollection(
+        c, *m, [&](const ZdsSearchHit&) { return ++hits, true; }, limited);
+    EXPECT_EQ(hits, 5u);
+    CancelToken cancel;
+    cancel.cancel();
+    ZdsSearchOptions cancelled;
+    cancelled.cancel = &cancel;
+    EXPECT_TRUE(searchZdsCollection(
+                    c, *m, [](const ZdsSearchHit&) { return true; }, cancelled)
+                    .cancelled);
+}
+
+}  // namespace
+}  // namespace strata
