@@ -172,10 +172,23 @@ void ZdsTableModelTest::listsWhatTheReferenceReads() {
     int checked = 0;
     if (expected.is_object() && expected["per_collection"].is_object()) {
         for (const auto& [name, facts] : expected["per_collection"].items()) {
-            if (!facts.contains("fast_store") || !facts["fast_store"].contains("ids_sorted")) {
+            const int c = indexOfCollection(*o->editor, name);
+            const bool docs =
+                c >= 0 && o->editor->table(c)->collection().mode() == ZdsStorageMode::Docs;
+            // The reference lists no documents of a docs/ collection inside an archive (its
+            // engine reads folders only); Strata reads them, so only folders compare.
+            if (docs && !dataset.endsWith(".zds") && facts.contains("engine") &&
+                facts["engine"].contains("doc_ids_in_order")) {
+                // The file-per-document engine: ids in order.
+                QCOMPARE(ids(*o->editor->table(c)),
+                         facts["engine"]["doc_ids_in_order"].get<std::vector<std::string>>());
+                ++checked;
+                continue;
+            }
+            if (docs || !facts.contains("fast_store") ||
+                !facts["fast_store"].contains("ids_sorted")) {
                 continue;  // the reference read this one through its other engine only
             }
-            const int c = indexOfCollection(*o->editor, name);
             QVERIFY2(c >= 0, name.c_str());
             const ZdsTableModel& m = *o->editor->table(c);
             // The table lists every line, superseded ones too; the reference keeps the last
