@@ -562,7 +562,7 @@ void DocumentView::rebuildHighlights() {
     const bool dark = isDark(this);
     for (const MapSegment& s : segments_) {
         highlights.append({s.offset, s.length,
-                           withAlpha(model::colorForKind(s.node->kind(), dark), dark ? 90 : 120)});
+                           withAlpha(model::colorForNode(*s.node, dark), dark ? 90 : 120)});
     }
     for (const MapMarker& m : markers_) {
         highlights.append({m.offset, std::max<quint64>(m.length, 1),

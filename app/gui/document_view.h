@@ -92,6 +92,9 @@ signals:
     void statusChanged();
     // The node shown in the properties panel changed (tree click, hex cursor, selectNode).
     void currentNodeChanged(const strata::Node* node);
+    // A format view asks the window to open this document again (its files changed on disk, or
+    // a job it ran wrote new ones). The window asks about unsaved edits first.
+    void reloadRequested();
     void entropyReady();
     void message(const QString& text);
 

@@ -127,7 +127,7 @@ void FileMap::renderCache() {
         return std::max(bottom - top, minHeight);
     };
     for (const MapSegment& s : segments_) {
-        const QColor colour = model::colorForKind(s.node->kind(), dark);
+        const QColor colour = model::colorForNode(*s.node, dark);
         p.fillRect(QRect(strip.left(), yFor(s.offset), strip.width(), band(s.offset, s.length, 1)),
                    colour);
     }

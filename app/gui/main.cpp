@@ -5,16 +5,35 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTextStream>
 
 #include <cstdio>
 
+#include "document_view.h"
 #include "main_window.h"
 #include "single_instance.h"
 
 namespace {
 
-int runScreenshot(const QString& output, const QStringList& paths, int timeoutMs) {
+// Shows the centre tab called `name` ("Records", "Tensors") of the current document.
+bool showTab(strata::gui::MainWindow& window, const QString& name) {
+    strata::gui::DocumentView* view = window.currentView();
+    if (view == nullptr) {
+        return false;
+    }
+    QTabWidget* tabs = view->centreTabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (tabs->tabText(i).remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0) {
+            tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+int runScreenshot(const QString& output, const QStringList& paths, const QString& tab,
+                  int timeoutMs) {
     strata::gui::MainWindow window;
     window.setInteractive(false);
     window.resize(1440, 900);
@@ -25,6 +44,11 @@ int runScreenshot(const QString& output, const QStringList& paths, int timeoutMs
             return 1;
         }
     }
+    if (!tab.isEmpty() && !showTab(window, tab)) {
+        std::fprintf(stderr, "strata: no tab called \"%s\"\n", qPrintable(tab));
+        return 1;
+    }
+    // Showing a tab can start its jobs (a chart, statistics): wait for them too.
     if (!window.waitUntilIdle(timeoutMs)) {
         std::fprintf(stderr, "strata: jobs still running after %d ms; taking the shot anyway\n",
                      timeoutMs);
@@ -72,12 +96,19 @@ int main(int argc, char* argv[]) {
         QStringLiteral("screenshot-timeout"),
         QApplication::translate("main", "Longest wait for jobs before the screenshot (ms)."),
         QStringLiteral("ms"), QStringLiteral("60000"));
-    parser.addOptions({newInstance, screenshot, timeout});
+    const QCommandLineOption tab(
+        QStringLiteral("tab"),
+        QApplication::translate("main",
+                                "With --screenshot: show the document's tab called <name> "
+                                "(Hex, Records, Tensors, …) first."),
+        QStringLiteral("name"));
+    parser.addOptions({newInstance, screenshot, timeout, tab});
     parser.process(app);
     const QStringList paths = parser.positionalArguments();
 
     if (parser.isSet(screenshot)) {
-        return runScreenshot(parser.value(screenshot), paths, parser.value(timeout).toInt());
+        return runScreenshot(parser.value(screenshot), paths, parser.value(tab),
+                             parser.value(timeout).toInt());
     }
 
     strata::gui::SingleInstance instance;

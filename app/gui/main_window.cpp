@@ -16,10 +16,13 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QThread>
 #include <QTreeView>
 #include <QUndoGroup>
+
+#include <algorithm>
 
 #include "app/zs/new_zs_file_dialog.h"
 #include "bookmarks_panel.h"
@@ -176,6 +179,12 @@ void MainWindow::createMenus() {
     file->addAction(saveAction_);
     file->addAction(saveAsAction_);
     file->addAction(closeAction_);
+    QAction* reload = file->addAction(tr("Re&load"), this, [this] {
+        if (DocumentView* view = currentView()) {
+            reloadView(view);
+        }
+    });
+    reload->setShortcuts(QKeySequence::Refresh);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcuts(QKeySequence::Quit);
@@ -379,6 +388,9 @@ bool MainWindow::openPath(const QString& path) {
         }
     });
     connect(doc, &model::Document::modifiedChanged, this, [this, view] { updateTabTitle(view); });
+    connect(
+        view, &DocumentView::reloadRequested, this, [this, view] { reloadView(view); },
+        Qt::QueuedConnection);
     connect(view->hexView(), &HexView::editableChanged, this, [this, view](bool on) {
         if (view == currentView()) {
             overwriteAction_->setChecked(on);
@@ -393,6 +405,22 @@ bool MainWindow::openPath(const QString& path) {
     }
     statusBar()->showMessage(tr("Opened %1 as %2").arg(doc->displayName(), doc->formatName()),
                              5000);
+    return true;
+}
+
+bool MainWindow::reloadView(DocumentView* view) {
+    const int index = tabs_->indexOf(view);
+    if (index < 0) {
+        return false;
+    }
+    const QString path = view->document()->path();
+    if (!closeTab(index)) {
+        return false;  // the user kept their unsaved edits
+    }
+    if (!openPath(path)) {
+        return false;
+    }
+    tabs_->tabBar()->moveTab(tabs_->currentIndex(), std::min(index, tabs_->count() - 1));
     return true;
 }
 
@@ -487,11 +515,21 @@ void MainWindow::startEditorSave(DocumentView* view, const QString& path) {
         return;
     }
     view->trackJob(job);
-    connect(job, &model::Job::stateChanged, this, [this, path](model::Job::State state) {
-        if (state == model::Job::State::Finished) {
-            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
-        }
-    });
+    const bool inPlace = canonical(path) == canonical(view->document()->path());
+    QPointer<DocumentView> guard(view);
+    connect(job, &model::Job::stateChanged, this,
+            [this, path, inPlace, guard](model::Job::State state) {
+                if (state != model::Job::State::Finished) {
+                    return;
+                }
+                statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+                // The views still show the old mapped files: open the saved content.
+                if (inPlace && guard) {
+                    QMetaObject::invokeMethod(
+                        this, [this, guard] { guard ? void(reloadView(guard)) : void(); },
+                        Qt::QueuedConnection);
+                }
+            });
 }
 
 void MainWindow::save() {

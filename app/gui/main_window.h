@@ -39,6 +39,9 @@ public:
     // false when it cannot be opened; the reason goes to a message box when interactive, to
     // the status bar and lastError() otherwise.
     bool openPath(const QString& path);
+    // Closes the document (asking about unsaved edits) and opens its path again in the same
+    // tab position: after a build wrote new files, or the files changed on disk.
+    bool reloadView(DocumentView* view);
     void openPaths(const QStringList& paths);
     QString lastError() const { return lastError_; }
 

@@ -58,7 +58,12 @@ AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)
     }
     const auto directory = directoryOf(target_);
     for (int attempt = 0; attempt < kCreateAttempts; ++attempt) {
-        tempPath_ = directory / ("." + target_.filename().string() + ".strata-" + randomSuffix());
+        // Appended piece by piece: `"." + string` trips GCC 12's -Wrestrict at -O3.
+        std::string name = ".";
+        name += target_.filename().string();
+        name += ".strata-";
+        name += randomSuffix();
+        tempPath_ = directory / name;
         fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
         if (fd_ >= 0) {
             break;

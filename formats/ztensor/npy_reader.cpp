@@ -189,9 +189,11 @@ std::vector<std::uint8_t> toLittleRowMajor(std::span<const std::uint8_t> in, con
     std::vector<std::uint8_t> out(in.size());
     const std::uint64_t count = in.size() / size;
     const std::size_t ndim = h.shape.size();
-    std::vector<std::uint64_t> index(ndim, 0);
+    // At least one slot each: GCC 12 at -O2 misreads the empty case as freeing a non-heap
+    // pointer (-Wfree-nonheap-object).
+    std::vector<std::uint64_t> index(std::max<std::size_t>(ndim, 1), 0);
     // Strides of the column-major input, in elements.
-    std::vector<std::uint64_t> stride(ndim, 1);
+    std::vector<std::uint64_t> stride(std::max<std::size_t>(ndim, 1), 1);
     for (std::size_t d = 1; d < ndim; ++d) {
         stride[d] = stride[d - 1] * h.shape[d - 1];
     }

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -344,9 +345,16 @@ void ShardlakeViewsTest::aliasSaveThroughTheWindow() {
     browser->versionBox()->setCurrentText(QStringLiteral("idx-l2"));
     QVERIFY(browser->applyAlias());
     QVERIFY(view->document()->isModified());
+    const QPointer<DocumentView> saved(view);
     window_->startEditorSave(view, view->document()->path());
     QVERIFY(window_->waitUntilIdle(60000));
-    QTRY_VERIFY(!view->document()->isModified());
+    // Saving in place reopens the document, so the new view shows what is on disk.
+    QTRY_VERIFY(saved.isNull());
+    view = window_->currentView();
+    QVERIFY(view);
+    QVERIFY(!view->document()->isModified());
+    browser = view->findChild<ShardlakeRootBrowser*>();
+    QVERIFY(browser);
     std::ifstream in(root / "aliases" / "pq.json", std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     QCOMPARE(text, std::string("{\n  \"alias\": \"pq\",\n  \"index_version\": \"idx-l2\"\n}"));
