@@ -561,8 +561,8 @@ void DocumentView::rebuildHighlights() {
     QList<HexHighlight> highlights;
     const bool dark = isDark(this);
     for (const MapSegment& s : segments_) {
-        highlights.append({s.offset, s.length,
-                           withAlpha(model::colorForNode(*s.node, dark), dark ? 90 : 120)});
+        highlights.append(
+            {s.offset, s.length, withAlpha(model::colorForNode(*s.node, dark), dark ? 90 : 120)});
     }
     for (const MapMarker& m : markers_) {
         highlights.append({m.offset, std::max<quint64>(m.length, 1),
