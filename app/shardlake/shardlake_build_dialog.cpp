@@ -120,27 +120,28 @@ model::Job* ShardlakeBuildDialog::startBuild(model::JobRunner& runner, QString* 
 void installBuildAction(DocumentView& view, const model::ShardlakeSession& session,
                         ShardlakeRootBrowser& browser) {
     browser.buildButton()->show();
-    QObject::connect(&browser, &ShardlakeRootBrowser::buildRequested, &browser,
-                     [&view, &session, &browser] {
-                         ShardlakeBuildDialog dialog(session, &browser);
-                         if (dialog.exec() != QDialog::Accepted || view.jobRunner() == nullptr) {
-                             return;
-                         }
-                         QString error;
-                         model::Job* job = dialog.startBuild(*view.jobRunner(), &error);
-                         if (job == nullptr) {
-                             QMessageBox::warning(&browser, dialog.windowTitle(), error);
-                             return;
-                         }
-                         view.trackJob(job);
-                         QObject::connect(job, &model::Job::finished, &view, [&view, job] {
-                             if (job->state() == model::Job::State::Finished) {
-                                 emit view.message(QObject::tr("%1 finished; reopen the root to "
-                                                               "browse the new index")
-                                                       .arg(job->title()));
-                             }
-                         });
-                     });
+    QObject::connect(
+        &browser, &ShardlakeRootBrowser::buildRequested, &browser, [&view, &session, &browser] {
+            ShardlakeBuildDialog dialog(session, &browser);
+            if (dialog.exec() != QDialog::Accepted || view.jobRunner() == nullptr) {
+                return;
+            }
+            QString error;
+            model::Job* job = dialog.startBuild(*view.jobRunner(), &error);
+            if (job == nullptr) {
+                QMessageBox::warning(&browser, dialog.windowTitle(), error);
+                return;
+            }
+            view.trackJob(job);
+            QObject::connect(job, &model::Job::finished, &view, [&view, job] {
+                if (job->state() == model::Job::State::Finished) {
+                    // The root has a new index version: open it again to show it.
+                    emit view.message(
+                        QObject::tr("%1 finished; reloading the root").arg(job->title()));
+                    emit view.reloadRequested();
+                }
+            });
+        });
 }
 
 }  // namespace strata::gui
