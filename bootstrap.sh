@@ -62,7 +62,8 @@ case "$mode" in
         ASAN_OPTIONS=detect_leaks=1 ctest --preset asan
         ;;
     fuzz)
-        build fuzz
+        cmake --preset fuzz >/dev/null
+        cmake --build --preset fuzz --target strata_fuzzers
         tests/fuzz/run_fuzzers.sh build/fuzz "${FUZZ_SECONDS:-20}"
         ;;
     *)

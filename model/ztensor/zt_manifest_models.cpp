@@ -65,7 +65,9 @@ QList<QStandardItem*> makeRow(const QString& key, const nlohmann::json& value) {
 void addChildren(QStandardItem* root, const nlohmann::json& value) {
     std::vector<std::pair<QStandardItem*, const nlohmann::json*>> pending{{root, &value}};
     while (!pending.empty()) {
-        auto [item, json] = pending.back();
+        // Plain variables, not a structured binding: the lambda below captures them.
+        QStandardItem* item = pending.back().first;
+        const nlohmann::json* json = pending.back().second;
         pending.pop_back();
         std::size_t shown = 0;
         auto add = [&](const QString& key, const nlohmann::json& child) {
