@@ -25,6 +25,7 @@
 #include "formats/shardlake/shardlake_search.h"
 #include "formats/shardlake/shardlake_validator.h"
 #include "json_output.h"
+#include "terminal_progress.h"
 
 namespace strata::cli {
 
@@ -375,16 +376,6 @@ struct BuildArgs {
     bool json = false;
 };
 
-ProgressCallback stderrProgress() {
-    if (::isatty(STDERR_FILENO) == 0) {
-        return {};
-    }
-    return [](double fraction, const std::string& text) {
-        std::fprintf(stderr, "\r\033[K[%3d%%] %s", static_cast<int>(fraction * 100), text.c_str());
-        std::fflush(stderr);
-    };
-}
-
 int runBuild(BuildArgs& args) {
     sl::BuildRequest& r = args.build;
     r.root = args.root;
@@ -394,7 +385,7 @@ int runBuild(BuildArgs& args) {
     }
     r.metric = *metric;
     r.kmeansSampleSize = args.sample;
-    r.progress = stderrProgress();
+    r.progress = terminalProgress();
     if (!args.input.empty()) {
         sl::IngestRequest ingest;
         ingest.root = args.root;
@@ -410,9 +401,7 @@ int runBuild(BuildArgs& args) {
         }
     }
     const sl::BuildOutcome built = sl::buildIndex(r);
-    if (r.progress) {
-        std::fputs("\r\033[K", stderr);
-    }
+    clearTerminalProgress(r.progress);
     if (!built.ok) {
         throw std::runtime_error("build: " + built.error);
     }

@@ -14,6 +14,7 @@
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
 #include "json_output.h"
+#include "terminal_progress.h"
 
 namespace strata::cli {
 
@@ -41,32 +42,6 @@ std::string diagnosticLine(const Diagnostic& d) {
         line += " [" + d.nodePath + ']';
     }
     return line;
-}
-
-// Progress on stderr, only for a person watching a terminal; redrawn when the percentage moves.
-ProgressCallback terminalProgress() {
-    if (::isatty(STDERR_FILENO) == 0) {
-        return {};
-    }
-    auto state = std::make_shared<std::pair<std::mutex, int>>();
-    state->second = -1;
-    return [state](double fraction, const std::string& text) {
-        const int percent = static_cast<int>(fraction * 100.0);
-        std::lock_guard lock(state->first);
-        if (percent == state->second) {
-            return;
-        }
-        state->second = percent;
-        std::fprintf(stderr, "\r\033[K[%3d%%] %s", percent, text.c_str());
-        std::fflush(stderr);
-    };
-}
-
-void clearProgress(const ProgressCallback& progress) {
-    if (progress) {
-        std::fputs("\r\033[K", stderr);
-        std::fflush(stderr);
-    }
 }
 
 struct Counts {
@@ -117,14 +92,14 @@ int runValidate(const ValidateOptions& request) {
             if (json) {
                 diagnostics.push_back(diagnosticJson(d));
             } else {
-                clearProgress(options.progress);
+                clearTerminalProgress(options.progress);
                 std::cout << diagnosticLine(d) << '\n';
             }
         });
         std::signal(SIGINT, onInterrupt);
         completed = validator->run(sink, options) == ValidationOutcome::Completed;
         std::signal(SIGINT, SIG_DFL);
-        clearProgress(options.progress);
+        clearTerminalProgress(options.progress);
     }
     if (json) {
         out["diagnostics"] = std::move(diagnostics);

@@ -28,6 +28,7 @@
 #include "formats/zds/zds_validator.h"
 #include "formats/zds/zds_writer.h"
 #include "json_output.h"
+#include "terminal_progress.h"
 
 namespace strata::cli {
 
@@ -48,30 +49,6 @@ void catchInterrupt() {
 
 std::string dumpJson(const nlohmann::ordered_json& json, int indent = -1) {
     return json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
-// Progress on stderr only for a person at a terminal.
-ProgressCallback terminalProgress() {
-    if (::isatty(STDERR_FILENO) == 0) {
-        return {};
-    }
-    auto state = std::make_shared<std::pair<std::mutex, int>>();
-    state->second = -1;
-    return [state](double fraction, const std::string& text) {
-        const int percent = static_cast<int>(fraction * 100.0);
-        std::lock_guard lock(state->first);
-        if (percent != state->second) {
-            state->second = percent;
-            std::fprintf(stderr, "\r\033[K[%3d%%] %s", percent, text.c_str());
-            std::fflush(stderr);
-        }
-    };
-}
-
-void endProgress(const ProgressCallback& progress) {
-    if (progress) {
-        std::fputs("\r\033[K", stderr);
-    }
 }
 
 std::shared_ptr<ZdsDataset> openDataset(const std::string& path) {
@@ -96,7 +73,7 @@ int runValidate(const std::string& path, bool json) {
     options.cancel = &zdsInterrupt;
     options.progress = terminalProgress();
     const ValidationOutcome outcome = validator->run(sink, options);
-    endProgress(options.progress);
+    clearTerminalProgress(options.progress);
     const std::size_t errors = sink.countOf(Severity::Error);
     const std::size_t warnings = sink.countOf(Severity::Warning);
     if (json) {
@@ -254,13 +231,13 @@ int runSearch(const SearchArgs& args) {
                                 {"length", hit.region.length},
                                 {"match", hit.snippet}});
             } else {
-                endProgress(options.progress);
+                clearTerminalProgress(options.progress);
                 std::cout << hit.id << '\t' << hit.snippet << '\n';
             }
             return true;
         },
         options);
-    endProgress(options.progress);
+    clearTerminalProgress(options.progress);
     if (args.json) {
         std::cout << dumpJson(hits, 2) << '\n';
     }
