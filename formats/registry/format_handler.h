@@ -2,6 +2,7 @@
 // turns a path into sources, a lazy Node tree and a validator.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -88,6 +89,15 @@ struct OpenedDocument {
     std::vector<std::pair<std::string, std::string>> facts;
     // Makes a validator over this document; may return nullptr when the format has none yet.
     std::function<std::unique_ptr<Validator>()> makeValidator;
+    // The format's own parsed object (a dataset, a corpus), kept so that views and editors reuse
+    // what open() built instead of parsing the files a second time. Holds a std::shared_ptr<T>.
+    std::any formatState;
+
+    template <class T>
+    std::shared_ptr<T> stateAs() const {
+        const auto* held = std::any_cast<std::shared_ptr<T>>(&formatState);
+        return held != nullptr ? *held : nullptr;
+    }
 };
 
 class FormatHandler {
