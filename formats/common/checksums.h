@@ -17,7 +17,8 @@ using Sha256Digest = std::array<std::uint8_t, 32>;
 // CRC-64 as in .xz (ECMA-182 polynomial, reflected, init and xorout all ones), via liblzma.
 std::uint64_t crc64xz(std::span<const std::uint8_t> data, std::uint64_t seed = 0);
 
-// CRC-32C (Castagnoli). Uses the SSE4.2 crc32 instruction when the CPU has it.
+// CRC-32C (Castagnoli). Uses the SSE4.2 crc32 instruction on three interleaved streams when
+// the CPU has it.
 std::uint32_t crc32c(std::span<const std::uint8_t> data, std::uint32_t seed = 0);
 // The two implementations behind crc32c(), exposed so tests and benchmarks can compare them.
 std::uint32_t crc32cTable(std::span<const std::uint8_t> data, std::uint32_t seed = 0);

@@ -69,6 +69,27 @@ TEST(Crc32c, TableAndHardwareAgreeOnEveryLengthAndAlignment) {
     }
 }
 
+// The hardware path runs three interleaved streams over stripes of 3 x 8 KiB and 3 x 256 bytes;
+// lengths around those sizes reach every join and tail.
+TEST(Crc32c, InterleavedStripesMatchTheTableAroundEveryStripeSize) {
+    const auto data = test::randomBytes(200000, 11);
+    const std::size_t lengths[] = {767,   768,   769,   1536,  1543,  24575,  24576,
+                                   24577, 25344, 25351, 49152, 50000, 199999, 200000};
+    for (const std::size_t length : lengths) {
+        for (const std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
+            if (offset + length > data.size()) {
+                continue;
+            }
+            const auto piece = std::span(data).subspan(offset, length);
+            const std::uint32_t expected = crc32cTable(piece, 0x12345678u);
+            ASSERT_EQ(crc32cHardware(piece, 0x12345678u), expected) << offset << "+" << length;
+            ASSERT_EQ(crc32c(piece, 0x12345678u), expected) << offset << "+" << length;
+        }
+    }
+    const auto all = std::span(data);
+    EXPECT_EQ(crc32c(all.subspan(30000), crc32c(all.first(30000))), crc32cTable(all));
+}
+
 TEST(Crc32c, ChainsAcrossPieces) {
     const auto data = test::randomBytes(1000, 3);
     const auto whole = crc32cBitwise(data);
