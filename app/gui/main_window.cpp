@@ -408,12 +408,12 @@ bool MainWindow::openPath(const QString& path) {
     return true;
 }
 
-bool MainWindow::reloadView(DocumentView* view) {
+bool MainWindow::reloadView(DocumentView* view, const QString& newPath) {
     const int index = tabs_->indexOf(view);
     if (index < 0) {
         return false;
     }
-    const QString path = view->document()->path();
+    const QString path = newPath.isEmpty() ? view->document()->path() : newPath;
     if (!closeTab(index)) {
         return false;  // the user kept their unsaved edits
     }
@@ -523,12 +523,20 @@ void MainWindow::startEditorSave(DocumentView* view, const QString& path) {
                     return;
                 }
                 statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
-                // The views still show the old mapped files: open the saved content.
-                if (inPlace && guard) {
-                    QMetaObject::invokeMethod(
-                        this, [this, guard] { guard ? void(reloadView(guard)) : void(); },
-                        Qt::QueuedConnection);
+                if (!guard) {
+                    return;
                 }
+                // The views still show the old mapped files: open the saved content. After a
+                // Save As the tab moves to the new file, as in any editor; the edits now live
+                // there, so the old document has nothing left to lose.
+                if (!inPlace) {
+                    guard->document()->undoStack()->setClean();
+                }
+                const QString reopen = inPlace ? QString() : path;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, guard, reopen] { guard ? void(reloadView(guard, reopen)) : void(); },
+                    Qt::QueuedConnection);
             });
 }
 

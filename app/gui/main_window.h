@@ -41,7 +41,8 @@ public:
     bool openPath(const QString& path);
     // Closes the document (asking about unsaved edits) and opens its path again in the same
     // tab position: after a build wrote new files, or the files changed on disk.
-    bool reloadView(DocumentView* view);
+    // Reopens the view's document, from `path` when given (after a Save As to a new file).
+    bool reloadView(DocumentView* view, const QString& path = {});
     void openPaths(const QStringList& paths);
     QString lastError() const { return lastError_; }
 

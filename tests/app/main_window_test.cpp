@@ -2,6 +2,7 @@
 // Save As through the window, bad paths, and the docks following the current document.
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -18,9 +19,11 @@
 #include "app/gui/hex_view.h"
 #include "app/gui/jobs_panel.h"
 #include "app/gui/main_window.h"
+#include "app/ztensor/zt_manifest_tab.h"
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
+#include "model/ztensor/zt_manifest_models.h"
 
 using namespace strata::gui;
 
@@ -162,6 +165,42 @@ private slots:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains(QByteArray::fromStdString(d.code)));
+    }
+
+    // Save As through a format editor writes the new file, then the tab shows it, clean; the
+    // original stays as it was.
+    void editorSaveAsMovesTheTabToTheNewFile() {
+        QFile source(QStringLiteral(STRATA_CORPUS_DIR "/ztensor/valid/attrs_extra_keys.zt"));
+        if (!source.open(QIODevice::ReadOnly)) {
+            QSKIP("corpus not available");
+        }
+        const QByteArray original = source.readAll();
+        const QString input = writeFile(QStringLiteral("attrs.zt"), original);
+        const QString output = dir_.filePath(QStringLiteral("attrs-edited.zt"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(input));
+        DocumentView* view = window.currentView();
+        auto* manifest = view->centreTabs()->findChild<strata::gui::ZtManifestTab*>(
+            QStringLiteral("ztManifestTab"));
+        QVERIFY(manifest);
+        auto* attributes = manifest->attributesModel();
+        QVERIFY(attributes->setData(attributes->index(0, 1), QStringLiteral("edited")));
+        QVERIFY(view->document()->isModified());
+
+        window.startEditorSave(view, output);
+        QTRY_COMPARE_WITH_TIMEOUT(window.currentView()->document()->path(),
+                                  QFileInfo(output).absoluteFilePath(), 30000);
+        QVERIFY(!window.currentView()->document()->isModified());
+        QCOMPARE(window.documentCount(), 1);
+        QFile kept(input);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), original);
+        QFile written(output);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(written.readAll().contains("edited"));
+        QVERIFY(window.waitUntilIdle(30000));
     }
 
 private:
