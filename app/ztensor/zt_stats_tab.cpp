@@ -19,6 +19,7 @@
 #include "app/gui/document_view.h"
 #include "model/core/job.h"
 #include "model/ztensor/zt_tensor_jobs.h"
+#include "zt_tensor_chooser.h"
 
 namespace strata::gui {
 
@@ -44,13 +45,7 @@ ZtStatsTab::ZtStatsTab(DocumentView& view, std::shared_ptr<const ZtFile> file, Q
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
-    tensorBox_ = new QComboBox(this);
-    for (const ZtTensor& tensor : file_->tensors()) {
-        tensorBox_->addItem(QString::fromStdString(tensor.name));
-    }
-    tensorBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    top->addWidget(new QLabel(tr("Tensor"), this));
-    top->addWidget(tensorBox_);
+    tensorBox_ = addZtTensorChooser(*top, *file_, this);
     compute_ = new QPushButton(tr("Compute"), this);
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setEnabled(false);

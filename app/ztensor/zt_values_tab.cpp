@@ -18,6 +18,7 @@
 #include "model/core/job_runner.h"
 #include "model/ztensor/zt_tensor_data.h"
 #include "model/ztensor/zt_values_model.h"
+#include "zt_tensor_chooser.h"
 
 namespace strata::gui {
 
@@ -51,13 +52,7 @@ ZtValuesTab::ZtValuesTab(DocumentView& view, std::shared_ptr<const ZtFile> file,
     layout->setContentsMargins(4, 4, 4, 4);
 
     auto* top = new QHBoxLayout;
-    tensorBox_ = new QComboBox(this);
-    for (const ZtTensor& tensor : file_->tensors()) {
-        tensorBox_->addItem(QString::fromStdString(tensor.name));
-    }
-    tensorBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    top->addWidget(new QLabel(tr("Tensor"), this));
-    top->addWidget(tensorBox_);
+    tensorBox_ = addZtTensorChooser(*top, *file_, this);
     top->addWidget(new QLabel(tr("Rows"), this));
     rowAxis_ = new QComboBox(this);
     top->addWidget(rowAxis_);

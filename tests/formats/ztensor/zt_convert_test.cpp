@@ -3,8 +3,10 @@
 // renames/drops/attributes land in the manifest, and damaged inputs are refused.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <map>
+#include <string>
 #include <tuple>
 
 #include "formats/common/atomic_file.h"
@@ -62,6 +64,19 @@ std::shared_ptr<const ZtFile> reopen(std::vector<std::uint8_t> bytes) {
     return ZtFile::open(makeBufferSource(std::move(bytes), "converted.zt"));
 }
 
+// Stable test names (gtest would print the parameters' addresses and bytes).
+std::string testName(const char* file) {
+    std::string name = file;
+    for (char& c : name) {
+        c = std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
+    }
+    return name;
+}
+
+std::string corpusCaseName(const ::testing::TestParamInfo<const char*>& param) {
+    return testName(param.param);
+}
+
 class ZtConvertCorpus : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ZtConvertCorpus, UnchangedPlanRewritesReferenceFilesByteForByte) {
@@ -74,7 +89,8 @@ INSTANTIATE_TEST_SUITE_P(ReferenceWritten, ZtConvertCorpus,
                          ::testing::Values("dense_raw.zt", "dense_raw_crc32c.zt", "dense_zstd.zt",
                                            "dense_zstd_crc32c.zt", "empty.zt", "single_f32_raw.zt",
                                            "single_f32_raw_crc32c.zt", "single_f32_zstd.zt",
-                                           "sparse_raw.zt", "sparse_zstd_crc32c.zt"));
+                                           "sparse_raw.zt", "sparse_zstd_crc32c.zt"),
+                         corpusCaseName);
 
 struct Recoding {
     std::optional<ZtEncoding> encoding;
@@ -82,7 +98,31 @@ struct Recoding {
     bool recompress;
 };
 
+std::string testName(const Recoding& r) {
+    const char* encoding = !r.encoding ? "keep" : *r.encoding == ZtEncoding::Zstd ? "zstd" : "raw";
+    std::string digest = "keepdigest";
+    switch (r.digest) {
+        case ZtDigestChoice::Keep:
+            break;
+        case ZtDigestChoice::None:
+            digest = "nodigest";
+            break;
+        case ZtDigestChoice::Crc32c:
+            digest = "crc32c";
+            break;
+        case ZtDigestChoice::Sha256:
+            digest = "sha256";
+            break;
+    }
+    return std::string(encoding) + "_" + digest + (r.recompress ? "_recompress" : "");
+}
+
 class ZtConvertRoundTrip : public ::testing::TestWithParam<std::tuple<const char*, Recoding>> {};
+
+std::string roundTripCaseName(
+    const ::testing::TestParamInfo<ZtConvertRoundTrip::ParamType>& param) {
+    return testName(std::get<0>(param.param)) + "_" + testName(std::get<1>(param.param));
+}
 
 // Every dtype (dense files) and every format (sparse files), to each encoding and digest.
 TEST_P(ZtConvertRoundTrip, KeepsLogicalContentsAndValidates) {
@@ -122,8 +162,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          Recoding{ZtEncoding::Raw, ZtDigestChoice::None, false},
                                          Recoding{ZtEncoding::Raw, ZtDigestChoice::Crc32c, false},
                                          Recoding{std::nullopt, ZtDigestChoice::Keep, true},
-                                         Recoding{ZtEncoding::Zstd, ZtDigestChoice::Crc32c,
-                                                  true})));
+                                         Recoding{ZtEncoding::Zstd, ZtDigestChoice::Crc32c, true})),
+    roundTripCaseName);
 
 TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
     const auto file = openCorpus("dense_raw.zt");
