@@ -135,13 +135,18 @@ void MainWindow::createActions() {
     findAction_->setShortcuts(QKeySequence::Find);
     connect(findAction_, &QAction::triggered, this, &MainWindow::find);
     findNextAction_ = new QAction(tr("Find &Next"), this);
-    findNextAction_->setShortcuts(QKeySequence::FindNext);
+    const QKeySequence goToKey(tr("Ctrl+G"));
+    // Some desktops bind Ctrl+G to Find Next as well; here it is Go to Offset, and a key bound
+    // to two actions would trigger neither.
+    QList<QKeySequence> findNextKeys = QKeySequence::keyBindings(QKeySequence::FindNext);
+    findNextKeys.removeAll(goToKey);
+    findNextAction_->setShortcuts(findNextKeys);
     connect(findNextAction_, &QAction::triggered, this, &MainWindow::findNext);
     findPreviousAction_ = new QAction(tr("Find &Previous"), this);
     findPreviousAction_->setShortcuts(QKeySequence::FindPrevious);
     connect(findPreviousAction_, &QAction::triggered, this, &MainWindow::findPrevious);
     goToAction_ = new QAction(tr("&Go to Offset…"), this);
-    goToAction_->setShortcut(QKeySequence(tr("Ctrl+G")));
+    goToAction_->setShortcut(goToKey);
     connect(goToAction_, &QAction::triggered, this, &MainWindow::goToOffsetDialog);
     bookmarkAction_ = new QAction(tr("Add &Bookmark"), this);
     bookmarkAction_->setShortcut(QKeySequence(tr("Ctrl+D")));

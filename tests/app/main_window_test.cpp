@@ -1,8 +1,10 @@
 // MainWindow: opening files (twice opens one tab), the undo group following the active tab,
 // Save As through the window, bad paths, and the docks following the current document.
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -201,6 +203,24 @@ private slots:
         QVERIFY(written.open(QIODevice::ReadOnly));
         QVERIFY(written.readAll().contains("edited"));
         QVERIFY(window.waitUntilIdle(30000));
+    }
+
+    // A key bound to two actions triggers neither (Qt reports it ambiguous).
+    void noTwoActionsShareAShortcut() {
+        MainWindow window;
+        QHash<QKeySequence, QString> owner;
+        for (const QAction* action : window.findChildren<QAction*>()) {
+            for (const QKeySequence& key : action->shortcuts()) {
+                if (key.isEmpty()) {
+                    continue;
+                }
+                QVERIFY2(!owner.contains(key),
+                         qPrintable(key.toString() + QStringLiteral(": ") + owner.value(key) +
+                                    QStringLiteral(", ") + action->text()));
+                owner.insert(key, action->text());
+            }
+        }
+        QVERIFY(owner.size() > 10);
     }
 
 private:
