@@ -51,6 +51,7 @@ ZsRecordsView::ZsRecordsView(std::shared_ptr<const zs::ZsFile> file, DocumentVie
                              QWidget* parent)
     : QWidget(parent), file_(std::move(file)), view_(view) {
     model_ = new model::ZsRecordsModel(file_, this);
+    model_->setBackgroundDecoding(true);  // scrolling back never waits for a decode
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
 

@@ -1,6 +1,8 @@
 #include "zs_records_model.h"
 
+#include <QFutureWatcher>
 #include <QStringDecoder>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <climits>
@@ -70,7 +72,8 @@ std::uint64_t zsFirstQueryBlock(const zs::ZsFile& file, const zs::RecordQuery& q
 }
 
 ZsRecordsModel::ZsRecordsModel(std::shared_ptr<const zs::ZsFile> file, QObject* parent)
-    : QAbstractTableModel(parent), file_(std::move(file)) {
+    : QAbstractTableModel(parent), file_(std::move(file)), pool_(std::make_unique<QThreadPool>()) {
+    pool_->setMaxThreadCount(1);  // blocks arrive in the order the view asked for them
     setQuery({});
 }
 
@@ -84,6 +87,8 @@ void ZsRecordsModel::setQuery(const zs::RecordQuery& query, std::optional<std::u
     rows_ = 0;
     lru_.clear();
     cache_.clear();
+    pending_.clear();
+    ++generation_;
     next_ = start.value_or(file_->blocksBegin());
     error_.clear();
     errorOffset_ = 0;
@@ -223,16 +228,9 @@ void ZsRecordsModel::remember(int blockIndex, DecodedPtr block) const {
     }
 }
 
-ZsRecordsModel::DecodedPtr ZsRecordsModel::decoded(int blockIndex) const {
-    const auto found = cache_.find(blockIndex);
-    if (found != cache_.end()) {
-        lru_.splice(lru_.begin(), lru_, found->second.second);
-        return found->second.first;
-    }
-    const Block& block = blocks_[std::size_t(blockIndex)];
+ZsRecordsModel::DecodedPtr ZsRecordsModel::decodeBlock(const zs::ZsFile& file, const Block& block) {
     auto out = std::make_shared<Decoded>();
-    const zs::BlockRead read = file_->readBlock(block.offset);
-    ++decodes_;
+    const zs::BlockRead read = file.readBlock(block.offset);
     if (read.frame.usable() && read.payload && read.payload->complete()) {
         out->payload = read.payload->bytes;
         zs::RecordCursor cursor(out->payload.bytes);
@@ -247,8 +245,57 @@ ZsRecordsModel::DecodedPtr ZsRecordsModel::decoded(int blockIndex) const {
             out->records.push_back(*record);
         }
     }
+    return out;
+}
+
+ZsRecordsModel::DecodedPtr ZsRecordsModel::decoded(int blockIndex) const {
+    const auto found = cache_.find(blockIndex);
+    if (found != cache_.end()) {
+        lru_.splice(lru_.begin(), lru_, found->second.second);
+        return found->second.first;
+    }
+    DecodedPtr out = decodeBlock(*file_, blocks_[std::size_t(blockIndex)]);
+    ++decodes_;
     remember(blockIndex, out);
     return out;
+}
+
+ZsRecordsModel::DecodedPtr ZsRecordsModel::decodedIfReady(int blockIndex) const {
+    if (!background_ || cache_.count(blockIndex) != 0) {
+        return decoded(blockIndex);
+    }
+    requestDecode(blockIndex);
+    return nullptr;
+}
+
+void ZsRecordsModel::requestDecode(int blockIndex) const {
+    if (!pending_.insert(blockIndex).second) {
+        return;  // already on its way
+    }
+    auto* self = const_cast<ZsRecordsModel*>(this);  // data() is const; the cache is not
+    auto* watcher = new QFutureWatcher<DecodedPtr>(self);
+    const int generation = generation_;
+    connect(watcher, &QFutureWatcher<DecodedPtr>::finished, self,
+            [self, watcher, blockIndex, generation] {
+                watcher->deleteLater();
+                self->decodeArrived(blockIndex, generation, watcher->result());
+            });
+    watcher->setFuture(
+        QtConcurrent::run(pool_.get(), [file = file_, block = blocks_[std::size_t(blockIndex)]] {
+            return decodeBlock(*file, block);
+        }));
+}
+
+void ZsRecordsModel::decodeArrived(int blockIndex, int generation, DecodedPtr block) {
+    if (generation != generation_) {
+        return;  // the rows were replaced meanwhile
+    }
+    pending_.erase(blockIndex);
+    ++decodes_;
+    remember(blockIndex, std::move(block));
+    const Block& b = blocks_[std::size_t(blockIndex)];
+    emit dataChanged(index(b.firstRow, RecordColumn), index(b.firstRow + b.rows - 1, LengthColumn),
+                     {Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 void ZsRecordsModel::setCacheCapacity(std::size_t blocks) {
@@ -340,6 +387,11 @@ QVariant ZsRecordsModel::data(const QModelIndex& index, int role) const {
     }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) {
         return {};
+    }
+    if (index.column() == RecordColumn || index.column() == LengthColumn) {
+        if (decodedIfReady(b) == nullptr) {
+            return index.column() == RecordColumn ? QVariant(tr("decoding…")) : QVariant();
+        }
     }
     switch (index.column()) {
         case NumberColumn:

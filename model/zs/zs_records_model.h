@@ -1,10 +1,13 @@
 // The records browser's table: the records of a ZS file (or of a query over it) in file order,
 // read block by block as the view scrolls (canFetchMore/fetchMore). Only a bounded number of
 // decoded blocks is kept (least recently used first out); scrolling back decodes a block again.
+// With background decoding on (the GUI), a block that is not cached is decoded by a worker
+// while its rows show a placeholder; the rows update when it arrives.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QByteArray>
+#include <QThreadPool>
 
 #include <cstdint>
 #include <list>
@@ -13,6 +16,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "formats/common/region.h"
@@ -71,6 +75,13 @@ public:
     // The whole block (framing, payload and CRC) the row's record is stored in.
     strata::Region blockRegionForRow(int row) const;
 
+    // Decode uncached blocks on a worker thread instead of inside data() (the records view
+    // turns this on; off, data() decodes on the spot, as the CLI and tests expect).
+    void setBackgroundDecoding(bool on) { background_ = on; }
+    bool backgroundDecoding() const { return background_; }
+    // Blocks being decoded by the worker.
+    std::size_t pendingDecodes() const { return pending_.size(); }
+
     // Decoded blocks kept at most (default 32); decodes done so far (tests check both).
     void setCacheCapacity(std::size_t blocks);
     std::size_t cachedBlocks() const { return cache_.size(); }
@@ -112,6 +123,11 @@ private:
     void fail(const QString& message, std::uint64_t offset);
     int blockIndexForRow(int row) const;
     DecodedPtr decoded(int blockIndex) const;
+    // The cached block, or nullptr after asking the worker for it (background decoding only).
+    DecodedPtr decodedIfReady(int blockIndex) const;
+    void requestDecode(int blockIndex) const;
+    void decodeArrived(int blockIndex, int generation, DecodedPtr block);
+    static DecodedPtr decodeBlock(const zs::ZsFile& file, const Block& block);
     void remember(int blockIndex, DecodedPtr block) const;
 
     std::shared_ptr<const zs::ZsFile> file_;
@@ -130,6 +146,11 @@ private:
     mutable std::list<int> lru_;  // most recent first
     mutable std::unordered_map<int, std::pair<DecodedPtr, std::list<int>::iterator>> cache_;
     mutable std::uint64_t decodes_ = 0;
+
+    bool background_ = false;
+    int generation_ = 0;  // bumped when the rows are replaced; late decodes are dropped
+    mutable std::unordered_set<int> pending_;
+    std::unique_ptr<QThreadPool> pool_;
 };
 
 }  // namespace strata::model

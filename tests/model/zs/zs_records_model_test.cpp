@@ -227,6 +227,51 @@ private slots:
         QVERIFY(model.cachedBlocks() <= 3);
     }
 
+    // In the GUI a block that was evicted is decoded by a worker: the rows show a placeholder,
+    // then change to the records when the block arrives; a second ask does not decode twice.
+    void backgroundDecodingFillsRowsWhenTheBlockArrives() {
+        auto file = openZs("valid/big-ngrams-1m.zs");
+        ZsRecordsModel model(file);
+        model.setCacheCapacity(2);
+        model.fetchUntil(200000);
+        const QByteArray first = model.recordAt(0);  // decoded on the spot: reference text
+        model.fetchUntil(400000);                    // evicts block 0 again
+        model.setBackgroundDecoding(true);
+        const QModelIndex cell = model.index(0, ZsRecordsModel::RecordColumn);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QCOMPARE(cell.data().toString(), QStringLiteral("decoding…"));
+        QVERIFY(!model.index(0, ZsRecordsModel::LengthColumn).data().isValid());
+        QCOMPARE(model.pendingDecodes(), std::size_t{1});
+        QCOMPARE(cell.data().toString(), QStringLiteral("decoding…"));
+        QCOMPARE(model.pendingDecodes(), std::size_t{1});  // asked twice, decoded once
+        QVERIFY(changed.wait(30000));
+        QCOMPARE(model.pendingDecodes(), std::size_t{0});
+        const QModelIndex topLeft = changed.first().at(0).value<QModelIndex>();
+        QCOMPARE(topLeft.row(), 0);
+        QCOMPARE(cell.data().toString(),
+                 ZsRecordsModel::renderRecord(
+                     std::span(reinterpret_cast<const std::uint8_t*>(first.constData()),
+                               std::size_t(first.size())),
+                     false));
+        QCOMPARE(model.index(0, ZsRecordsModel::LengthColumn).data().toLongLong(), first.size());
+    }
+
+    // A decode that arrives after the rows were replaced (a new query) is dropped.
+    void lateDecodeAfterANewQueryIsDropped() {
+        auto file = openZs("valid/big-ngrams-1m.zs");
+        ZsRecordsModel model(file);
+        model.setCacheCapacity(1);
+        model.fetchUntil(INT_MAX);
+        model.setBackgroundDecoding(true);
+        QCOMPARE(model.index(0, ZsRecordsModel::RecordColumn).data().toString(),
+                 QStringLiteral("decoding…"));
+        model.setQuery({});
+        QCOMPARE(model.pendingDecodes(), std::size_t{0});
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(!changed.wait(500));  // the old block's arrival changes nothing
+        QCOMPARE(model.cachedBlocks(), std::size_t{0});
+    }
+
     void damagedBlockStopsTheScanWithItsOffset() {
         auto file = openZs("corrupt/data-block-crc-wrong.zs");
         ZsRecordsModel model(file);
