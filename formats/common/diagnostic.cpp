@@ -60,8 +60,8 @@ void CappedSink::finish() {
     for (const auto& [code, tally] : tallies_) {
         if (maxPerCode_ != 0 && tally.count > maxPerCode_) {
             Diagnostic summary;
-            summary.severity = tally.worstDropped;
-            summary.code = code;
+            summary.severity = summaryCode_.empty() ? tally.worstDropped : Severity::Info;
+            summary.code = summaryCode_.empty() ? code : summaryCode_;
             summary.message = std::to_string(tally.count - maxPerCode_) + " more " + code +
                               " diagnostics not shown";
             target_.report(std::move(summary));

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -79,11 +80,13 @@ private:
 
 // Passes at most `maxPerCode` diagnostics of each code on to `target`; finish() then reports one
 // summary per capped code ("N more CODE diagnostics not shown") at the worst severity it held
-// back, so a file with a million bad records still gives a readable report.
+// back, so a file with a million bad records still gives a readable report. A format that
+// documents its own code for that note passes it as `summaryCode`: the summaries are then Info
+// diagnostics under that code.
 class CappedSink final : public DiagnosticSink {
 public:
-    CappedSink(DiagnosticSink& target, std::size_t maxPerCode)
-        : target_(target), maxPerCode_(maxPerCode) {}
+    CappedSink(DiagnosticSink& target, std::size_t maxPerCode, std::string summaryCode = {})
+        : target_(target), maxPerCode_(maxPerCode), summaryCode_(std::move(summaryCode)) {}
     void finish();
 
 protected:
@@ -96,6 +99,7 @@ private:
     };
     DiagnosticSink& target_;
     std::size_t maxPerCode_;
+    std::string summaryCode_;
     std::map<std::string, Tally> tallies_;
 };
 

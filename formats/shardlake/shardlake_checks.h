@@ -19,20 +19,19 @@ namespace strata::shardlake {
 class Reporter {
 public:
     Reporter(DiagnosticSink& sink, const ValidationOptions& options)
-        : sink_(sink), options_(options) {}
+        : capped_(sink, options.maxPerCode), options_(options) {}
 
     void report(Diagnostic diagnostic);
     void reportAll(std::vector<Diagnostic> diagnostics);
     void reportProblems(const std::vector<BinaryProblem>& problems);
-    // One info per code that hit the cap.
-    void finish();
+    // One summary per code that hit the cap.
+    void finish() { capped_.finish(); }
     bool cancelled() const { return options_.cancelled(); }
     const ValidationOptions& options() const { return options_; }
 
 private:
-    DiagnosticSink& sink_;
+    CappedSink capped_;
     const ValidationOptions& options_;
-    std::map<std::string, std::size_t> counts_;
 };
 
 // Ids seen across the shards of one index: (id, where) pairs sorted at the end.

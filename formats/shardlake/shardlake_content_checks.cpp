@@ -55,11 +55,7 @@ void checkVectors(const ByteSource& source, std::uint64_t offset, std::uint64_t 
 }  // namespace
 
 void Reporter::report(Diagnostic diagnostic) {
-    const std::size_t count = ++counts_[diagnostic.code];
-    if (options_.maxPerCode != 0 && count > options_.maxPerCode) {
-        return;
-    }
-    sink_.report(std::move(diagnostic));
+    capped_.report(std::move(diagnostic));
 }
 
 void Reporter::reportAll(std::vector<Diagnostic> diagnostics) {
@@ -71,19 +67,6 @@ void Reporter::reportAll(std::vector<Diagnostic> diagnostics) {
 void Reporter::reportProblems(const std::vector<BinaryProblem>& problems) {
     for (const BinaryProblem& problem : problems) {
         report(makeDiagnostic(Severity::Error, problem.code, problem.message, problem.regions));
-    }
-}
-
-void Reporter::finish() {
-    for (const auto& [code, count] : counts_) {
-        if (options_.maxPerCode != 0 && count > options_.maxPerCode) {
-            Diagnostic d;
-            d.severity = Severity::Info;
-            d.code = code;
-            d.message = std::to_string(count - options_.maxPerCode) + " more " + code +
-                        " diagnostics not shown";
-            sink_.report(std::move(d));
-        }
     }
 }
 

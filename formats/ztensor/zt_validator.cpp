@@ -343,34 +343,6 @@ Diagnostics checkGap(const ZtFile& file, const ZtLayoutEntry& gap, const CancelT
     return out;
 }
 
-// Passes diagnostics on, keeping at most maxPerCode of each code.
-// Like strata::CappedSink, but the summary is its own documented code, ZT-SUPPRESSED.
-class SuppressingSink {
-public:
-    SuppressingSink(DiagnosticSink& sink, std::size_t maxPerCode) : sink_(sink), max_(maxPerCode) {}
-    void report(Diagnostic d) {
-        auto& count = counts_[d.code];
-        if (++count <= max_) {
-            sink_.report(std::move(d));
-        }
-    }
-    void finish() {
-        for (const auto& [code, count] : counts_) {
-            if (count > max_) {
-                sink_.report(make(
-                    Severity::Info, "ZT-SUPPRESSED",
-                    std::to_string(count - max_) + " more " + code + " diagnostic(s) not shown", {},
-                    {}));
-            }
-        }
-    }
-
-private:
-    DiagnosticSink& sink_;
-    std::size_t max_;
-    std::map<std::string, std::size_t> counts_;
-};
-
 }  // namespace
 
 ZtValidator::ZtValidator(std::shared_ptr<const ZtFile> file, ZtValidatorLimits limits)
@@ -378,7 +350,8 @@ ZtValidator::ZtValidator(std::shared_ptr<const ZtFile> file, ZtValidatorLimits l
 
 ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
     const ZtFile& file = *file_;
-    SuppressingSink out(sink, std::max<std::size_t>(options.maxPerCode, 1));
+    // Capped summaries are their own documented code.
+    CappedSink out(sink, std::max<std::size_t>(options.maxPerCode, 1), "ZT-SUPPRESSED");
     for (const auto& d : file.diagnostics()) {
         out.report(d);
     }
