@@ -538,7 +538,9 @@ void startDatasetJob(DocumentView& view, model::ZdsDatasetJob kind, const QStrin
                                              "rewrites the dataset on disk."));
         return;
     }
-    model::Job* job = model::startZdsDatasetJob(*view.jobRunner(), kind, path, dest);
+    auto* editor = qobject_cast<model::ZdsEditor*>(view.document()->editor());
+    const bool deflate = editor != nullptr && editor->deflateOnSave();
+    model::Job* job = model::startZdsDatasetJob(*view.jobRunner(), kind, path, dest, {}, deflate);
     view.trackJob(job);
     QPointer<DocumentView> target(&view);
     QObject::connect(job, &model::Job::finished, &view, [target, job, elsewhere] {
@@ -588,6 +590,18 @@ void addZdsActions(QMenu* menu, DocumentView& view) {
                 }
             });
         action->setData(static_cast<int>(kind));
+    }
+    if (editor != nullptr) {
+        menu->addSeparator();
+        QAction* deflate = menu->addAction(QObject::tr("DEFLATE archive members"));
+        deflate->setObjectName(QStringLiteral("zdsDeflate"));
+        deflate->setToolTip(QObject::tr(
+            "Save, Pack and Compact compress the archive members they write. STORE'd members "
+            "(the default) can be read in place; DEFLATE'd ones must be inflated to be read."));
+        deflate->setCheckable(true);
+        deflate->setChecked(editor->deflateOnSave());
+        QObject::connect(deflate, &QAction::toggled, editor,
+                         [editor](bool on) { editor->setDeflateOnSave(on); });
     }
 }
 

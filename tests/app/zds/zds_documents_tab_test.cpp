@@ -312,7 +312,7 @@ QAction* jobAction(ZdsDocumentsTab* tab, model::ZdsDatasetJob kind) {
             continue;
         }
         for (QAction* action : button->menu()->actions()) {
-            if (action->data().toInt() == static_cast<int>(kind)) {
+            if (action->data().isValid() && action->data().toInt() == static_cast<int>(kind)) {
                 return action;
             }
         }
@@ -353,9 +353,11 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
     const QString folder = copyDataset(dir, "valid/jsonl_index_absent");
     const std::filesystem::path root = folder.toStdString();
     const QString packed = dir.filePath(QStringLiteral("packed.zds"));
+    const QString deflated = dir.filePath(QStringLiteral("deflated.zds"));
     const QString unpacked = dir.filePath(QStringLiteral("unpacked"));
+    QString packTarget = packed;
     setZdsJobTargetPicker([&](model::ZdsDatasetJob kind, const QString&) {
-        return kind == model::ZdsDatasetJob::Pack ? packed : unpacked;
+        return kind == model::ZdsDatasetJob::Pack ? packTarget : unpacked;
     });
     {
         Fixture f(folder);
@@ -391,6 +393,22 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
         QVERIFY(QFileInfo(packed).isFile());
         QCOMPARE(validationErrors(packed.toStdString()), std::size_t{0});
         QCOMPARE(reload.count(), 4);  // pack writes elsewhere: no reload
+
+        // With "DEFLATE archive members" checked, pack compresses (and the validator warns).
+        auto* deflate = f.tab->toolBar()->findChild<QAction*>(QStringLiteral("zdsDeflate"));
+        QVERIFY(deflate != nullptr);
+        deflate->setChecked(true);
+        QVERIFY(f.tab->editor()->deflateOnSave());
+        packTarget = deflated;
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Pack), model::Job::State::Finished);
+        CollectingSink sink;
+        makeZdsValidator(deflated.toStdString())->run(sink, ValidationOptions{});
+        bool warned = false;
+        for (const Diagnostic& d : sink.diagnostics()) {
+            warned = warned || d.code == "ZDS-ZIP-DEFLATED";
+        }
+        QVERIFY(warned);
+        QCOMPARE(sink.countOf(Severity::Error), std::size_t{0});
     }
     {
         Fixture f(packed);
