@@ -1,5 +1,6 @@
 #include "zds_documents_tab.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -89,6 +90,8 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
         connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
                 [this] { showStatus(); });
     }
+    connect(&view_, &DocumentView::currentNodeChanged, this,
+            [this](const strata::Node* node) { followNode(node); });
     connectModel();
 }
 
@@ -318,18 +321,44 @@ void ZdsDocumentsTab::onCurrentRowChanged() {
                               .arg(QString::fromStdString(m->id(stored)));
     documentEditor_->setDocument(title, m->text(stored));
     const Region line = currentLineRegion();
-    if (line.valid()) {
+    if (line.valid() && !following_) {
         view_.selectRegion(line);
     }
+}
+
+int ZdsDocumentsTab::followNode(const strata::Node* node) {
+    if (node == nullptr || following_ ||
+        (node->kind() != "zds.document" && node->kind() != "zds.zdx.entry")) {
+        return -1;
+    }
+    for (int i = 0; i < editor_->collectionCount(); ++i) {
+        const std::int64_t original = editor_->table(i)->originalForNode(*node);
+        const int stored = original < 0 ? -1 : editor_->table(i)->storedOfOriginal(original);
+        if (stored < 0) {
+            continue;
+        }
+        if (i == currentCollection() && stored == currentStored()) {
+            return stored;  // already shown (the row itself moved the hex view here)
+        }
+        following_ = true;
+        if (i != currentCollection()) {
+            setCurrentCollection(i);
+        }
+        showDocument(stored);
+        following_ = false;
+        return stored;
+    }
+    return -1;
 }
 
 Region ZdsDocumentsTab::inDocument(const Region& region) const {
     if (!region.valid()) {
         return {};
     }
-    // The table reads its own copy of the dataset: find the same file among the document's.
+    // The table reads the dataset the document opened, so its sources are the document's; a
+    // file the dataset opened later (a docs/ file) is matched by name.
     for (const ByteSourcePtr& source : view_.document()->opened()->sources) {
-        if (source->name() == region.source->name()) {
+        if (source.get() == region.source || source->name() == region.source->name()) {
             return Region{source.get(), region.offset, region.length};
         }
     }
@@ -475,6 +504,73 @@ QString ZdsDocumentsTab::runSearch(int target, int op, const QString& pointer,
 
 // ---- dataset jobs ----
 
+namespace {
+
+ZdsJobTargetPicker& targetPicker() {
+    static ZdsJobTargetPicker picker;
+    return picker;
+}
+
+QString pickTarget(QWidget* parent, model::ZdsDatasetJob kind, const QString& path) {
+    if (targetPicker()) {
+        return targetPicker()(kind, path);
+    }
+    if (kind == model::ZdsDatasetJob::Pack) {
+        return QFileDialog::getSaveFileName(parent, QObject::tr("Pack into"),
+                                            path + QStringLiteral(".zds"),
+                                            QObject::tr("ZDS archives (*.zds)"));
+    }
+    return QFileDialog::getExistingDirectory(parent, QObject::tr("Unpack into an empty folder"));
+}
+
+void startDatasetJob(DocumentView& view, model::ZdsDatasetJob kind, const QString& path) {
+    using Kind = model::ZdsDatasetJob;
+    const bool elsewhere = kind == Kind::Pack || kind == Kind::Unpack;
+    QString dest;
+    if (elsewhere) {
+        dest = pickTarget(&view, kind, path);
+        if (dest.isEmpty()) {
+            return;
+        }
+    } else if (view.document()->isModified()) {
+        QMessageBox::information(&view, model::zdsDatasetJobName(kind),
+                                 QObject::tr("Save or undo your edits first: this job "
+                                             "rewrites the dataset on disk."));
+        return;
+    }
+    auto* editor = qobject_cast<model::ZdsEditor*>(view.document()->editor());
+    const bool deflate = editor != nullptr && editor->deflateOnSave();
+    model::Job* job = model::startZdsDatasetJob(*view.jobRunner(), kind, path, dest, {}, deflate);
+    view.trackJob(job);
+    QPointer<DocumentView> target(&view);
+    QObject::connect(job, &model::Job::finished, &view, [target, job, elsewhere] {
+        if (!target) {
+            return;
+        }
+        if (job->state() == model::Job::State::Failed) {
+            emit target->message(job->title() + QStringLiteral(": ") + job->errorText());
+            return;
+        }
+        if (job->state() != model::Job::State::Finished) {
+            return;
+        }
+        if (elsewhere) {
+            emit target->message(QObject::tr("%1: %2.").arg(job->title(), job->statusText()));
+            return;
+        }
+        // The files under the open document changed: show the new dataset.
+        emit target->message(
+            QObject::tr("%1: %2. Reopening the dataset.").arg(job->title(), job->statusText()));
+        emit target->reloadRequested();
+    });
+}
+
+}  // namespace
+
+void setZdsJobTargetPicker(ZdsJobTargetPicker picker) {
+    targetPicker() = std::move(picker);
+}
+
 void addZdsActions(QMenu* menu, DocumentView& view) {
     const QString path = view.document()->path();
     auto* editor = qobject_cast<model::ZdsEditor*>(view.document()->editor());
@@ -487,39 +583,25 @@ void addZdsActions(QMenu* menu, DocumentView& view) {
             continue;
         }
         QPointer<DocumentView> target(&view);
-        menu->addAction(model::zdsDatasetJobName(kind), menu, [target, kind, path] {
-            if (!target) {
-                return;
-            }
-            QString dest;
-            if (kind == Kind::Pack) {
-                dest = QFileDialog::getSaveFileName(target, QObject::tr("Pack into"),
-                                                    path + QStringLiteral(".zds"),
-                                                    QObject::tr("ZDS archives (*.zds)"));
-            } else if (kind == Kind::Unpack) {
-                dest = QFileDialog::getExistingDirectory(
-                    target, QObject::tr("Unpack into an empty folder"));
-            } else if (target->document()->isModified()) {
-                QMessageBox::information(target, model::zdsDatasetJobName(kind),
-                                         QObject::tr("Save or undo your edits first: this job "
-                                                     "rewrites the dataset on disk."));
-                return;
-            }
-            if ((kind == Kind::Pack || kind == Kind::Unpack) && dest.isEmpty()) {
-                return;
-            }
-            model::Job* job = model::startZdsDatasetJob(*target->jobRunner(), kind, path, dest);
-            target->trackJob(job);
-            QObject::connect(job, &model::Job::finished, target, [target, job] {
-                if (target && job->state() == model::Job::State::Finished) {
-                    emit target->message(
-                        QObject::tr("%1: %2. Reopen the dataset to see the result.")
-                            .arg(job->title(), job->statusText()));
-                } else if (target && job->state() == model::Job::State::Failed) {
-                    emit target->message(job->title() + QStringLiteral(": ") + job->errorText());
+        QAction* action =
+            menu->addAction(model::zdsDatasetJobName(kind), menu, [target, kind, path] {
+                if (target) {
+                    startDatasetJob(*target, kind, path);
                 }
             });
-        });
+        action->setData(static_cast<int>(kind));
+    }
+    if (editor != nullptr) {
+        menu->addSeparator();
+        QAction* deflate = menu->addAction(QObject::tr("DEFLATE archive members"));
+        deflate->setObjectName(QStringLiteral("zdsDeflate"));
+        deflate->setToolTip(QObject::tr(
+            "Save, Pack and Compact compress the archive members they write. STORE'd members "
+            "(the default) can be read in place; DEFLATE'd ones must be inflated to be read."));
+        deflate->setCheckable(true);
+        deflate->setChecked(editor->deflateOnSave());
+        QObject::connect(deflate, &QAction::toggled, editor,
+                         [editor](bool on) { editor->setDeflateOnSave(on); });
     }
 }
 

@@ -1,14 +1,17 @@
 // The "Documents" tab of a ZDS dataset: the document table of a collection (with its
 // toolbar of edits and dataset jobs), the JSON editor of the selected document, and the search
 // pane whose results lead back to table rows. Selecting a row selects its line in data.jsonl
-// in the hex view; "Index entry" selects its ZDX entry in index.bin.
+// in the hex view; "Index entry" selects its ZDX entry in index.bin; moving in the hex view of
+// data.jsonl or index.bin (or the tree) selects the document's row.
 #pragma once
 
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
+#include "formats/common/node.h"
 #include "formats/common/region.h"
 
 class QComboBox;
@@ -20,6 +23,7 @@ class QTableView;
 class QToolBar;
 
 namespace strata::model {
+enum class ZdsDatasetJob;
 class ZdsEditor;
 class ZdsSearchResults;
 class ZdsTableModel;
@@ -54,6 +58,10 @@ public:
     Region currentLineRegion() const;
     Region currentEntryRegion() const;
     void showIndexEntry();
+    // Selects the row of the document a structure node stands for (a document in data.jsonl
+    // or docs/, or a ZDX entry): how a move in the hex view or the tree reaches the table.
+    // The hex view keeps its cursor. Returns the stored position selected, or -1.
+    int followNode(const strata::Node* node);
 
     // The edits behind the toolbar buttons; each returns an error text or "".
     QString addDocument(const QString& json);
@@ -91,10 +99,17 @@ private:
     QTableView* resultsView_ = nullptr;
     model::ZdsSearchResults* results_ = nullptr;
     int shownStored_ = -1;
+    bool following_ = false;  // the row follows the hex view: do not move the hex view back
 };
 
 // Adds the dataset jobs (pack, unpack, rebuild index, compact, convert) for the view's dataset
-// to `menu`; each runs as a tracked job of the view.
+// to `menu`; each runs as a tracked job of the view. A job that rewrote the dataset in place
+// asks the window to reopen it (DocumentView::reloadRequested).
 void addZdsActions(QMenu* menu, DocumentView& view);
+
+// Where pack writes its archive / unpack its folder: asks the user with a file dialog, or, when
+// set, this function instead (tests). An empty answer cancels.
+using ZdsJobTargetPicker = std::function<QString(model::ZdsDatasetJob kind, const QString& path)>;
+void setZdsJobTargetPicker(ZdsJobTargetPicker picker);
 
 }  // namespace strata::gui

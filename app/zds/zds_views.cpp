@@ -16,11 +16,12 @@ void installZdsViews(DocumentView& view) {
     if (document->root() == nullptr || document->root()->kind() != "zds.dataset") {
         return;  // a lone index file or an archive that does not open: bytes only
     }
-    std::shared_ptr<const ZdsDataset> dataset;
-    try {
-        dataset = ZdsDataset::open(document->path().toStdString());
-    } catch (const std::exception& e) {
-        emit view.message(QObject::tr("The document table is not available: %1").arg(e.what()));
+    // The dataset the ZDS handler parsed when it opened the document (its tree, validator and
+    // the document's sources are built on it).
+    const std::shared_ptr<const ZdsDataset> dataset =
+        document->opened() != nullptr ? document->opened()->stateAs<ZdsDataset>() : nullptr;
+    if (dataset == nullptr) {
+        emit view.message(QObject::tr("The document table is not available."));
         return;
     }
     auto* editor = new model::ZdsEditor(*document, dataset);

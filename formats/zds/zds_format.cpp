@@ -39,6 +39,8 @@ std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
     document->facts.emplace_back("container", dataset->archive() ? "ZIP archive" : "folder");
     document->facts.emplace_back("collections", std::to_string(dataset->collections.size()));
     document->makeValidator = [path, dataset] { return makeZdsValidator(path, dataset); };
+    // The Documents tab and the editor read this same dataset: one parse, one set of sources.
+    document->formatState = dataset;
     return document;
 }
 

@@ -192,6 +192,80 @@ ZdsJobResult rewrite(const fs::path& path, const ZdsDataset& ds,
     return result;
 }
 
+// The live lines of a JSONL collection (for each id its last line, in file order) found by
+// scanning data.jsonl: as ZDX bytes from the fast indexer, or, when ZDX cannot describe some
+// line (an id over 65535 bytes, a line over 4 GiB), as a line table.
+struct LiveScan {
+    ZdxBuild zdx;                     // when zdx.complete
+    std::vector<ZdsLineEntry> table;  // otherwise
+    std::uint64_t kept = 0;
+    std::uint64_t withoutId = 0;
+    std::uint64_t superseded = 0;
+
+    template <typename On>
+    void forEachLine(On&& on) const {
+        if (zdx.complete) {
+            forEachZdxEntry(zdx, [&](std::string_view, std::uint64_t offset, std::uint64_t length) {
+                on(offset, length);
+            });
+            return;
+        }
+        for (const ZdsLineEntry& e : table) {
+            on(e.offset, e.length);
+        }
+    }
+};
+
+std::optional<LiveScan> scanLiveLines(const ZdsCollection& c, const ZdsJobOptions& options) {
+    ZdsIndexOptions io;
+    io.cancel = options.cancel;
+    io.progress = options.progress;
+    auto zdx = buildLiveZdx(*c.data, io);
+    if (!zdx) {
+        return std::nullopt;
+    }
+    LiveScan scan;
+    if (zdx->complete) {
+        scan.kept = zdx->indexed;
+        scan.withoutId = zdx->withoutId;
+        scan.superseded = zdx->superseded;
+        scan.zdx = std::move(*zdx);
+        return scan;
+    }
+    scan.zdx.complete = false;
+    const auto lines = indexJsonLines(*c.data, io);
+    if (!lines) {
+        return std::nullopt;
+    }
+    scan.table = liveLines(*lines);
+    scan.kept = scan.table.size();
+    scan.withoutId = static_cast<std::uint64_t>(
+        std::count_if(lines->begin(), lines->end(), [](const auto& e) { return !e.hasId; }));
+    scan.superseded = lines->size() - scan.withoutId - scan.kept;
+    return scan;
+}
+
+// index.bin of a folder collection from a scan, through an AtomicFile.
+void writeIndex(const fs::path& target, const LiveScan& scan, const std::string& collection) {
+    try {
+        if (scan.zdx.complete) {
+            AtomicFile file(target);
+            for (const std::string& part : scan.zdx.parts) {
+                file.write(part);
+            }
+            file.commit();
+            return;
+        }
+        const std::string zdx = encodeZdx(scan.table);
+        writeFileAtomically(
+            target, std::span(reinterpret_cast<const std::uint8_t*>(zdx.data()), zdx.size()));
+    } catch (const std::length_error& e) {
+        throw ZdsJobError(collection + ": " + e.what());
+    } catch (const FileWriteError& e) {
+        throw ZdsJobError(e.what());
+    }
+}
+
 }  // namespace
 
 const ZdsCollection& chooseZdsCollection(const ZdsDataset& ds, const std::string& name) {
@@ -229,24 +303,18 @@ std::optional<std::vector<ZdsWriteDoc>> liveZdsLines(const ZdsCollection& c,
         }
         noteCount(notes, superseded, "index entries repeat an id (the last one is kept)");
     } else {
-        ZdsIndexOptions io;
-        io.cancel = options.cancel;
-        io.progress = options.progress;
-        const auto lines = indexJsonLines(*c.data, io);
-        if (!lines) {
+        const auto scan = scanLiveLines(c, options);
+        if (!scan) {
             return std::nullopt;
         }
-        std::uint64_t noId = 0;
-        for (const ZdsLineEntry& e : *lines) {
-            if (!e.hasId) {
-                ++noId;
-                continue;
-            }
-            superseded += last.count(e.id);
-            last[e.id] = Line{e.offset, e.length};
-        }
-        noteCount(notes, noId, "lines without a string _id are left out");
-        noteCount(notes, superseded, "lines are superseded by a later line with the same id");
+        noteCount(notes, scan->withoutId, "lines without a string _id are left out");
+        noteCount(notes, scan->superseded, "lines are superseded by a later line with the same id");
+        std::vector<ZdsWriteDoc> docs;
+        docs.reserve(static_cast<std::size_t>(scan->kept));
+        scan->forEachLine([&](std::uint64_t offset, std::uint64_t length) {
+            docs.push_back(ZdsWriteDoc::dataLine(offset, length));
+        });
+        return docs;
     }
     std::vector<Line> live;
     live.reserve(last.size());
@@ -363,61 +431,30 @@ ZdsJobResult reindexZds(const fs::path& path, const ZdsJobOptions& options) {
                                    "it has no index to rebuild");
             continue;
         }
-        ZdsIndexOptions io;
-        io.cancel = options.cancel;
-        io.progress = options.progress;
-        const auto lines = indexJsonLines(*c->data, io);
-        if (!lines) {
+        const auto scan = scanLiveLines(*c, options);
+        if (!scan) {
             result.cancelled = true;
             return result;
         }
-        // The last line of each id, in file order.
-        std::unordered_map<std::string, std::size_t> lastOf;
-        std::uint64_t noId = 0;
-        for (std::size_t i = 0; i < lines->size(); ++i) {
-            if ((*lines)[i].hasId) {
-                lastOf[(*lines)[i].id] = i;
-            } else {
-                ++noId;
-            }
-        }
-        std::vector<ZdsLineEntry> kept;
-        for (std::size_t i = 0; i < lines->size(); ++i) {
-            const auto it = (*lines)[i].hasId ? lastOf.find((*lines)[i].id) : lastOf.end();
-            if (it != lastOf.end() && it->second == i) {
-                kept.push_back((*lines)[i]);
-            }
-        }
-        noteCount(&result.notes, noId,
+        noteCount(&result.notes, scan->withoutId,
                   "lines without a string _id in " + c->name() + " are not indexed");
-        noteCount(&result.notes, lines->size() - noId - kept.size(),
+        noteCount(&result.notes, scan->superseded,
                   "lines in " + c->name() +
                       " are superseded by a later line with the same id (compact drops them)");
-        result.documents += kept.size();
+        result.documents += scan->kept;
         if (ds->storage().isArchive()) {
             // An archive is rewritten whole: the data goes with it, live lines only.
             ZdsCollectionWrite w;
             w.name = c->name();
             w.source = c;
-            for (const ZdsLineEntry& e : kept) {
-                w.documents.push_back(ZdsWriteDoc::dataLine(e.offset, e.length));
-            }
+            scan->forEachLine([&](std::uint64_t offset, std::uint64_t length) {
+                w.documents.push_back(ZdsWriteDoc::dataLine(offset, length));
+            });
             writes.push_back(std::move(w));
             continue;
         }
-        std::string zdx;
-        try {
-            zdx = encodeZdx(kept);
-        } catch (const std::length_error& e) {
-            throw ZdsJobError(c->name() + ": " + e.what());
-        }
-        const fs::path target = fs::path(ds->storage().displayPath(c->path("meta/index.bin")));
-        try {
-            writeFileAtomically(
-                target, std::span(reinterpret_cast<const std::uint8_t*>(zdx.data()), zdx.size()));
-        } catch (const FileWriteError& e) {
-            throw ZdsJobError(e.what());
-        }
+        writeIndex(fs::path(ds->storage().displayPath(c->path("meta/index.bin"))), *scan,
+                   c->name());
     }
     if (!writes.empty()) {
         const ZdsJobResult r = rewrite(path, *ds, writes, options);

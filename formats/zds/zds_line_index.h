@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,12 +46,16 @@ std::optional<std::vector<ZdsLineEntry>> indexJsonLines(const ByteSource& data,
                                                         const ZdsIndexOptions& options = {});
 
 // ZDX bytes straight from data.jsonl, without keeping an entry per line: the header, then the
-// entries of each slice in file order (write the parts one after another). Every line with a
-// string `_id` gets an entry, duplicates included. Nothing when cancelled.
+// entries of each line-aligned slice in file order (write the parts one after another).
 struct ZdxBuild {
     std::vector<std::string> parts;
-    std::uint64_t lines = 0;    // non-blank lines
-    std::uint64_t indexed = 0;  // entries written
+    std::uint64_t lines = 0;       // non-blank lines
+    std::uint64_t indexed = 0;     // entries written
+    std::uint64_t withoutId = 0;   // non-blank lines without a string `_id`
+    std::uint64_t superseded = 0;  // buildLiveZdx: lines whose id a later line repeats
+    // False when a line's id is longer than 65535 bytes or the line longer than 4 GiB - 1: ZDX
+    // cannot describe it, and buildLiveZdx leaves `parts` empty.
+    bool complete = true;
     std::uint64_t size() const {
         std::uint64_t n = 0;
         for (const auto& p : parts) {
@@ -59,11 +64,27 @@ struct ZdxBuild {
         return n;
     }
 };
+// Every line with a string `_id` gets an entry, duplicates included; lines ZDX cannot describe
+// are left out. Nothing when cancelled.
 std::optional<ZdxBuild> buildZdxFromJsonl(const ByteSource& data,
                                           const ZdsIndexOptions& options = {});
+// The index of the live documents: for each id only its last line, in file order, the same
+// bytes as encodeZdx(liveLines(*indexJsonLines(data))) without a line table. Ids are told apart
+// by hashes, collisions by comparing the ids. Nothing when cancelled.
+std::optional<ZdxBuild> buildLiveZdx(const ByteSource& data, const ZdsIndexOptions& options = {});
+// The entries of a build (after the header) in order.
+void forEachZdxEntry(
+    const ZdxBuild& build,
+    const std::function<void(std::string_view id, std::uint64_t offset, std::uint64_t length)>& on);
 
-// The `_id` of one JSON line (without its line ending) as indexJsonLines reads it.
+// The lines of a line table that are live: for each id its last line, in file order.
+std::vector<ZdsLineEntry> liveLines(const std::vector<ZdsLineEntry>& lines);
+
+// The `_id` of one JSON line (without its line ending) as indexJsonLines reads it: without a
+// parse when the line starts with `{"_id":"` and the id holds no escape, else through simdjson.
 std::optional<std::string> jsonLineId(std::span<const std::uint8_t> line);
+// The same through simdjson always (the slow path, for comparison).
+std::optional<std::string> parsedJsonLineId(std::span<const std::uint8_t> line);
 
 // ZDX encoding: the 16-byte header and one entry. Throws std::length_error for an id longer
 // than 65535 bytes or a line longer than 2^32 - 1 bytes (the format cannot say so).

@@ -38,13 +38,14 @@ bool zdsDatasetJobApplies(ZdsDatasetJob kind, bool isArchive) {
 }
 
 Job* startZdsDatasetJob(JobRunner& runner, ZdsDatasetJob kind, const QString& dataset,
-                        const QString& target, const QString& collection) {
+                        const QString& target, const QString& collection, bool deflate) {
     const std::filesystem::path source = dataset.toStdString();
     const std::filesystem::path dest = target.toStdString();
     const std::string name = collection.toStdString();
     const QString title = zdsDatasetJobName(kind).remove(QStringLiteral("…"));
-    return runner.start(title, [kind, source, dest, name](JobContext& context) {
+    return runner.start(title, [kind, source, dest, name, deflate](JobContext& context) {
         ZdsJobOptions options;
+        options.deflate = deflate;
         options.cancel = &context.cancelToken();
         options.progress = context.progressCallback();
         options.collection = name;

@@ -17,9 +17,11 @@ QString zdsDatasetJobName(ZdsDatasetJob kind);
 // unpack an archive; the others work on both.
 bool zdsDatasetJobApplies(ZdsDatasetJob kind, bool isArchive);
 // Pack and Unpack need a `target` (the new archive / the new folder). `collection` limits
-// reindex / compact / convert to one collection (empty: all). When the job is done its status
-// text says what it did.
+// reindex / compact / convert to one collection (empty: all). `deflate`: archive members the
+// job writes are DEFLATE'd instead of STORE'd. When the job is done its status text says what
+// it did.
 Job* startZdsDatasetJob(JobRunner& runner, ZdsDatasetJob kind, const QString& dataset,
-                        const QString& target = {}, const QString& collection = {});
+                        const QString& target = {}, const QString& collection = {},
+                        bool deflate = false);
 
 }  // namespace strata::model

@@ -85,11 +85,13 @@ Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error
     QPointer<Document> doc(&document());
     auto dataset = dataset_;
     const std::filesystem::path target = path.toStdString();
-    return runner.start(tr("Saving %1").arg(path), [writes, dataset, target, undoIndex, doc,
-                                                    path](JobContext& context) {
+    const bool deflate = deflate_;
+    return runner.start(tr("Saving %1").arg(path), [writes, dataset, target, undoIndex, doc, path,
+                                                    deflate](JobContext& context) {
         ZdsWriteOptions options;
         options.cancel = &context.cancelToken();
         options.progress = context.progressCallback();
+        options.deflate = deflate;
         try {
             const ZdsWriteResult result = writeZdsDataset(dataset.get(), *writes, target, options);
             if (result.cancelled) {

@@ -36,12 +36,18 @@ public:
     // copies of their original bytes.
     ZdsCollectionWrite collectionWrite(int collection) const;
 
+    // Whether a save into a `.zds` DEFLATEs the members it writes (default: STORE'd, so that
+    // data.jsonl and index.bin can be read in place).
+    bool deflateOnSave() const { return deflate_; }
+    void setDeflateOnSave(bool deflate) { deflate_ = deflate; }
+
     Job* startSave(JobRunner& runner, const QString& path, QString* error) override;
     bool savesToFolder() const override;
 
 private:
     std::shared_ptr<const ZdsDataset> dataset_;
     std::vector<ZdsTableModel*> tables_;
+    bool deflate_ = false;
 };
 
 }  // namespace strata::model

@@ -582,6 +582,66 @@ Region ZdsTableModel::indexEntryRegion(int stored) const {
     return collection_->zdx()->entry(static_cast<std::uint64_t>(r.original)).entry;
 }
 
+int ZdsTableModel::storedOfOriginal(std::int64_t original) const {
+    if (original < 0) {
+        return -1;
+    }
+    const auto it = std::find_if(rows_.begin(), rows_.end(),
+                                 [original](const ZdsRow& r) { return r.original == original; });
+    return it == rows_.end() ? -1 : static_cast<int>(it - rows_.begin());
+}
+
+std::int64_t ZdsTableModel::originalAtOffset(std::uint64_t offset) const {
+    if (lines_) {  // the scan's lines, in file order
+        const auto it =
+            std::upper_bound(lines_->begin(), lines_->end(), offset,
+                             [](std::uint64_t o, const ZdsLineSpan& l) { return o < l.start; });
+        if (it == lines_->begin() || offset >= std::prev(it)->end) {
+            return -1;
+        }
+        return static_cast<std::int64_t>(std::prev(it) - lines_->begin());
+    }
+    if (!usesIndex_ || collection_->zdx() == nullptr) {
+        return -1;
+    }
+    // Documents are index entries, in no particular order: find the one at this line.
+    const ZdxIndex& zdx = *collection_->zdx();
+    for (std::uint64_t i = 0; i < zdx.entryCount(); ++i) {
+        const ZdxEntry e = zdx.entry(i);
+        if (e.parsed && offset >= e.offset && offset - e.offset < e.length) {
+            return static_cast<std::int64_t>(i);
+        }
+    }
+    return -1;
+}
+
+std::int64_t ZdsTableModel::originalForNode(const Node& node) const {
+    const Node* c = node.parent();
+    while (c != nullptr && c->kind() != "zds.collection") {
+        c = c->parent();
+    }
+    if (c == nullptr || c->label() != collection_->name()) {
+        return -1;
+    }
+    if (node.kind() == "zds.document") {
+        return static_cast<std::int64_t>(node.row());  // the tree lists the same documents
+    }
+    if (node.kind() != "zds.zdx.entry" || collection_->zdx() == nullptr) {
+        return -1;
+    }
+    const ZdxIndex& zdx = *collection_->zdx();
+    const std::uint64_t header = zdx.layout() == ZdxLayout::Binary ? 1 : 0;
+    if (node.row() < header) {
+        return -1;
+    }
+    const std::uint64_t entry = node.row() - header;
+    if (usesIndex_) {
+        return static_cast<std::int64_t>(entry);
+    }
+    const ZdxEntry e = zdx.entry(entry);  // a stale index: follow the entry to its line
+    return e.parsed ? originalAtOffset(e.offset) : -1;
+}
+
 bool ZdsTableModel::isEdited() const {
     if (rows_.size() != listed_.size()) {
         return true;

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/common/node.h"
 #include "formats/common/region.h"
 #include "formats/zds/zds_reader.h"
 #include "model/core/job_runner.h"
@@ -101,6 +102,14 @@ public:
     Region documentRegion(int stored) const;
     // Its ZDX entry in index.bin (invalid without an index, or for new or edited documents).
     Region indexEntryRegion(int stored) const;
+    // The stored position of the row showing original document `original` (a document of the
+    // collection, or a line of the scan), or -1 (deleted, superseded or not listed yet).
+    int storedOfOriginal(std::int64_t original) const;
+    // The original document whose line in data.jsonl holds `offset`, or -1.
+    std::int64_t originalAtOffset(std::uint64_t offset) const;
+    // The original document a node of the structure tree stands for: a document of this
+    // collection (zds.document) or its ZDX entry (zds.zdx.entry); -1 for other nodes.
+    std::int64_t originalForNode(const Node& node) const;
     // True when the rows differ from what loading listed (an edit not undone).
     bool isEdited() const;
 

@@ -1,12 +1,18 @@
 // The ZDS Documents tab: rows linked to the hex view, the JSON editor's inline errors and apply,
 // toolbar edits through the undo stack, search results leading to rows.
+#include <QAction>
 #include <QApplication>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <filesystem>
@@ -14,9 +20,13 @@
 #include "app/gui/document_view.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
+#include "formats/common/diagnostic.h"
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_validator.h"
 #include "model/core/byte_overlay.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
+#include "model/zds/zds_dataset_jobs.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_json_highlighter.h"
 #include "model/zds/zds_search_results.h"
@@ -73,6 +83,11 @@ private slots:
     void toolbarEditsUndo();
     void searchResultLeadsToRow();
     void archiveOpensToo();
+    void sharesTheOpenedDataset();
+    void hexMoveSelectsRow();
+    void hexMoveSelectsRowWithoutIndex();
+    void indexEntrySelectsRow();
+    void datasetJobsFromTheMenu();
 };
 
 void ZdsDocumentsTabTest::installsTabAndEditor() {
@@ -195,6 +210,219 @@ void ZdsDocumentsTabTest::archiveOpensToo() {
     const Region line = f.tab->currentLineRegion();
     QVERIFY(line.valid());
     QCOMPARE(f.view->hexView()->selectionStart(), line.offset);
+}
+
+void ZdsDocumentsTabTest::sharesTheOpenedDataset() {
+    Fixture f(corpus("valid/jsonl_two_collections"));
+    QVERIFY(f.tab);
+    const auto opened = f.view->document()->opened()->stateAs<ZdsDataset>();
+    QVERIFY(opened != nullptr);
+    QVERIFY(f.tab->editor()->dataset().get() == opened.get());
+    // A row's line is a region of one of the document's own sources.
+    f.tab->showDocument(0);
+    const Region line = f.tab->currentModel()->documentRegion(0);
+    bool own = false;
+    for (const ByteSourcePtr& source : f.view->document()->opened()->sources) {
+        own = own || source.get() == line.source;
+    }
+    QVERIFY(own);
+}
+
+namespace {
+
+// Moves the hex cursor as the user does, in the file of `region`, to `offset`.
+void moveHexCursor(DocumentView& view, const Region& region, quint64 offset) {
+    view.selectRegion(region);  // shows the file
+    view.hexView()->goToOffset(offset);
+}
+
+}  // namespace
+
+void ZdsDocumentsTabTest::hexMoveSelectsRow() {
+    Fixture f(corpus("valid/jsonl_two_collections"));
+    QVERIFY(f.tab);
+    const int test = collection(f.tab, "test");
+    const int train = collection(f.tab, "train");
+    model::ZdsTableModel* m = f.tab->editor()->table(test);
+    QVERIFY(m->usesIndex());
+    const Region third = m->documentRegion(3);
+    const Region fifth = m->documentRegion(5);
+    QVERIFY(third.valid() && fifth.valid());
+    f.tab->setCurrentCollection(train);
+    moveHexCursor(*f.view, third, fifth.offset + 4);
+    QCOMPARE(f.tab->currentCollection(), test);
+    QCOMPARE(f.tab->currentStored(), 5);
+    QVERIFY(f.tab->documentEditor()->text().contains("\"t05\""));
+    // The hex view keeps the user's cursor (it is not moved back to the line start).
+    QCOMPARE(f.view->hexView()->cursorOffset(), fifth.offset + 4);
+    // Inside the same line nothing changes; on the next line the row follows.
+    f.view->hexView()->goToOffset(fifth.offset + fifth.length - 1);
+    QCOMPARE(f.tab->currentStored(), 5);
+    f.view->hexView()->goToOffset(fifth.offset + fifth.length);
+    QCOMPARE(f.tab->currentStored(), 6);
+}
+
+void ZdsDocumentsTabTest::hexMoveSelectsRowWithoutIndex() {
+    Fixture f(corpus("valid/jsonl_index_absent"));
+    QVERIFY(f.tab);
+    f.tab->setCurrentCollection(collection(f.tab, "test"));
+    model::ZdsTableModel* m = f.tab->currentModel();
+    QVERIFY(!m->usesIndex());
+    const int last = m->documentCount() - 1;
+    const Region first = m->documentRegion(0);
+    const Region end = m->documentRegion(last);
+    moveHexCursor(*f.view, first, end.offset + 1);
+    QCOMPARE(f.tab->currentStored(), last);
+    QVERIFY(f.tab->documentEditor()->text().contains(QString::fromStdString(m->id(last))));
+}
+
+void ZdsDocumentsTabTest::indexEntrySelectsRow() {
+    Fixture f(corpus("valid/jsonl_two_collections"));
+    QVERIFY(f.tab);
+    f.tab->setCurrentCollection(collection(f.tab, "test"));
+    model::ZdsTableModel* m = f.tab->currentModel();
+    const Region entry2 = m->indexEntryRegion(2);
+    const Region entry7 = m->indexEntryRegion(7);
+    QVERIFY(entry2.valid() && entry7.valid());
+    QVERIFY(entry2.source->name().find("index.bin") != std::string::npos);
+    f.view->selectRegion(entry2);  // as a click on the entry in the tree
+    QCOMPARE(f.tab->currentStored(), 2);
+    f.view->hexView()->goToOffset(entry7.offset + 3);
+    QCOMPARE(f.tab->currentStored(), 7);
+    QVERIFY(f.tab->documentEditor()->text().contains("\"t07\""));
+    // The header selects nothing.
+    f.view->hexView()->goToOffset(1);
+    QCOMPARE(f.tab->currentStored(), 7);
+}
+
+namespace {
+
+// Copies a corpus dataset into `dir`.
+QString copyDataset(const QTemporaryDir& dir, const char* rel) {
+    const std::filesystem::path from = std::filesystem::path(STRATA_CORPUS_DIR) / "zds" / rel;
+    const std::filesystem::path to =
+        std::filesystem::path(dir.path().toStdString()) / std::filesystem::path(rel).filename();
+    std::filesystem::copy(from, to, std::filesystem::copy_options::recursive);
+    return QString::fromStdString(to.string());
+}
+
+QAction* jobAction(ZdsDocumentsTab* tab, model::ZdsDatasetJob kind) {
+    for (QToolButton* button : tab->toolBar()->findChildren<QToolButton*>()) {
+        if (button->menu() == nullptr) {
+            continue;
+        }
+        for (QAction* action : button->menu()->actions()) {
+            if (action->data().isValid() && action->data().toInt() == static_cast<int>(kind)) {
+                return action;
+            }
+        }
+    }
+    return nullptr;
+}
+
+// Triggers a job of the Dataset menu and waits for it; returns its final state.
+model::Job::State runJob(Fixture& f, model::ZdsDatasetJob kind) {
+    QAction* action = jobAction(f.tab, kind);
+    if (action == nullptr) {
+        return model::Job::State::Failed;
+    }
+    QSignalSpy started(&f.runner, &model::JobRunner::jobAdded);
+    action->trigger();
+    if (started.count() == 0) {
+        return model::Job::State::Failed;
+    }
+    auto* job = started.front().front().value<model::Job*>();
+    QPointer<model::Job> watched(job);
+    if (!QTest::qWaitFor([&] { return !watched || !watched->isRunning(); }, 60000)) {
+        return model::Job::State::Running;
+    }
+    return watched ? watched->state() : model::Job::State::Failed;
+}
+
+std::size_t validationErrors(const std::filesystem::path& path) {
+    CollectingSink sink;
+    makeZdsValidator(path)->run(sink, ValidationOptions{});
+    return sink.countOf(Severity::Error);
+}
+
+}  // namespace
+
+void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString folder = copyDataset(dir, "valid/jsonl_index_absent");
+    const std::filesystem::path root = folder.toStdString();
+    const QString packed = dir.filePath(QStringLiteral("packed.zds"));
+    const QString deflated = dir.filePath(QStringLiteral("deflated.zds"));
+    const QString unpacked = dir.filePath(QStringLiteral("unpacked"));
+    QString packTarget = packed;
+    setZdsJobTargetPicker([&](model::ZdsDatasetJob kind, const QString&) {
+        return kind == model::ZdsDatasetJob::Pack ? packTarget : unpacked;
+    });
+    {
+        Fixture f(folder);
+        QVERIFY(f.tab);
+        QVERIFY(jobAction(f.tab, model::ZdsDatasetJob::Unpack) == nullptr);  // a folder
+        const std::filesystem::path meta = root / "collections/test/meta";
+        QVERIFY(!std::filesystem::exists(meta / "index.bin"));
+        QSignalSpy reload(f.view.get(), &DocumentView::reloadRequested);
+
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Reindex), model::Job::State::Finished);
+        QVERIFY(std::filesystem::exists(meta / "index.bin"));
+        QCOMPARE(reload.count(), 1);
+        auto ds = ZdsDataset::open(root);
+        QVERIFY(ds->collections.at(0)->usesIndex());
+
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Compact), model::Job::State::Finished);
+        ds = ZdsDataset::open(root);
+        const std::uint64_t live = ds->collections.at(0)->documentCount();
+        QVERIFY(live > 0);
+        QCOMPARE(validationErrors(root), std::size_t{0});
+
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::ToDocs), model::Job::State::Finished);
+        QVERIFY(std::filesystem::is_directory(root / "collections/test/docs"));
+        QVERIFY(!std::filesystem::exists(meta / "data.jsonl"));
+        QCOMPARE(ZdsDataset::open(root)->collections.at(0)->documentCount(), live);
+
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::ToJsonl), model::Job::State::Finished);
+        QVERIFY(std::filesystem::exists(meta / "data.jsonl"));
+        QVERIFY(!std::filesystem::exists(root / "collections/test/docs"));
+        QCOMPARE(validationErrors(root), std::size_t{0});
+
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Pack), model::Job::State::Finished);
+        QVERIFY(QFileInfo(packed).isFile());
+        QCOMPARE(validationErrors(packed.toStdString()), std::size_t{0});
+        QCOMPARE(reload.count(), 4);  // pack writes elsewhere: no reload
+
+        // With "DEFLATE archive members" checked, pack compresses (and the validator warns).
+        auto* deflate = f.tab->toolBar()->findChild<QAction*>(QStringLiteral("zdsDeflate"));
+        QVERIFY(deflate != nullptr);
+        deflate->setChecked(true);
+        QVERIFY(f.tab->editor()->deflateOnSave());
+        packTarget = deflated;
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Pack), model::Job::State::Finished);
+        CollectingSink sink;
+        makeZdsValidator(deflated.toStdString())->run(sink, ValidationOptions{});
+        bool warned = false;
+        for (const Diagnostic& d : sink.diagnostics()) {
+            warned = warned || d.code == "ZDS-ZIP-DEFLATED";
+        }
+        QVERIFY(warned);
+        QCOMPARE(sink.countOf(Severity::Error), std::size_t{0});
+    }
+    {
+        Fixture f(packed);
+        QVERIFY(f.tab);
+        QVERIFY(jobAction(f.tab, model::ZdsDatasetJob::Pack) == nullptr);  // an archive
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Unpack), model::Job::State::Finished);
+        QVERIFY(QFileInfo(unpacked).isDir());
+        const auto ds = ZdsDataset::open(unpacked.toStdString());
+        QCOMPARE(ds->collections.at(0)->documentCount(),
+                 ZdsDataset::open(root)->collections.at(0)->documentCount());
+        // A second unpack into the now full folder fails and says why.
+        QCOMPARE(runJob(f, model::ZdsDatasetJob::Unpack), model::Job::State::Failed);
+    }
+    setZdsJobTargetPicker({});
 }
 
 QTEST_MAIN(ZdsDocumentsTabTest)

@@ -255,6 +255,197 @@ TEST(ZdsLineIndex, EncoderRefusesWhatZdxCannotHold) {
     EXPECT_THROW(appendZdxEntry(out, "x", 0, 1ull << 32), std::length_error);
 }
 
+// Lines where the fast path (no parse for `{"_id":"plain"...`) could go wrong: it must give
+// what simdjson gives for the top-level `_id`.
+const std::vector<std::string> kTrickyLines = {
+    R"({"_id":"plain","v":1})",
+    R"({"_id":"esc\"aped","v":1})",
+    R"({"_id":"back\\slash"})",
+    R"({"_id":"uni\u00e9"})",
+    "{\"_id\":\"\xc3\xb1"
+    "and\xc3\xba.\xe6\x97\xa5\xe6\x9c\xac-id_1\",\"x\":[1,2]}",
+    R"({"v":1,"_id":"not_first"})",
+    R"({"A":{"_id":"inner"},"_id":"outer"})",
+    R"({"_id":"nested_later","a":{"_id":"deeper"}})",
+    R"({ "_id" : "spaced" })",
+    R"({"_id": "space_after_colon"})",
+    R"(  {"_id":"leading_space"})",
+    R"({"_id":"trailing_space"}   )",
+    R"({"_id":"","v":"empty id"})",
+    R"({"_id":"first","_id":"second"})",
+    R"({"_id":7})",
+    R"({"_id":null})",
+    R"({"_id":["x"]})",
+    R"({"id":"no underscore"})",
+    R"(["_id","array"])",
+    R"("just a string")",
+    R"({})",
+};
+
+std::span<const std::uint8_t> bytesOf(const std::string& s) {
+    return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+TEST(ZdsLineIndex, FastPathAgreesWithTheParser) {
+    for (const std::string& line : kTrickyLines) {
+        EXPECT_EQ(jsonLineId(bytesOf(line)), parsedJsonLineId(bytesOf(line))) << line;
+        const std::string crlf = line + "\r";
+        EXPECT_EQ(jsonLineId(bytesOf(crlf)), parsedJsonLineId(bytesOf(line))) << line;
+    }
+    EXPECT_EQ(jsonLineId(bytesOf(R"({"_id":"esc\"aped"})")), std::string("esc\"aped"));
+    EXPECT_EQ(jsonLineId(bytesOf(R"({"_id":"first","_id":"second"})")), std::string("first"));
+    EXPECT_EQ(jsonLineId(bytesOf(R"({"_id":"uni\u00e9"})")), std::string("uni\xc3\xa9"));
+    EXPECT_FALSE(jsonLineId(bytesOf(R"({"_id":7})")));
+}
+
+// A JSONL body of tricky lines, repeated with distinct ids, with repeated ids (the last line
+// wins), blank lines, CRLF and no final newline; big enough to be split between threads.
+std::string trickyJsonl(int blocks) {
+    std::string data;
+    for (int b = 0; b < blocks; ++b) {
+        const std::string n = std::to_string(b);
+        data += R"({"_id":"k)" + n +
+                R"(","pad":"................................................................"})"
+                "\n";
+        data += R"({"v":1,"_id":"late)" + n +
+                R"("})"
+                "\n";
+        data += R"({"_id":"e\u0073c)" + n +
+                R"(","x":1})"
+                "\r\n";
+        data += R"({ "_id" : "sp)" + n +
+                R"(" })"
+                "\n";
+        data += "\n   \n";
+        data += R"({"no_id":)" + n + "}\n";
+        data += "not json at all\n";
+        if (b % 97 == 0) {
+            data += R"({"_id":"dup","at":)" + n + "}\n";        // repeated across slices
+            data += R"({"_id":"d\u0075p2","at":)" + n + "}\n";  // escaped: the same id "dup2"
+            data += R"({"_id":"dup2","plain":)" + n + "}\n";
+        }
+        if (b % 1000 == 0) {
+            data += R"({"_id":"k)" + n +
+                    R"(","again":true})"
+                    "\n";  // supersedes line 1
+        }
+    }
+    data += R"({"_id":"last_without_newline"})";
+    return data;
+}
+
+std::string joined(const ZdxBuild& build) {
+    std::string out;
+    for (const std::string& part : build.parts) {
+        out += part;
+    }
+    return out;
+}
+
+TEST(ZdsLineIndex, FastBuildsEqualTheLineTable) {
+    const std::string data = trickyJsonl(200000);
+    ASSERT_GT(data.size(), 32u << 20);  // two slices of at least 16 MiB
+    const auto source = makeBufferSource(data);
+    ZdsIndexOptions one;
+    one.threads = 1;
+    const auto table = indexJsonLines(*source, one);
+    ASSERT_TRUE(table);
+    const std::vector<ZdsLineEntry> live = liveLines(*table);
+    const std::string expectedLive = encodeZdx(live);
+    const std::string expectedAll = encodeZdx(*table);
+    const auto withoutId = static_cast<std::uint64_t>(
+        std::count_if(table->begin(), table->end(), [](const auto& e) { return !e.hasId; }));
+    for (const unsigned threads : {1u, 2u, 3u}) {
+        ZdsIndexOptions options;
+        options.threads = threads;
+        const auto all = buildZdxFromJsonl(*source, options);
+        ASSERT_TRUE(all);
+        EXPECT_TRUE(joined(*all) == expectedAll) << threads << " threads";
+        const auto fast = buildLiveZdx(*source, options);
+        ASSERT_TRUE(fast);
+        EXPECT_TRUE(fast->complete);
+        EXPECT_TRUE(joined(*fast) == expectedLive) << threads << " threads";
+        EXPECT_EQ(fast->indexed, live.size());
+        EXPECT_EQ(fast->lines, table->size());
+        EXPECT_EQ(fast->withoutId, withoutId);
+        EXPECT_EQ(fast->superseded, table->size() - withoutId - live.size());
+    }
+    // Each id once; `dup` at its last line.
+    const ZdxIndex index(makeBufferSource(expectedLive));
+    const auto hit = findIdInZdx(index, "dup");
+    ASSERT_TRUE(hit);
+    const std::string lastDup = R"("at":)" + std::to_string(199999 / 97 * 97) + "}";
+    EXPECT_NE(data.substr(hit->offset, hit->length).find(lastDup), std::string::npos);
+    const auto dup2 = findIdInZdx(index, "dup2");
+    ASSERT_TRUE(dup2);
+    EXPECT_NE(data.substr(dup2->offset, dup2->length).find("plain"), std::string::npos);
+
+    CancelToken cancel;
+    cancel.cancel();
+    ZdsIndexOptions cancelled;
+    cancelled.cancel = &cancel;
+    EXPECT_FALSE(buildLiveZdx(*source, cancelled));
+}
+
+TEST(ZdsLineIndex, SmallInputsAndEdges) {
+    for (const std::string& data :
+         {std::string(), std::string("\n\n"), std::string(R"({"_id":"a"})"),
+          std::string("{\"_id\":\"a\"}\r\n{\"_id\":\"a\"}\r\n"),
+          std::string("{\"_id\":\"x\"}\n{\"_id\":\"y\"}\n{\"_id\":\"x\"}")}) {
+        const auto source = makeBufferSource(data);
+        const auto table = indexJsonLines(*source);
+        const auto fast = buildLiveZdx(*source);
+        ASSERT_TRUE(table && fast);
+        EXPECT_TRUE(joined(*fast) == encodeZdx(liveLines(*table))) << data;
+    }
+}
+
+// Reindex and compact through the fast indexer write what the line table gives.
+TEST(ZdsJobs, ReindexAndCompactMatchTheLineTable) {
+    ScratchDir dir("fastjobs");
+    const std::string data = trickyJsonl(3000);
+    const fs::path meta = dir.path() / "ds/collections/default/meta";
+    zds_test::writeAll(meta / "data.jsonl", data);
+    const ZdsJobResult r = reindexZds(dir.path() / "ds");
+    const auto table = indexJsonLines(*makeBufferSource(data));
+    const std::vector<ZdsLineEntry> live = liveLines(*table);
+    EXPECT_EQ(r.documents, live.size());
+    EXPECT_TRUE(zds_test::readAll(meta / "index.bin") == encodeZdx(live));
+    ASSERT_EQ(r.notes.size(), 2u);  // lines without ids, superseded lines
+
+    fs::remove(meta / "index.bin");
+    const ZdsJobResult c = compactZds(dir.path() / "ds");
+    EXPECT_EQ(c.documents, live.size());
+    std::string expected;  // the live lines in file order, bytes kept, each ending in '\n'
+    for (const ZdsLineEntry& e : live) {
+        std::string line = data.substr(e.offset, e.length);
+        if (line.back() == '\n') {
+            line.pop_back();
+        }
+        expected += line + "\n";
+    }
+    EXPECT_TRUE(zds_test::readAll(meta / "data.jsonl") == expected);
+}
+
+// An id ZDX cannot hold (over 65535 bytes): the fast build says so, reindex refuses clearly.
+TEST(ZdsJobs, ReindexRefusesAnIdZdxCannotHold) {
+    ScratchDir dir("longid");
+    const fs::path meta = dir.path() / "ds/collections/default/meta";
+    const std::string data =
+        "{\"_id\":\"a\"}\n{\"_id\":\"" + std::string(70000, 'x') + "\"}\n{\"_id\":\"b\"}\n";
+    zds_test::writeAll(meta / "data.jsonl", data);
+    const auto fast = buildLiveZdx(*makeBufferSource(data));
+    ASSERT_TRUE(fast);
+    EXPECT_FALSE(fast->complete);
+    try {
+        reindexZds(dir.path() / "ds");
+        FAIL() << "reindex accepted an id of 70000 bytes";
+    } catch (const ZdsJobError& e) {
+        EXPECT_NE(std::string(e.what()).find("65535"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(meta / "index.bin"));
+}
+
 // ---- search ----
 
 std::vector<std::string> searchIds(const ZdsCollection& c, ZdsQuery q) {
