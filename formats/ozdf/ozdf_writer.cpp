@@ -1,5 +1,7 @@
 #include "ozdf_writer.h"
 
+#include <algorithm>
+
 #include "formats/common/atomic_file.h"
 #include "ozdf_parser.h"
 #include "ozdf_text.h"
@@ -41,11 +43,19 @@ void checkParagraph(std::string_view paragraph) {
     }
 }
 
+void appendWrapped(std::string& out, std::string_view paragraph);
+
 void writeParagraphs(std::string& out, const std::vector<Paragraph>& paragraphs) {
     for (const Paragraph& p : paragraphs) {
-        const std::string text = collapseSpaces(p.text);
-        checkParagraph(text);
-        out += wrapParagraph(text);
+        // Paragraphs from the reader or an edit are already normalised: no copy for those.
+        if (hasCollapsibleSpace(p.text) || p.text.starts_with(' ') || p.text.ends_with(' ')) {
+            const std::string text = collapseSpaces(p.text);
+            checkParagraph(text);
+            appendWrapped(out, text);
+        } else {
+            checkParagraph(p.text);
+            appendWrapped(out, p.text);
+        }
         out += "\n\n";
     }
     if (paragraphs.empty()) {
@@ -53,12 +63,39 @@ void writeParagraphs(std::string& out, const std::vector<Paragraph>& paragraphs)
     }
 }
 
-void writeElement(std::string& out, const Element& element, bool directory) {
+// True when the last line of a comment's text is blank, so a header can follow it.
+bool endsWithBlankLine(std::string_view text) {
+    const std::size_t lastBreak = text.find_last_of("\r\n");
+    const std::string_view last =
+        lastBreak == std::string_view::npos ? text : text.substr(lastBreak + 1);
+    const Trimmed t = trimSpaces(last);
+    return t.begin == t.end;
+}
+
+void checkCommentText(std::string_view text) {
+    for (std::size_t at = 0; at <= text.size();) {
+        const std::size_t end = std::min(text.find_first_of("\r\n", at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        const Trimmed t = trimSpaces(line);
+        if (reservedStart(line.substr(t.begin, t.end - t.begin))) {
+            throw WriteError("a comment line cannot start with '###' or '===': '" +
+                             std::string(line.substr(0, 40)) + "'");
+        }
+        at = end + 1;
+    }
+}
+
+void writeElement(std::string& out, const Element& element, bool directory, bool last) {
     switch (element.kind) {
         case ElementKind::Comment:
+            checkCommentText(element.text);
             out += "#### COMMENT\n";
             out += element.text;
             out += "\n";
+            // The next header needs a blank line before it (read back, the comment gains it).
+            if (!last && !element.text.empty() && !endsWithBlankLine(element.text)) {
+                out += "\n";
+            }
             return;
         case ElementKind::Block:
             checkLineText(element.name, "a block name");
@@ -88,10 +125,7 @@ void writeElement(std::string& out, const Element& element, bool directory) {
     }
 }
 
-}  // namespace
-
-std::string wrapParagraph(std::string_view paragraph) {
-    std::string out;
+void appendWrapped(std::string& out, std::string_view paragraph) {
     std::size_t lineLength = 0;
     bool lineEmpty = true;
     std::size_t at = 0;
@@ -120,13 +154,22 @@ std::string wrapParagraph(std::string_view paragraph) {
             lineLength = length;
         }
     }
+}
+
+}  // namespace
+
+std::string wrapParagraph(std::string_view paragraph) {
+    std::string out;
+    out.reserve(paragraph.size() + paragraph.size() / 64);
+    appendWrapped(out, paragraph);
     return out;
 }
 
 std::string writeDocumentText(const Document& document) {
     std::string out;
-    for (const Element& element : document.elements) {
-        writeElement(out, element, document.isDirectory);
+    for (std::size_t i = 0; i < document.elements.size(); ++i) {
+        writeElement(out, document.elements[i], document.isDirectory,
+                     i + 1 == document.elements.size());
     }
     return out;
 }
@@ -147,7 +190,8 @@ std::vector<std::pair<std::string, std::string>> writeParts(const Element& exter
         text += "#### DATA\n";
         for (std::size_t p = 0; p < item.paragraphs.size(); ++p) {
             checkParagraph(item.paragraphs[p].text);
-            text += (p == 0 ? "" : "\n\n") + item.paragraphs[p].text;
+            text += p == 0 ? "" : "\n\n";
+            text += item.paragraphs[p].text;
         }
         text += "\n\n";
         parts.emplace_back(key + "-" + number + ".ozdp", std::move(text));
