@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -14,9 +13,9 @@
 #include <map>
 #include <set>
 #include <system_error>
-#include <thread>
 
 #include "ozdf_diagnostics.h"
+#include "ozdf_parallel.h"
 #include "ozdf_text.h"
 
 namespace strata::ozdf {
@@ -46,9 +45,10 @@ bool hasErrors(const std::vector<Diagnostic>& diagnostics) {
 
 constexpr std::string_view kMetadataFile = "_metadata.ozdf";
 constexpr std::string_view kWritingMarker = ".ozdf_writing";
-// Parts up to this size are copied into memory instead of mapped: a folder of a hundred
-// thousand parts must not exhaust the process's memory mappings.
-constexpr std::uint64_t kPartCopyLimit = 4U << 20U;
+// Files up to this size are read into memory instead of mapped: a folder of a hundred thousand
+// parts must not exhaust the process's memory mappings, and for small files one read() costs
+// less than mapping, faulting the pages in and unmapping (which interrupts every core).
+constexpr std::uint64_t kCopyLimit = 4U << 20U;
 
 // One physical line: [start, end) is its content, `next` where the following line starts;
 // `scan` what one pass over it found.
@@ -452,15 +452,16 @@ struct FdCloser {
     ~FdCloser() { ::close(fd); }
 };
 
-ByteSourcePtr openPartSource(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// A file's bytes: read into memory up to kCopyLimit, mapped beyond.
+ByteSourcePtr openFileSource(const fs::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // never wait on a FIFO
     if (fd < 0) {
         throw SourceError("cannot open " + path.string() + ": " + std::strerror(errno));
     }
     const FdCloser closer{fd};
     struct stat info {};
     if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
-        static_cast<std::uint64_t>(info.st_size) > kPartCopyLimit) {
+        static_cast<std::uint64_t>(info.st_size) > kCopyLimit) {
         return openMappedFile(path);
     }
     // Read straight into the buffer the source keeps; a file that shrinks meanwhile is cut.
@@ -538,7 +539,7 @@ public:
         }
         ByteSourcePtr source;
         try {
-            source = openMappedFile(metadata);
+            source = openFileSource(metadata);
         } catch (const SourceError& error) {
             reporter_.errorInFile(codes::kIo, error.what(), metadata.string());
             return;
@@ -648,7 +649,7 @@ private:
         const fs::path path = document_.path / part.name;
         ByteSourcePtr source;
         try {
-            source = openPartSource(path);
+            source = openFileSource(path);
         } catch (const SourceError& error) {
             reporter_.errorInFile(codes::kIo, error.what(), path.string());
             return item;
@@ -731,42 +732,21 @@ bool folderLooksLikeDocument(const fs::path& folder) {
     return false;
 }
 
-// Documents are independent: a corpus is read on this many threads (the caller's included).
-constexpr unsigned kReadThreads = 2;
-
 struct ReadOutcome {
     Document document;
     std::exception_ptr error;
 };
 
-// Reads every path; the outcomes are in the order of `paths` whatever thread read them.
+// Reads every path on a couple of threads; the outcomes are in the order of `paths`.
 std::vector<ReadOutcome> readDocumentsInParallel(const std::vector<fs::path>& paths) {
     std::vector<ReadOutcome> out(paths.size());
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t i = next++; i < paths.size(); i = next++) {
-            try {
-                out[i].document = readDocument(paths[i]);
-            } catch (...) {
-                out[i].error = std::current_exception();
-            }
-        }
-    };
-    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-    const std::size_t helpers =
-        std::min<std::size_t>(std::min(kReadThreads, cores) - 1, paths.size() / 2);
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < helpers; ++i) {
+    forEachIndex(paths.size(), kDocumentThreads, [&](std::size_t i) {
         try {
-            threads.emplace_back(work);
-        } catch (const std::system_error&) {
-            break;  // no thread to be had: the caller's thread reads the rest
+            out[i].document = readDocument(paths[i]);
+        } catch (...) {
+            out[i].error = std::current_exception();  // reported in order by the caller
         }
-    }
-    work();
-    for (std::thread& thread : threads) {
-        thread.join();
-    }
+    });
     return out;
 }
 
@@ -807,7 +787,7 @@ Document readDocument(const fs::path& path) {
         throw SourceError(path.string() + ": not a file or folder");
     }
     const Grammar grammar = path.extension() == ".ozdp" ? Grammar::DataPart : Grammar::Document;
-    Document document = readDocumentSource(openMappedFile(path), fileNameOf(path), grammar);
+    Document document = readDocumentSource(openFileSource(path), fileNameOf(path), grammar);
     document.path = path;
     return document;
 }

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <system_error>
 
 #include "formats/common/atomic_file.h"
+#include "ozdf_parallel.h"
 #include "ozdf_parser.h"
 #include "ozdf_writer.h"
 
@@ -226,20 +228,23 @@ void execute(const DocumentPlan& plan, const fs::path& folder, const WriteMode& 
 std::vector<DocumentPlan> planCorpus(const Corpus& corpus,
                                      const std::vector<DocumentFootprint>& previous) {
     std::set<std::string> names;
-    std::vector<DocumentPlan> plans;
+    std::map<std::pair<std::string, bool>, const DocumentFootprint*> previousByName;
+    for (const DocumentFootprint& p : previous) {
+        previousByName[{p.filename, p.isDirectory}] = &p;
+    }
+    std::vector<const DocumentFootprint*> before;
     for (const Document& document : corpus.documents) {
         checkFileName(document.filename);
         if (!names.insert(document.filename).second) {
             throw WriteError("two documents named '" + document.filename + "'");
         }
-        const DocumentFootprint* before = nullptr;
-        for (const DocumentFootprint& p : previous) {
-            if (p.filename == document.filename && p.isDirectory == document.isDirectory) {
-                before = &p;
-            }
-        }
-        plans.push_back(planDocument(document, before));
+        const auto found = previousByName.find({document.filename, document.isDirectory});
+        before.push_back(found == previousByName.end() ? nullptr : found->second);
     }
+    // Writing the text is most of a save's work, and documents are independent.
+    std::vector<DocumentPlan> plans(corpus.documents.size());
+    forEachIndex(plans.size(), kDocumentThreads,
+                 [&](std::size_t i) { plans[i] = planDocument(corpus.documents[i], before[i]); });
     return plans;
 }
 
@@ -358,11 +363,19 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
     }
     // Nothing old can be lost in a new folder: files are not synced one by one (thousands of
     // fsyncs), the whole corpus is made durable at once before the save reports success.
+    // Each document has files of its own, so they are written on a couple of threads.
     const WriteMode mode{options.dryRun, Durability::Deferred};
+    std::vector<SaveReport> reports(plans.size());
+    report(options, 0, plans.size());
+    forEachIndex(
+        plans.size(), kDocumentThreads,
+        [&](std::size_t i) { execute(plans[i], folder, mode, reports[i]); },
+        [&](std::size_t done) { report(options, done, plans.size()); });
     SaveReport out;
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-        report(options, i, plans.size());
-        execute(plans[i], folder, mode, out);
+    for (SaveReport& r : reports) {
+        out.written.insert(out.written.end(), r.written.begin(), r.written.end());
+        out.removed.insert(out.removed.end(), r.removed.begin(), r.removed.end());
+        out.unchanged += r.unchanged;
     }
     if (!options.dryRun) {
         syncFileSystemOf(folder);

@@ -156,15 +156,20 @@ struct LineScanState {
 ScannedLine scanLine(std::string_view bytes, std::size_t from) {
     ScannedLine out;
     LineScanState state{out};
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const std::size_t size = bytes.size();
     std::size_t at = from;
     while (at < size) {
-        const auto b = static_cast<unsigned char>(bytes[at]);
-        if (b > 0x20U && b < 0x80U) {
-            state.text(at, 1);
+        // Most bytes are printable ASCII: a run of them is one text() call.
+        const std::size_t run = at;
+        while (at < size && data[at] > 0x20U && data[at] < 0x80U) {
             ++at;
+        }
+        if (at != run) {
+            state.text(run, at - run);
             continue;
         }
+        const unsigned char b = data[at];
         if (b == '\n' || b == '\r') {
             break;
         }
@@ -188,7 +193,7 @@ ScannedLine scanLine(std::string_view bytes, std::size_t from) {
     }
     out.end = at;
     out.next = at < size ? at + 1 : at;
-    if (at < size && bytes[at] == '\r' && out.next < size && bytes[out.next] == '\n') {
+    if (at < size && data[at] == '\r' && out.next < size && data[out.next] == '\n') {
         ++out.next;
     }
     if (!state.seenText) {

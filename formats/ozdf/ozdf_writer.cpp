@@ -1,6 +1,7 @@
 #include "ozdf_writer.h"
 
 #include <algorithm>
+#include <array>
 
 #include "formats/common/atomic_file.h"
 #include "ozdf_parser.h"
@@ -16,14 +17,6 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view tex
     AtomicFile file(path);
     file.write(text);
     file.commit();
-}
-
-std::size_t codePoints(std::string_view text) {
-    std::size_t count = 0;
-    for (const char c : text) {
-        count += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
-    }
-    return count;
 }
 
 bool reservedStart(std::string_view text) {
@@ -43,18 +36,71 @@ void checkParagraph(std::string_view paragraph) {
     }
 }
 
-void appendWrapped(std::string& out, std::string_view paragraph);
+// Bytes that may belong to whitespace other than a plain space: control bytes and the lead
+// bytes of the non-ASCII spaces (U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000).
+constexpr std::array<bool, 256> kOddSpaceBytes = [] {
+    std::array<bool, 256> table{};
+    for (std::size_t b = 0; b < 0x20; ++b) {
+        table[b] = true;
+    }
+    for (const std::size_t lead : {0xC2U, 0xE1U, 0xE2U, 0xE3U}) {
+        table[lead] = true;
+    }
+    return table;
+}();
+
+// Appends `paragraph` wrapped at kWrapWidth code points. Returns false when the paragraph may
+// hold whitespace that normalising would change (a control byte, a possible non-ASCII space,
+// two spaces in a row, a space at either end): the caller then checks exactly.
+bool appendWrapped(std::string& out, std::string_view paragraph) {
+    std::size_t lineLength = 0;
+    bool lineEmpty = true;
+    bool plain = !paragraph.starts_with(' ') && !paragraph.ends_with(' ');
+    std::size_t at = 0;
+    const std::size_t size = paragraph.size();
+    while (at < size) {
+        // The word's end and its length in code points, in one pass.
+        std::size_t end = at;
+        std::size_t length = 0;
+        for (; end < size && paragraph[end] != ' '; ++end) {
+            const auto b = static_cast<unsigned char>(paragraph[end]);
+            length += (b & 0xC0U) != 0x80U ? 1 : 0;
+            plain = plain && !kOddSpaceBytes[b];
+        }
+        const std::string_view word = paragraph.substr(at, end - at);
+        at = end + 1;
+        if (word.empty()) {
+            plain = false;
+            continue;
+        }
+        if (lineEmpty) {
+            out += word;
+            lineLength = length;
+            lineEmpty = false;
+        } else if (lineLength + 1 + length <= kWrapWidth || reservedStart(word)) {
+            out += ' ';
+            out += word;
+            lineLength += 1 + length;
+        } else {
+            out += '\n';
+            out += word;
+            lineLength = length;
+        }
+    }
+    return plain;
+}
 
 void writeParagraphs(std::string& out, const std::vector<Paragraph>& paragraphs) {
     for (const Paragraph& p : paragraphs) {
-        // Paragraphs from the reader or an edit are already normalised: no copy for those.
-        if (hasCollapsibleSpace(p.text) || p.text.starts_with(' ') || p.text.ends_with(' ')) {
+        checkParagraph(p.text);
+        // Paragraphs from the reader or an edit are already normalised: written as they are.
+        const std::size_t mark = out.size();
+        if (!appendWrapped(out, p.text) &&
+            (hasCollapsibleSpace(p.text) || p.text.starts_with(' ') || p.text.ends_with(' '))) {
+            out.resize(mark);
             const std::string text = collapseSpaces(p.text);
             checkParagraph(text);
             appendWrapped(out, text);
-        } else {
-            checkParagraph(p.text);
-            appendWrapped(out, p.text);
         }
         out += "\n\n";
     }
@@ -122,37 +168,6 @@ void writeElement(std::string& out, const Element& element, bool directory, bool
             checkLineText(element.name, "a list name");
             out += "#### [[" + element.name + "]]\n\n";
             return;
-    }
-}
-
-void appendWrapped(std::string& out, std::string_view paragraph) {
-    std::size_t lineLength = 0;
-    bool lineEmpty = true;
-    std::size_t at = 0;
-    while (at < paragraph.size()) {
-        std::size_t end = paragraph.find(' ', at);
-        if (end == std::string_view::npos) {
-            end = paragraph.size();
-        }
-        const std::string_view word = paragraph.substr(at, end - at);
-        at = end + 1;
-        if (word.empty()) {
-            continue;
-        }
-        const std::size_t length = codePoints(word);
-        if (lineEmpty) {
-            out += word;
-            lineLength = length;
-            lineEmpty = false;
-        } else if (lineLength + 1 + length <= kWrapWidth || reservedStart(word)) {
-            out += ' ';
-            out += word;
-            lineLength += 1 + length;
-        } else {
-            out += '\n';
-            out += word;
-            lineLength = length;
-        }
     }
 }
 

@@ -29,7 +29,8 @@ OzdfCorpusModel::OzdfCorpusModel(OzdfSession& session, QObject* parent)
 }
 
 OzdfCorpusModel::Row OzdfCorpusModel::rowOf(const ozdf::Document& document) {
-    return {QString::fromStdString(document.filename), countsOf(document), document.accepted()};
+    return {QString::fromStdString(document.filename), countsOf(document), document.accepted(),
+            document.isDirectory};
 }
 
 void OzdfCorpusModel::rebuild() {
@@ -82,7 +83,7 @@ QVariant OzdfCorpusModel::data(const QModelIndex& index, int role) const {
         case Name:
             return row.name;
         case Kind:
-            return session_.document(index.row()).isDirectory ? tr("directory") : tr("standalone");
+            return row.directory ? tr("directory") : tr("standalone");
         case Blocks:
             return number(c.blocks);
         case Items:

@@ -37,6 +37,7 @@ private:
         QString name;
         Counts counts;
         bool accepted = true;
+        bool directory = false;
     };
     static Row rowOf(const ozdf::Document& document);
     void rebuild();

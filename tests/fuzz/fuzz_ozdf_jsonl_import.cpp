@@ -58,6 +58,15 @@ void checkParts(const Element& list) {
     }
 }
 
+// Read from a buffer, `_metadata.ozdf` is taken for a standalone file, whose external lists the
+// reader refuses: for a directory document that is the only error allowed.
+void checkAccepted(const Document& back, bool directory) {
+    for (const strata::Diagnostic& d : back.diagnostics) {
+        check(d.severity != strata::Severity::Error ||
+              (directory && d.code == "OZDF-EXTERNAL-IN-STANDALONE"));
+    }
+}
+
 void checkRoundTrip(const Document& document) {
     std::string text;
     try {
@@ -71,7 +80,7 @@ void checkRoundTrip(const Document& document) {
         return;  // refused before anything is written: fine
     }
     const Document back = readBack(text, document.filename, Grammar::Document);
-    check(back.accepted());
+    checkAccepted(back, document.isDirectory);
     check(back.elements.size() == document.elements.size());
     for (std::size_t e = 0; e < back.elements.size(); ++e) {
         const Element& want = document.elements[e];

@@ -14,7 +14,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
-#include <QTreeWidget>
 #include <filesystem>
 #include <fstream>
 
@@ -161,9 +160,19 @@ private slots:
         dialog.replacementEdit()->setText(QStringLiteral("A"));
         dialog.startFind();
         QTRY_VERIFY(!dialog.searching());
-        QTRY_VERIFY(dialog.results()->topLevelItemCount() > 0);
+        QTRY_VERIFY(dialog.resultCount() > 0);
+        // The preview's check boxes decide what is applied: only the first is left checked.
+        QAbstractItemModel* preview = dialog.results()->model();
+        for (int r = 0; r < preview->rowCount(); ++r) {
+            preview->setData(preview->index(r, 0), Qt::Unchecked, Qt::CheckStateRole);
+        }
+        QCOMPARE(preview->data(preview->index(0, 0), Qt::CheckStateRole).toInt(),
+                 static_cast<int>(Qt::Unchecked));
         const int before = o->view->document()->undoStack()->count();
+        preview->setData(preview->index(0, 0), Qt::Checked, Qt::CheckStateRole);
         QVERIFY(dialog.applySelected());
+        // Only the one checked change: one document.
+        QVERIFY(o->view->document()->undoStack()->text(before).contains(QStringLiteral("1 ")));
         QCOMPARE(o->view->document()->undoStack()->count(), before + 1);
     }
 

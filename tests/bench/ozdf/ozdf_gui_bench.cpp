@@ -7,13 +7,14 @@
 #include <unistd.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -162,9 +163,9 @@ int findAndPreview(gui::DocumentView& view, const QString& pattern, const QStrin
     dialog.blocksEdit()->setText(blocks);
     dialog.startFind();
     QTest::qWaitFor([&] { return !dialog.searching(); }, 600000);
-    QTest::qWaitFor([&] { return dialog.results()->topLevelItemCount() > 0; }, 10000);
+    QTest::qWaitFor([&] { return dialog.resultCount() > 0; }, 10000);
     dialog.results()->viewport()->repaint();
-    return dialog.results()->topLevelItemCount();
+    return dialog.resultCount();
 }
 
 }  // namespace
