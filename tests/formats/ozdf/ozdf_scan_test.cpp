@@ -1,14 +1,19 @@
 // The one-pass line scanner behind the fast reader agrees with the slower per-rule functions on
 // every mix of text, Unicode whitespace, line breaks and bad UTF-8; paragraphs read through the
 // copy-once path and the normalising path give what the reference gives; a corpus read on
-// several threads keeps its order.
+// several threads keeps its order; the helper that runs documents on several threads runs each
+// once, reports progress from the caller's thread and rethrows failures.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <random>
+#include <stdexcept>
+#include <thread>
 
 #include "formats/common/byte_source.h"
+#include "formats/ozdf/ozdf_parallel.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_text.h"
 
@@ -172,6 +177,44 @@ TEST(OzdfScan, CorpusReadOnSeveralThreadsKeepsItsOrder) {
         EXPECT_TRUE(corpus.accepted());
     }
     fs::remove_all(folder);
+}
+
+TEST(OzdfParallel, EveryIndexRunsOnceAndProgressComesFromTheCaller) {
+    constexpr std::size_t kCount = 1000;
+    std::vector<std::atomic<int>> runs(kCount);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::size_t lastDone = 0;
+    bool fromOtherThread = false;
+    forEachIndex(
+        kCount, 2, [&](std::size_t i) { ++runs[i]; },
+        [&](std::size_t done) {
+            fromOtherThread = fromOtherThread || std::this_thread::get_id() != caller;
+            EXPECT_GT(done, lastDone);
+            lastDone = done;
+        });
+    for (const auto& r : runs) {
+        EXPECT_EQ(r.load(), 1);
+    }
+    EXPECT_FALSE(fromOtherThread);
+    EXPECT_LE(lastDone, kCount);
+    forEachIndex(0, 2, [](std::size_t) { FAIL() << "nothing to run"; });
+}
+
+TEST(OzdfParallel, TheLowestFailingIndexIsRethrownAndNoNewWorkStarts) {
+    std::atomic<std::size_t> started{0};
+    try {
+        forEachIndex(10000, 2, [&](std::size_t i) {
+            ++started;
+            if (i == 5 || i == 7) {
+                throw std::runtime_error("item " + std::to_string(i));
+            }
+        });
+        FAIL() << "expected an exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_TRUE(std::string(e.what()) == "item 5" || std::string(e.what()) == "item 7")
+            << e.what();
+    }
+    EXPECT_LT(started.load(), 10000U);
 }
 
 }  // namespace
