@@ -11,17 +11,16 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <sstream>
 
 #include "app/gui/document_view.h"
 #include "app/ozdf/ozdf_find_dialog.h"
-#include "formats/common/atomic_file.h"
-#include "formats/ozdf/ozdf_json.h"
+#include "app/ozdf/ozdf_reload_banner.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/ozdf/ozdf_commands.h"
 #include "model/ozdf/ozdf_corpus_model.h"
 #include "model/ozdf/ozdf_editor.h"
+#include "model/ozdf/ozdf_jsonl_jobs.h"
 
 namespace strata::gui {
 
@@ -44,20 +43,7 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     proxy_->setFilterKeyColumn(model::OzdfCorpusModel::Name);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
 
-    banner_ = new QWidget(this);
-    auto* bannerLayout = new QHBoxLayout(banner_);
-    bannerText_ = new QLabel(banner_);
-    bannerLayout->addWidget(bannerText_, 1);
-    QPushButton* reload = button(banner_, bannerLayout, tr("Reload"));
-    QPushButton* ignore = button(banner_, bannerLayout, tr("Ignore"));
-    banner_->setStyleSheet(QStringLiteral("background: #fff3c4;"));
-    banner_->hide();
-    connect(ignore, &QPushButton::clicked, banner_, &QWidget::hide);
-    connect(reload, &QPushButton::clicked, this, [this] {
-        QString error;
-        report(editor_.reload(&error), error);
-        banner_->hide();
-    });
+    banner_ = new OzdfReloadBanner(this);
 
     filter_ = new QLineEdit(this);
     filter_->setPlaceholderText(tr("Filter documents by name"));
@@ -101,6 +87,8 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     });
     connect(button(this, buttons, tr("Export JSONL…")), &QPushButton::clicked, this,
             &OzdfCorpusView::exportJsonl);
+    connect(button(this, buttons, tr("Import JSONL…")), &QPushButton::clicked, this,
+            &OzdfCorpusView::importJsonl);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(banner_);
@@ -110,10 +98,7 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
 }
 
 void OzdfCorpusView::showExternalChange(const QString& what) {
-    bannerText_->setText(tr("%1 changed on disk. Reload it? Unsaved edits and their undo "
-                            "history will be lost.")
-                             .arg(what));
-    banner_->show();
+    banner_->showChange(what);
 }
 
 int OzdfCorpusView::currentDocument() const {
@@ -177,23 +162,30 @@ void OzdfCorpusView::toggleKind() {
 void OzdfCorpusView::exportJsonl() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export JSONL"), QString(),
                                                       tr("JSON Lines (*.jsonl)"));
-    if (path.isEmpty()) {
+    if (!path.isEmpty()) {
+        view_.trackJob(model::startOzdfExport(*view_.jobRunner(), editor_.session(), path));
+    }
+}
+
+void OzdfCorpusView::importJsonl() {
+    const QString jsonl = QFileDialog::getOpenFileName(this, tr("Import JSONL"), QString(),
+                                                       tr("JSON Lines (*.jsonl);;All files (*)"));
+    if (jsonl.isEmpty()) {
         return;
     }
-    auto corpus = std::make_shared<const ozdf::Corpus>(editor_.session().corpus());
-    model::Job* job = view_.jobRunner()->start(
-        tr("Export %1").arg(path), [corpus, path](model::JobContext& context) {
-            try {
-                std::ostringstream text;
-                ozdf::exportJsonl(*corpus, text);
-                AtomicFile file(path.toStdString());
-                file.write(text.view());
-                file.commit();
-            } catch (const std::exception& e) {
-                context.fail(QString::fromStdString(e.what()));
-            }
-        });
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Empty folder for the new corpus"), QString(), QFileDialog::ShowDirsOnly);
+    if (folder.isEmpty()) {
+        return;
+    }
+    model::Job* job = model::startOzdfImport(*view_.jobRunner(), jsonl, folder);
     view_.trackJob(job);
+    connect(job, &model::Job::stateChanged, this, [this, folder](model::Job::State state) {
+        if (state == model::Job::State::Finished) {
+            emit view_.message(
+                tr("Imported a new corpus into %1; open it to edit it.").arg(folder));
+        }
+    });
 }
 
 }  // namespace strata::gui

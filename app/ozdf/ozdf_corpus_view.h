@@ -1,6 +1,6 @@
 // The corpus tab: every document with its block, item and paragraph counts and text size,
 // sortable and filterable, with the document-level edits (add, remove, rename, standalone ↔
-// directory), find and replace, JSONL export, and a banner offering to reload after an
+// directory), find and replace, JSONL export and import, and a banner offering to reload after an
 // external change on disk.
 #pragma once
 
@@ -20,6 +20,7 @@ class OzdfEditor;
 namespace strata::gui {
 
 class DocumentView;
+class OzdfReloadBanner;
 
 class OzdfCorpusView : public QWidget {
     Q_OBJECT
@@ -31,7 +32,7 @@ public:
     QSortFilterProxyModel* proxy() const { return proxy_; }
     // Shows the reload banner (called by the watcher).
     void showExternalChange(const QString& what);
-    QWidget* reloadBanner() const { return banner_; }
+    OzdfReloadBanner* reloadBanner() const { return banner_; }
 
 signals:
     void documentActivated(int index);
@@ -43,6 +44,7 @@ private:
     void renameDocument();
     void toggleKind();
     void exportJsonl();
+    void importJsonl();
     void report(bool ok, const QString& error);
 
     DocumentView& view_;
@@ -51,8 +53,7 @@ private:
     QSortFilterProxyModel* proxy_ = nullptr;
     QTableView* table_ = nullptr;
     QLineEdit* filter_ = nullptr;
-    QWidget* banner_ = nullptr;
-    QLabel* bannerText_ = nullptr;
+    OzdfReloadBanner* banner_ = nullptr;
 };
 
 }  // namespace strata::gui

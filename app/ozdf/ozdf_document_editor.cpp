@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/document_view.h"
+#include "app/ozdf/ozdf_reload_banner.h"
 #include "formats/ozdf/ozdf_edit.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_commands.h"
@@ -94,7 +95,9 @@ OzdfDocumentEditor::OzdfDocumentEditor(DocumentView& view, model::OzdfEditor& ed
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
+    banner_ = new OzdfReloadBanner(this);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(banner_);
     layout->addWidget(title_);
     layout->addWidget(splitter, 1);
     onCurrentChanged();

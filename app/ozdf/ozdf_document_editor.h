@@ -22,6 +22,7 @@ struct OzdfAddress;
 namespace strata::gui {
 
 class DocumentView;
+class OzdfReloadBanner;
 
 class OzdfDocumentEditor : public QWidget {
     Q_OBJECT
@@ -35,6 +36,8 @@ public:
     QPlainTextEdit* textEdit() const { return text_; }
     QPlainTextEdit* preview() const { return preview_; }
     model::OzdfDocumentModel* documentModel() const { return model_; }
+    // Shown by the watcher when a single document (no Corpus tab) changes on disk.
+    OzdfReloadBanner* reloadBanner() const { return banner_; }
     // Applies the text editor's content to the selected paragraph or comment.
     bool applyText();
 
@@ -60,6 +63,7 @@ private:
     QPlainTextEdit* text_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QPushButton* apply_ = nullptr;
+    OzdfReloadBanner* banner_ = nullptr;
 };
 
 }  // namespace strata::gui

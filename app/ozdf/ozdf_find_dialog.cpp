@@ -1,5 +1,6 @@
 #include "ozdf_find_dialog.h"
 
+#include <QAbstractTableModel>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -8,7 +9,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include "app/gui/document_view.h"
@@ -27,6 +28,100 @@ QString clipped(const QString& text) {
 
 }  // namespace
 
+// The changes of the last search as rows: document, block, before, after, problem; column 0
+// holds the check box of applicable changes, which edits the change's `selected` flag.
+class OzdfFindDialog::ChangesModel : public QAbstractTableModel {
+public:
+    ChangesModel(const model::OzdfSession& session, QObject* parent)
+        : QAbstractTableModel(parent), session_(session) {}
+
+    void setChanges(std::vector<model::OzdfChange>* changes) {
+        beginResetModel();
+        changes_ = changes;
+        endResetModel();
+    }
+
+    int rowCount(const QModelIndex& parent = {}) const override {
+        return parent.isValid() || changes_ == nullptr ? 0 : static_cast<int>(changes_->size());
+    }
+    int columnCount(const QModelIndex& parent = {}) const override {
+        return parent.isValid() ? 0 : 5;
+    }
+
+    QVariant data(const QModelIndex& index, int role) const override {
+        if (!index.isValid() || index.row() >= rowCount()) {
+            return {};
+        }
+        const model::OzdfChange& c = changes_->at(static_cast<std::size_t>(index.row()));
+        if (role == Qt::CheckStateRole && index.column() == 0 && c.applicable) {
+            return c.selected ? Qt::Checked : Qt::Unchecked;
+        }
+        if (role != Qt::DisplayRole && role != Qt::ToolTipRole) {
+            return {};
+        }
+        const bool full = role == Qt::ToolTipRole;
+        switch (index.column()) {
+            case 0:
+                return documentOf(c) ? QString::fromStdString(documentOf(c)->filename) : QString();
+            case 1:
+                return documentOf(c) && c.element < documentOf(c)->elements.size()
+                           ? QString::fromStdString(documentOf(c)->elements[c.element].name)
+                           : QString();
+            case 2:
+                return full ? c.before : clipped(c.before);
+            case 3:
+                return full ? c.after : clipped(c.after);
+            case 4:
+                return c.problem;
+            default:
+                return {};
+        }
+    }
+
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override {
+        if (role != Qt::CheckStateRole || index.column() != 0 || index.row() >= rowCount()) {
+            return false;
+        }
+        model::OzdfChange& c = changes_->at(static_cast<std::size_t>(index.row()));
+        if (!c.applicable) {
+            return false;
+        }
+        c.selected = value.toInt() == Qt::Checked;
+        emit dataChanged(index, index, {Qt::CheckStateRole});
+        return true;
+    }
+
+    Qt::ItemFlags flags(const QModelIndex& index) const override {
+        if (!index.isValid() || index.row() >= rowCount()) {
+            return Qt::NoItemFlags;
+        }
+        if (!changes_->at(static_cast<std::size_t>(index.row())).applicable) {
+            return Qt::NoItemFlags;  // shown greyed out: it cannot be applied
+        }
+        const Qt::ItemFlags base = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+        return index.column() == 0 ? base | Qt::ItemIsUserCheckable : base;
+    }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
+        static const char* const kNames[] = {"Document", "Block", "Before", "After", "Problem"};
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+            section >= 5) {
+            return {};
+        }
+        return OzdfFindDialog::tr(kNames[section]);
+    }
+
+private:
+    const ozdf::Document* documentOf(const model::OzdfChange& c) const {
+        return c.document >= 0 && c.document < session_.documentCount()
+                   ? &session_.document(c.document)
+                   : nullptr;
+    }
+
+    const model::OzdfSession& session_;
+    std::vector<model::OzdfChange>* changes_ = nullptr;
+};
+
 OzdfFindDialog::OzdfFindDialog(DocumentView& view, model::OzdfEditor& editor, QWidget* parent)
     : QDialog(parent), view_(view), editor_(editor) {
     setWindowTitle(tr("Find and Replace in Corpus"));
@@ -44,9 +139,9 @@ OzdfFindDialog::OzdfFindDialog(DocumentView& view, model::OzdfEditor& editor, QW
     form->addRow(QString(), regex_);
     form->addRow(QString(), caseSensitive_);
 
-    results_ = new QTreeWidget(this);
-    results_->setHeaderLabels(
-        {tr("Document"), tr("Block"), tr("Before"), tr("After"), tr("Problem")});
+    model_ = new ChangesModel(editor.session(), this);
+    results_ = new QTreeView(this);
+    results_->setModel(model_);
     results_->setRootIsDecorated(false);
     results_->setUniformRowHeights(true);
     summary_ = new QLabel(this);
@@ -84,7 +179,8 @@ void OzdfFindDialog::startFind() {
     for (const QString& name : blocks_->text().split(u',', Qt::SkipEmptyParts)) {
         query.blockNames << name.trimmed();
     }
-    results_->clear();
+    changes_.clear();
+    model_->setChanges(&changes_);
     apply_->setEnabled(false);
     summary_->setText(tr("Searching…"));
     job_ = model::startOzdfFind(*view_.jobRunner(), editor_.session(), query);
@@ -101,27 +197,7 @@ void OzdfFindDialog::startFind() {
 void OzdfFindDialog::showResults() {
     changes_ = job_->changes;
     revisions_ = job_->revisions;
-    results_->clear();
-    const model::OzdfSession& session = editor_.session();
-    QList<QTreeWidgetItem*> rows;
-    for (std::size_t i = 0; i < changes_.size(); ++i) {
-        const model::OzdfChange& c = changes_[i];
-        const ozdf::Document& d = session.document(c.document);
-        auto* row = new QTreeWidgetItem;
-        row->setText(0, QString::fromStdString(d.filename));
-        row->setText(1, QString::fromStdString(d.elements.at(c.element).name));
-        row->setText(2, clipped(c.before));
-        row->setText(3, clipped(c.after));
-        row->setText(4, c.problem);
-        row->setData(0, Qt::UserRole, static_cast<qulonglong>(i));
-        if (c.applicable) {
-            row->setCheckState(0, c.selected ? Qt::Checked : Qt::Unchecked);
-        } else {
-            row->setFlags(row->flags() & ~Qt::ItemIsEnabled);
-        }
-        rows << row;
-    }
-    results_->addTopLevelItems(rows);
+    model_->setChanges(&changes_);
     int matches = 0;
     for (const model::OzdfChange& c : changes_) {
         matches += c.matches;
@@ -130,14 +206,11 @@ void OzdfFindDialog::showResults() {
     apply_->setEnabled(!changes_.empty());
 }
 
+int OzdfFindDialog::resultCount() const {
+    return model_->rowCount();
+}
+
 bool OzdfFindDialog::applySelected() {
-    for (int r = 0; r < results_->topLevelItemCount(); ++r) {
-        QTreeWidgetItem* row = results_->topLevelItem(r);
-        const auto i = row->data(0, Qt::UserRole).toULongLong();
-        if (i < changes_.size()) {
-            changes_[i].selected = row->checkState(0) == Qt::Checked;
-        }
-    }
     QString error;
     if (!model::applyOzdfChanges(*view_.document()->undoStack(), editor_.session(), changes_,
                                  revisions_, &error)) {

@@ -13,7 +13,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QTreeWidget;
+class QTreeView;
 
 namespace strata::model {
 class OzdfEditor;
@@ -32,7 +32,10 @@ public:
     QLineEdit* replacementEdit() const { return replacement_; }
     QLineEdit* blocksEdit() const { return blocks_; }
     QCheckBox* regexBox() const { return regex_; }
-    QTreeWidget* results() const { return results_; }
+    // The preview: one row per change, checkable when it can be applied. A model over the
+    // changes, so tens of thousands of them list at once without building a widget each.
+    QTreeView* results() const { return results_; }
+    int resultCount() const;
     void startFind();
     bool applySelected();
     bool searching() const { return !job_.isNull() && job_->isRunning(); }
@@ -47,7 +50,9 @@ private:
     QLineEdit* blocks_ = nullptr;
     QCheckBox* regex_ = nullptr;
     QCheckBox* caseSensitive_ = nullptr;
-    QTreeWidget* results_ = nullptr;
+    QTreeView* results_ = nullptr;
+    class ChangesModel;
+    ChangesModel* model_ = nullptr;
     QLabel* summary_ = nullptr;
     QPushButton* apply_ = nullptr;
     QPointer<model::OzdfFindJob> job_;

@@ -1,6 +1,7 @@
 // The OZDF tabs of a DocumentView: the corpus table (for corpus folders) and the document
 // editor, both editing through an OzdfEditor installed on the document, plus a watcher that
-// offers to reload when the files change on disk behind Strata's back.
+// offers to reload (a banner; the window reopens the document) when the files change on disk
+// behind Strata's back.
 #include <QDirIterator>
 #include <QFileSystemWatcher>
 #include <QTabWidget>
@@ -9,6 +10,7 @@
 #include "app/gui/format_views.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
+#include "app/ozdf/ozdf_reload_banner.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_editor.h"
 
@@ -66,18 +68,20 @@ void installOzdfViews(DocumentView& view) {
 
     auto* watcher = new QFileSystemWatcher(editorTab);
     watch(watcher, editor->session());
-    const auto onChange = [&view, editor, corpusTab, watcher](const QString& path) {
+    // The banner of the Corpus tab, or of the editor for a document opened on its own.
+    OzdfReloadBanner* banner =
+        corpusTab != nullptr ? corpusTab->reloadBanner() : editorTab->reloadBanner();
+    const auto onChange = [editor, banner, watcher](const QString& path) {
         if (editor->isSaving()) {
             return;
         }
-        if (corpusTab != nullptr) {
-            corpusTab->showExternalChange(path);
-        } else {
-            emit view.message(
-                QObject::tr("%1 changed on disk; reopen it to see the change.").arg(path));
-        }
+        banner->showChange(path);
         watch(watcher, editor->session());
     };
+    // The window reopens the document (after asking about unsaved edits), so the tree, the hex
+    // view and the editor all show the files as they are now.
+    QObject::connect(banner, &OzdfReloadBanner::reloadClicked, &view,
+                     &DocumentView::reloadRequested);
     QObject::connect(watcher, &QFileSystemWatcher::directoryChanged, editorTab, onChange);
     QObject::connect(watcher, &QFileSystemWatcher::fileChanged, editorTab, onChange);
     QObject::connect(editor, &model::OzdfEditor::savedTo, editorTab,

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -14,6 +15,13 @@ namespace strata {
 namespace {
 
 constexpr int kCreateAttempts = 100;
+
+std::atomic<std::uint64_t> syncCalls{0};
+
+int countedFsync(int fd) {
+    syncCalls.fetch_add(1, std::memory_order_relaxed);
+    return ::fsync(fd);
+}
 
 std::string describe(const std::string& what, const std::filesystem::path& path, int error) {
     return what + " " + path.string() + ": " + std::strerror(error);
@@ -39,14 +47,15 @@ std::string randomSuffix() {
 void syncDirectory(const std::filesystem::path& directory) {
     const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
-        ::fsync(fd);
+        countedFsync(fd);
         ::close(fd);
     }
 }
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+AtomicFile::AtomicFile(std::filesystem::path target, Durability durability)
+    : target_(std::move(target)), durability_(durability) {
     if (target_.filename().empty()) {
         throw FileWriteError("cannot write " + target_.string() + ": not a file name");
     }
@@ -118,7 +127,8 @@ void AtomicFile::write(std::string_view text) {
 
 void AtomicFile::commit() {
     requireOpen("commit");
-    if (::fsync(fd_) != 0) {
+    const bool durable = durability_ == Durability::Immediate;
+    if (durable && countedFsync(fd_) != 0) {
         const int error = errno;
         closeAndRemove();
         throw FileWriteError(describe("cannot flush", target_, error));
@@ -137,7 +147,13 @@ void AtomicFile::commit() {
     }
     committed_ = true;
     tempPath_.clear();
-    syncDirectory(directoryOf(target_));
+    if (durable) {
+        syncDirectory(directoryOf(target_));
+    }
+}
+
+std::uint64_t AtomicFile::syncCount() {
+    return syncCalls.load(std::memory_order_relaxed);
 }
 
 void AtomicFile::abandon() {
@@ -153,6 +169,24 @@ void AtomicFile::closeAndRemove() noexcept {
         ::unlink(tempPath_.c_str());
         tempPath_.clear();
     }
+}
+
+void syncFileSystemOf(const std::filesystem::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw FileWriteError(describe("cannot open to make durable", path, errno));
+    }
+    syncCalls.fetch_add(1, std::memory_order_relaxed);
+    if (::syncfs(fd) != 0) {
+        const int error = errno;
+        ::close(fd);
+        throw FileWriteError(describe("cannot make durable", path, error));
+    }
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+        countedFsync(fd);
+    }
+    ::close(fd);
 }
 
 void writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {

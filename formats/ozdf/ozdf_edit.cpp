@@ -152,8 +152,9 @@ std::string checkedElementName(std::string_view name, ElementKind kind) {
         throw EditError("a name cannot hold a line break");
     }
     const std::string t = trimmed(name);
-    if (t.empty()) {
-        throw EditError("a name cannot be empty");
+    // `#### []` is a list named "" (the reference reads it); a block needs a name.
+    if (t.empty() && kind == ElementKind::Block) {
+        throw EditError("a block name cannot be empty");
     }
     if (t.starts_with('[') && t.ends_with(']')) {
         throw EditError("a name in brackets would read back as another kind of block");

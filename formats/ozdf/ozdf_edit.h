@@ -33,7 +33,8 @@ struct ParagraphOwner {
 std::vector<std::string> normaliseText(std::string_view text);
 
 // A block or list name as it will be stored (trimmed, upper-cased). Throws EditError for an
-// empty name, a line break, or a name that would read back as another kind.
+// empty block name (lists may have an empty name: `#### []`), a line break, or a name that
+// would read back as another kind.
 std::string checkedElementName(std::string_view name, ElementKind kind);
 
 void insertElement(Document& document, std::size_t at, ElementKind kind, std::string_view name);

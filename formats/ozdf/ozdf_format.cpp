@@ -40,6 +40,7 @@ std::unique_ptr<OpenedDocument> openDocument(const std::filesystem::path& path) 
     opened->root = ozdf::buildDocumentNode(*document);
     addDocumentFacts(*opened, *document);
     opened->makeValidator = [document] { return ozdf::makeOzdfValidator(document); };
+    opened->formatState = std::shared_ptr<const ozdf::Document>(document);
     return opened;
 }
 
@@ -57,6 +58,7 @@ std::unique_ptr<OpenedDocument> openCorpus(const std::filesystem::path& path) {
     opened->facts.emplace_back("documents", std::to_string(corpus->documents.size()));
     opened->facts.emplace_back("readable by the reference", corpus->accepted() ? "yes" : "no");
     opened->makeValidator = [corpus] { return ozdf::makeOzdfCorpusValidator(corpus); };
+    opened->formatState = std::shared_ptr<const ozdf::Corpus>(corpus);
     return opened;
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "formats/common/byte_source.h"
+#include "ozdf_edit.h"
 #include "ozdf_parser.h"
 #include "ozdf_text.h"
 
@@ -80,14 +81,13 @@ std::string text(const nlohmann::ordered_json& value, const std::string& where) 
     return s;
 }
 
-std::vector<Paragraph> paragraphsFromJson(const nlohmann::ordered_json& object,
-                                          const std::string& where) {
-    std::vector<Paragraph> out;
-    const auto& list = member(object, "paragraphs", nlohmann::json::value_t::array, where);
+// The strings of `object[key]`, each valid UTF-8.
+std::vector<std::string> textsFromJson(const nlohmann::ordered_json& object, const char* key,
+                                       const std::string& where) {
+    std::vector<std::string> out;
+    const auto& list = member(object, key, nlohmann::json::value_t::array, where);
     for (std::size_t i = 0; i < list.size(); ++i) {
-        Paragraph p;
-        p.text = text(list[i], where + ".paragraphs[" + std::to_string(i) + "]");
-        out.push_back(std::move(p));
+        out.push_back(text(list[i], where + "." + key + "[" + std::to_string(i) + "]"));
     }
     return out;
 }
@@ -102,23 +102,74 @@ ElementKind kindFromName(const std::string& kind, const std::string& where) {
     throw JsonImportError(where + ": unknown element kind \"" + kind + "\"");
 }
 
-Element elementFromJson(const nlohmann::ordered_json& json, const std::string& where) {
+// Runs one edit; what it refuses is refused by the import, named by `where`.
+template <class Edit>
+void edit(const std::string& where, Edit&& apply) {
+    try {
+        apply();
+    } catch (const EditError& error) {
+        throw JsonImportError(where + ": " + error.what());
+    }
+}
+
+// The name a part's NAME block gives back: its paragraphs, normalised, joined by a blank line.
+std::optional<std::string> partItemName(const std::string& name) {
+    const std::vector<std::string> paragraphs = normaliseText(name);
+    if (paragraphs.empty()) {
+        return std::nullopt;
+    }
+    std::string out = paragraphs.front();
+    for (std::size_t i = 1; i < paragraphs.size(); ++i) {
+        out += "\n\n";
+        out += paragraphs[i];
+    }
+    return out;
+}
+
+std::size_t paragraphCount(const Document& document, const ParagraphOwner& owner) {
+    const Element& element = document.elements.at(owner.element);
+    return owner.item ? element.items.at(*owner.item).paragraphs.size() : element.paragraphs.size();
+}
+
+// Paragraphs go in through the edits, so they are normalised as the reader will see them (a
+// text with a blank line becomes two paragraphs) and refused when no file could hold them.
+void addParagraphs(Document& document, const ParagraphOwner& owner,
+                   const std::vector<std::string>& texts, const std::string& where) {
+    for (std::size_t p = 0; p < texts.size(); ++p) {
+        const std::string at = where + ".paragraphs[" + std::to_string(p) + "]";
+        edit(at, [&] {
+            const std::size_t count = paragraphCount(document, owner);
+            insertParagraph(document, owner, count, texts[p]);
+        });
+    }
+}
+
+// Appends the element `json` describes to `document` through the same edits the editor uses,
+// so an imported document is one Strata can write and read back the same.
+void addElementFromJson(Document& document, const nlohmann::ordered_json& json,
+                        const std::string& where) {
     if (!json.is_object()) {
         throw JsonImportError(where + ": expected an object");
     }
-    Element element;
-    element.kind = kindFromName(
+    const ElementKind kind = kindFromName(
         text(member(json, "kind", nlohmann::json::value_t::string, where), where + ".kind"), where);
-    if (element.kind == ElementKind::Comment) {
-        element.text = text(member(json, "text", nlohmann::json::value_t::string, where), where);
-        return element;
+    const std::size_t index = document.elements.size();
+    if (kind == ElementKind::Comment) {
+        const std::string comment =
+            text(member(json, "text", nlohmann::json::value_t::string, where), where + ".text");
+        edit(where, [&] {
+            insertElement(document, index, kind, "");
+            setCommentText(document, index, comment);
+        });
+        return;
     }
-    element.writtenName =
+    const std::string name =
         text(member(json, "name", nlohmann::json::value_t::string, where), where + ".name");
-    element.name = upperCase(element.writtenName);
-    if (element.kind == ElementKind::Block) {
-        element.paragraphs = paragraphsFromJson(json, where);
-        return element;
+    edit(where, [&] { insertElement(document, index, kind, name); });
+    if (kind == ElementKind::Block) {
+        addParagraphs(document, {index, std::nullopt}, textsFromJson(json, "paragraphs", where),
+                      where);
+        return;
     }
     const auto& items = member(json, "items", nlohmann::json::value_t::array, where);
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -126,15 +177,22 @@ Element elementFromJson(const nlohmann::ordered_json& json, const std::string& w
         if (!items[i].is_object()) {
             throw JsonImportError(at + ": expected an object");
         }
-        Item item;
-        const auto name = items[i].find("name");
-        if (name != items[i].end() && !name->is_null()) {
-            item.name = text(*name, at + ".name");
+        std::optional<std::string> itemName;
+        const auto found = items[i].find("name");
+        if (found != items[i].end() && !found->is_null()) {
+            itemName = text(*found, at + ".name");
         }
-        item.paragraphs = paragraphsFromJson(items[i], at);
-        element.items.push_back(std::move(item));
+        edit(at, [&] {
+            if (kind == ElementKind::ExternalList && itemName) {
+                // A part's NAME block holds paragraphs: a name may span several.
+                insertItem(document, index, i, std::nullopt);
+                document.elements[index].items[i].name = partItemName(*itemName);
+            } else {
+                insertItem(document, index, i, itemName);
+            }
+        });
+        addParagraphs(document, {index, i}, textsFromJson(items[i], "paragraphs", at), at);
     }
-    return element;
 }
 
 bool safeFileName(const std::string& name) {
@@ -198,8 +256,7 @@ Document documentFromJson(const nlohmann::ordered_json& json) {
         member(json, "is_directory", nlohmann::json::value_t::boolean, where).get<bool>();
     const auto& elements = member(json, "elements", nlohmann::json::value_t::array, where);
     for (std::size_t i = 0; i < elements.size(); ++i) {
-        document.elements.push_back(
-            elementFromJson(elements[i], where + ".elements[" + std::to_string(i) + "]"));
+        addElementFromJson(document, elements[i], where + ".elements[" + std::to_string(i) + "]");
     }
     return document;
 }

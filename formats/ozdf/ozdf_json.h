@@ -35,8 +35,12 @@ OrderedJson corpusJson(const Corpus& corpus);
 // any other folder. Also returns whether the reference would read it (`accepted`).
 OrderedJson dumpJson(const std::filesystem::path& path, bool* accepted);
 
-// A document from its JSON form; names are upper-cased as the reader would store them.
-// Throws JsonImportError.
+// A document from its JSON form, built with the edits of ozdf_edit.h: names are trimmed and
+// upper-cased and paragraphs normalised as the reader would store them (a paragraph holding a
+// blank line becomes two), item names trimmed ("" is unnamed). What an edit refuses (a
+// duplicate block, a paragraph starting with `###`, a comment line that would read as a
+// header, an external list in a standalone document, an empty paragraph) throws
+// JsonImportError naming the element.
 Document documentFromJson(const nlohmann::ordered_json& json);
 
 // One line per document, in corpus order.

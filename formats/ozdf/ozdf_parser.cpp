@@ -1,15 +1,21 @@
 #include "ozdf_parser.h"
 
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <exception>
 #include <functional>
 #include <map>
 #include <set>
 #include <system_error>
 
 #include "ozdf_diagnostics.h"
+#include "ozdf_parallel.h"
 #include "ozdf_text.h"
 
 namespace strata::ozdf {
@@ -39,22 +45,29 @@ bool hasErrors(const std::vector<Diagnostic>& diagnostics) {
 
 constexpr std::string_view kMetadataFile = "_metadata.ozdf";
 constexpr std::string_view kWritingMarker = ".ozdf_writing";
-// Parts up to this size are copied into memory instead of mapped: a folder of a hundred
-// thousand parts must not exhaust the process's memory mappings.
-constexpr std::uint64_t kPartCopyLimit = 4U << 20U;
+// Files up to this size are read into memory instead of mapped: a folder of a hundred thousand
+// parts must not exhaust the process's memory mappings, and for small files one read() costs
+// less than mapping, faulting the pages in and unmapping (which interrupts every core).
+constexpr std::uint64_t kCopyLimit = 4U << 20U;
 
-// One physical line: [start, end) is its content, `next` where the following line starts.
+// One physical line: [start, end) is its content, `next` where the following line starts;
+// `scan` what one pass over it found.
 struct Line {
     std::uint64_t start = 0;
     std::uint64_t end = 0;
     std::uint64_t next = 0;
+    ScannedLine scan;
 };
 
-// A stripped content line of the element being read.
+// A stripped content line of the element being read: [begin, end) in the file. `clean` when
+// its bytes are already what the reader keeps (valid UTF-8, no whitespace run to collapse), so
+// a paragraph of clean lines is copied once instead of sanitised and collapsed.
 struct TextLine {
-    std::string text;
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
+    bool clean = true;
+
+    bool blank() const { return begin == end; }
 };
 
 // Called for every `[[Name]]` header of a directory document, to read its parts.
@@ -92,15 +105,8 @@ public:
 
 private:
     Line nextLine(std::uint64_t at) const {
-        const std::size_t found = bytes_.find_first_of("\r\n", at);
-        if (found == std::string_view::npos) {
-            return {at, bytes_.size(), bytes_.size()};
-        }
-        std::uint64_t next = found + 1;
-        if (bytes_[found] == '\r' && next < bytes_.size() && bytes_[next] == '\n') {
-            ++next;
-        }
-        return {at, found, next};
+        const ScannedLine scan = scanLine(bytes_, static_cast<std::size_t>(at));
+        return {at, scan.end, scan.next, scan};
     }
 
     Region region(std::uint64_t offset, std::uint64_t length) const {
@@ -108,11 +114,10 @@ private:
     }
 
     void checkUtf8(const Line& line) {
-        const std::string_view raw = bytes_.substr(line.start, line.end - line.start);
-        if (std::all_of(raw.begin(), raw.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x80U; })) {
+        if (!line.scan.invalidUtf8) {
             return;
         }
+        const std::string_view raw = bytes_.substr(line.start, line.end - line.start);
         for (std::size_t at = 0; at < raw.size();) {
             const DecodedChar ch = decodeUtf8(raw, at);
             if (!ch.valid) {
@@ -133,24 +138,22 @@ private:
 
     void handleLine(const Line& line) {
         checkUtf8(line);
-        const std::string_view raw = bytes_.substr(line.start, line.end - line.start);
-        const Trimmed trim = trimSpaces(raw);
-        const std::string_view s = raw.substr(trim.begin, trim.end - trim.begin);
-        const std::uint64_t sBegin = line.start + trim.begin;
+        const ScannedLine& scan = line.scan;
+        const std::string_view s = bytes_.substr(scan.textBegin, scan.textEnd - scan.textBegin);
         const Region lineRegion = region(line.start, line.end - line.start);
-        if (!s.empty() && (trim.begin != 0 || trim.end != raw.size())) {
+        if (!s.empty() && (scan.textBegin != line.start || scan.textEnd != line.end)) {
             reporter_.warning(codes::kWhitespace,
                               "leading or trailing whitespace on this line is dropped when read",
                               lineRegion);
         }
         if (s.starts_with("#### ")) {
-            handleHeader(line, s, sBegin);
+            handleHeader(line, s);
         } else if (grammar_ == Grammar::Document && (s == "====" || s.starts_with("==== "))) {
             handleItem(line, s);
         } else if (s.starts_with("###") || s.starts_with("===")) {
             handleReservedLine(line, s, lineRegion);
         } else {
-            handleText(s, sBegin, lineRegion);
+            handleText(line, s, lineRegion);
         }
         prevBlank_ = s.empty();
         prevText_ = !s.empty() && !structuralLine_;
@@ -166,7 +169,7 @@ private:
         }
     }
 
-    void handleHeader(const Line& line, std::string_view s, std::uint64_t sBegin) {
+    void handleHeader(const Line& line, std::string_view s) {
         requireBlankLine(line, false);
         closeElement(line.start);
         structuralLine_ = true;
@@ -174,7 +177,6 @@ private:
         const std::string_view afterMarker = s.substr(5);
         const Trimmed t = trimSpaces(afterMarker);
         const std::string header = sanitizeUtf8(afterMarker.substr(t.begin, t.end - t.begin));
-        (void)sBegin;
         Element element;
         element.headerRegion = region(line.start, line.end - line.start);
         element.region = region(line.start, 0);
@@ -306,15 +308,16 @@ private:
         }
     }
 
-    void handleText(std::string_view s, std::uint64_t sBegin, const Region& lineRegion) {
+    void handleText(const Line& line, std::string_view s, const Region& lineRegion) {
         if (building_) {
             Element& element = elements_.back();
-            if (element.kind != ElementKind::Comment && !s.empty() && hasCollapsibleSpace(s)) {
+            if (element.kind != ElementKind::Comment && line.scan.collapsible) {
                 reporter_.warning(codes::kWhitespace,
                                   "whitespace runs in this line collapse to one space when read",
                                   lineRegion);
             }
-            lines_.push_back({sanitizeUtf8(s), sBegin, sBegin + s.size()});
+            lines_.push_back({line.scan.textBegin, line.scan.textEnd,
+                              !line.scan.invalidUtf8 && !line.scan.collapsible});
             return;
         }
         if (s.empty() || recovering_) {
@@ -330,24 +333,47 @@ private:
         recovering_ = true;
     }
 
+    std::string_view lineText(const TextLine& line) const {
+        return bytes_.substr(line.begin, line.end - line.begin);
+    }
+
+    // Lines [first, last) joined with one space; normalised only when a line needs it.
+    std::string paragraphText(std::size_t first, std::size_t last) const {
+        std::size_t total = last - first - 1;
+        bool clean = true;
+        for (std::size_t i = first; i < last; ++i) {
+            total += lines_[i].end - lines_[i].begin;
+            clean = clean && lines_[i].clean;
+        }
+        std::string joined;
+        joined.reserve(total);
+        for (std::size_t i = first; i < last; ++i) {
+            if (i != first) {
+                joined.push_back(' ');
+            }
+            if (clean) {
+                joined += lineText(lines_[i]);
+            } else {
+                joined += sanitizeUtf8(lineText(lines_[i]));
+            }
+        }
+        return clean ? joined : collapseSpaces(joined);
+    }
+
     std::vector<Paragraph> paragraphs() const {
         std::vector<Paragraph> out;
         std::size_t i = 0;
         while (i < lines_.size()) {
-            if (lines_[i].text.empty()) {
+            if (lines_[i].blank()) {
                 ++i;
                 continue;
             }
-            std::string joined;
             const std::size_t first = i;
-            for (; i < lines_.size() && !lines_[i].text.empty(); ++i) {
-                if (i != first) {
-                    joined.push_back(' ');
-                }
-                joined += lines_[i].text;
+            while (i < lines_.size() && !lines_[i].blank()) {
+                ++i;
             }
             const std::uint64_t begin = lines_[first].begin;
-            out.push_back({collapseSpaces(joined), region(begin, lines_[i - 1].end - begin)});
+            out.push_back({paragraphText(first, i), region(begin, lines_[i - 1].end - begin)});
         }
         return out;
     }
@@ -379,7 +405,7 @@ private:
                 if (i != 0) {
                     text.push_back('\n');
                 }
-                text += lines_[i].text;
+                text += sanitizeUtf8(lineText(lines_[i]));
             }
             element.text = std::move(text);
         } else if (building_ && element.kind == ElementKind::Block) {
@@ -420,20 +446,42 @@ std::string fileNameOf(const fs::path& path) {
     return clean.filename().string();
 }
 
-ByteSourcePtr openPartSource(const fs::path& path) {
-    std::error_code ec;
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (ec || size > kPartCopyLimit) {
+// Closes a file descriptor when it goes out of scope.
+struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+};
+
+// A file's bytes: read into memory up to kCopyLimit, mapped beyond.
+ByteSourcePtr openFileSource(const fs::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // never wait on a FIFO
+    if (fd < 0) {
+        throw SourceError("cannot open " + path.string() + ": " + std::strerror(errno));
+    }
+    const FdCloser closer{fd};
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
+        static_cast<std::uint64_t>(info.st_size) > kCopyLimit) {
         return openMappedFile(path);
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw SourceError("cannot open " + path.string());
+    // Read straight into the buffer the source keeps; a file that shrinks meanwhile is cut.
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(info.st_size));
+    std::size_t got = 0;
+    while (got < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            throw SourceError("cannot read " + path.string() + ": " + std::strerror(errno));
+        }
+        if (n == 0) {
+            break;
+        }
+        got += static_cast<std::size_t>(n);
     }
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
-    return makeBufferSource(std::string_view(bytes), path.string());
+    bytes.resize(got);
+    return makeBufferSource(std::move(bytes), path.string());
 }
 
 // A part file name KEY-<digits>.ozdp: the index, whether it used non-ASCII digits.
@@ -491,7 +539,7 @@ public:
         }
         ByteSourcePtr source;
         try {
-            source = openMappedFile(metadata);
+            source = openFileSource(metadata);
         } catch (const SourceError& error) {
             reporter_.errorInFile(codes::kIo, error.what(), metadata.string());
             return;
@@ -601,7 +649,7 @@ private:
         const fs::path path = document_.path / part.name;
         ByteSourcePtr source;
         try {
-            source = openPartSource(path);
+            source = openFileSource(path);
         } catch (const SourceError& error) {
             reporter_.errorInFile(codes::kIo, error.what(), path.string());
             return item;
@@ -684,6 +732,24 @@ bool folderLooksLikeDocument(const fs::path& folder) {
     return false;
 }
 
+struct ReadOutcome {
+    Document document;
+    std::exception_ptr error;
+};
+
+// Reads every path on a couple of threads; the outcomes are in the order of `paths`.
+std::vector<ReadOutcome> readDocumentsInParallel(const std::vector<fs::path>& paths) {
+    std::vector<ReadOutcome> out(paths.size());
+    forEachIndex(paths.size(), kDocumentThreads, [&](std::size_t i) {
+        try {
+            out[i].document = readDocument(paths[i]);
+        } catch (...) {
+            out[i].error = std::current_exception();  // reported in order by the caller
+        }
+    });
+    return out;
+}
+
 }  // namespace
 
 bool Document::accepted() const {
@@ -721,7 +787,7 @@ Document readDocument(const fs::path& path) {
         throw SourceError(path.string() + ": not a file or folder");
     }
     const Grammar grammar = path.extension() == ".ozdp" ? Grammar::DataPart : Grammar::Document;
-    Document document = readDocumentSource(openMappedFile(path), fileNameOf(path), grammar);
+    Document document = readDocumentSource(openFileSource(path), fileNameOf(path), grammar);
     document.path = path;
     return document;
 }
@@ -757,11 +823,16 @@ Corpus readCorpus(const fs::path& folder) {
     }
     std::sort(documents.begin(), documents.end(),
               [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });
-    for (const fs::path& path : documents) {
+    std::vector<ReadOutcome> outcomes = readDocumentsInParallel(documents);
+    corpus.documents.reserve(outcomes.size());
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
         try {
-            corpus.documents.push_back(readDocument(path));
+            if (outcomes[i].error) {
+                std::rethrow_exception(outcomes[i].error);
+            }
+            corpus.documents.push_back(std::move(outcomes[i].document));
         } catch (const SourceError& error) {
-            reporter.errorInFile(codes::kIo, error.what(), path.string());
+            reporter.errorInFile(codes::kIo, error.what(), documents[i].string());
         }
     }
     return corpus;

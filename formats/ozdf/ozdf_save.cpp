@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <system_error>
 
 #include "formats/common/atomic_file.h"
+#include "ozdf_parallel.h"
 #include "ozdf_parser.h"
 #include "ozdf_writer.h"
 
@@ -81,8 +83,15 @@ bool holds(const fs::path& path, const std::string& contents) {
     return at == contents.size();
 }
 
-void writeFile(const fs::path& path, std::string_view contents) {
-    AtomicFile file(path);
+// How a save touches the disk.
+struct WriteMode {
+    bool dryRun = false;
+    // Deferred only for a save into a new folder, which ends with one syncFileSystemOf().
+    Durability durability = Durability::Immediate;
+};
+
+void writeFile(const fs::path& path, std::string_view contents, const WriteMode& mode) {
+    AtomicFile file(path, mode.durability);
     file.write(contents);
     file.commit();
 }
@@ -146,7 +155,7 @@ void removePath(const fs::path& path) {
     }
 }
 
-void executeStandalone(const DocumentPlan& plan, const fs::path& folder, bool dryRun,
+void executeStandalone(const DocumentPlan& plan, const fs::path& folder, const WriteMode& mode,
                        SaveReport& report) {
     const fs::path path = folder / plan.files.front().name;
     std::error_code ec;
@@ -158,12 +167,12 @@ void executeStandalone(const DocumentPlan& plan, const fs::path& folder, bool dr
         return;
     }
     report.written.push_back(path);
-    if (!dryRun) {
-        writeFile(path, plan.files.front().contents);
+    if (!mode.dryRun) {
+        writeFile(path, plan.files.front().contents, mode);
     }
 }
 
-void executeDirectory(const DocumentPlan& plan, const fs::path& folder, bool dryRun,
+void executeDirectory(const DocumentPlan& plan, const fs::path& folder, const WriteMode& mode,
                       SaveReport& report) {
     const fs::path root = folder / plan.document->filename;
     std::error_code ec;
@@ -188,7 +197,7 @@ void executeDirectory(const DocumentPlan& plan, const fs::path& folder, bool dry
     if (staleMarker) {
         report.removed.push_back(root / kWritingMarker);
     }
-    if (dryRun || (changed.empty() && obsolete.empty() && !staleMarker)) {
+    if (mode.dryRun || (changed.empty() && obsolete.empty() && !staleMarker)) {
         return;
     }
     fs::create_directories(root, ec);
@@ -197,9 +206,9 @@ void executeDirectory(const DocumentPlan& plan, const fs::path& folder, bool dry
     }
     // Readers refuse the document while the marker exists: a save cut short is never read as
     // a mix of old and new parts.
-    writeFile(root / kWritingMarker, "");
+    writeFile(root / kWritingMarker, "", mode);
     for (const PlannedFile* file : changed) {
-        writeFile(root / file->name, file->contents);
+        writeFile(root / file->name, file->contents, mode);
     }
     for (const fs::path& path : obsolete) {
         removePath(path);
@@ -207,31 +216,35 @@ void executeDirectory(const DocumentPlan& plan, const fs::path& folder, bool dry
     removePath(root / kWritingMarker);
 }
 
-void execute(const DocumentPlan& plan, const fs::path& folder, bool dryRun, SaveReport& report) {
+void execute(const DocumentPlan& plan, const fs::path& folder, const WriteMode& mode,
+             SaveReport& report) {
     if (plan.document->isDirectory) {
-        executeDirectory(plan, folder, dryRun, report);
+        executeDirectory(plan, folder, mode, report);
     } else {
-        executeStandalone(plan, folder, dryRun, report);
+        executeStandalone(plan, folder, mode, report);
     }
 }
 
 std::vector<DocumentPlan> planCorpus(const Corpus& corpus,
                                      const std::vector<DocumentFootprint>& previous) {
     std::set<std::string> names;
-    std::vector<DocumentPlan> plans;
+    std::map<std::pair<std::string, bool>, const DocumentFootprint*> previousByName;
+    for (const DocumentFootprint& p : previous) {
+        previousByName[{p.filename, p.isDirectory}] = &p;
+    }
+    std::vector<const DocumentFootprint*> before;
     for (const Document& document : corpus.documents) {
         checkFileName(document.filename);
         if (!names.insert(document.filename).second) {
             throw WriteError("two documents named '" + document.filename + "'");
         }
-        const DocumentFootprint* before = nullptr;
-        for (const DocumentFootprint& p : previous) {
-            if (p.filename == document.filename && p.isDirectory == document.isDirectory) {
-                before = &p;
-            }
-        }
-        plans.push_back(planDocument(document, before));
+        const auto found = previousByName.find({document.filename, document.isDirectory});
+        before.push_back(found == previousByName.end() ? nullptr : found->second);
     }
+    // Writing the text is most of a save's work, and documents are independent.
+    std::vector<DocumentPlan> plans(corpus.documents.size());
+    forEachIndex(plans.size(), kDocumentThreads,
+                 [&](std::size_t i) { plans[i] = planDocument(corpus.documents[i], before[i]); });
     return plans;
 }
 
@@ -282,7 +295,7 @@ SaveReport saveDocumentInPlace(const Document& document, const fs::path& folder,
     checkFileName(document.filename);
     const DocumentPlan plan = planDocument(document, previous);
     SaveReport out;
-    execute(plan, folder, options.dryRun, out);
+    execute(plan, folder, WriteMode{options.dryRun}, out);
     if (previous != nullptr && (previous->filename != document.filename ||
                                 previous->isDirectory != document.isDirectory)) {
         out.removed.push_back(folder / previous->filename);
@@ -320,7 +333,7 @@ SaveReport saveCorpusInPlace(const Corpus& corpus, const fs::path& folder,
     }
     for (std::size_t i = 0; i < plans.size(); ++i) {
         report(options, i, plans.size());
-        execute(plans[i], folder, options.dryRun, out);
+        execute(plans[i], folder, WriteMode{options.dryRun}, out);
     }
     for (const fs::path& path : staleCorpusTemps(folder, kept)) {
         gone.push_back(path);
@@ -348,10 +361,24 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
             throw FileWriteError(folder.string() + ": cannot create the folder: " + ec.message());
         }
     }
+    // Nothing old can be lost in a new folder: files are not synced one by one (thousands of
+    // fsyncs), the whole corpus is made durable at once before the save reports success.
+    // Each document has files of its own, so they are written on a couple of threads.
+    const WriteMode mode{options.dryRun, Durability::Deferred};
+    std::vector<SaveReport> reports(plans.size());
+    report(options, 0, plans.size());
+    forEachIndex(
+        plans.size(), kDocumentThreads,
+        [&](std::size_t i) { execute(plans[i], folder, mode, reports[i]); },
+        [&](std::size_t done) { report(options, done, plans.size()); });
     SaveReport out;
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-        report(options, i, plans.size());
-        execute(plans[i], folder, options.dryRun, out);
+    for (SaveReport& r : reports) {
+        out.written.insert(out.written.end(), r.written.begin(), r.written.end());
+        out.removed.insert(out.removed.end(), r.removed.begin(), r.removed.end());
+        out.unchanged += r.unchanged;
+    }
+    if (!options.dryRun) {
+        syncFileSystemOf(folder);
     }
     report(options, plans.size(), plans.size());
     return out;

@@ -55,7 +55,8 @@ SaveReport saveCorpusInPlace(const Corpus& corpus, const std::filesystem::path& 
                              const SaveOptions& options = {});
 
 // Writes `corpus` as a new corpus in `folder`, which must not exist or be empty (the input
-// corpus is left untouched). Throws WriteError otherwise.
+// corpus is left untouched). Throws WriteError otherwise. The files are not synced one by one:
+// one syncfs makes the whole new corpus durable before this returns.
 SaveReport saveCorpusToFolder(const Corpus& corpus, const std::filesystem::path& folder,
                               const SaveOptions& options = {});
 

@@ -123,6 +123,86 @@ Trimmed trimSpaces(std::string_view bytes) {
     return {begin, end};
 }
 
+namespace {
+
+// The state of scanLine between characters.
+struct LineScanState {
+    ScannedLine& out;
+    bool seenText = false;
+    bool previousSpace = false;
+    bool oddRun = false;  // the current whitespace run, if text follows, collapses
+
+    void text(std::size_t at, std::size_t length) {
+        if (!seenText) {
+            out.textBegin = at;
+            seenText = true;
+        }
+        out.collapsible = out.collapsible || oddRun;
+        oddRun = false;
+        previousSpace = false;
+        out.textEnd = at + length;
+    }
+
+    void space(char32_t codePoint) {
+        if (seenText) {
+            oddRun = oddRun || previousSpace || codePoint != U' ';
+            previousSpace = true;
+        }
+    }
+};
+
+}  // namespace
+
+ScannedLine scanLine(std::string_view bytes, std::size_t from) {
+    ScannedLine out;
+    LineScanState state{out};
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    const std::size_t size = bytes.size();
+    std::size_t at = from;
+    while (at < size) {
+        // Most bytes are printable ASCII: a run of them is one text() call.
+        const std::size_t run = at;
+        while (at < size && data[at] > 0x20U && data[at] < 0x80U) {
+            ++at;
+        }
+        if (at != run) {
+            state.text(run, at - run);
+            continue;
+        }
+        const unsigned char b = data[at];
+        if (b == '\n' || b == '\r') {
+            break;
+        }
+        if (b < 0x80U) {
+            if (isAsciiSpace(static_cast<char>(b))) {
+                state.space(b);
+            } else {
+                state.text(at, 1);  // control characters other than whitespace are text
+            }
+            ++at;
+            continue;
+        }
+        const DecodedChar ch = decodeUtf8(bytes, at);
+        out.invalidUtf8 = out.invalidUtf8 || !ch.valid;
+        if (ch.valid && isOzdfSpace(ch.codePoint)) {
+            state.space(ch.codePoint);
+        } else {
+            state.text(at, ch.length);
+        }
+        at += ch.length;
+    }
+    out.end = at;
+    out.next = at < size ? at + 1 : at;
+    if (at < size && data[at] == '\r' && out.next < size && data[out.next] == '\n') {
+        ++out.next;
+    }
+    if (!state.seenText) {
+        out.textBegin = at;
+        out.textEnd = at;
+    }
+    return out;
+}
+
 std::string sanitizeUtf8(std::string_view bytes) {
     std::size_t asciiPrefix = 0;
     while (asciiPrefix < bytes.size() && isAscii(bytes[asciiPrefix])) {

@@ -36,6 +36,19 @@ struct Trimmed {
 };
 Trimmed trimSpaces(std::string_view bytes);
 
+// One line of `bytes` from `from`, classified in a single pass (what trimSpaces,
+// hasCollapsibleSpace and a UTF-8 check would find, without reading the bytes three times).
+// Offsets are into `bytes`.
+struct ScannedLine {
+    std::size_t end = 0;        // where the content stops: at "\r", "\n" or the end of `bytes`
+    std::size_t next = 0;       // where the following line starts ("\r\n" is one break)
+    std::size_t textBegin = 0;  // the content without leading and trailing OZDF whitespace;
+    std::size_t textEnd = 0;    // both equal `end` when the line is blank
+    bool invalidUtf8 = false;   // a byte that is not well-formed UTF-8 (it counts as text)
+    bool collapsible = false;   // the stripped text holds a whitespace run other than one space
+};
+ScannedLine scanLine(std::string_view bytes, std::size_t from);
+
 // `bytes` with every invalid UTF-8 byte replaced by U+FFFD.
 std::string sanitizeUtf8(std::string_view bytes);
 

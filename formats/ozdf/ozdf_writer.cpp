@@ -1,5 +1,8 @@
 #include "ozdf_writer.h"
 
+#include <algorithm>
+#include <array>
+
 #include "formats/common/atomic_file.h"
 #include "ozdf_parser.h"
 #include "ozdf_text.h"
@@ -14,14 +17,6 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view tex
     AtomicFile file(path);
     file.write(text);
     file.commit();
-}
-
-std::size_t codePoints(std::string_view text) {
-    std::size_t count = 0;
-    for (const char c : text) {
-        count += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
-    }
-    return count;
 }
 
 bool reservedStart(std::string_view text) {
@@ -41,11 +36,72 @@ void checkParagraph(std::string_view paragraph) {
     }
 }
 
+// Bytes that may belong to whitespace other than a plain space: control bytes and the lead
+// bytes of the non-ASCII spaces (U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000).
+constexpr std::array<bool, 256> kOddSpaceBytes = [] {
+    std::array<bool, 256> table{};
+    for (std::size_t b = 0; b < 0x20; ++b) {
+        table[b] = true;
+    }
+    for (const std::size_t lead : {0xC2U, 0xE1U, 0xE2U, 0xE3U}) {
+        table[lead] = true;
+    }
+    return table;
+}();
+
+// Appends `paragraph` wrapped at kWrapWidth code points. Returns false when the paragraph may
+// hold whitespace that normalising would change (a control byte, a possible non-ASCII space,
+// two spaces in a row, a space at either end): the caller then checks exactly.
+bool appendWrapped(std::string& out, std::string_view paragraph) {
+    std::size_t lineLength = 0;
+    bool lineEmpty = true;
+    bool plain = !paragraph.starts_with(' ') && !paragraph.ends_with(' ');
+    std::size_t at = 0;
+    const std::size_t size = paragraph.size();
+    while (at < size) {
+        // The word's end and its length in code points, in one pass.
+        std::size_t end = at;
+        std::size_t length = 0;
+        for (; end < size && paragraph[end] != ' '; ++end) {
+            const auto b = static_cast<unsigned char>(paragraph[end]);
+            length += (b & 0xC0U) != 0x80U ? 1 : 0;
+            plain = plain && !kOddSpaceBytes[b];
+        }
+        const std::string_view word = paragraph.substr(at, end - at);
+        at = end + 1;
+        if (word.empty()) {
+            plain = false;
+            continue;
+        }
+        if (lineEmpty) {
+            out += word;
+            lineLength = length;
+            lineEmpty = false;
+        } else if (lineLength + 1 + length <= kWrapWidth || reservedStart(word)) {
+            out += ' ';
+            out += word;
+            lineLength += 1 + length;
+        } else {
+            out += '\n';
+            out += word;
+            lineLength = length;
+        }
+    }
+    return plain;
+}
+
 void writeParagraphs(std::string& out, const std::vector<Paragraph>& paragraphs) {
     for (const Paragraph& p : paragraphs) {
-        const std::string text = collapseSpaces(p.text);
-        checkParagraph(text);
-        out += wrapParagraph(text);
+        checkParagraph(p.text);
+        // Paragraphs from the reader or an edit are already normalised: written as they are.
+        const std::size_t mark = out.size();
+        if (!appendWrapped(out, p.text) &&
+            (hasCollapsibleSpace(p.text) || p.text.starts_with(' ') || p.text.ends_with(' '))) {
+            out.resize(mark);
+            const std::string text = collapseSpaces(p.text);
+            checkParagraph(text);
+            appendWrapped(out, text);
+        }
         out += "\n\n";
     }
     if (paragraphs.empty()) {
@@ -53,12 +109,39 @@ void writeParagraphs(std::string& out, const std::vector<Paragraph>& paragraphs)
     }
 }
 
-void writeElement(std::string& out, const Element& element, bool directory) {
+// True when the last line of a comment's text is blank, so a header can follow it.
+bool endsWithBlankLine(std::string_view text) {
+    const std::size_t lastBreak = text.find_last_of("\r\n");
+    const std::string_view last =
+        lastBreak == std::string_view::npos ? text : text.substr(lastBreak + 1);
+    const Trimmed t = trimSpaces(last);
+    return t.begin == t.end;
+}
+
+void checkCommentText(std::string_view text) {
+    for (std::size_t at = 0; at <= text.size();) {
+        const std::size_t end = std::min(text.find_first_of("\r\n", at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        const Trimmed t = trimSpaces(line);
+        if (reservedStart(line.substr(t.begin, t.end - t.begin))) {
+            throw WriteError("a comment line cannot start with '###' or '===': '" +
+                             std::string(line.substr(0, 40)) + "'");
+        }
+        at = end + 1;
+    }
+}
+
+void writeElement(std::string& out, const Element& element, bool directory, bool last) {
     switch (element.kind) {
         case ElementKind::Comment:
+            checkCommentText(element.text);
             out += "#### COMMENT\n";
             out += element.text;
             out += "\n";
+            // The next header needs a blank line before it (read back, the comment gains it).
+            if (!last && !element.text.empty() && !endsWithBlankLine(element.text)) {
+                out += "\n";
+            }
             return;
         case ElementKind::Block:
             checkLineText(element.name, "a block name");
@@ -92,41 +175,16 @@ void writeElement(std::string& out, const Element& element, bool directory) {
 
 std::string wrapParagraph(std::string_view paragraph) {
     std::string out;
-    std::size_t lineLength = 0;
-    bool lineEmpty = true;
-    std::size_t at = 0;
-    while (at < paragraph.size()) {
-        std::size_t end = paragraph.find(' ', at);
-        if (end == std::string_view::npos) {
-            end = paragraph.size();
-        }
-        const std::string_view word = paragraph.substr(at, end - at);
-        at = end + 1;
-        if (word.empty()) {
-            continue;
-        }
-        const std::size_t length = codePoints(word);
-        if (lineEmpty) {
-            out += word;
-            lineLength = length;
-            lineEmpty = false;
-        } else if (lineLength + 1 + length <= kWrapWidth || reservedStart(word)) {
-            out += ' ';
-            out += word;
-            lineLength += 1 + length;
-        } else {
-            out += '\n';
-            out += word;
-            lineLength = length;
-        }
-    }
+    out.reserve(paragraph.size() + paragraph.size() / 64);
+    appendWrapped(out, paragraph);
     return out;
 }
 
 std::string writeDocumentText(const Document& document) {
     std::string out;
-    for (const Element& element : document.elements) {
-        writeElement(out, element, document.isDirectory);
+    for (std::size_t i = 0; i < document.elements.size(); ++i) {
+        writeElement(out, document.elements[i], document.isDirectory,
+                     i + 1 == document.elements.size());
     }
     return out;
 }
@@ -147,7 +205,8 @@ std::vector<std::pair<std::string, std::string>> writeParts(const Element& exter
         text += "#### DATA\n";
         for (std::size_t p = 0; p < item.paragraphs.size(); ++p) {
             checkParagraph(item.paragraphs[p].text);
-            text += (p == 0 ? "" : "\n\n") + item.paragraphs[p].text;
+            text += p == 0 ? "" : "\n\n";
+            text += item.paragraphs[p].text;
         }
         text += "\n\n";
         parts.emplace_back(key + "-" + number + ".ozdp", std::move(text));

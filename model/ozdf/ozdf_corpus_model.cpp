@@ -6,22 +6,43 @@ namespace strata::model {
 
 OzdfCorpusModel::OzdfCorpusModel(OzdfSession& session, QObject* parent)
     : QAbstractTableModel(parent), session_(session) {
-    connect(&session, &OzdfSession::documentChanged, this,
-            [this](int row) { emit dataChanged(index(row, 0), index(row, ColumnCount - 1)); });
+    rebuild();
+    connect(&session, &OzdfSession::documentChanged, this, [this](int row) {
+        rows_.at(static_cast<std::size_t>(row)) = rowOf(session_.document(row));
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    });
     connect(&session, &OzdfSession::aboutToReset, this, [this] { beginResetModel(); });
-    connect(&session, &OzdfSession::wasReset, this, [this] { endResetModel(); });
+    connect(&session, &OzdfSession::wasReset, this, [this] {
+        rebuild();
+        endResetModel();
+    });
     connect(&session, &OzdfSession::documentInserted, this, [this](int row) {
         beginInsertRows({}, row, row);
+        rows_.insert(rows_.begin() + row, rowOf(session_.document(row)));
         endInsertRows();
     });
     connect(&session, &OzdfSession::documentRemoved, this, [this](int row) {
         beginRemoveRows({}, row, row);
+        rows_.erase(rows_.begin() + row);
         endRemoveRows();
     });
 }
 
+OzdfCorpusModel::Row OzdfCorpusModel::rowOf(const ozdf::Document& document) {
+    return {QString::fromStdString(document.filename), countsOf(document), document.accepted(),
+            document.isDirectory};
+}
+
+void OzdfCorpusModel::rebuild() {
+    rows_.clear();
+    rows_.reserve(static_cast<std::size_t>(session_.documentCount()));
+    for (int i = 0; i < session_.documentCount(); ++i) {
+        rows_.push_back(rowOf(session_.document(i)));
+    }
+}
+
 int OzdfCorpusModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : session_.documentCount();
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 int OzdfCorpusModel::columnCount(const QModelIndex& parent) const {
@@ -49,20 +70,20 @@ OzdfCorpusModel::Counts OzdfCorpusModel::countsOf(const ozdf::Document& document
 }
 
 QVariant OzdfCorpusModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= session_.documentCount() ||
+    if (!index.isValid() || index.row() >= rowCount() ||
         (role != Qt::DisplayRole && role != kSortRole && role != Qt::ToolTipRole)) {
         return {};
     }
-    const ozdf::Document& d = session_.document(index.row());
-    const Counts c = countsOf(d);
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const Counts& c = row.counts;
     const auto number = [role](qint64 n) -> QVariant {
         return role == kSortRole ? QVariant(n) : QVariant(QLocale().toString(n));
     };
     switch (index.column()) {
         case Name:
-            return QString::fromStdString(d.filename);
+            return row.name;
         case Kind:
-            return d.isDirectory ? tr("directory") : tr("standalone");
+            return row.directory ? tr("directory") : tr("standalone");
         case Blocks:
             return number(c.blocks);
         case Items:
@@ -73,7 +94,7 @@ QVariant OzdfCorpusModel::data(const QModelIndex& index, int role) const {
             return role == kSortRole ? QVariant(c.textBytes)
                                      : QVariant(QLocale().formattedDataSize(c.textBytes));
         case Status:
-            if (!d.accepted()) {
+            if (!row.accepted) {
                 return tr("errors");
             }
             return session_.revision(index.row()) != 0 ? tr("edited") : QString();

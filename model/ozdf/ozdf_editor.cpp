@@ -60,7 +60,14 @@ void runSave(const SaveInput& in, const ProgressCallback& progress) {
 }  // namespace
 
 OzdfEditor* OzdfEditor::create(Document& document, QString* error) {
-    std::unique_ptr<OzdfSession> session = OzdfSession::load(document.path(), error);
+    // Reuse what opening the document read; read the files only when it kept nothing.
+    std::unique_ptr<OzdfSession> session;
+    if (document.opened()) {
+        session = OzdfSession::fromOpened(*document.opened());
+    }
+    if (!session) {
+        session = OzdfSession::load(document.path(), error);
+    }
     if (!session) {
         return nullptr;
     }

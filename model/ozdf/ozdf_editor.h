@@ -13,7 +13,8 @@ namespace strata::model {
 class OzdfEditor : public FormatEditor {
     Q_OBJECT
 public:
-    // Reads the document's path again for editing; nullptr with *error when it cannot.
+    // Edits a copy of what opening the document read (OpenedDocument::formatState), or reads
+    // its path again when nothing was kept; nullptr with *error when it cannot.
     static OzdfEditor* create(Document& document, QString* error);
     OzdfEditor(Document& document, std::unique_ptr<OzdfSession> session);
     ~OzdfEditor() override;

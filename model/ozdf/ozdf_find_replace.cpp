@@ -15,6 +15,13 @@ namespace {
 struct Matcher {
     const OzdfFindQuery& query;
     QRegularExpression regex;
+    // A case-sensitive plain search looks for these UTF-8 bytes first: most paragraphs do not
+    // hold them and are never converted to UTF-16.
+    std::string needle;
+
+    bool mayMatch(const std::string& text) const {
+        return needle.empty() || text.find(needle) != std::string::npos;
+    }
 
     // The replaced text and the number of matches (0: unchanged).
     std::pair<QString, int> apply(const QString& text) const {
@@ -56,6 +63,9 @@ QString regexReplacement(const QString& replacement) {
 void scanParagraphs(const std::vector<ozdf::Paragraph>& paragraphs, const Matcher& matcher,
                     OzdfChange where, std::vector<OzdfChange>& out) {
     for (std::size_t p = 0; p < paragraphs.size(); ++p) {
+        if (!matcher.mayMatch(paragraphs[p].text)) {
+            continue;
+        }
         const QString before = QString::fromStdString(paragraphs[p].text);
         auto [after, count] = matcher.apply(before);
         if (count == 0 || after == before) {
@@ -94,7 +104,10 @@ std::vector<OzdfChange> findOzdfChanges(const ozdf::Corpus& corpus, const OzdfFi
         throw std::invalid_argument("nothing to find");
     }
     OzdfFindQuery q = query;
-    Matcher matcher{q, {}};
+    Matcher matcher{q, {}, {}};
+    if (!q.regex && q.caseSensitive) {
+        matcher.needle = q.pattern.toStdString();
+    }
     if (q.regex) {
         q.replacement = regexReplacement(q.replacement);
         matcher.regex = QRegularExpression(

@@ -15,6 +15,15 @@ bool isCorpusFolder(const fs::path& path) {
            !fs::exists(path / ".ozdf_writing", ec);
 }
 
+// The folder that holds a document, also when its path ends with a separator.
+fs::path folderHolding(const fs::path& document) {
+    fs::path clean = document;
+    if (!clean.has_filename() && clean.has_parent_path()) {
+        clean = clean.parent_path();
+    }
+    return clean.parent_path();
+}
+
 }  // namespace
 
 std::unique_ptr<OzdfSession> OzdfSession::load(const QString& path, QString* error) {
@@ -24,7 +33,7 @@ std::unique_ptr<OzdfSession> OzdfSession::load(const QString& path, QString* err
             return std::make_unique<OzdfSession>(ozdf::readCorpus(p), true);
         }
         ozdf::Corpus single;
-        single.path = p.parent_path();
+        single.path = folderHolding(p);
         single.documents.push_back(ozdf::readDocument(p));
         return std::make_unique<OzdfSession>(std::move(single), false);
     } catch (const std::exception& e) {
@@ -33,6 +42,19 @@ std::unique_ptr<OzdfSession> OzdfSession::load(const QString& path, QString* err
         }
         return nullptr;
     }
+}
+
+std::unique_ptr<OzdfSession> OzdfSession::fromOpened(const OpenedDocument& opened) {
+    if (const auto corpus = opened.stateAs<const ozdf::Corpus>()) {
+        return std::make_unique<OzdfSession>(*corpus, true);
+    }
+    if (const auto document = opened.stateAs<const ozdf::Document>()) {
+        ozdf::Corpus single;
+        single.path = folderHolding(document->path);
+        single.documents.push_back(*document);
+        return std::make_unique<OzdfSession>(std::move(single), false);
+    }
+    return nullptr;
 }
 
 OzdfSession::OzdfSession(ozdf::Corpus corpus, bool isCorpus, QObject* parent)

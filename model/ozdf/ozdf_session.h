@@ -11,6 +11,7 @@
 
 #include "formats/ozdf/ozdf_document.h"
 #include "formats/ozdf/ozdf_save.h"
+#include "formats/registry/format_handler.h"
 
 namespace strata::model {
 
@@ -20,6 +21,9 @@ public:
     // Reads `path` (a corpus folder, a directory document or a standalone file). Returns nullptr
     // and sets *error when it cannot be read.
     static std::unique_ptr<OzdfSession> load(const QString& path, QString* error);
+    // A session over what the format handler already read when it opened `opened` (its
+    // formatState), copied so edits never touch the tree's data; nullptr when it holds none.
+    static std::unique_ptr<OzdfSession> fromOpened(const OpenedDocument& opened);
     OzdfSession(ozdf::Corpus corpus, bool isCorpus, QObject* parent = nullptr);
 
     // A corpus folder, or a single document (which cannot change name or kind).

@@ -6,13 +6,14 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
-#include <QTreeWidget>
 #include <filesystem>
 #include <fstream>
 
@@ -21,6 +22,7 @@
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_find_dialog.h"
+#include "app/ozdf/ozdf_reload_banner.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/ozdf/ozdf_corpus_model.h"
@@ -58,6 +60,15 @@ std::unique_ptr<Opened> openCopy() {
     o->view->resize(1200, 800);
     o->view->show();
     return o;
+}
+
+QPushButton* findButton(QWidget* parent, const QString& text) {
+    for (auto* button : parent->findChildren<QPushButton*>()) {
+        if (button->text() == text) {
+            return button;
+        }
+    }
+    return nullptr;
 }
 
 void showTab(DocumentView& view, QWidget* page) {
@@ -149,9 +160,19 @@ private slots:
         dialog.replacementEdit()->setText(QStringLiteral("A"));
         dialog.startFind();
         QTRY_VERIFY(!dialog.searching());
-        QTRY_VERIFY(dialog.results()->topLevelItemCount() > 0);
+        QTRY_VERIFY(dialog.resultCount() > 0);
+        // The preview's check boxes decide what is applied: only the first is left checked.
+        QAbstractItemModel* preview = dialog.results()->model();
+        for (int r = 0; r < preview->rowCount(); ++r) {
+            preview->setData(preview->index(r, 0), Qt::Unchecked, Qt::CheckStateRole);
+        }
+        QCOMPARE(preview->data(preview->index(0, 0), Qt::CheckStateRole).toInt(),
+                 static_cast<int>(Qt::Unchecked));
         const int before = o->view->document()->undoStack()->count();
+        preview->setData(preview->index(0, 0), Qt::Checked, Qt::CheckStateRole);
         QVERIFY(dialog.applySelected());
+        // Only the one checked change: one document.
+        QVERIFY(o->view->document()->undoStack()->text(before).contains(QStringLiteral("1 ")));
         QCOMPARE(o->view->document()->undoStack()->count(), before + 1);
     }
 
@@ -162,6 +183,36 @@ private slots:
         QVERIFY(corpus->reloadBanner()->isHidden());
         std::ofstream(o->folder / "added_elsewhere.ozdf") << "#### TITLE\nfrom outside\n";
         QTRY_VERIFY_WITH_TIMEOUT(!corpus->reloadBanner()->isHidden(), 10000);
+        // Reload asks the window to reopen the document.
+        QSignalSpy reload(o->view.get(), &DocumentView::reloadRequested);
+        auto* button = findButton(corpus->reloadBanner(), QStringLiteral("Reload"));
+        QVERIFY(button);
+        button->click();
+        QCOMPARE(reload.count(), 1);
+        QVERIFY(corpus->reloadBanner()->isHidden());
+    }
+
+    void externalChangeOfASingleDocumentOffersReload() {
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "alone.ozdf";
+        std::ofstream(file) << "#### TITLE\nalone\n";
+        strata::model::JobRunner runner;
+        QString error;
+        auto document =
+            strata::model::Document::open(QString::fromStdString(file.string()), &error);
+        QVERIFY2(document, qPrintable(error));
+        DocumentView view(std::move(document), &runner);
+        view.show();
+        QVERIFY(!view.findChild<OzdfCorpusView*>());
+        auto* editor = view.findChild<OzdfDocumentEditor*>();
+        QVERIFY(editor);
+        QVERIFY(editor->reloadBanner()->isHidden());
+        std::ofstream(file, std::ios::app) << "\n#### MORE\nchanged elsewhere\n";
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->reloadBanner()->isHidden(), 10000);
+        QVERIFY(editor->reloadBanner()->text().contains(QStringLiteral("alone.ozdf")));
+        QSignalSpy reload(&view, &DocumentView::reloadRequested);
+        findButton(editor->reloadBanner(), QStringLiteral("Reload"))->click();
+        QCOMPARE(reload.count(), 1);
     }
 
     // Not a check: images of the tabs for the documentation, when asked for.

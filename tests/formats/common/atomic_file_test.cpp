@@ -153,5 +153,49 @@ TEST_F(AtomicFileTest, FailedRenameKeepsTargetAndRemovesTemporary) {
     EXPECT_EQ(entries(), 1u);
 }
 
+TEST_F(AtomicFileTest, ImmediateCommitSyncsTheFileAndItsFolder) {
+    const std::uint64_t before = AtomicFile::syncCount();
+    AtomicFile file(dir_ / "durable.txt");
+    EXPECT_EQ(file.durability(), Durability::Immediate);
+    file.write(std::string_view("now"));
+    file.commit();
+    EXPECT_EQ(AtomicFile::syncCount() - before, 2u);
+}
+
+TEST_F(AtomicFileTest, DeferredCommitRenamesWithoutSyncingUntilTheFileSystemSync) {
+    const std::uint64_t before = AtomicFile::syncCount();
+    for (int i = 0; i < 3; ++i) {
+        AtomicFile file(dir_ / ("batch-" + std::to_string(i)), Durability::Deferred);
+        EXPECT_EQ(file.durability(), Durability::Deferred);
+        file.write(std::string_view("batch"));
+        EXPECT_FALSE(fs::exists(dir_ / ("batch-" + std::to_string(i))));
+        file.commit();
+        EXPECT_TRUE(file.committed());
+    }
+    EXPECT_EQ(AtomicFile::syncCount(), before);  // nothing synced yet
+    EXPECT_EQ(slurp(dir_ / "batch-2"), "batch");
+    EXPECT_EQ(entries(), 3u);  // no temporary file left behind
+    syncFileSystemOf(dir_);
+    EXPECT_EQ(AtomicFile::syncCount() - before, 2u);  // one syncfs, one fsync of the folder
+}
+
+TEST_F(AtomicFileTest, DeferredAbandonLeavesNothing) {
+    {
+        AtomicFile file(dir_ / "never", Durability::Deferred);
+        file.write(std::string_view("x"));
+    }
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(AtomicFileTest, FileSystemSyncOfAMissingPathNamesIt) {
+    const auto missing = dir_ / "missing";
+    try {
+        syncFileSystemOf(missing);
+        FAIL() << "expected FileWriteError";
+    } catch (const FileWriteError& e) {
+        EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace strata

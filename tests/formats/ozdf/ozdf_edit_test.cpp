@@ -79,6 +79,9 @@ TEST(OzdfEdit, EditsThatWouldNotReadBackAreRefused) {
     EXPECT_THROW(insertElement(d, 0, ElementKind::Block, "comment"), EditError);
     EXPECT_THROW(insertElement(d, 0, ElementKind::Block, "a\nb"), EditError);
     EXPECT_THROW(insertElement(d, 0, ElementKind::Block, ""), EditError);
+    EXPECT_NO_THROW(insertElement(d, 0, ElementKind::List, " "));  // `#### []`, as the reader
+    EXPECT_EQ(d.elements.at(0).name, "");
+    removeElement(d, 0);
     EXPECT_THROW(insertElement(d, 0, ElementKind::ExternalList, "EXT"), EditError);
     EXPECT_THROW(insertElement(d, 9, ElementKind::Block, "LATE"), EditError);
     EXPECT_THROW(setParagraphText(d, {0, std::nullopt}, 0, "#### HEADER"), EditError);

@@ -5,9 +5,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "formats/common/byte_source.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_save.h"
+#include "formats/ozdf/ozdf_writer.h"
 #include "ozdf_test_support.h"
 
 namespace strata::ozdf {
@@ -117,6 +119,66 @@ TEST(OzdfJson, ImportUpperCasesNamesAndKeepsItemNames) {
     EXPECT_EQ(list.name, "STRASSE");
     EXPECT_EQ(list.items.at(0).name.value_or(""), "Mixed Case");
     EXPECT_FALSE(list.items.at(1).name.has_value());
+}
+
+std::string oneDocument(const std::string& elements, bool directory = false) {
+    return std::string(R"({"filename":")") + (directory ? "d" : "a.ozdf") + R"(","is_directory":)" +
+           (directory ? "true" : "false") + R"(,"elements":[)" + elements + "]}";
+}
+
+TEST(OzdfJson, ImportRefusesWhatCouldNotBeWrittenAndReadBack) {
+    const std::string block = R"({"kind":"block","name":"A","paragraphs":["x"]})";
+    expectRefused(oneDocument(block + "," + R"({"kind":"block","name":"a","paragraphs":[]})"),
+                  "elements[1]");
+    expectRefused(oneDocument(R"({"kind":"block","name":"comment","paragraphs":[]})"), "COMMENT");
+    expectRefused(oneDocument(R"({"kind":"block","name":"[X]","paragraphs":[]})"), "brackets");
+    expectRefused(oneDocument(R"({"kind":"block","name":"A\nB","paragraphs":[]})"), "line break");
+    expectRefused(oneDocument(R"({"kind":"block","name":"A","paragraphs":["### x"]})"),
+                  "paragraphs[0]");
+    expectRefused(oneDocument(R"({"kind":"block","name":"A","paragraphs":["  "]})"),
+                  "paragraphs[0]");
+    expectRefused(oneDocument(R"({"kind":"comment","text":"ok\n  #### HEADER"})"), "comment");
+    expectRefused(oneDocument(R"({"kind":"external_list","name":"E","items":[]})"), "directory");
+    expectRefused(oneDocument(R"({"kind":"external_list","name":"A B","items":[]},)"
+                              R"({"kind":"external_list","name":"A_B","items":[]})",
+                              true),
+                  "part files");
+    expectRefused(
+        oneDocument(R"({"kind":"list","name":"L","items":[{"name":"x\ny","paragraphs":[]}]})"),
+        "items[0]");
+}
+
+TEST(OzdfJson, ImportNormalisesAsTheReaderWould) {
+    std::istringstream in(oneDocument(
+        R"({"kind":"block","name":" straße ","paragraphs":["a  b\t c\n\nsecond"]},)"
+        R"({"kind":"list","name":"l","items":[{"name":"  ","paragraphs":[]},{"name":" Keep Me ","paragraphs":["z"]}]},)"
+        R"({"kind":"comment","text":"note"},{"kind":"block","name":"Z","paragraphs":[]})"));
+    const Corpus corpus = importJsonl(in);
+    ASSERT_EQ(corpus.documents.size(), 1U);
+    const Document& d = corpus.documents[0];
+    ASSERT_EQ(d.elements.size(), 4U);
+    EXPECT_EQ(d.elements[0].name, "STRASSE");
+    ASSERT_EQ(d.elements[0].paragraphs.size(), 2U);
+    EXPECT_EQ(d.elements[0].paragraphs[0].text, "a b c");
+    EXPECT_EQ(d.elements[0].paragraphs[1].text, "second");
+    EXPECT_EQ(d.elements[1].name, "L");
+    EXPECT_FALSE(d.elements[1].items.at(0).name.has_value());
+    EXPECT_EQ(d.elements[1].items.at(1).name.value_or(""), "Keep Me");
+    // A comment without a final blank line still lets the next header follow it.
+    const std::string text = writeDocumentText(d);
+    const Document back =
+        readDocumentSource(makeBufferSource(std::string_view(text), "a.ozdf"), "a.ozdf");
+    EXPECT_TRUE(back.accepted()) << text;
+    ASSERT_EQ(back.elements.size(), 4U);
+    EXPECT_EQ(back.elements[2].kind, ElementKind::Comment);
+    EXPECT_EQ(back.elements[3].name, "Z");
+}
+
+TEST(OzdfJson, DeeplyNestedJsonIsRefusedWithoutRecursion) {
+    std::string line = R"({"filename":"a.ozdf","is_directory":false,"elements":)";
+    line += std::string(200000, '[') + std::string(200000, ']') + "}";
+    expectRefused(line, "line 1");
+    expectRefused(std::string(500000, '['), "line 1");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "formats/common/atomic_file.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_save.h"
@@ -107,6 +108,26 @@ TEST(OzdfSave, SaveToFolderWritesANewCorpusAndRefusesANonEmptyFolder) {
     EXPECT_EQ(readBack(out), expectedJson(corpus));
     EXPECT_FALSE(fs::exists(out / "b" / ".ozdf_writing"));
     EXPECT_THROW(saveCorpusToFolder(corpus, out), WriteError);
+}
+
+TEST(OzdfSave, SaveToANewFolderSyncsOnceAtTheEndAndInPlaceSyncsEachFile) {
+    ScratchFolder scratch("durability");
+    Corpus corpus;
+    corpus.documents.push_back(standalone("a.ozdf", "alpha"));
+    corpus.documents.push_back(directory("b", 3, "beta"));
+    const fs::path out = scratch.path() / "out";
+    std::uint64_t before = AtomicFile::syncCount();
+    saveCorpusToFolder(corpus, out);
+    // One syncfs and one fsync of the new folder, instead of two per file.
+    EXPECT_EQ(AtomicFile::syncCount() - before, 2U);
+    EXPECT_EQ(readBack(out), expectedJson(corpus));
+    // In place, old data is at stake: each replaced file (and the writing marker) is synced
+    // with its folder before the next step.
+    corpus.documents[1].elements[1].items[0].paragraphs[0].text = "changed";
+    before = AtomicFile::syncCount();
+    saveCorpusInPlace(corpus, out, footprintsOf(corpus));
+    EXPECT_EQ(AtomicFile::syncCount() - before, 2U * 2U);  // the marker, then CHAPTERS-01
+    EXPECT_EQ(readBack(out), expectedJson(corpus));
 }
 
 TEST(OzdfSave, UnchangedFilesAreNotRewritten) {

@@ -129,5 +129,38 @@ TEST(OzdfWriter, ParagraphStartingWithHeaderMarkerIsRefused) {
     EXPECT_THROW(writeDocumentText(document), WriteError);
 }
 
+TEST(OzdfWriter, CommentWithoutAFinalBlankLineStillLetsTheNextHeaderFollow) {
+    Document document;
+    document.filename = "c.ozdf";
+    Element comment;
+    comment.kind = ElementKind::Comment;
+    comment.text = "a note";
+    Element block;
+    block.name = "BODY";
+    block.paragraphs.push_back({"text", {}});
+    document.elements = {comment, block, comment};
+    const std::string text = writeDocumentText(document);
+    EXPECT_EQ(text, "#### COMMENT\na note\n\n#### BODY\ntext\n\n#### COMMENT\na note\n");
+    const Document d = readDocumentSource(makeBufferSource(text, "c.ozdf"), "c.ozdf");
+    EXPECT_TRUE(d.accepted());
+    ASSERT_EQ(d.elements.size(), 3U);
+    EXPECT_EQ(d.elements[0].text, "a note\n");
+    EXPECT_EQ(d.elements[2].text, "a note");
+    // What a reader made of a comment is written back byte for byte.
+    EXPECT_EQ(writeDocumentText(d), text);
+}
+
+TEST(OzdfWriter, CommentLineThatWouldReadAsAHeaderIsRefused) {
+    Document document;
+    document.filename = "c.ozdf";
+    Element comment;
+    comment.kind = ElementKind::Comment;
+    comment.text = "fine\n   #### NOT A COMMENT";
+    document.elements.push_back(comment);
+    EXPECT_THROW(writeDocumentText(document), WriteError);
+    document.elements[0].text = "fine\n==== item";
+    EXPECT_THROW(writeDocumentText(document), WriteError);
+}
+
 }  // namespace
 }  // namespace strata::ozdf

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <filesystem>
+#include <fstream>
 
 #include "formats/ozdf/ozdf_edit.h"
 #include "formats/ozdf/ozdf_json.h"
@@ -16,6 +17,7 @@
 #include "model/ozdf/ozdf_document_model.h"
 #include "model/ozdf/ozdf_editor.h"
 #include "model/ozdf/ozdf_find_replace.h"
+#include "model/ozdf/ozdf_jsonl_jobs.h"
 
 using namespace strata;
 using namespace strata::model;
@@ -267,6 +269,115 @@ private slots:
         QVERIFY(addOzdfDocument(stack, *session, QStringLiteral("new.ozdf"), false, &error));
         QCOMPARE(inserted.count(), 1);
         QCOMPARE(model.rowCount(), session->documentCount());
+    }
+
+    void corpusModelCountsFollowEditsUndoAndRemoval() {
+        auto session = load();
+        OzdfCorpusModel model(*session);
+        const int doc = standaloneIndex(*session);
+        const auto paragraphs = [&](int row) {
+            return model
+                .data(model.index(row, OzdfCorpusModel::Paragraphs), OzdfCorpusModel::kSortRole)
+                .toLongLong();
+        };
+        const qint64 before = paragraphs(doc);
+        QCOMPARE(before, OzdfCorpusModel::countsOf(session->document(doc)).paragraphs);
+        QUndoStack stack;
+        QString error;
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(applyOzdfEdit(
+            stack, *session, doc, QStringLiteral("add"),
+            [](ozdf::Document& d) {
+                ozdf::insertElement(d, 0, ozdf::ElementKind::Block, "COUNTED");
+                ozdf::insertParagraph(d, {0, std::nullopt}, 0, "one\n\ntwo");
+            },
+            &error));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(paragraphs(doc), before + 2);
+        stack.undo();
+        QCOMPARE(paragraphs(doc), before);
+        const QString name =
+            model.data(model.index(doc, OzdfCorpusModel::Name), Qt::DisplayRole).toString();
+        QVERIFY(removeOzdfDocument(stack, *session, doc, &error));
+        QCOMPARE(model.rowCount(), session->documentCount());
+        for (int r = 0; r < model.rowCount(); ++r) {
+            QVERIFY(model.data(model.index(r, OzdfCorpusModel::Name), Qt::DisplayRole).toString() !=
+                    name);
+        }
+        stack.undo();
+        QCOMPARE(model.data(model.index(doc, OzdfCorpusModel::Name), Qt::DisplayRole).toString(),
+                 name);
+        QCOMPARE(paragraphs(doc), before);
+    }
+
+    void editorReusesWhatOpeningRead() {
+        QString error;
+        auto document = Document::open(QString::fromStdString(mixedCorpus().string()), &error);
+        QVERIFY2(document, qPrintable(error));
+        const auto corpus = document->opened()->stateAs<const ozdf::Corpus>();
+        QVERIFY(corpus);
+        OzdfEditor* editor = OzdfEditor::create(*document, &error);
+        QVERIFY2(editor, qPrintable(error));
+        document->setEditor(editor);
+        const OzdfSession& session = editor->session();
+        QVERIFY(session.isCorpus());
+        QCOMPARE(session.documentCount(), static_cast<int>(corpus->documents.size()));
+        // The same file sources: the editor copied what was read instead of reading again.
+        for (int i = 0; i < session.documentCount(); ++i) {
+            const auto& mine = session.document(i).sources;
+            const auto& opened = corpus->documents[static_cast<std::size_t>(i)].sources;
+            QCOMPARE(mine.size(), opened.size());
+            for (std::size_t s = 0; s < mine.size(); ++s) {
+                QCOMPARE(mine[s].get(), opened[s].get());
+            }
+        }
+        QCOMPARE(snapshot(session), ozdf::corpusJson(*corpus).dump());
+
+        // A single document: the session holds it, in the folder that holds it.
+        const fs::path single = mixedCorpus() / session.document(standaloneIndex(session)).filename;
+        auto one = Document::open(QString::fromStdString(single.string()), &error);
+        QVERIFY2(one, qPrintable(error));
+        QVERIFY(one->opened()->stateAs<const ozdf::Document>());
+        OzdfEditor* oneEditor = OzdfEditor::create(*one, &error);
+        QVERIFY2(oneEditor, qPrintable(error));
+        one->setEditor(oneEditor);
+        QVERIFY(!oneEditor->session().isCorpus());
+        QCOMPARE(oneEditor->session().folder(), mixedCorpus());
+        QCOMPARE(oneEditor->session().openedPath().toStdString(), single.string());
+    }
+
+    void jsonlExportAndImportRunAsJobs() {
+        QTemporaryDir dir;
+        auto session = load();
+        JobRunner runner;
+        const QString jsonl = dir.path() + QStringLiteral("/corpus.jsonl");
+        Job* job = startOzdfExport(runner, *session, jsonl);
+        QTRY_VERIFY(!job->isRunning());
+        QCOMPARE(job->state(), Job::State::Finished);
+        const QString folder = dir.path() + QStringLiteral("/imported");
+        job = startOzdfImport(runner, jsonl, folder);
+        QTRY_VERIFY(!job->isRunning());
+        QCOMPARE(job->state(), Job::State::Finished);
+        const ozdf::Corpus imported = ozdf::readCorpus(folder.toStdString());
+        QVERIFY(imported.accepted());
+        QCOMPARE(imported.documents.size(), session->corpus().documents.size());
+        // A refused line fails the job and writes nothing.
+        const QString bad = dir.path() + QStringLiteral("/bad.jsonl");
+        {
+            std::ofstream out(bad.toStdString());
+            out << R"({"filename":"a.ozdf","is_directory":false,"elements":[]})"
+                << "\n{oops\n";
+        }
+        const QString nothing = dir.path() + QStringLiteral("/nothing");
+        job = startOzdfImport(runner, bad, nothing);
+        QTRY_VERIFY(!job->isRunning());
+        QCOMPARE(job->state(), Job::State::Failed);
+        QVERIFY(job->errorText().contains(QStringLiteral("line 2")));
+        QVERIFY(!fs::exists(nothing.toStdString()));
+        // Into a folder that is not empty: refused, the folder untouched.
+        job = startOzdfImport(runner, jsonl, folder);
+        QTRY_VERIFY(!job->isRunning());
+        QCOMPARE(job->state(), Job::State::Failed);
     }
 
     void documentModelShowsTheTree() {
