@@ -162,10 +162,10 @@ int findAndPreview(gui::DocumentView& view, const QString& pattern, const QStrin
     dialog.regexBox()->setChecked(regex);
     dialog.blocksEdit()->setText(blocks);
     dialog.startFind();
-    QTest::qWaitFor([&] { return !dialog.searching(); }, 600000);
-    QTest::qWaitFor([&] { return dialog.resultCount() > 0; }, 10000);
+    const bool finished = QTest::qWaitFor([&] { return !dialog.searching(); }, 600000);
+    const bool found = finished && QTest::qWaitFor([&] { return dialog.resultCount() > 0; }, 10000);
     dialog.results()->viewport()->repaint();
-    return dialog.resultCount();
+    return found ? dialog.resultCount() : -1;  // -1: the search did not finish or found nothing
 }
 
 }  // namespace
