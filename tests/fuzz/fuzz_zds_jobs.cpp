@@ -60,6 +60,22 @@ void indexAndSearch(const strata::ByteSourcePtr& data) {
         }
     }
     const std::string zdx = strata::encodeZdx(indexable);
+    // The fast builds (no line table) give the same bytes as the line table.
+    const auto all = strata::buildZdxFromJsonl(*data, three);
+    const auto live = strata::buildLiveZdx(*data, three);
+    check(all && live);
+    std::string allBytes;
+    for (const std::string& part : all->parts) {
+        allBytes += part;
+    }
+    check(allBytes == zdx);
+    if (live->complete) {
+        std::string liveBytes;
+        for (const std::string& part : live->parts) {
+            liveBytes += part;
+        }
+        check(liveBytes == strata::encodeZdx(strata::liveLines(indexable)));
+    }
     const strata::ZdxIndex index(strata::makeBufferSource(zdx));
     check(index.entryCount() == indexable.size());
     for (std::size_t i = 0; i < indexable.size() && i < 64; ++i) {
