@@ -4,6 +4,7 @@
 // applies, and an external change on disk shows the reload banner. With
 // STRATA_OZDF_SCREENSHOT_DIR set, the tabs are also saved as PNG images (for docs/images).
 #include <QApplication>
+#include <QCheckBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -246,8 +247,9 @@ private slots:
         QVERIFY(window.grab().save(out + "/ozdf-editor.png", "PNG"));
         auto* formatEditor = qobject_cast<strata::model::OzdfEditor*>(view->document()->editor());
         OzdfFindDialog dialog(*view, *formatEditor);
-        dialog.patternEdit()->setText(QStringLiteral("paragraph"));
-        dialog.replacementEdit()->setText(QStringLiteral("passage"));
+        dialog.patternEdit()->setText(QStringLiteral("(\\w+)ory"));
+        dialog.replacementEdit()->setText(QStringLiteral("$1ORY"));
+        dialog.regexBox()->setChecked(true);
         dialog.show();
         dialog.startFind();
         QTRY_VERIFY(!dialog.searching());

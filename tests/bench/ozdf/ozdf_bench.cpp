@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -85,6 +86,24 @@ std::uint64_t folderBytes(const fs::path& folder) {
     return total;
 }
 
+// User + system CPU time of the whole process (every thread), in milliseconds.
+double processCpuMs() {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const auto ms = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
+    };
+    return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
+// Reports the process CPU time per iteration spent since `start` (all threads, kernel
+// included): what a run costs the machine, whatever else is running on it.
+void reportProcessCpu(benchmark::State& state, double start) {
+    state.counters["process_cpu_ms"] =
+        (processCpuMs() - start) /
+        static_cast<double>(std::max<std::int64_t>(state.iterations(), 1));
+}
+
 double peakRssMiB() {
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
@@ -94,12 +113,14 @@ double peakRssMiB() {
 void BM_OzdfLoadCorpus(benchmark::State& state) {
     const fs::path& folder = corpusFolder();
     const auto bytes = folderBytes(folder);
+    const double cpuStart = processCpuMs();
     for (auto _ : state) {
         Corpus corpus = readCorpus(folder);
         benchmark::DoNotOptimize(corpus.documents.size());
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(bytes * state.iterations()));
     state.counters["corpus_MB"] = static_cast<double>(bytes) / 1e6;
+    reportProcessCpu(state, cpuStart);
     state.counters["peak_rss_MiB"] = peakRssMiB();
 }
 BENCHMARK(BM_OzdfLoadCorpus)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -112,11 +133,13 @@ void BM_OzdfLoadAndSaveToNewFolder(benchmark::State& state) {
     const auto bytes = folderBytes(folder);
     static int run = 0;
     std::vector<fs::path> outputs;
+    const double cpuStart = processCpuMs();
     for (auto _ : state) {
         outputs.push_back(folder.string() + "_out" + std::to_string(++run));
         Corpus corpus = readCorpus(folder);
         saveCorpusToFolder(corpus, outputs.back());
     }
+    reportProcessCpu(state, cpuStart);
     for (const fs::path& out : outputs) {
         fs::remove_all(out);
     }
@@ -131,10 +154,12 @@ void BM_OzdfSaveToNewFolder(benchmark::State& state) {
     const Corpus corpus = readCorpus(folder);
     static int run = 0;
     std::vector<fs::path> outputs;
+    const double cpuStart = processCpuMs();
     for (auto _ : state) {
         outputs.push_back(folder.string() + "_save" + std::to_string(++run));
         saveCorpusToFolder(corpus, outputs.back());
     }
+    reportProcessCpu(state, cpuStart);
     for (const fs::path& out : outputs) {
         fs::remove_all(out);
     }
@@ -148,10 +173,12 @@ void BM_OzdfSaveInPlaceOneEdit(benchmark::State& state) {
     Corpus corpus = readCorpus(folder);
     const auto footprints = footprintsOf(corpus);
     int round = 0;
+    const double cpuStart = processCpuMs();
     for (auto _ : state) {
         corpus.documents[0].elements[0].paragraphs[0].text = "edit " + std::to_string(++round);
         saveCorpusInPlace(corpus, folder, footprints);
     }
+    reportProcessCpu(state, cpuStart);
     state.counters["peak_rss_MiB"] = peakRssMiB();
 }
 BENCHMARK(BM_OzdfSaveInPlaceOneEdit)->Unit(benchmark::kMillisecond)->UseRealTime();
