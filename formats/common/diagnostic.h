@@ -7,8 +7,8 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "region.h"
