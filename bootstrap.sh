@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 PACKAGES=(
     build-essential cmake pkg-config ccache git
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
-    nlohmann-json3-dev libzip-dev liblzma-dev zlib1g-dev libzstd-dev libssl-dev
+    nlohmann-json3-dev libzip-dev liblzma-dev zlib1g-dev libzstd-dev libssl-dev libisal-dev
     libsimdjson-dev libcli11-dev libicu-dev libgtest-dev libbenchmark-dev
     clang libclang-rt-14-dev
     desktop-file-utils appstream shared-mime-info libxml2-utils fonts-dejavu-core

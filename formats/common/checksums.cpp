@@ -1,16 +1,14 @@
 #include "checksums.h"
 
+#include <isa-l/crc.h>
 #include <lzma.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
-
-#if defined(__x86_64__)
-#include <nmmintrin.h>
-#endif
 
 namespace strata {
 
@@ -53,85 +51,6 @@ std::uint64_t loadLe64(const std::uint8_t* p) {
     return v;  // x86-64 and every other supported target is little-endian
 }
 
-#if defined(__x86_64__)
-// One crc32 instruction takes three cycles but a new one can start every cycle, so one chain
-// of them uses a third of the unit. Three streams over consecutive segments run side by side
-// and are joined at the end of each stripe.
-constexpr std::size_t kLongSegment = 8192;
-constexpr std::size_t kShortSegment = 256;
-
-__attribute__((target("sse4.2"))) std::uint32_t crc32cOneStream(const std::uint8_t* p,
-                                                                std::size_t n, std::uint32_t crc) {
-    std::uint64_t c = crc;
-    for (; n >= 8; n -= 8, p += 8) {
-        c = _mm_crc32_u64(c, loadLe64(p));
-    }
-    auto c32 = static_cast<std::uint32_t>(c);
-    for (; n > 0; --n, ++p) {
-        c32 = _mm_crc32_u8(c32, *p);
-    }
-    return c32;
-}
-
-// Feeding n zero bytes through the CRC register is linear in the register: a 32x32 bit matrix,
-// applied as four byte-indexed tables built from the images of the 32 unit registers.
-struct Crc32cZeroFeed {
-    std::uint32_t t[4][256];
-
-    explicit Crc32cZeroFeed(std::size_t n) {
-        const std::vector<std::uint8_t> zeros(n, 0);
-        std::array<std::uint32_t, 32> unitImages{};
-        for (unsigned bit = 0; bit < 32; ++bit) {
-            unitImages[bit] = crc32cOneStream(zeros.data(), n, 1u << bit);
-        }
-        for (unsigned k = 0; k < 4; ++k) {
-            for (unsigned b = 0; b < 256; ++b) {
-                std::uint32_t image = 0;
-                for (unsigned bit = 0; bit < 8; ++bit) {
-                    image ^= ((b >> bit) & 1u) != 0 ? unitImages[8 * k + bit] : 0u;
-                }
-                t[k][b] = image;
-            }
-        }
-    }
-
-    std::uint32_t apply(std::uint32_t reg) const {
-        return t[0][reg & 0xffu] ^ t[1][(reg >> 8) & 0xffu] ^ t[2][(reg >> 16) & 0xffu] ^
-               t[3][reg >> 24];
-    }
-};
-
-// The register after `segment`*3 bytes at p, starting from `crc`: streams a, b, c start from
-// crc, 0 and 0; then reg(abc) = feed(feed(a) ^ b) ^ c, where feed adds `segment` zero bytes.
-__attribute__((target("sse4.2"))) std::uint32_t crc32cStripe(const std::uint8_t* p,
-                                                             std::size_t segment, std::uint32_t crc,
-                                                             const Crc32cZeroFeed& feed) {
-    std::uint64_t a = crc;
-    std::uint64_t b = 0;
-    std::uint64_t c = 0;
-    for (std::size_t i = 0; i < segment; i += 8) {
-        a = _mm_crc32_u64(a, loadLe64(p + i));
-        b = _mm_crc32_u64(b, loadLe64(p + segment + i));
-        c = _mm_crc32_u64(c, loadLe64(p + 2 * segment + i));
-    }
-    const std::uint32_t ab =
-        feed.apply(static_cast<std::uint32_t>(a)) ^ static_cast<std::uint32_t>(b);
-    return feed.apply(ab) ^ static_cast<std::uint32_t>(c);
-}
-
-std::uint32_t crc32cSse42(const std::uint8_t* p, std::size_t n, std::uint32_t crc) {
-    static const Crc32cZeroFeed longFeed(kLongSegment);
-    static const Crc32cZeroFeed shortFeed(kShortSegment);
-    for (; n >= 3 * kLongSegment; n -= 3 * kLongSegment, p += 3 * kLongSegment) {
-        crc = crc32cStripe(p, kLongSegment, crc, longFeed);
-    }
-    for (; n >= 3 * kShortSegment; n -= 3 * kShortSegment, p += 3 * kShortSegment) {
-        crc = crc32cStripe(p, kShortSegment, crc, shortFeed);
-    }
-    return crc32cOneStream(p, n, crc);
-}
-#endif
-
 }  // namespace
 
 std::uint32_t crc32cTable(std::span<const std::uint8_t> data, std::uint32_t seed) {
@@ -151,26 +70,20 @@ std::uint32_t crc32cTable(std::span<const std::uint8_t> data, std::uint32_t seed
     return ~crc;
 }
 
-bool crc32cHardwareAvailable() {
-#if defined(__x86_64__)
-    static const bool available = __builtin_cpu_supports("sse4.2") != 0;
-    return available;
-#else
-    return false;
-#endif
-}
-
-std::uint32_t crc32cHardware(std::span<const std::uint8_t> data, std::uint32_t seed) {
-#if defined(__x86_64__)
-    if (crc32cHardwareAvailable()) {
-        return ~crc32cSse42(data.data(), data.size(), ~seed);
-    }
-#endif
-    return crc32cTable(data, seed);
-}
-
 std::uint32_t crc32c(std::span<const std::uint8_t> data, std::uint32_t seed) {
-    return crc32cHardwareAvailable() ? crc32cHardware(data, seed) : crc32cTable(data, seed);
+    // ISA-L picks the widest kernel the CPU has at load time (AVX-512 carry-less multiply
+    // folding, SSE4.2 crc32 streams or a table). It takes the register before the final
+    // inversion and an int length, so long ranges go in pieces.
+    constexpr std::size_t kMaxPiece = std::size_t{1} << 30;
+    std::uint32_t reg = ~seed;
+    for (std::size_t done = 0; done < data.size();) {
+        const std::size_t piece = std::min(kMaxPiece, data.size() - done);
+        // crc32_iscsi only reads the buffer; its C signature predates const.
+        reg = crc32_iscsi(const_cast<std::uint8_t*>(data.data() + done), static_cast<int>(piece),
+                          reg);
+        done += piece;
+    }
+    return ~reg;
 }
 
 struct Sha256::Context {

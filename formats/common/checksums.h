@@ -17,14 +17,10 @@ using Sha256Digest = std::array<std::uint8_t, 32>;
 // CRC-64 as in .xz (ECMA-182 polynomial, reflected, init and xorout all ones), via liblzma.
 std::uint64_t crc64xz(std::span<const std::uint8_t> data, std::uint64_t seed = 0);
 
-// CRC-32C (Castagnoli). Uses the SSE4.2 crc32 instruction on three interleaved streams when
-// the CPU has it.
+// CRC-32C (Castagnoli), via ISA-L's crc32_iscsi with its run-time choice of CPU kernel.
 std::uint32_t crc32c(std::span<const std::uint8_t> data, std::uint32_t seed = 0);
-// The two implementations behind crc32c(), exposed so tests and benchmarks can compare them.
+// A slicing-by-8 table version, independent of ISA-L: the reference tests compare against.
 std::uint32_t crc32cTable(std::span<const std::uint8_t> data, std::uint32_t seed = 0);
-// Only call when crc32cHardwareAvailable(); otherwise falls back to the table.
-std::uint32_t crc32cHardware(std::span<const std::uint8_t> data, std::uint32_t seed = 0);
-bool crc32cHardwareAvailable();
 
 // SHA-256 via OpenSSL. Throws std::runtime_error only if OpenSSL itself fails.
 Sha256Digest sha256(std::span<const std::uint8_t> data);

@@ -18,7 +18,8 @@ namespace {
 
 constexpr std::uint64_t kGapChunk = 1ull << 20;
 constexpr std::uint64_t kStoredChunk = 4ull << 20;
-constexpr std::size_t kCacheStep = 96u << 10;  // four whole CRC-32C stripes of 3 x 8 KiB
+// Digest and value scan share each step while it is in the core's cache.
+constexpr std::size_t kCacheStep = 96u << 10;
 
 using Diagnostics = std::vector<Diagnostic>;
 
