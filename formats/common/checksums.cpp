@@ -5,10 +5,8 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <stdexcept>
-#include <vector>
 
 namespace strata {
 
