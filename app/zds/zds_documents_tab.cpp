@@ -52,6 +52,12 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
     toolBar_ = new QToolBar(this);
     collections_ = new QComboBox(this);
     status_ = new QLabel(this);
+    liveNotes_ = new QLabel(this);
+    liveNotes_->setObjectName(QStringLiteral("zdsLiveNotes"));
+    liveNotes_->setWordWrap(true);
+    liveNotes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    liveNotes_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; padding: 3px; }"));
+    liveNotes_->hide();
     table_ = new QTableView(this);
     documentEditor_ = new ZdsDocumentEditor(this);
     results_ = new model::ZdsSearchResults(this);
@@ -81,6 +87,7 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(toolBar_);
+    layout->addWidget(liveNotes_);
     layout->addWidget(split, 1);
 
     connect(collections_, &QComboBox::currentIndexChanged, this, [this] { connectModel(); });
@@ -262,14 +269,17 @@ void ZdsDocumentsTab::showStatus() {
     const model::ZdsTableModel* m = currentModel();
     if (m == nullptr) {
         status_->setText(tr("no collections"));
+        liveNotes_->hide();
         return;
     }
-    QString source = m->collection().mode() == ZdsStorageMode::Docs ? tr("docs/ files")
-                     : m->usesIndex()                               ? tr("ZDX index")
-                                                                    : tr("line scan");
-    status_->setText(
-        m->loaded() ? tr("%n document(s), from the %1", nullptr, m->documentCount()).arg(source)
-                    : tr("listing… %n document(s) so far", nullptr, m->documentCount()));
+    // What the live set says about the index and the data, in its own words.
+    const QStringList notes = m->liveNotes();
+    liveNotes_->setText(notes.join(QStringLiteral("\n")));
+    liveNotes_->setVisible(!notes.isEmpty());
+    const QString source = m->liveBasis().isEmpty() ? tr("index") : m->liveBasis();
+    status_->setText(m->loaded()
+                         ? tr("%n document(s), from %1", nullptr, m->documentCount()).arg(source)
+                         : tr("listing… %n document(s) so far", nullptr, m->documentCount()));
 }
 
 int ZdsDocumentsTab::currentStored() const {

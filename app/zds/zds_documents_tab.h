@@ -87,6 +87,7 @@ private:
     QToolBar* toolBar_ = nullptr;
     QComboBox* collections_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* liveNotes_ = nullptr;  // where index and data disagree (ZdsLiveSet::notes)
     QTableView* table_ = nullptr;
     ZdsDocumentEditor* documentEditor_ = nullptr;
     QComboBox* searchTarget_ = nullptr;

@@ -229,7 +229,7 @@ TEST(ZdsWriter, LayoutConversionKeepsValues) {
     ASSERT_EQ(c.mode(), ZdsStorageMode::Jsonl);
     ASSERT_EQ(c.documentCount(), 3u);
     std::vector<std::string> ids;
-    for (const auto i : storedOrder(c)) {
+    for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
         ids.push_back(c.document(i).id);
         const auto doc = nlohmann::json::parse(bytesOf(c.documentBytes(i)));
         EXPECT_EQ(doc["_id"], c.document(i).id);
