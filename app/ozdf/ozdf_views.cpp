@@ -5,6 +5,7 @@
 #include <QDirIterator>
 #include <QFileSystemWatcher>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
@@ -60,7 +61,15 @@ void installOzdfViews(DocumentView& view) {
         corpusTab = new OzdfCorpusView(view, *editor);
         view.centreTabs()->addTab(corpusTab, QObject::tr("Corpus"));
         QObject::connect(corpusTab, &OzdfCorpusView::documentActivated, editorTab,
-                         &OzdfDocumentEditor::showDocument);
+                         [corpusTab, editorTab](int index) {
+                             if (!editorTab->showDocument(index)) {
+                                 // Text typed for the shown document does not apply: the table
+                                 // goes back to that document once this click is over.
+                                 QTimer::singleShot(0, corpusTab, [corpusTab, editorTab] {
+                                     corpusTab->selectDocument(editorTab->documentIndex());
+                                 });
+                             }
+                         });
     } else {
         editorTab->showDocument(0);
     }

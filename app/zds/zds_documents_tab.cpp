@@ -11,10 +11,13 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,7 +26,9 @@
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
+#include "model/core/text_draft.h"
 #include "model/zds/zds_dataset_jobs.h"
+#include "model/zds/zds_document_draft.h"
 #include "model/zds/zds_edit_commands.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_search_results.h"
@@ -83,12 +88,28 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
     layout->addWidget(toolBar_);
     layout->addWidget(split, 1);
 
+    draft_ = new model::TextDraft(*view.document());
+    documentEditor_->setDraft(draft_);
+    connect(draft_, &model::TextDraft::showRequested, this, [this] {
+        view_.centreTabs()->setCurrentWidget(this);
+        documentEditor_->textEdit()->setFocus();
+    });
+    view_.addStateKeeper(
+        QStringLiteral("zds"), this, [this] { return saveState(); },
+        [this](const QVariant& state) { restoreState(state); });
+
     connect(collections_, &QComboBox::currentIndexChanged, this, [this] { connectModel(); });
     connect(documentEditor_, &ZdsDocumentEditor::applyRequested, this,
             [this](const QString& text) { report(applyEditorText(text)); });
     for (int i = 0; i < editor_->collectionCount(); ++i) {
         connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
                 [this] { showStatus(); });
+        // A sort moves rows: keep the shown document's row selected.
+        connect(editor_->table(i), &QAbstractItemModel::layoutChanged, this, [this, i] {
+            if (i == currentCollection() && shownStored_ >= 0) {
+                selectShownRow();
+            }
+        });
     }
     connect(&view_, &DocumentView::currentNodeChanged, this,
             [this](const strata::Node* node) { followNode(node); });
@@ -247,9 +268,20 @@ model::ZdsTableModel* ZdsDocumentsTab::currentModel() const {
 }
 
 void ZdsDocumentsTab::connectModel() {
+    if (modelCollection_ >= 0 && modelCollection_ != currentCollection() &&
+        !settleDraft().isEmpty()) {
+        // The typed text does not apply: stay on its collection until it is fixed or reverted.
+        const QSignalBlocker block(collections_);
+        collections_->setCurrentIndex(modelCollection_);
+        return;
+    }
+    modelCollection_ = currentCollection();
     results_->clear();
     shownStored_ = -1;
     documentEditor_->clearDocument();
+    if (draft_) {
+        draft_->clear();
+    }
     table_->setModel(currentModel());
     if (table_->selectionModel() != nullptr) {
         connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -307,23 +339,180 @@ void ZdsDocumentsTab::showDocument(int stored) {
 }
 
 void ZdsDocumentsTab::onCurrentRowChanged() {
+    if (settling_ || reselecting_) {
+        return;
+    }
+    if (draft_ && draft_->isPending()) {
+        if (currentStored() == shownStored_) {
+            return;  // still on the document being typed into
+        }
+        if (!settleDraft().isEmpty()) {
+            // The typed text does not apply: go back to its document (once the click that
+            // moved the row is over) until it is fixed or reverted.
+            QTimer::singleShot(0, this, [this] { selectShownRow(); });
+            return;
+        }
+    }
+    loadEditor();
+}
+
+void ZdsDocumentsTab::selectShownRow() {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || shownStored_ < 0 || shownStored_ >= m->documentCount()) {
+        return;
+    }
+    const QModelIndex index = m->index(m->tableRow(shownStored_), 0);
+    reselecting_ = true;
+    table_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    reselecting_ = false;
+    table_->scrollTo(index);
+}
+
+void ZdsDocumentsTab::loadEditor() {
     model::ZdsTableModel* m = currentModel();
     const int stored = currentStored();
     if (m == nullptr || stored < 0) {
         shownStored_ = -1;
         documentEditor_->clearDocument();
+        if (draft_) {
+            draft_->clear();
+        }
         return;
     }
     shownStored_ = stored;
+    const std::string id = m->id(stored);
     const QString title = tr("Document %1 of %2: %3")
                               .arg(stored + 1)
                               .arg(m->documentCount())
-                              .arg(QString::fromStdString(m->id(stored)));
+                              .arg(QString::fromStdString(id));
     documentEditor_->setDocument(title, m->text(stored));
+    if (draft_ && documentEditor_->isEditable()) {
+        draft_->load(
+            tr("document %1 of collection %2")
+                .arg(QString::fromStdString(id), QString::fromStdString(m->collection().name())),
+            model::zdsDraftKey(*m, id), documentEditor_->text(),
+            model::zdsDraftApplier(view_.document()->undoStack(), m, id, stored));
+    } else if (draft_) {
+        draft_->clear();
+    }
     const Region line = currentLineRegion();
     if (line.valid() && !following_) {
         view_.selectRegion(line);
     }
+}
+
+QString ZdsDocumentsTab::settleDraft() {
+    if (!draft_ || !draft_->isPending()) {
+        return {};
+    }
+    settling_ = true;
+    const QString error = draft_->apply();
+    settling_ = false;
+    if (error.isEmpty()) {
+        return {};
+    }
+    const QString text = tr("Your text for %1 is not applied (%2). Fix it, or press Revert.")
+                             .arg(draft_->target(), error);
+    documentEditor_->showError(text);
+    return text;
+}
+
+QVariant ZdsDocumentsTab::saveState() const {
+    QVariantMap state;
+    state.insert(QStringLiteral("collection"), currentCollection());
+    const model::ZdsTableModel* m = currentModel();
+    if (m != nullptr && shownStored_ >= 0 && shownStored_ < m->documentCount()) {
+        state.insert(QStringLiteral("id"), QString::fromStdString(m->id(shownStored_)));
+        state.insert(QStringLiteral("stored"), shownStored_);
+    }
+    if (m != nullptr) {
+        state.insert(QStringLiteral("columns"), m->columnPointers());
+        if (m->isSorted()) {
+            state.insert(QStringLiteral("sortColumn"),
+                         table_->horizontalHeader()->sortIndicatorSection());
+            state.insert(QStringLiteral("sortOrder"),
+                         static_cast<int>(table_->horizontalHeader()->sortIndicatorOrder()));
+        }
+    }
+    state.insert(QStringLiteral("scroll"), table_->verticalScrollBar()->value());
+    state.insert(QStringLiteral("hscroll"), table_->horizontalScrollBar()->value());
+    state.insert(QStringLiteral("pretty"), documentEditor_->pretty());
+    state.insert(QStringLiteral("textScroll"),
+                 documentEditor_->textEdit()->verticalScrollBar()->value());
+    state.insert(QStringLiteral("textCursor"),
+                 documentEditor_->textEdit()->textCursor().position());
+    if (draft_ && draft_->isPending()) {
+        state.insert(QStringLiteral("draftKey"), draft_->key());
+        state.insert(QStringLiteral("draftText"), draft_->text());
+    }
+    return state;
+}
+
+void ZdsDocumentsTab::restoreState(const QVariant& value) {
+    const QVariantMap state = value.toMap();
+    if (editor_->loaded()) {
+        applyState(state);
+        return;
+    }
+    // The rows are still being listed: restore once every collection has them.
+    auto done = std::make_shared<bool>(false);
+    for (int i = 0; i < editor_->collectionCount(); ++i) {
+        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
+                [this, done, state] {
+                    if (!*done && editor_->loaded()) {
+                        *done = true;
+                        applyState(state);
+                    }
+                });
+    }
+}
+
+void ZdsDocumentsTab::applyState(const QVariantMap& state) {
+    const int collection = state.value(QStringLiteral("collection")).toInt();
+    if (collection >= 0 && collection < editor_->collectionCount()) {
+        setCurrentCollection(collection);
+    }
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr) {
+        return;
+    }
+    const QStringList columns = state.value(QStringLiteral("columns")).toStringList();
+    for (const QString& pointer : columns) {
+        if (!m->columnPointers().contains(pointer)) {
+            m->addColumn(pointer);
+        }
+    }
+    if (state.contains(QStringLiteral("sortColumn"))) {
+        table_->sortByColumn(state.value(QStringLiteral("sortColumn")).toInt(),
+                             static_cast<Qt::SortOrder>(state.value("sortOrder").toInt()));
+    }
+    documentEditor_->setPretty(state.value(QStringLiteral("pretty"), true).toBool());
+    const std::string id = state.value(QStringLiteral("id")).toString().toStdString();
+    const int stored =
+        id.empty() ? -1
+                   : model::findZdsDocument(*m, id, state.value(QStringLiteral("stored")).toInt());
+    if (stored >= 0) {
+        showDocument(stored);
+    }
+    const QString draftKey = state.value(QStringLiteral("draftKey")).toString();
+    if (draft_ && !draftKey.isEmpty() && draftKey == draft_->key()) {
+        draft_->restore(state.value(QStringLiteral("draftText")).toString());
+    }
+    QPlainTextEdit* text = documentEditor_->textEdit();
+    QTextCursor cursor = text->textCursor();
+    cursor.setPosition(std::min<int>(state.value(QStringLiteral("textCursor")).toInt(),
+                                     text->document()->characterCount() - 1));
+    text->setTextCursor(cursor);
+    // Scroll ranges are known once the restored view is laid out.
+    const int scroll = state.value(QStringLiteral("scroll")).toInt();
+    const int hscroll = state.value(QStringLiteral("hscroll")).toInt();
+    const int textScroll = state.value(QStringLiteral("textScroll")).toInt();
+    QTimer::singleShot(0, this, [this, scroll, hscroll, textScroll] {
+        table_->verticalScrollBar()->setValue(scroll);
+        table_->horizontalScrollBar()->setValue(hscroll);
+        documentEditor_->textEdit()->verticalScrollBar()->setValue(textScroll);
+    });
 }
 
 int ZdsDocumentsTab::followNode(const strata::Node* node) {
@@ -396,6 +585,9 @@ void ZdsDocumentsTab::report(const QString& error) {
 }
 
 QString ZdsDocumentsTab::addDocument(const QString& json) {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -410,6 +602,9 @@ QString ZdsDocumentsTab::addDocument(const QString& json) {
 }
 
 QString ZdsDocumentsTab::duplicateSelected() {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -425,6 +620,9 @@ QString ZdsDocumentsTab::duplicateSelected() {
 }
 
 QString ZdsDocumentsTab::deleteSelected() {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -440,6 +638,9 @@ QString ZdsDocumentsTab::deleteSelected() {
 }
 
 QString ZdsDocumentsTab::renameCurrent(const QString& newId) {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -454,6 +655,9 @@ QString ZdsDocumentsTab::renameCurrent(const QString& newId) {
 }
 
 QString ZdsDocumentsTab::setFieldOnSelection(const QString& pointer, const QString& valueJson) {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -476,6 +680,9 @@ QString ZdsDocumentsTab::applyEditorText(const QString& json) {
     const QString error =
         model::replaceZdsDocument(view_.document()->undoStack(), m, stored, json.toStdString());
     if (error.isEmpty()) {
+        if (draft_) {
+            draft_->clear();  // applied: the editor shows the document as it is now
+        }
         showDocument(stored);
     }
     return error;
