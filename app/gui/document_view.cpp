@@ -4,7 +4,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -12,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "data_inspector.h"
 #include "entropy_view.h"
@@ -21,6 +24,7 @@
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
 #include "model/core/format_colors.h"
+#include "model/core/inspector_rule.h"
 #include "model/core/job_runner.h"
 #include "model/core/structure_model.h"
 #include "model/core/validation_job.h"
@@ -100,6 +104,30 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
         computeEntropy();
     }
     installFormatViews(*this);
+    showPreferredTab();
+    // A click on a tab is the user's choice for this kind of document from now on.
+    connect(centreTabs_->tabBar(), &QTabBar::tabBarClicked, this, [this](int index) {
+        if (index >= 0) {
+            QSettings().setValue(tabPreferenceKey(), centreTabs_->tabText(index));
+        }
+    });
+}
+
+QString DocumentView::tabPreferenceKey() const {
+    std::error_code error;
+    const bool folder = std::filesystem::is_directory(document_->opened()->path, error);
+    return QStringLiteral("centreTab/%1/%2")
+        .arg(document_->formatName(), folder ? QStringLiteral("folder") : QStringLiteral("file"));
+}
+
+void DocumentView::showPreferredTab() {
+    const QString wanted = QSettings().value(tabPreferenceKey()).toString();
+    for (int i = 0; !wanted.isEmpty() && i < centreTabs_->count(); ++i) {
+        if (centreTabs_->tabText(i) == wanted) {
+            centreTabs_->setCurrentIndex(i);
+            return;
+        }
+    }
 }
 
 DocumentView::~DocumentView() {
@@ -313,6 +341,9 @@ void DocumentView::showNodeDetails(const strata::Node* node) {
     if (changed) {
         emit currentNodeChanged(node);
     }
+    // Numbers read from a whole document or from text say nothing: give the room to the
+    // properties.
+    inspector_->setVisible(model::inspectorApplies(*document_, node));
     const bool dark = isDark(this);
     const strata::Region region = node->region().clipped();
     const bool here = currentFile_ != nullptr && region.source == &currentFile_->source();
@@ -368,6 +399,14 @@ void DocumentView::showNodeDetails(const strata::Node* node) {
     }
     if (isRoot) {
         for (const auto& [key, value] : facts) {
+            // A fact the root's fields show already (with its bytes) is not listed twice.
+            const bool shown =
+                std::any_of(nodeFields.begin(), nodeFields.end(), [&key](const strata::Field& f) {
+                    return qstr(f.name).compare(qstr(key), Qt::CaseInsensitive) == 0;
+                });
+            if (shown) {
+                continue;
+            }
             properties_->setItem(row, 0, new QTableWidgetItem(qstr(key)));
             properties_->setItem(row, 1, new QTableWidgetItem(qstr(value)));
             properties_->setItem(row, 2, new QTableWidgetItem);
@@ -375,6 +414,7 @@ void DocumentView::showNodeDetails(const strata::Node* node) {
             ++row;
         }
     }
+    properties_->setRowCount(row);
     properties_->resizeColumnToContents(0);
 }
 
@@ -407,6 +447,8 @@ void DocumentView::selectRegion(const strata::Region& region) {
 
 void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {
     if (!diagnostic.regions.empty()) {
+        // The bytes at fault are what the user asked to see, whatever tab was showing.
+        centreTabs_->setCurrentIndex(0);
         selectRegion(diagnostic.regions.front());
     }
     emit message(qstr(diagnostic.code) + QStringLiteral(": ") + qstr(diagnostic.message));

@@ -95,6 +95,9 @@ public:
     // selection, scroll positions and text typed but not applied).
     QVariantMap saveState() const;
     void restoreState(const QVariantMap& state);
+    // The QSettings key remembering the centre tab last picked (by a click on its tab) for
+    // documents of this format and kind (file or folder).
+    QString tabPreferenceKey() const;
     // A format view's part of that state; `owner` going away removes it.
     void addStateKeeper(const QString& key, QObject* owner, std::function<QVariant()> save,
                         std::function<void(const QVariant&)> restore);
@@ -120,6 +123,7 @@ private:
     void rebuildMarkers();
     void rebuildHighlights();
     void restoreTreeAndHex(const QVariantMap& state);
+    void showPreferredTab();
 
     struct StateKeeper {
         QString key;

@@ -437,6 +437,9 @@ bool MainWindow::reopenView(DocumentView* view, const QString& newPath, bool aft
     }
     tabs_->tabBar()->moveTab(tabs_->currentIndex(), std::min(index, tabs_->count() - 1));
     currentView()->restoreState(state);
+    if (afterSave) {
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+    }
     return true;
 }
 

@@ -64,6 +64,7 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     connect(table_, &QTableView::activated, this, [this] {
         if (currentDocument() >= 0) {
             emit documentActivated(currentDocument());
+            emit documentOpened(currentDocument());
         }
     });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {

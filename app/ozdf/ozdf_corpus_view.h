@@ -42,7 +42,10 @@ public:
     void restoreState(const QVariant& state);
 
 signals:
+    // The current row changed to document `index`.
     void documentActivated(int index);
+    // Document `index` was double-clicked (or Enter pressed on it): open it in the editor.
+    void documentOpened(int index);
 
 private:
     int currentDocument() const;

@@ -151,7 +151,32 @@ bool OzdfDocumentEditor::showDocument(int index) {
     title_->setText(index >= 0 ? QString::fromStdString(editor_.session().document(index).filename)
                                : tr("Pick a document in the Corpus tab."));
     tree_->expandToDepth(0);
+    selectFirstText();
     return true;
+}
+
+void OzdfDocumentEditor::selectFirstText() {
+    if (documentIndex() < 0) {
+        return;
+    }
+    const auto& elements = editor_.session().document(documentIndex()).elements;
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const ozdf::Element& e = elements[i];
+        if (e.kind == ozdf::ElementKind::Comment) {
+            select({Kind::Element, i, std::nullopt, 0});
+            return;
+        }
+        if (!e.paragraphs.empty()) {
+            select({Kind::Paragraph, i, std::nullopt, 0});
+            return;
+        }
+        for (std::size_t item = 0; item < e.items.size(); ++item) {
+            if (!e.items[item].paragraphs.empty()) {
+                select({Kind::Paragraph, i, item, 0});
+                return;
+            }
+        }
+    }
 }
 
 int OzdfDocumentEditor::documentIndex() const {
@@ -194,8 +219,7 @@ bool OzdfDocumentEditor::settleDraft() {
         error_->clear();
         return true;
     }
-    error_->setText(tr("Your text for %1 is not applied (%2). Fix it, or press Revert.")
-                        .arg(draft_->target(), error));
+    error_->setText(tr("Not applied: %1. Fix the text or press Revert.").arg(error));
     emit view_.message(error_->text());
     return false;
 }

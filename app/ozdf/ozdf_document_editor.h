@@ -65,6 +65,8 @@ private:
     void onModelReset();
     void followCurrent();
     void loadText();
+    // Selects the first paragraph or comment, so a document opens ready to edit.
+    void selectFirstText();
     void queueFollow();
     // Runs a structural edit once typed text is applied.
     std::function<void()> settled(std::function<void()> edit);

@@ -115,6 +115,14 @@ void ZdsDocumentEditor::clearDocument() {
     updateButtons();
 }
 
+void ZdsDocumentEditor::setTitle(const QString& title) {
+    title_->setText(title);
+}
+
+QString ZdsDocumentEditor::title() const {
+    return title_->text();
+}
+
 QString ZdsDocumentEditor::text() const {
     return edit_->toPlainText();
 }

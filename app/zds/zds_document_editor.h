@@ -30,6 +30,9 @@ public:
     // Shows a document (pretty or compact as the toggle says); nothing is edited yet.
     void setDocument(const QString& title, const std::string& json);
     void clearDocument();
+    // The line above the text ("Document 4 of 100,000: id").
+    void setTitle(const QString& title);
+    QString title() const;
     QString text() const;
     void setText(const QString& text);
     bool pretty() const;

@@ -9,6 +9,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -102,8 +103,15 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
     connect(documentEditor_, &ZdsDocumentEditor::applyRequested, this,
             [this](const QString& text) { report(applyEditorText(text)); });
     for (int i = 0; i < editor_->collectionCount(); ++i) {
-        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
-                [this] { showStatus(); });
+        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this, [this, i] {
+            showStatus();
+            if (i == currentCollection()) {
+                showFirstDocument();
+                if (shownStored_ >= 0) {
+                    documentEditor_->setTitle(editorTitle());  // the count grew
+                }
+            }
+        });
         // A sort moves rows: keep the shown document's row selected.
         connect(editor_->table(i), &QAbstractItemModel::layoutChanged, this, [this, i] {
             if (i == currentCollection() && shownStored_ >= 0) {
@@ -288,6 +296,26 @@ void ZdsDocumentsTab::connectModel() {
                 [this] { onCurrentRowChanged(); });
     }
     showStatus();
+    showFirstDocument();
+}
+
+QString ZdsDocumentsTab::editorTitle() const {
+    const model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || shownStored_ < 0 || shownStored_ >= m->documentCount()) {
+        return {};
+    }
+    const QString count = m->loaded() ? QLocale().toString(m->documentCount())
+                                      : tr("%1 so far").arg(QLocale().toString(m->documentCount()));
+    return tr("Document %1 of %2: %3")
+        .arg(QLocale().toString(shownStored_ + 1), count,
+             QString::fromStdString(m->id(shownStored_)));
+}
+
+void ZdsDocumentsTab::showFirstDocument() {
+    const model::ZdsTableModel* m = currentModel();
+    if (m != nullptr && m->documentCount() > 0 && currentStored() < 0) {
+        showDocument(m->storedIndex(0));
+    }
 }
 
 void ZdsDocumentsTab::showStatus() {
@@ -343,23 +371,48 @@ void ZdsDocumentsTab::onCurrentRowChanged() {
         return;
     }
     if (draft_ && draft_->isPending()) {
-        if (currentStored() == shownStored_) {
-            return;  // still on the document being typed into
+        // Decide once whatever moved the row is over: a click, or an undo that shifted rows
+        // (applying the text must not push an edit while the stack is undoing one).
+        if (!followQueued_) {
+            followQueued_ = true;
+            QTimer::singleShot(0, this, [this] {
+                followQueued_ = false;
+                followCurrentRow();
+            });
         }
-        if (!settleDraft().isEmpty()) {
-            // The typed text does not apply: go back to its document (once the click that
-            // moved the row is over) until it is fixed or reverted.
-            QTimer::singleShot(0, this, [this] { selectShownRow(); });
-            return;
-        }
+        return;
+    }
+    loadEditor();
+}
+
+void ZdsDocumentsTab::followCurrentRow() {
+    if (!draft_ || !draft_->isPending()) {
+        loadEditor();
+        return;
+    }
+    const model::ZdsTableModel* m = currentModel();
+    const int stored = currentStored();
+    if (m != nullptr && stored >= 0 && m->id(stored) == shownId_) {
+        shownStored_ = stored;  // still on the document being typed into (rows moved)
+        return;
+    }
+    if (const QString error = settleDraft(); !error.isEmpty()) {
+        // The typed text does not apply: back to its document until it is fixed or reverted.
+        emit view_.message(error);
+        selectShownRow();
+        return;
     }
     loadEditor();
 }
 
 void ZdsDocumentsTab::selectShownRow() {
     model::ZdsTableModel* m = currentModel();
-    if (m == nullptr || shownStored_ < 0 || shownStored_ >= m->documentCount()) {
+    if (m == nullptr || shownStored_ < 0) {
         return;
+    }
+    shownStored_ = model::findZdsDocument(*m, shownId_, shownStored_);
+    if (shownStored_ < 0) {
+        return;  // gone (an undo removed it): the editor keeps the text until Revert
     }
     const QModelIndex index = m->index(m->tableRow(shownStored_), 0);
     reselecting_ = true;
@@ -382,11 +435,8 @@ void ZdsDocumentsTab::loadEditor() {
     }
     shownStored_ = stored;
     const std::string id = m->id(stored);
-    const QString title = tr("Document %1 of %2: %3")
-                              .arg(stored + 1)
-                              .arg(m->documentCount())
-                              .arg(QString::fromStdString(id));
-    documentEditor_->setDocument(title, m->text(stored));
+    shownId_ = id;
+    documentEditor_->setDocument(editorTitle(), m->text(stored));
     if (draft_ && documentEditor_->isEditable()) {
         draft_->load(
             tr("document %1 of collection %2")
@@ -412,8 +462,7 @@ QString ZdsDocumentsTab::settleDraft() {
     if (error.isEmpty()) {
         return {};
     }
-    const QString text = tr("Your text for %1 is not applied (%2). Fix it, or press Revert.")
-                             .arg(draft_->target(), error);
+    const QString text = tr("Not applied: %1. Fix the text or press Revert.").arg(error);
     documentEditor_->showError(text);
     return text;
 }

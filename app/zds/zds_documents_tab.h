@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "formats/common/node.h"
@@ -92,6 +93,10 @@ private:
     void onCurrentRowChanged();
     void loadEditor();
     void selectShownRow();
+    void followCurrentRow();
+    // A collection shows its first document as soon as it is listed.
+    void showFirstDocument();
+    QString editorTitle() const;
     void applyState(const QVariantMap& state);
     void showStatus();
     void report(const QString& error);
@@ -118,6 +123,8 @@ private:
     int modelCollection_ = -1;
     bool settling_ = false;
     bool reselecting_ = false;
+    bool followQueued_ = false;
+    std::string shownId_;
     bool following_ = false;  // the row follows the hex view: do not move the hex view back
 };
 

@@ -32,6 +32,9 @@ Document::Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* pare
     }
     connect(undoStack_, &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
+    // Files of a folder document by their place in it; a file's own by its name.
+    const QFileInfo info(path());
+    diagnostics_->setBaseFolder(info.isDir() ? path() : info.path());
 }
 
 Document::~Document() {

@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -214,6 +215,7 @@ private slots:
         DocumentView* after = reopened(window, view);
         QVERIFY(after);
         QVERIFY(zdsData(path, "test").contains(R"({"_id":"t03","typed":"kept"})"));
+        QVERIFY(window.statusBar()->currentMessage().startsWith(QStringLiteral("Saved")));
         // The reopened view shows the same tab, collection and document.
         ZdsDocumentsTab* again = zdsTab(after);
         QVERIFY(again);
@@ -333,6 +335,34 @@ private slots:
         tab->draft()->discard();
         tab->table()->setCurrentIndex(m->index(m->tableRow(6), 0));
         QTRY_VERIFY(tab->documentEditor()->text().contains(QStringLiteral("t06")));
+    }
+
+    void zdsUndoWhileTypingKeepsTheTextAndTheHistory() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QString path;
+        ZdsDocumentsTab* tab = openZds(window, &path);
+        QVERIFY(tab);
+        model::Document* doc = window.currentView()->document();
+        tab->showDocument(1);
+        QCOMPARE(tab->deleteSelected(), QString());  // t01 goes: t03 moves up
+        tab->showDocument(2);
+        QCOMPARE(tab->currentModel()->id(2), std::string("t03"));
+        const QString typed = QStringLiteral(R"({"_id":"t03","while":"undo"})");
+        tab->documentEditor()->textEdit()->setPlainText(typed);
+        QUndoStack* stack = doc->undoStack();
+        const int count = stack->count();
+        stack->undo();  // t01 comes back above the document being typed into
+        QTest::qWait(50);
+        QVERIFY(doc->hasPendingText());
+        QCOMPARE(stack->count(), count);
+        QVERIFY(stack->canRedo());
+        QCOMPARE(tab->documentEditor()->text(), typed);
+        QCOMPARE(tab->currentModel()->id(tab->currentStored()), std::string("t03"));
+        // Applied later, the text still goes to t03.
+        QCOMPARE(doc->applyPendingText(), QString());
+        QCOMPARE(tab->currentModel()->text(3), typed.toStdString());
     }
 
     // ---- OZDF paragraph editor ----
