@@ -283,6 +283,9 @@ private slots:
         auto* editor = window.currentView()->findChild<OzdfDocumentEditor*>();
         QVERIFY(editor->textEdit()->isEnabled());
         QVERIFY(!editor->textEdit()->toPlainText().isEmpty());
+        // Counts read as English: "1 paragraph", not "1 paragraphs".
+        const QString block = editor->tree()->model()->index(0, 0).data().toString();
+        QVERIFY2(block.endsWith(QStringLiteral("(1 paragraph)")), qPrintable(block));
         QVERIFY(window.openPath(corpus("zds/valid/jsonl_two_collections")));
         auto* tab = window.currentView()->findChild<ZdsDocumentsTab*>();
         QTRY_VERIFY_WITH_TIMEOUT(tab->editor()->loaded(), 30000);
