@@ -11,6 +11,7 @@
 
 #include "formats/common/zip_member_source.h"
 #include "zds_json_line.h"
+#include "zds_leftovers.h"
 #include "zds_reader.h"
 
 namespace strata {
@@ -120,6 +121,9 @@ public:
         Reporter r(sink, options);
         const bool completed = runChecks(r, options);
         r.finish();
+        if (completed) {
+            reportZdsLeftovers(path_, sink);  // killed writes: zds_leftovers.h
+        }
         return completed ? ValidationOutcome::Completed : ValidationOutcome::Cancelled;
     }
 

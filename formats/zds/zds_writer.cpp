@@ -19,6 +19,7 @@
 
 #include "formats/common/atomic_file.h"
 #include "formats/common/bounds.h"
+#include "formats/common/save_leftovers.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
 #include "zds_validator.h"
@@ -122,7 +123,9 @@ public:
     explicit TreeGuard(fs::path p) : path_(std::move(p)) {}
     ~TreeGuard() {
         std::error_code ec;
-        if (!path_.empty()) {
+        // A stage still holding what swapInto moved out of the dataset stays for the user.
+        const std::optional<Leftover> stage = classifyLeftover(path_);
+        if (!path_.empty() && !(stage && !stage->displaced.empty())) {
             fs::remove_all(path_, ec);
         }
     }
@@ -135,16 +138,25 @@ private:
 };
 
 // Stage folders of earlier writes to the same target that never finished (the process was
-// killed): hidden, unused. `prefix` is the stage name without the process id.
+// killed): hidden, unused, unless one holds a collection such a write had moved out of the
+// dataset to replace it (`c-NAME.old`, see swapInto): then the write is refused, since the
+// dataset lacks that collection. `prefix` is the stage name without the process id.
 void removeStaleStages(const fs::path& dir, const std::string& prefix) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.starts_with(prefix)) {
-            std::error_code rmEc;
-            fs::remove_all(it->path(), rmEc);
+        if (!name.starts_with(prefix)) {
+            continue;
         }
+        const std::optional<Leftover> stale = classifyLeftover(it->path());
+        if (stale && !stale->displaced.empty()) {
+            throw ZdsWriteError(it->path().string() + " holds " + stale->displaced.front() +
+                                ", which an interrupted write moved out of the dataset: move "
+                                "it back into place first");
+        }
+        std::error_code rmEc;
+        fs::remove_all(it->path(), rmEc);
     }
 }
 
@@ -164,16 +176,38 @@ void swapInto(const fs::path& fresh, const fs::path& current) {
     if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, current.c_str(), RENAME_EXCHANGE) == 0) {
         return;
     }
-    // No exchange on this file system: two renames, with a short window between them.
+    // No exchange on this file system: two renames, with a short window between them (a kill
+    // there leaves the old tree at `<stage>/c-NAME.old`, which validators report and the next
+    // write refuses to delete).
     const fs::path old = fresh.string() + ".old";
     fs::rename(current, old, ec);
-    if (!ec) {
-        fs::rename(fresh, current, ec);
-    }
     if (ec) {
         throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message());
     }
+    fs::rename(fresh, current, ec);
+    if (ec) {
+        std::error_code back;
+        fs::rename(old, current, back);  // put the old tree back before the stage is removed
+        throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message() +
+                            (back ? "; the previous version is in " + old.string() : ""));
+    }
     fs::rename(old, fresh, ec);
+    if (ec) {
+        fs::remove_all(old, ec);  // the new tree is in place: the old one is no longer needed
+    }
+}
+
+// libzip does not flush what it writes: before the rename makes the archive visible.
+void syncFile(const fs::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        const int error = errno;
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw ZdsWriteError("cannot flush " + file.string() + ": " + std::strerror(error));
+    }
+    ::close(fd);
 }
 
 void syncDirectory(const fs::path& dir) {
@@ -643,8 +677,12 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
             throw ZdsWriteError("cannot reopen " + original->archive()->path().string());
         }
     }
+    // Built inside the stage folder (libzip writes `archive.zds.XXXXXX` next to it until
+    // zip_close), so a write cut short leaves nothing beside the target but the stage, which the
+    // next write removes and validators report; then renamed over the target.
+    const fs::path building = stageRoot / "archive.zds";
     ZipHandle out;
-    out.z = zip_open(target.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    out.z = zip_open(building.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
     if (out.z == nullptr) {
         zip_error_t e;
         zip_error_init_with_code(&e, err);
@@ -721,6 +759,15 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         throw ZdsWriteError("cannot write " + target.string() + ": " + why);
     }
     out.z = nullptr;
+    if (!fs::exists(building)) {  // libzip writes no file for an archive without members
+        throw ZdsWriteError("cannot write " + target.string() + ": nothing to put in it");
+    }
+    syncFile(building);
+    std::error_code ec;
+    fs::rename(building, target, ec);
+    if (ec) {
+        throw ZdsWriteError("cannot replace " + target.string() + ": " + ec.message());
+    }
     syncDirectory(target.parent_path().empty() ? fs::path(".") : target.parent_path());
     return {false, written};
 }
