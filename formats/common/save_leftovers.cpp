@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <fstream>
+#include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 #include <system_error>
 
 namespace strata {
@@ -166,10 +169,58 @@ bool processRuns(std::int64_t pid) {
     return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
+// When the system booted, in seconds since the epoch (/proc/stat `btime`).
+std::optional<double> bootTime() {
+    std::ifstream in("/proc/stat");
+    std::string key;
+    while (in >> key) {
+        if (key == "btime") {
+            double value = 0;
+            return in >> value ? std::optional<double>(value) : std::nullopt;
+        }
+        in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return std::nullopt;
+}
+
+// When process `pid` started, in seconds since the epoch (field 22 of /proc/PID/stat).
+std::optional<double> processStart(std::int64_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    const std::size_t close = line.rfind(')');  // the command name may hold spaces
+    const std::optional<double> boot = bootTime();
+    if (close == std::string::npos || !boot) {
+        return std::nullopt;
+    }
+    std::istringstream fields(line.substr(close + 1));
+    std::string field;
+    for (int index = 3; index <= 22 && fields >> field; ++index) {
+        if (index == 22) {
+            const long ticks = ::sysconf(_SC_CLK_TCK);
+            return ticks > 0 ? std::optional<double>(*boot + std::stod(field) / double(ticks))
+                             : std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+// Whether `pid`, alive, can be the process that last changed something at `changed` (seconds
+// since the epoch): a process that started afterwards got a reused id. A little slack for the
+// clock tick of /proc's start times.
+bool mayBeWriter(std::int64_t pid, double changed) {
+    if (!processRuns(pid)) {
+        return false;
+    }
+    const std::optional<double> start = processStart(pid);
+    return !start || *start <= changed + 0.05;
+}
+
 struct Footprint {
     std::vector<FileId> ids;
     std::uint64_t bytes = 0;
     uid_t owner = 0;
+    double changed = 0;  // the leftover's own modification time, seconds since the epoch
 };
 
 // The leftover itself and, for a folder, everything in it (bounded), without following links.
@@ -180,6 +231,7 @@ Footprint footprintOf(const Leftover& leftover) {
         return out;
     }
     out.owner = info.st_uid;
+    out.changed = double(info.st_mtim.tv_sec) + double(info.st_mtim.tv_nsec) / 1e9;
     out.ids.push_back({info.st_dev, info.st_ino});
     if (!leftover.isFolder) {
         out.bytes = static_cast<std::uint64_t>(info.st_size);
@@ -209,7 +261,7 @@ void checkUse(Leftover& leftover, const OpenFiles& open) {
             processes.insert(found->second.begin(), found->second.end());
         }
     }
-    if (processRuns(leftover.writerPid)) {
+    if (mayBeWriter(leftover.writerPid, footprint.changed)) {
         processes.insert(leftover.writerPid);
     }
     leftover.processes.assign(processes.begin(), processes.end());

@@ -2,6 +2,7 @@
 // Save As through the window, bad paths, and the docks following the current document.
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -214,6 +215,28 @@ private slots:
         QVERIFY(window.waitUntilIdle(60000));
         QTRY_COMPARE_WITH_TIMEOUT(leftoverRows(), 0, 30000);
         QVERIFY(!panel->removeLeftoversButton()->isEnabled());
+    }
+
+    // A folder of OZDF part files whose _metadata.ozdf is gone opens as that directory document,
+    // and the Diagnostics dock says what happened.
+    void ozdfPartsWithoutMetadataShowTheirError() {
+        const QString folder = dir_.filePath(QStringLiteral("lost-book"));
+        QVERIFY(QDir().mkpath(folder));
+        writeFile(QStringLiteral("lost-book/BOOK-01.ozdp"), QByteArray("#### DATA\nOne.\n"));
+        writeFile(QStringLiteral("lost-book/BOOK-02.ozdp"), QByteArray("#### DATA\nTwo.\n"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setAutoValidate(true);
+        window.show();
+        QVERIFY(window.openPath(folder));
+        QVERIFY(window.waitUntilIdle(60000));
+        DiagnosticsPanel* panel = window.diagnosticsPanel();
+        panel->setMinimumSeverity(strata::Severity::Error);
+        QTableView* table = panel->table();
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(
+            table->model()->index(0, strata::model::DiagnosticsModel::CodeColumn).data().toString(),
+            QStringLiteral("OZDF-PARTS-WITHOUT-METADATA"));
     }
 
     // Save As through a format editor writes the new file, then the tab shows it, clean; the

@@ -60,7 +60,7 @@ private slots:
         const QString question = strata::model::leftoverRemovalQuestion(plan);
         QVERIFY(question.contains(stale));
         QVERIFY(question.contains(busy));
-        QVERIFY(question.contains(QStringLiteral("in progress")));
+        QVERIFY(question.contains(QStringLiteral("open in process")));
         QVERIFY(!question.contains(user));
 
         const QString result = strata::model::removePlannedLeftovers(plan);

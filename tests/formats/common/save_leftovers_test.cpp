@@ -1,6 +1,7 @@
 #include "formats/common/save_leftovers.h"
 
 #include <gtest/gtest.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,6 +186,18 @@ TEST_F(SaveLeftoversTest, StageFoldersOfExitedAndRunningWriters) {
     EXPECT_FALSE(fs::exists(beside));
     EXPECT_TRUE(fs::exists(alive / "c-y" / "meta" / "data.jsonl"));
     EXPECT_TRUE(fs::exists(dataset / "collections" / "c" / "meta"));
+}
+
+TEST_F(SaveLeftoversTest, AStageNamedAfterAProcessStartedSinceIsNotItsWriter) {
+    // After a reboot, say, the writer's id belongs to another process, which started after the
+    // stage was last changed: that process cannot be the writer.
+    const fs::path stage = dir_ / (".set.strata-stage-" + std::to_string(::getpid()));
+    fs::create_directories(stage);
+    const struct timeval old[2] = {{946684800, 0}, {946684800, 0}};  // 2000-01-01
+    ASSERT_EQ(::utimes(stage.c_str(), old), 0);
+    const auto found = findSaveLeftovers(dir_ / "set", {kAllLeftoverKinds});
+    ASSERT_EQ(found.size(), 1U);
+    EXPECT_EQ(found[0].use, LeftoverUse::Unused) << found[0].useText();
 }
 
 TEST_F(SaveLeftoversTest, InsideScanHonoursDepthKindsAndSkippedFolders) {
