@@ -52,6 +52,7 @@ std::string partsWithoutMetadataText(std::size_t parts) {
            " but no " + std::string(kMetadataFile) +
            " (a directory document that lost its metadata file, or whose save was cut short)";
 }
+
 // Files up to this size are read into memory instead of mapped: a folder of a hundred thousand
 // parts must not exhaust the process's memory mappings, and for small files one read() costs
 // less than mapping, faulting the pages in and unmapping (which interrupts every core).
@@ -535,7 +536,10 @@ bool isDocumentFolder(const fs::path& folder) {
            fs::is_regular_file(folder / kWritingMarker, ec);
 }
 
-FolderContents contentsOf(const fs::path& folder, bool lookIntoSubfolders) {
+// `firstDocument`: stop at the first document found (all a caller asking "any documents?"
+// needs, without looking into every sub-folder of a large corpus).
+FolderContents contentsOf(const fs::path& folder, bool lookIntoSubfolders,
+                          bool firstDocument = false) {
     FolderContents out;
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
@@ -546,6 +550,9 @@ FolderContents contentsOf(const fs::path& folder, bool lookIntoSubfolders) {
             out.documents += extension == ".ozdf" ? 1 : 0;
         } else if (lookIntoSubfolders && it->is_directory(typeEc) && isDocumentFolder(it->path())) {
             ++out.documents;
+        }
+        if (firstDocument && out.documents > 0) {
+            break;
         }
     }
     return out;
@@ -817,11 +824,10 @@ void reportSkippedFolder(const fs::path& path, Reporter& reporter) {
 }
 
 // .ozdp files at the top of a corpus folder belong to no document.
-void reportLooseParts(const fs::path& folder, Reporter& reporter) {
-    const FolderContents contents = contentsOf(folder, false);
-    if (contents.parts > 0) {
+void reportLooseParts(const fs::path& folder, std::size_t parts, Reporter& reporter) {
+    if (parts > 0) {
         reporter.warningInFile(codes::kPartsWithoutMetadata,
-                               "the corpus folder itself holds " + std::to_string(contents.parts) +
+                               "the corpus folder itself holds " + std::to_string(parts) +
                                    " .ozdp part file(s), which belong to no directory document "
                                    "(the reference ignores them)",
                                folder.string());
@@ -861,7 +867,7 @@ bool opensAsDocument(const fs::path& folder) {
     if (isDocumentFolder(folder)) {
         return true;
     }
-    const FolderContents contents = contentsOf(folder, true);
+    const FolderContents contents = contentsOf(folder, true, true);
     return contents.parts > 0 && contents.documents == 0;
 }
 
@@ -906,12 +912,15 @@ Corpus readCorpus(const fs::path& folder) {
         throw SourceError(folder.string() + ": cannot list the folder: " + ec.message());
     }
     Reporter reporter(corpus.diagnostics);
+    std::size_t looseParts = 0;
     for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
         const fs::path path = it->path();
         const std::string name = path.filename().string();
         std::error_code typeEc;
         if (name.ends_with(".ozdf") && it->is_regular_file(typeEc)) {
             documents.push_back(path);
+        } else if (name.ends_with(".ozdp") && it->is_regular_file(typeEc)) {
+            ++looseParts;
         } else if (it->is_directory(typeEc)) {
             if (fs::exists(path / kMetadataFile, typeEc) ||
                 fs::exists(path / kWritingMarker, typeEc)) {
@@ -921,7 +930,7 @@ Corpus readCorpus(const fs::path& folder) {
             }
         }
     }
-    reportLooseParts(folder, reporter);
+    reportLooseParts(folder, looseParts, reporter);
     if (documents.empty()) {
         reporter.infoInFile(codes::kCorpusEmpty,
                             "the corpus holds no documents (the format says a corpus holds one "
