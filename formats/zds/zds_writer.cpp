@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -761,6 +762,10 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
     out.z = nullptr;
     if (!fs::exists(building)) {  // libzip writes no file for an archive without members
         throw ZdsWriteError("cannot write " + target.string() + ": nothing to put in it");
+    }
+    struct stat existing {};
+    if (::stat(target.c_str(), &existing) == 0) {
+        ::chmod(building.c_str(), existing.st_mode & 07777);  // a replaced archive keeps its mode
     }
     syncFile(building);
     std::error_code ec;

@@ -124,6 +124,13 @@ TEST_F(ZdsLeftovers, ArchivesAreBuiltInsideTheStage) {
     std::sort(beside.begin(), beside.end());
     EXPECT_EQ(beside, (std::vector<std::string>{"set", "set.zds"}));
 
+    // Packing again over it keeps the archive's permissions, as every other save does.
+    fs::remove(archive);
+    zds_test::writeAll(archive, "old");
+    fs::permissions(archive, fs::perms::owner_read | fs::perms::owner_write);
+    packZds(dataset_, archive, {});
+    EXPECT_EQ(fs::status(archive).permissions(), fs::perms::owner_read | fs::perms::owner_write);
+
     // A stage of a killed pack (with libzip's half-written archive in it) beside the archive.
     const fs::path stage = dir_.path() / (".set.zds.strata-stage-" + std::to_string(deadPid()));
     zds_test::writeAll(stage / "archive.zds.a1b2c3", "PK\x03\x04");
