@@ -57,7 +57,8 @@ std::optional<std::string> tempTarget(std::string_view name) {
     return std::string(name.substr(1, at - 1));
 }
 
-// `.NAME.strata-stage-PID` → {NAME, PID}; `.strata-stage-PID` → {"", PID}.
+// `.NAME.strata-stage-PID` → {NAME, PID}; `.strata-stage-PID` → {"", PID}. Early builds
+// wrote `.NAMEstrata-stage-PID` beside archives and collection folders: read as NAME too.
 std::optional<std::pair<std::string, std::int64_t>> stageTarget(std::string_view name) {
     const std::size_t at = name.rfind(kStageMarker);
     if (!name.starts_with('.') || at == std::string_view::npos) {
@@ -69,11 +70,11 @@ std::optional<std::pair<std::string, std::int64_t>> stageTarget(std::string_view
     }
     std::string target;
     if (at != 1) {
-        // `.NAME.` before the marker.
-        if (at < 3 || name[at - 1] != '.') {
+        const bool dotted = name[at - 1] == '.';
+        if (dotted && at < 3) {
             return std::nullopt;
         }
-        target = std::string(name.substr(1, at - 2));
+        target = std::string(name.substr(1, at - (dotted ? 2 : 1)));
     }
     return std::pair{target, std::stoll(std::string(pid))};
 }

@@ -138,26 +138,33 @@ private:
     fs::path path_;
 };
 
-// Stage folders of earlier writes to the same target that never finished (the process was
-// killed): hidden, unused, unless one holds a collection such a write had moved out of the
-// dataset to replace it (`c-NAME.old`, see swapInto): then the write is refused, since the
-// dataset lacks that collection. `prefix` is the stage name without the process id.
-void removeStaleStages(const fs::path& dir, const std::string& prefix) {
+// Stage folders of earlier writes to the same target (`target` is the name the stage is
+// named after, empty for a stage inside the dataset) that never finished: the process was
+// killed. They are removed, unless another process is still writing there, or one holds a
+// collection such a write had moved out of the dataset to replace it (`c-NAME.old`, see
+// swapInto): the write is then refused, since the dataset lacks that collection.
+void removeStaleStages(const fs::path& dir, const std::string& target) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (!name.starts_with(prefix)) {
+        std::optional<Leftover> stale = classifyLeftover(it->path());
+        if (!stale || stale->kind != LeftoverKind::StageFolder || stale->target != target) {
             continue;
         }
-        const std::optional<Leftover> stale = classifyLeftover(it->path());
-        if (stale && !stale->displaced.empty()) {
-            throw ZdsWriteError(it->path().string() + " holds " + stale->displaced.front() +
+        std::vector<Leftover> one{std::move(*stale)};
+        checkLeftoverUse(one);
+        const Leftover& stage = one.front();
+        if (stage.writerPid != ::getpid() && stage.use == LeftoverUse::InUse) {
+            throw ZdsWriteError("another write is in progress in " + stage.path.string() + " (" +
+                                stage.useText() + ")");
+        }
+        if (!stage.displaced.empty()) {
+            throw ZdsWriteError(stage.path.string() + " holds " + stage.displaced.front() +
                                 ", which an interrupted write moved out of the dataset: move "
                                 "it back into place first");
         }
         std::error_code rmEc;
-        fs::remove_all(it->path(), rmEc);
+        fs::remove_all(stage.path, rmEc);
     }
 }
 
@@ -860,10 +867,12 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
     const fs::path absTarget = fs::absolute(target);
     const fs::path stageParent = archive || single ? absTarget.parent_path() : absTarget;
     fs::create_directories(stageParent, ec);
-    const std::string stagePrefix =
-        "." + (single || archive ? absTarget.filename().string() : "") + std::string(kStagePrefix);
-    removeStaleStages(stageParent, stagePrefix);
-    const std::string stageName = stagePrefix + std::to_string(::getpid());
+    // `.NAME.strata-stage-PID` beside an archive or a single collection, `.strata-stage-PID`
+    // inside a dataset: names validators recognise (save_leftovers.h).
+    const std::string stageTarget = single || archive ? absTarget.filename().string() : "";
+    removeStaleStages(stageParent, stageTarget);
+    const std::string stageName = "." + (stageTarget.empty() ? "" : stageTarget + ".") +
+                                  std::string(kStagePrefix) + std::to_string(::getpid());
     const fs::path stageRoot = stageParent / stageName;
     TreeGuard guard(stageRoot);
     fs::create_directories(stageRoot, ec);

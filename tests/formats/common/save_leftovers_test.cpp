@@ -99,6 +99,11 @@ TEST_F(SaveLeftoversTest, ClassifiesTheNamesWritersGiveAndNothingElse) {
     const auto inner = classifyLeftover(dir_ / ".strata-stage-17");
     ASSERT_TRUE(inner);
     EXPECT_EQ(inner->target, "");
+    // Early builds wrote no dot before the marker.
+    fs::create_directories(dir_ / ".set.zdsstrata-stage-5");
+    const auto early = classifyLeftover(dir_ / ".set.zdsstrata-stage-5");
+    ASSERT_TRUE(early);
+    EXPECT_EQ(early->target, "set.zds");
 
     for (const char* name : {"data.zt.strata-abc123def456", ".data.zt.strata-ABC123DEF456",
                              ".data.zt.strata-abc", ".strata-abc123def456", ".big.zs.0123ABCD.part",

@@ -131,13 +131,35 @@ TEST_F(ZdsLeftovers, ArchivesAreBuiltInsideTheStage) {
     packZds(dataset_, archive, {});
     EXPECT_EQ(fs::status(archive).permissions(), fs::perms::owner_read | fs::perms::owner_write);
 
-    // A stage of a killed pack (with libzip's half-written archive in it) beside the archive.
-    const fs::path stage = dir_.path() / (".set.zds.strata-stage-" + std::to_string(deadPid()));
-    zds_test::writeAll(stage / "archive.zds.a1b2c3", "PK\x03\x04");
+    // A pack killed while libzip writes the archive leaves its stage beside the archive, under
+    // the name validators look for, and the archive as it was.
+    const std::uintmax_t before = fs::file_size(archive);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ZdsJobOptions options;
+        options.progress = [](double, const std::string& text) {
+            if (text == "writing archive") {
+                ::_exit(0);  // as if killed
+            }
+        };
+        packZds(dataset_, archive, options);
+        ::_exit(1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    const fs::path stage = dir_.path() / (".set.zds.strata-stage-" + std::to_string(child));
+    ASSERT_TRUE(fs::is_directory(stage));
+    EXPECT_EQ(fs::file_size(archive), before);
     const auto found = leftoverDiagnostics(archive);
     ASSERT_EQ(found.size(), 1U);
     EXPECT_EQ(found[0].code, "ZDS-LEFTOVER-STAGE");
+    EXPECT_EQ(found[0].severity, Severity::Warning);
     EXPECT_EQ(found[0].file, stage.string());
+
+    // The next pack removes it.
+    packZds(dataset_, archive, {});
+    EXPECT_FALSE(fs::exists(stage));
 }
 
 }  // namespace
