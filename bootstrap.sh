@@ -4,7 +4,8 @@
 #
 #   ./bootstrap.sh run     build the two programs and open resources/samples/sample.zs in Strata
 #   ./bootstrap.sh test    build everything and run the whole test suite (ctest)
-#   ./bootstrap.sh asan    build the tests with AddressSanitizer + UBSan and run them
+#   ./bootstrap.sh asan    build the tests and fuzzers with ASan + UBSan (clang), run the tests
+#                          and replay each fuzzer's seeds
 #   ./bootstrap.sh fuzz    build the libFuzzer targets (clang) and run each briefly
 #   ./bootstrap.sh deps    only install the packages
 set -euo pipefail
