@@ -38,11 +38,19 @@ std::vector<std::uint8_t> bytesOf(const std::vector<T>& values) {
 }
 
 struct Spec {
+    Spec(std::string n, ZtDType d, std::vector<std::uint64_t> s, std::vector<std::uint8_t> bytes,
+         ZtEncoding e = ZtEncoding::Raw, std::optional<ZtDigestAlgorithm> g = std::nullopt)
+        : name(std::move(n)),
+          dtype(d),
+          shape(std::move(s)),
+          data(std::move(bytes)),
+          encoding(e),
+          digest(g) {}
     std::string name;
-    ZtDType dtype = ZtDType::Float32;
+    ZtDType dtype;
     std::vector<std::uint64_t> shape;
     std::vector<std::uint8_t> data;
-    ZtEncoding encoding = ZtEncoding::Raw;
+    ZtEncoding encoding;
     std::optional<ZtDigestAlgorithm> digest;
 };
 
