@@ -132,6 +132,7 @@ QWidget* CompareView::buildSide(int index) {
     side.tree = new QTreeView(panel);
     side.tree->setModel(side.structure);
     side.tree->setUniformRowHeights(true);
+    side.tree->setColumnWidth(model::StructureModel::NameColumn, 220);
     side.hex = new HexView(panel);
     side.hex->setOverlay(document->primaryFile());
     auto* split = new QSplitter(Qt::Vertical, panel);

@@ -181,7 +181,7 @@ public:
     }
 
 private:
-    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+    bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     std::string cut(const std::string& text) const {
         return diffValueText(text, options_->maxValueChars);
@@ -395,8 +395,9 @@ private:
                          std::vector<DiffField>& out) const {
         out.push_back({path, DiffKind::Changed, cut(a), cut(b)});
         const OzdfWordDiff w = ozdfWordDiff(a, b);
-        out.push_back({path + " words", DiffKind::Changed, cut("-" + joined(w.removed, " -")),
-                       cut("+" + joined(w.added, " +"))});
+        // The words a longest common run of words leaves out: removed on the A side, added on B.
+        out.push_back({path + " words", DiffKind::Changed, cut(joined(w.removed, " ")),
+                       cut(joined(w.added, " "))});
     }
 
     static std::string describeChange(const std::vector<DiffField>& fields) {

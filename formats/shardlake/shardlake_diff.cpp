@@ -81,7 +81,7 @@ public:
     }
 
 private:
-    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+    bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     static std::vector<std::string> names(const Store& s, const char* folder, bool files) {
         return files ? s.files(folder) : s.folders(folder);

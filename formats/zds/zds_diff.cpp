@@ -87,7 +87,7 @@ private:
         return nullptr;
     }
 
-    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+    bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     bool containers() {
         const bool aZip = a_->archive() != nullptr;

@@ -208,7 +208,7 @@ private:
         }
     }
 
-    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+    bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     bool header() {
         const zs::Header& ha = a_->header();

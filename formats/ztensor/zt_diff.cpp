@@ -323,7 +323,7 @@ private:
         }
     }
 
-    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+    bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     bool encoding(const std::string& path, const std::string& what, const std::string& va,
                   const std::string& vb, Region ra = {}, Region rb = {}) {

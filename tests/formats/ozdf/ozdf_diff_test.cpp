@@ -110,8 +110,8 @@ TEST(OzdfDiff, AKnownSetOfEditsIsReportedExactlyAndMirrors) {
     ASSERT_EQ(body.fields.size(), 2u);
     EXPECT_EQ(body.fields[0].path, "paragraph 1");
     EXPECT_EQ(body.fields[1].path, "paragraph 1 words");
-    EXPECT_EQ(body.fields[1].a, "-presents,");
-    EXPECT_EQ(body.fields[1].b, "+gifts,");
+    EXPECT_EQ(body.fields[1].a, "presents,");
+    EXPECT_EQ(body.fields[1].b, "gifts,");
     const Difference& chapters = ab.find("doc.ozdf/list CHAPTERS")->second;
     ASSERT_EQ(chapters.fields.size(), 1u);
     EXPECT_EQ(chapters.fields[0].path, "item THREE");

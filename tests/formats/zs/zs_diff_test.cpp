@@ -4,8 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <random>
+#include <set>
 
 #include "formats/common/byte_source.h"
 #include "formats/zs/zs_diff.h"
@@ -161,6 +165,56 @@ TEST(ZsDiff, ADamagedBlockIsAnErrorNamingTheSideAndOffset) {
     } catch (const DiffError& e) {
         EXPECT_EQ(std::string(e.what()).rfind("A (", 0), 0u) << e.what();
         EXPECT_NE(std::string(e.what()).find("byte "), std::string::npos) << e.what();
+    }
+}
+
+// Property: for random record multisets, diff(A, B) reports exactly the multiset differences
+// (A − B removed, B − A added), diff(B, A) mirrors it, and diff(A, A) is empty.
+TEST(ZsDiff, RandomRecordSetsReportExactlyTheMultisetDifference) {
+    Scratch dir;
+    std::mt19937 rng(20261125);
+    for (int round = 0; round < 12; ++round) {
+        std::vector<std::string> a, b;
+        const int n = 1 + int(rng() % 3000);
+        for (int i = 0; i < n; ++i) {
+            const std::string key = "k" + std::to_string(rng() % 2000);
+            if (rng() % 3 != 0) {
+                a.push_back(key);
+            }
+            if (rng() % 3 != 0) {
+                b.push_back(key);
+            }
+        }
+        if (a.empty() || b.empty()) {
+            continue;
+        }
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        std::multiset<std::string> onlyA, onlyB;
+        std::set_difference(a.begin(), a.end(), b.begin(), b.end(),
+                            std::inserter(onlyA, onlyA.end()));
+        std::set_difference(b.begin(), b.end(), a.begin(), a.end(),
+                            std::inserter(onlyB, onlyB.end()));
+        const auto fa = write(dir / ("a" + std::to_string(round)), a, 1 + rng() % 700);
+        const auto fb = write(dir / ("b" + std::to_string(round)), b, 1 + rng() % 700);
+        std::multiset<std::string> removed, added;
+        for (const Difference& d : diff(fa, fb).all) {
+            if (d.kind == DiffKind::Removed) {
+                removed.insert(d.path.substr(7));
+            } else if (d.kind == DiffKind::Added) {
+                added.insert(d.path.substr(7));
+            }
+        }
+        EXPECT_EQ(removed, onlyA) << "round " << round;
+        EXPECT_EQ(added, onlyB) << "round " << round;
+        std::multiset<std::string> mirroredRemoved;
+        for (const Difference& d : diff(fb, fa).all) {
+            if (d.kind == DiffKind::Removed) {
+                mirroredRemoved.insert(d.path.substr(7));
+            }
+        }
+        EXPECT_EQ(mirroredRemoved, onlyB) << "round " << round;
+        EXPECT_TRUE(diff(fa, fa).all.empty());
     }
 }
 
