@@ -9,7 +9,7 @@
 
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
-#include "formats/zs/zs_repair.h"
+#include "formats/registry/format_repair.h"
 #include "json_output.h"
 #include "terminal_progress.h"
 
@@ -85,15 +85,7 @@ int runRepair(const RepairArgs& args) {
     options.progress = terminalProgress();
     RepairReport report;
     try {
-        switch (detection.format) {
-            case FormatId::Zs:
-                report = zs::repairZsFile(args.input, args.output, options);
-                break;
-            default:
-                std::cerr << "strata-cli: repairing " << format
-                          << " is not supported yet (ZS files can be repaired)\n";
-                return kExitFailure;
-        }
+        report = repairPath(args.input, args.output, options);
     } catch (const RepairError& e) {
         clearTerminalProgress(options.progress);
         std::cerr << "strata-cli: " << e.what() << '\n';

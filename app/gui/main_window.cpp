@@ -31,6 +31,7 @@
 #include "diagnostics_panel.h"
 #include "document_view.h"
 #include "entropy_view.h"
+#include "formats/registry/format_repair.h"
 #include "goto_offset_dialog.h"
 #include "hex_view.h"
 #include "jobs_panel.h"
@@ -41,6 +42,7 @@
 #include "model/core/job_runner.h"
 #include "model/core/structure_model.h"
 #include "model/core/text_draft.h"
+#include "model/repair/repair_job.h"
 
 namespace strata::gui {
 namespace {
@@ -242,6 +244,7 @@ void MainWindow::createMenus() {
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(validateAction_);
+    tools->addAction(tr("&Repair…"), this, [this] { repairCurrent(); });
     QAction* autoValidate = tools->addAction(tr("Validate on &Open"));
     autoValidate->setCheckable(true);
     autoValidate->setChecked(autoValidate_);
@@ -523,6 +526,59 @@ model::Job* MainWindow::reviewChanges() {
         showError(tr("Cannot review the changes: %1").arg(error));
     }
     return job;
+}
+
+model::Job* MainWindow::repairCurrent(const QString& output) {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        showError(tr("Open a damaged file first."));
+        return nullptr;
+    }
+    if (!canRepair(view->document()->format())) {
+        showError(tr("Repairing %1 is not supported yet (ZS files can be repaired).")
+                      .arg(view->document()->formatName()));
+        return nullptr;
+    }
+    const QString input = view->document()->path();
+    const QString target = output.isEmpty() ? model::suggestedRepairPath(input) : output;
+    QPointer<MainWindow> self(this);
+    return model::startRepair(
+        *runner_, input, target, true,
+        [self, input, target](std::shared_ptr<const RepairReport> plan, const QString& error) {
+            if (!self) {
+                return;
+            }
+            if (!plan) {
+                self->showError(tr("Cannot repair %1: %2").arg(input, error));
+                return;
+            }
+            if (self->interactive_) {
+                QMessageBox ask(QMessageBox::Question, tr("Repair"),
+                                tr("Write the repaired copy to %1?").arg(target),
+                                QMessageBox::Cancel, self);
+                ask.setInformativeText(model::repairReportText(*plan));
+                ask.addButton(tr("&Repair"), QMessageBox::AcceptRole);
+                if (ask.exec() == QMessageBox::Cancel) {
+                    return;
+                }
+            }
+            model::startRepair(
+                *self->runner_, input, target, false,
+                [self, target](std::shared_ptr<const RepairReport> done, const QString& why) {
+                    if (!self) {
+                        return;
+                    }
+                    if (!done) {
+                        self->showError(tr("The repair failed: %1").arg(why));
+                        return;
+                    }
+                    self->statusBar()->showMessage(
+                        tr("Repaired copy written: %1")
+                            .arg(model::repairReportText(*done).section(QLatin1Char('\n'), 0, 0)),
+                        10000);
+                    self->openPath(target);
+                });
+        });
 }
 
 CompareView* MainWindow::showComparison(std::unique_ptr<model::Comparison> comparison,

@@ -56,6 +56,11 @@ public:
     // folder and compares the files on disk with it in a compare view. Returns the writing job,
     // or nullptr (with the reason shown) when the document has nothing to review.
     model::Job* reviewChanges();
+    // Tools > Repair…: plans a repair of the current document (a dry run, as a job), shows every
+    // action and loss and asks (interactive windows only), then writes the repaired copy beside
+    // it (`output`, or a free "-repaired" name) as a job and opens it in a new tab. Returns the
+    // planning job, or nullptr (with the reason shown) when the format has no repair.
+    model::Job* repairCurrent(const QString& output = {});
 
     // Non-interactive windows (tests, --screenshot) never open modal dialogs.
     void setInteractive(bool interactive) { interactive_ = interactive; }

@@ -1,0 +1,25 @@
+#include "format_repair.h"
+
+#include "format_registry.h"
+#include "formats/zs/zs_repair.h"
+
+namespace strata {
+
+bool canRepair(FormatId format) {
+    return format == FormatId::Zs;
+}
+
+RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
+                        const RepairOptions& options) {
+    const Detection detection = FormatRegistry::builtin().detect(input);
+    switch (detection.format) {
+        case FormatId::Zs:
+            return zs::repairZsFile(input, output, options);
+        default:
+            break;
+    }
+    throw RepairError("repairing " + std::string(formatName(detection.format)) +
+                      " is not supported yet (ZS files can be repaired)");
+}
+
+}  // namespace strata

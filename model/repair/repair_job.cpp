@@ -1,0 +1,63 @@
+#include "repair_job.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QObject>
+
+#include "formats/registry/format_repair.h"
+
+namespace strata::model {
+
+Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
+                 RepairDone done) {
+    const QString title = dryRun ? QObject::tr("Plan the repair of %1").arg(input)
+                                 : QObject::tr("Repair %1 into %2").arg(input, output);
+    return runner.start(title, [input, output, dryRun, done](JobContext& context) {
+        strata::RepairOptions options;
+        options.dryRun = dryRun;
+        options.cancel = &context.cancelToken();
+        options.progress = context.progressCallback();
+        std::shared_ptr<const strata::RepairReport> report;
+        QString error;
+        try {
+            report = std::make_shared<const strata::RepairReport>(
+                strata::repairPath(input.toStdString(), output.toStdString(), options));
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        context.post([done, report, error] { done(report, error); });
+        if (!error.isEmpty()) {
+            context.fail(error);
+        }
+    });
+}
+
+QString suggestedRepairPath(const QString& input) {
+    const QFileInfo info(input);
+    const QString suffix =
+        info.completeSuffix().isEmpty() ? QString() : QStringLiteral(".") + info.completeSuffix();
+    for (int n = 1;; ++n) {
+        const QString name = info.baseName() + QStringLiteral("-repaired") +
+                             (n == 1 ? QString() : QStringLiteral("-%1").arg(n)) + suffix;
+        const QString path = info.dir().filePath(name);
+        if (!QFileInfo::exists(path)) {
+            return path;
+        }
+    }
+}
+
+QString repairReportText(const strata::RepairReport& report) {
+    QString text = QObject::tr("%1 %2 can be saved; %3 loss(es).")
+                       .arg(report.recovered)
+                       .arg(QString::fromStdString(report.itemName))
+                       .arg(report.losses.size());
+    for (const auto& a : report.actions) {
+        text += QStringLiteral("\n• ") + QString::fromStdString(a.description);
+    }
+    for (const auto& l : report.losses) {
+        text += QStringLiteral("\n✗ ") + QString::fromStdString(l.description);
+    }
+    return text;
+}
+
+}  // namespace strata::model

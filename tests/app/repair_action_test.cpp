@@ -1,0 +1,95 @@
+// Tools > Repair… on a damaged ZS file: the repair is planned and run as jobs, the repaired copy
+// is written beside the file under a free "-repaired" name (the damaged file untouched) and
+// opens in a new tab; a format without a repair says so.
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+#include "app/gui/document_view.h"
+#include "app/gui/main_window.h"
+#include "formats/zs/zs_reader.h"
+#include "formats/zs/zs_writer.h"
+#include "model/core/document.h"
+#include "model/repair/repair_job.h"
+
+using namespace strata;
+using namespace strata::gui;
+
+class RepairActionTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("StrataTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("repair_action_test"));
+        QVERIFY(dir_.isValid());
+    }
+
+    void repairsADamagedZsFileIntoANewTab() {
+        const QString path = dir_.filePath("damaged.zs");
+        zs::WriterOptions options;
+        options.codec = zs::Codec::Deflate;
+        {
+            zs::ZsWriter writer(path.toStdString(), {{"name", "t"}}, options);
+            for (int b = 0; b < 4; ++b) {
+                std::vector<std::string> block;
+                for (int i = 0; i < 50; ++i) {
+                    block.push_back("k" + std::to_string(1000 + b * 50 + i));
+                }
+                writer.addBlock(block);
+            }
+            writer.finish();
+        }
+        // Cut inside the last blocks: the first ones survive.
+        const qint64 size = QFileInfo(path).size();
+        QVERIFY(QFile::resize(path, size * 2 / 3));
+        const QByteArray before = [&] {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(path));
+        QVERIFY(window.waitUntilIdle(30000));
+        const int tabs = window.documentCount();
+        QVERIFY(window.repairCurrent() != nullptr);
+        QVERIFY(window.waitUntilIdle(30000));  // the plan
+        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
+        QCoreApplication::processEvents();
+        QVERIFY(window.waitUntilIdle(30000));
+
+        const QString repaired = dir_.filePath("damaged-repaired.zs");
+        QVERIFY(QFileInfo::exists(repaired));
+        QCOMPARE(window.documentCount(), tabs + 1);
+        QCOMPARE(window.currentView()->document()->path(), repaired);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+        // A second repair picks the next free name.
+        QCOMPARE(model::suggestedRepairPath(path), dir_.filePath("damaged-repaired-2.zs"));
+    }
+
+    void aFormatWithoutARepairSaysSo() {
+        const QString path = dir_.filePath("raw.bin");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("just bytes");
+        f.close();
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(path));
+        QVERIFY(window.repairCurrent() == nullptr);
+        QVERIFY(window.lastError().contains(QStringLiteral("not supported yet")));
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(RepairActionTest)
+#include "repair_action_test.moc"
