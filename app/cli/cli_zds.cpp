@@ -6,7 +6,8 @@
 //   search PATH (--id | --field PTR | --text) [--op eq|lt|gt|contains|regex] VALUE
 //                                               matching documents, streamed
 //   pack FOLDER OUT.zds [--deflate]             unpack IN.zds FOLDER [--max-bytes N]
-//   reindex PATH [--collection NAME]            compact PATH [--collection NAME] [--deflate]
+//   reindex PATH [--collection NAME] [--from-lines]
+//   compact PATH [--collection NAME] [--deflate]
 //   convert PATH --to docs|jsonl [--collection NAME]
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "command_context.h"
 #include "formats/zds/zds_jobs.h"
 #include "formats/zds/zds_line_index.h"
+#include "formats/zds/zds_live_set.h"
 #include "formats/zds/zds_reader.h"
 #include "formats/zds/zds_search.h"
 #include "formats/zds/zds_validator.h"
@@ -113,20 +115,28 @@ int runValidate(const std::string& path, bool json) {
 
 // ---- ls / get ----
 
+// What the live set of a collection says about its index and data, on stderr.
+void printLiveNotes(const ZdsCollection& c, const ZdsLiveSet& live) {
+    for (const std::string& note : live.notes()) {
+        std::cerr << "note: " << c.name() << ": " << note << '\n';
+    }
+}
+
 int runLs(const std::string& path, const std::string& collection, bool json) {
     const auto ds = openDataset(path);
     const ZdsCollection& c = chooseZdsCollection(*ds, collection);
-    const auto order = storedOrder(c);
+    const auto live = c.liveSet();
+    printLiveNotes(c, *live);
     if (json) {
         nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-        for (const std::uint64_t i : order) {
-            ids.push_back(c.document(i).id);
+        for (std::uint64_t i = 0; i < live->size(); ++i) {
+            ids.push_back(std::string(live->id(i)));
         }
         std::cout << dumpJson(ids, 2) << '\n';
         return kExitOk;
     }
-    for (const std::uint64_t i : order) {
-        std::cout << c.document(i).id << '\n';
+    for (std::uint64_t i = 0; i < live->size(); ++i) {
+        std::cout << live->id(i) << '\n';
     }
     return kExitOk;
 }
@@ -136,30 +146,30 @@ struct GetArgs {
     bool raw = false, withId = false, pretty = false;
 };
 
-std::optional<std::uint64_t> findDocument(const ZdsCollection& c, const std::string& id) {
-    if (c.usesIndex()) {
-        if (const auto hit = findIdInZdx(*c.zdx(), id)) {
-            return hit->entry;
-        }
-        return std::nullopt;
-    }
-    std::optional<std::uint64_t> found;
-    for (const std::uint64_t i : storedOrder(c)) {
-        if (c.document(i).id == id) {
-            found = i;
-        }
-    }
-    return found;
-}
-
 int runGet(const GetArgs& args) {
     const auto ds = openDataset(args.path);
     const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
-    const auto index = findDocument(c, args.id);
+    const auto live = c.liveSet();
+    const auto index = live->find(args.id);
     if (!index) {
         std::cerr << "strata-cli: no document \"" << args.id << "\" in collection " << c.name()
                   << '\n';
         return kExitErrors;
+    }
+    const std::uint8_t flags = live->flags(*index);
+    if (flags & kZdsLiveUnreadable) {
+        std::cerr << "strata-cli: document \"" << args.id << "\" in collection " << c.name()
+                  << " is listed by " << live->basisText() << " but its bytes cannot be found\n";
+        return kExitErrors;
+    }
+    if (flags & kZdsLiveRelocated) {
+        std::cerr << "note: the index entry of \"" << args.id
+                  << "\" does not point at its line; read from offset "
+                  << live->region(*index).offset << " of data.jsonl instead\n";
+    }
+    if (flags & kZdsLiveKeyMismatch) {
+        std::cerr << "note: the index lists \"" << args.id
+                  << "\" at a line whose _id is different\n";
     }
     const ByteView bytes = c.documentBytes(*index);
     if (args.raw) {
@@ -275,6 +285,7 @@ ZdsJobOptions jobOptions(const std::string& collection = {}, bool deflate = fals
 struct JobArgs {
     std::string a, b, collection, to;
     bool deflate = false;
+    bool fromLines = false;
     std::uint64_t maxBytes = 64ull << 30;
 };
 
@@ -365,13 +376,20 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     });
 
     auto reindex = std::make_shared<JobArgs>();
-    CLI::App* reindexCmd =
-        group->add_subcommand("reindex", "Rebuild meta/index.bin from data.jsonl");
+    CLI::App* reindexCmd = group->add_subcommand(
+        "reindex",
+        "Rebuild each collection's index (meta/index.bin, or doc_index.jsonl and order.ids) so "
+        "it lists the live documents exactly");
     reindexCmd->add_option("path", reindex->a, "Dataset folder or .zds")->required();
     reindexCmd->add_option("--collection", reindex->collection, "Only this collection");
+    reindexCmd->add_flag("--from-lines", reindex->fromLines,
+                         "Rebuild meta/index.bin from the lines of data.jsonl alone: documents "
+                         "deleted only from the old index come back");
     reindexCmd->callback([&context, reindex] {
         runGuarded(context, [&] {
-            const auto r = reindexZds(reindex->a, jobOptions(reindex->collection));
+            ZdsJobOptions options = jobOptions(reindex->collection);
+            options.fromLines = reindex->fromLines;
+            const auto r = reindexZds(reindex->a, options);
             return finishJob(r, "indexed " + std::to_string(r.documents) + " documents");
         });
     });

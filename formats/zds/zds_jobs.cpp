@@ -11,8 +11,10 @@
 
 #include "formats/common/atomic_file.h"
 #include "formats/common/bounds.h"
+#include "formats/common/le_reader.h"
 #include "formats/common/zip_member_source.h"
 #include "zds_line_index.h"
+#include "zds_live_set.h"
 #include "zds_reader.h"
 
 namespace strata {
@@ -64,39 +66,6 @@ std::vector<const ZdsCollection*> selectCollections(const ZdsDataset& ds,
         out.push_back(c.get());
     }
     return out;
-}
-
-// True when every index entry lands on a whole line of the data.
-bool indexUsable(const ZdsCollection& c) {
-    if (!c.usesIndex() || c.zdx()->layout() != ZdxLayout::Binary || c.zdx()->truncated() ||
-        c.zdx()->entryCount() != c.zdx()->declaredCount()) {
-        return false;
-    }
-    const ByteSource& data = *c.data;
-    const std::uint64_t n = c.zdx()->entryCount();
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const ZdxEntry e = c.zdx()->entry(i);
-        if (!e.parsed || e.length == 0 || !rangeFits(e.offset, e.length, data.size())) {
-            return false;
-        }
-        std::uint8_t before = '\n';
-        std::uint8_t last = 0;
-        if (e.offset > 0) {
-            data.read(e.offset - 1, std::span(&before, 1));
-        }
-        data.read(e.offset + e.length - 1, std::span(&last, 1));
-        const bool endsLine = last == '\n' || e.offset + e.length == data.size();
-        if (before != '\n' || !endsLine) {
-            return false;
-        }
-        const ByteView line = data.view(e.offset, e.length);
-        const auto body = line.bytes.first(line.size() - (last == '\n' ? 1 : 0));
-        if (std::find(body.begin(), body.end(), '\n') != body.end() ||
-            jsonLineId(body).value_or(std::string()) != e.id) {
-            return false;
-        }
-    }
-    return true;
 }
 
 void noteCount(std::vector<std::string>* notes, std::uint64_t n, const std::string& what) {
@@ -186,84 +155,117 @@ void checkArchiveSafe(const ZipArchive& archive, const ZdsJobOptions& options) {
 ZdsJobResult rewrite(const fs::path& path, const ZdsDataset& ds,
                      const std::vector<ZdsCollectionWrite>& writes, const ZdsJobOptions& options) {
     ZdsJobResult result;
-    const ZdsWriteResult w = writeZdsDataset(&ds, writes, path, writeOptions(options));
+    ZdsWriteResult w = writeZdsDataset(&ds, writes, path, writeOptions(options));
     result.cancelled = w.cancelled;
     result.documents = w.documents;
+    result.notes = std::move(w.notes);
     return result;
 }
 
-// The live lines of a JSONL collection (for each id its last line, in file order) found by
-// scanning data.jsonl: as ZDX bytes from the fast indexer, or, when ZDX cannot describe some
-// line (an id over 65535 bytes, a line over 4 GiB), as a line table.
-struct LiveScan {
-    ZdxBuild zdx;                     // when zdx.complete
-    std::vector<ZdsLineEntry> table;  // otherwise
-    std::uint64_t kept = 0;
-    std::uint64_t withoutId = 0;
-    std::uint64_t superseded = 0;
-
-    template <typename On>
-    void forEachLine(On&& on) const {
-        if (zdx.complete) {
-            forEachZdxEntry(zdx, [&](std::string_view, std::uint64_t offset, std::uint64_t length) {
-                on(offset, length);
-            });
-            return;
-        }
-        for (const ZdsLineEntry& e : table) {
-            on(e.offset, e.length);
-        }
-    }
-};
-
-std::optional<LiveScan> scanLiveLines(const ZdsCollection& c, const ZdsJobOptions& options) {
-    ZdsIndexOptions io;
-    io.cancel = options.cancel;
-    io.progress = options.progress;
-    auto zdx = buildLiveZdx(*c.data, io);
-    if (!zdx) {
-        return std::nullopt;
-    }
-    LiveScan scan;
-    if (zdx->complete) {
-        scan.kept = zdx->indexed;
-        scan.withoutId = zdx->withoutId;
-        scan.superseded = zdx->superseded;
-        scan.zdx = std::move(*zdx);
-        return scan;
-    }
-    scan.zdx.complete = false;
-    const auto lines = indexJsonLines(*c.data, io);
-    if (!lines) {
-        return std::nullopt;
-    }
-    scan.table = liveLines(*lines);
-    scan.kept = scan.table.size();
-    scan.withoutId = static_cast<std::uint64_t>(
-        std::count_if(lines->begin(), lines->end(), [](const auto& e) { return !e.hasId; }));
-    scan.superseded = lines->size() - scan.withoutId - scan.kept;
-    return scan;
+ZdsLiveOptions liveOptions(const ZdsJobOptions& options, bool census) {
+    ZdsLiveOptions o;
+    o.index.cancel = options.cancel;
+    o.index.progress = options.progress;
+    o.census = census;
+    return o;
 }
 
-// index.bin of a folder collection from a scan, through an AtomicFile.
-void writeIndex(const fs::path& target, const LiveScan& scan, const std::string& collection) {
-    try {
-        if (scan.zdx.complete) {
-            AtomicFile file(target);
-            for (const std::string& part : scan.zdx.parts) {
-                file.write(part);
-            }
-            file.commit();
-            return;
-        }
-        const std::string zdx = encodeZdx(scan.table);
-        writeFileAtomically(
-            target, std::span(reinterpret_cast<const std::uint8_t*>(zdx.data()), zdx.size()));
-    } catch (const std::length_error& e) {
-        throw ZdsJobError(collection + ": " + e.what());
-    } catch (const FileWriteError& e) {
-        throw ZdsJobError(e.what());
+void addNotes(std::vector<std::string>& notes, const std::string& collection,
+              const std::vector<std::string>& more) {
+    for (const std::string& n : more) {
+        notes.push_back(collection + ": " + n);
     }
+}
+
+// What compaction drops, in words.
+void noteDropped(std::vector<std::string>& notes, const ZdsCollection& c,
+                 const ZdsLiveCensus& census) {
+    const std::uint64_t dropped = census.superseded + census.unlisted + census.withoutId;
+    if (dropped == 0) {
+        return;
+    }
+    std::string why;
+    auto part = [&](std::uint64_t n, const std::string& what) {
+        if (n > 0) {
+            why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+        }
+    };
+    part(census.superseded, "older versions of a live document");
+    part(census.unlisted, "not listed by the index (deleted)");
+    part(census.withoutId, "without a string _id");
+    notes.push_back(c.name() + ": " + std::to_string(dropped) + " lines are not live and are " +
+                    "dropped (" + why + ")");
+}
+
+// ZDX bytes for the live documents of a folder collection: each key with the line its document
+// was found at, so the set a reader finds does not change; documents without a line cannot be
+// indexed and are left out, with a note.
+std::string liveIndexBytes(const ZdsCollection& c, const ZdsLiveSet& live,
+                           std::vector<std::string>& notes) {
+    std::string zdx = encodeZdxHeader(0);
+    std::uint64_t entries = 0;
+    for (std::uint64_t i = 0; i < live.size(); ++i) {
+        const Region r = live.region(i);
+        if (!r.valid()) {
+            notes.push_back(c.name() + ": document '" + std::string(live.id(i)) +
+                            "' has no line in data.jsonl; it is no longer indexed");
+            continue;
+        }
+        try {
+            appendZdxEntry(zdx, live.id(i), r.offset, r.length);
+        } catch (const std::length_error& e) {
+            throw ZdsJobError(c.name() + ": " + e.what());
+        }
+        ++entries;
+    }
+    const std::string header = encodeZdxHeader(entries);
+    std::copy(header.begin(), header.end(), zdx.begin());
+    return zdx;
+}
+
+// Documents that `wider` lists and `narrower` does not.
+std::uint64_t countNewIds(const ZdsLiveSet& wider, const ZdsLiveSet& narrower) {
+    std::uint64_t n = 0;
+    for (std::uint64_t i = 0; i < wider.size(); ++i) {
+        n += narrower.find(wider.id(i)) ? 0 : 1;
+    }
+    return n;
+}
+
+// docs/ collection: every file in docs/ (listed ones first, in their order), so the rewritten
+// metadata lists each of them.
+ZdsCollectionWrite docsFromDisk(const ZdsCollection& c, std::vector<std::string>& notes) {
+    ZdsCollectionWrite w;
+    w.name = c.name();
+    w.source = &c;
+    w.layout = ZdsLayout::Docs;
+    const auto live = c.liveSet();
+    std::set<std::string> onDisk;
+    for (const std::string& name : c.docFiles()) {
+        if (name.size() > 5 && name.ends_with(".json")) {
+            onDisk.insert(name.substr(0, name.size() - 5));
+        }
+    }
+    std::set<std::string> taken;
+    std::uint64_t missing = 0;
+    for (std::uint64_t i = 0; i < live->size(); ++i) {
+        const std::string id(live->id(i));
+        if (onDisk.count(id) == 0) {
+            ++missing;
+        } else if (taken.insert(id).second) {
+            w.documents.push_back(ZdsWriteDoc::docsFile(id));
+        }
+    }
+    std::uint64_t added = 0;
+    for (const std::string& id : onDisk) {
+        if (taken.insert(id).second) {
+            w.documents.push_back(ZdsWriteDoc::docsFile(id));
+            ++added;
+        }
+    }
+    noteCount(&notes, missing, c.name() + " ids listed without a docs/ file are no longer listed");
+    noteCount(&notes, added, c.name() + " files in docs/ that were not listed are now listed");
+    return w;
 }
 
 }  // namespace
@@ -281,57 +283,6 @@ const ZdsCollection& chooseZdsCollection(const ZdsDataset& ds, const std::string
     }
     throw ZdsJobError("no collection \"" + want + "\" in " + ds.path().string() +
                       (list.empty() ? " (it holds none)" : " (it holds: " + list + ")"));
-}
-
-std::optional<std::vector<ZdsWriteDoc>> liveZdsLines(const ZdsCollection& c,
-                                                     const ZdsJobOptions& options,
-                                                     std::vector<std::string>* notes) {
-    if (c.mode() != ZdsStorageMode::Jsonl) {
-        throw ZdsJobError("collection " + c.name() + " has no meta/data.jsonl");
-    }
-    struct Line {
-        std::uint64_t offset, length;
-    };
-    std::unordered_map<std::string, Line> last;
-    std::uint64_t superseded = 0;
-    if (indexUsable(c)) {
-        const std::uint64_t n = c.zdx()->entryCount();
-        for (std::uint64_t i = 0; i < n; ++i) {
-            ZdxEntry e = c.zdx()->entry(i);
-            superseded += last.count(e.id);
-            last[std::move(e.id)] = Line{e.offset, e.length};
-        }
-        noteCount(notes, superseded, "index entries repeat an id (the last one is kept)");
-    } else {
-        const auto scan = scanLiveLines(c, options);
-        if (!scan) {
-            return std::nullopt;
-        }
-        noteCount(notes, scan->withoutId, "lines without a string _id are left out");
-        noteCount(notes, scan->superseded, "lines are superseded by a later line with the same id");
-        std::vector<ZdsWriteDoc> docs;
-        docs.reserve(static_cast<std::size_t>(scan->kept));
-        scan->forEachLine([&](std::uint64_t offset, std::uint64_t length) {
-            docs.push_back(ZdsWriteDoc::dataLine(offset, length));
-        });
-        return docs;
-    }
-    std::vector<Line> live;
-    live.reserve(last.size());
-    for (const auto& [id, line] : last) {
-        live.push_back(line);
-    }
-    std::sort(live.begin(), live.end(),
-              [](const Line& a, const Line& b) { return a.offset < b.offset; });
-    live.erase(std::unique(live.begin(), live.end(),
-                           [](const Line& a, const Line& b) { return a.offset == b.offset; }),
-               live.end());
-    std::vector<ZdsWriteDoc> docs;
-    docs.reserve(live.size());
-    for (const Line& l : live) {
-        docs.push_back(ZdsWriteDoc::dataLine(l.offset, l.length));
-    }
-    return docs;
 }
 
 ZdsJobResult packZds(const fs::path& folder, const fs::path& archive,
@@ -425,40 +376,73 @@ ZdsJobResult reindexZds(const fs::path& path, const ZdsJobOptions& options) {
     ZdsJobResult result;
     std::vector<ZdsCollectionWrite> writes;
     for (const ZdsCollection* c : selectCollections(*ds, options)) {
-        if (c->mode() != ZdsStorageMode::Jsonl) {
-            result.notes.push_back("collection " + c->name() +
-                                   " keeps one file per document: "
-                                   "it has no index to rebuild");
+        if (c->mode() == ZdsStorageMode::Docs) {
+            writes.push_back(docsFromDisk(*c, result.notes));
             continue;
         }
-        const auto scan = scanLiveLines(*c, options);
-        if (!scan) {
+        if (c->mode() != ZdsStorageMode::Jsonl) {
+            continue;
+        }
+        ZdsLiveOptions lo = liveOptions(options, true);
+        lo.ignoreIndex = options.fromLines;
+        const auto live = computeZdsLiveSet(*c, lo);
+        if (!live) {
             result.cancelled = true;
             return result;
         }
-        noteCount(&result.notes, scan->withoutId,
-                  "lines without a string _id in " + c->name() + " are not indexed");
-        noteCount(&result.notes, scan->superseded,
-                  "lines in " + c->name() +
-                      " are superseded by a later line with the same id (compact drops them)");
-        result.documents += scan->kept;
+        addNotes(result.notes, c->name(), live->notes());
+        if (live->census()) {
+            noteCount(&result.notes, live->census()->superseded,
+                      "lines in " + c->name() +
+                          " are superseded by a later line with the same id (compact drops "
+                          "them)");
+            if (live->fromIndex()) {
+                noteCount(&result.notes, live->census()->unlisted,
+                          "lines in " + c->name() +
+                              " carry ids the index does not list and stay out of it "
+                              "(--from-lines indexes them, and brings deleted documents back)");
+            }
+        }
+        if (options.fromLines && c->index) {
+            if (const auto listed = c->liveSet(liveOptions(options, false))) {
+                noteCount(&result.notes, countNewIds(*live, *listed),
+                          "documents of " + c->name() +
+                              " that the old index did not list are live again "
+                              "(rebuilt from the lines)");
+            }
+        }
         if (ds->storage().isArchive()) {
-            // An archive is rewritten whole: the data goes with it, live lines only.
-            ZdsCollectionWrite w;
-            w.name = c->name();
-            w.source = c;
-            scan->forEachLine([&](std::uint64_t offset, std::uint64_t length) {
-                w.documents.push_back(ZdsWriteDoc::dataLine(offset, length));
-            });
-            writes.push_back(std::move(w));
+            // An archive is rewritten whole: the data goes with it, live documents only.
+            if (options.fromLines) {
+                ZdsCollectionWrite w;
+                w.name = c->name();
+                w.source = c;
+                for (std::uint64_t i = 0; i < live->size(); ++i) {
+                    const Region r = live->region(i);
+                    w.documents.push_back(ZdsWriteDoc::dataLine(r.offset, r.length));
+                }
+                writes.push_back(std::move(w));
+            } else {
+                writes.push_back(unchangedCollection(*c));
+            }
             continue;
         }
-        writeIndex(fs::path(ds->storage().displayPath(c->path("meta/index.bin"))), *scan,
-                   c->name());
+        const std::string zdx = liveIndexBytes(*c, *live, result.notes);
+        result.documents +=
+            decodeLe<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(zdx.data()) + 8);
+        try {
+            writeFileAtomically(
+                fs::path(ds->storage().displayPath(c->path("meta/index.bin"))),
+                std::span(reinterpret_cast<const std::uint8_t*>(zdx.data()), zdx.size()));
+        } catch (const FileWriteError& e) {
+            throw ZdsJobError(e.what());
+        }
     }
     if (!writes.empty()) {
-        const ZdsJobResult r = rewrite(path, *ds, writes, options);
+        ZdsJobResult r = rewrite(path, *ds, writes, options);
         result.cancelled = r.cancelled;
+        result.documents += r.documents;
+        result.notes.insert(result.notes.end(), r.notes.begin(), r.notes.end());
     }
     return result;
 }
@@ -471,24 +455,25 @@ ZdsJobResult compactZds(const fs::path& path, const ZdsJobOptions& options) {
         if (c->mode() != ZdsStorageMode::Jsonl) {
             continue;
         }
-        auto docs = liveZdsLines(*c, options, &result.notes);
-        if (!docs) {
+        const auto live = c->liveSet(liveOptions(options, true));
+        if (!live) {
             result.cancelled = true;
             return result;
         }
-        ZdsCollectionWrite w;
-        w.name = c->name();
-        w.source = c;
-        w.documents = std::move(*docs);
-        writes.push_back(std::move(w));
+        addNotes(result.notes, c->name(), live->notes());
+        if (live->census()) {
+            noteDropped(result.notes, *c, *live->census());
+        }
+        writes.push_back(unchangedCollection(*c));
     }
     if (writes.empty()) {
         result.notes.push_back("no JSONL collection to compact");
         return result;
     }
-    const ZdsJobResult r = rewrite(path, *ds, writes, options);
+    ZdsJobResult r = rewrite(path, *ds, writes, options);
     result.cancelled = r.cancelled;
     result.documents = r.documents;
+    result.notes.insert(result.notes.end(), r.notes.begin(), r.notes.end());
     return result;
 }
 
@@ -508,9 +493,10 @@ ZdsJobResult convertZds(const fs::path& path, ZdsLayout layout, const ZdsJobOpti
         result.notes.push_back("no collection to convert");
         return result;
     }
-    const ZdsJobResult r = rewrite(path, *ds, writes, options);
+    ZdsJobResult r = rewrite(path, *ds, writes, options);
     result.cancelled = r.cancelled;
     result.documents = r.documents;
+    result.notes.insert(result.notes.end(), r.notes.begin(), r.notes.end());
     return result;
 }
 

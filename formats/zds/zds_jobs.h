@@ -20,6 +20,9 @@ struct ZdsJobOptions {
     ProgressCallback progress;
     bool deflate = false;    // pack / archive rewrites: DEFLATE instead of STORE
     std::string collection;  // reindex / compact / convert: one collection; empty = all
+    // reindex: rebuild from the lines of data.jsonl even when the index is readable (documents
+    // deleted only from the index come back; the notes say how many).
+    bool fromLines = false;
     // unpack: refuse archives that would expand beyond this, or members whose data would
     // have to expand more than kZdsMaxExpansion times.
     std::uint64_t maxUnpackedBytes = 64ull << 30;
@@ -53,12 +56,15 @@ ZdsJobResult packZds(const std::filesystem::path& folder, const std::filesystem:
 ZdsJobResult unpackZds(const std::filesystem::path& archive, const std::filesystem::path& dest,
                        const ZdsJobOptions& options = {});
 
-// Rebuilds meta/index.bin of JSONL collections from their data: one entry per id, the last
-// line with that id (as the reference does), lines without a string `_id` left out.
+// Rebuilds the index of each collection so that it lists the live documents exactly (the set
+// does not change; see zds_live_set.h): JSONL collections get a new meta/index.bin whose every
+// entry names its own line; file-per-document collections get meta/doc_index.jsonl, order.ids
+// and schemas.jsonl rebuilt from docs/ (as the reference's reindex does). With `fromLines`
+// the JSONL index is rebuilt from the lines alone.
 ZdsJobResult reindexZds(const std::filesystem::path& dataset, const ZdsJobOptions& options = {});
 
-// Rewrites JSONL collections keeping only the documents the index points at (or, without a
-// usable index, the last line of each id), in file order, bytes unchanged; new index.
+// Rewrites JSONL collections keeping only the live documents, in file order, bytes unchanged,
+// with a new index. What the index and the lines disagree on is said in the notes.
 ZdsJobResult compactZds(const std::filesystem::path& dataset, const ZdsJobOptions& options = {});
 
 // Converts collections to `layout` (docs/ files ↔ data.jsonl + index.bin).
@@ -68,12 +74,5 @@ ZdsJobResult convertZds(const std::filesystem::path& dataset, ZdsLayout layout,
 // The collection a command addresses: `name` when given, else the only one, else `default`.
 // Throws ZdsJobError listing the collections when there is no such collection.
 const ZdsCollection& chooseZdsCollection(const ZdsDataset& dataset, const std::string& name);
-
-// The live documents of a JSONL collection as data lines in file order: the index entries
-// (the last entry of an id wins) when the index is usable, else a line scan (last line wins).
-// Nothing when cancelled.
-std::optional<std::vector<ZdsWriteDoc>> liveZdsLines(const ZdsCollection& c,
-                                                     const ZdsJobOptions& options,
-                                                     std::vector<std::string>* notes);
 
 }  // namespace strata

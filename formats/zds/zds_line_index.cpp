@@ -282,8 +282,10 @@ bool walkLines(const ByteSource& data, std::uint64_t begin, std::uint64_t end,
         if (options.cancelled()) {
             return false;
         }
-        const ByteView v = data.view(at, std::min(kChunk, end - at));
+        const std::uint64_t want = std::min(kChunk, end - at);
+        const ByteView v = data.view(at, want);
         if (v.empty()) {
+            end = at;  // a source shorter than it claims (a damaged archive member)
             break;
         }
         prefault(v);
@@ -294,6 +296,10 @@ bool walkLines(const ByteSource& data, std::uint64_t begin, std::uint64_t end,
         });
         done.fetch_add(v.size(), std::memory_order_relaxed);
         at += v.size();
+        if (v.size() < want) {
+            end = at;
+            break;
+        }
     }
     if (lineStart < end) {  // the last line without '\n'
         on(lineStart, end, nullptr);
@@ -309,13 +315,14 @@ bool classifyLines(const ByteSource& data, std::uint64_t begin, std::uint64_t en
     return walkLines(data, begin, end, options, done,
                      [&](std::uint64_t start, std::uint64_t stop, const std::uint8_t* bytes) {
                          ByteView owned;
+                         std::size_t length = static_cast<std::size_t>(stop - start);
                          if (bytes == nullptr) {  // a line longer than one chunk
                              owned = data.view(start, stop - start);
                              bytes = owned.data();
+                             length = owned.size();
                          }
                          std::string_view id;
-                         const LineKind kind = classifyLine(
-                             bytes, static_cast<std::size_t>(stop - start), scratch, id);
+                         const LineKind kind = classifyLine(bytes, length, scratch, id);
                          if (kind != LineKind::Blank) {
                              on(start, stop, kind, id);
                          }

@@ -9,6 +9,7 @@
 #include "formats/common/bounds.h"
 #include "formats/common/le_reader.h"
 #include "zds_json_line.h"
+#include "zds_live_set.h"
 #include "zds_probe.h"
 
 namespace strata {
@@ -420,7 +421,7 @@ ZdsStorageMode ZdsCollection::mode() const {
 }
 
 bool ZdsCollection::usesIndex() const {
-    return data && zdx_ && zdx_->layout() != ZdxLayout::Unknown && zdx_->entryCount() > 0;
+    return liveSet()->fromIndex();
 }
 
 const std::vector<std::uint64_t>& ZdsCollection::lineStarts() const {
@@ -459,56 +460,20 @@ const std::vector<std::string>& ZdsCollection::orderList() const {
 }
 
 std::uint64_t ZdsCollection::documentCount() const {
-    switch (mode()) {
-        case ZdsStorageMode::Jsonl:
-            return usesIndex() ? zdx_->entryCount() : lineStarts().size();
-        case ZdsStorageMode::Docs:
-            if (orderIds) {
-                return orderList().size();
-            }
-            return docFiles().size();
-        case ZdsStorageMode::None:
-            break;
-    }
-    return 0;
+    return liveSet()->size();
 }
 
 ZdsDocument ZdsCollection::document(std::uint64_t i) const {
+    const auto live = liveSet();
     ZdsDocument doc;
-    if (mode() == ZdsStorageMode::Jsonl) {
-        if (usesIndex()) {
-            const ZdxEntry e = zdx_->entry(i);
-            doc.id = e.id;
-            doc.entryIndex = i;
-            doc.region = Region{data.get(), e.offset, e.length}.clipped();
-            return doc;
-        }
-        const auto& lines = lineStarts();
-        if (i < lines.size()) {
-            const std::uint64_t end = lineEnd(*data, lines[i]);
-            doc.region = {data.get(), lines[i], end - lines[i]};
-            doc.id = extractJsonId(data->view(lines[i], end - lines[i]).bytes).value_or("");
-        }
+    if (i >= live->size()) {
         return doc;
     }
-    if (mode() == ZdsStorageMode::Docs) {
-        if (orderIds) {
-            if (i < orderList().size()) {
-                doc.id = orderList()[i];
-            }
-        } else if (i < docFiles().size()) {
-            doc.id = docFiles()[i];
-            if (doc.id.size() > 5 && doc.id.ends_with(".json")) {
-                doc.id.resize(doc.id.size() - 5);
-            }
-        }
-        // An id from order.ids is a file name: never let it reach outside docs/.
-        const bool safe = !doc.id.empty() && doc.id.find('/') == std::string::npos &&
-                          doc.id.find('\\') == std::string::npos && doc.id != "..";
-        if (const ByteSourcePtr src =
-                safe ? storage_.open(path("docs/" + doc.id + ".json")) : nullptr) {
-            doc.region = {src.get(), 0, src->size()};
-        }
+    doc.id = std::string(live->id(i));
+    doc.region = live->region(i);
+    doc.flags = live->flags(i);
+    if (live->fromIndex()) {
+        doc.entryIndex = live->entry(i);
     }
     return doc;
 }
@@ -527,6 +492,22 @@ ByteView ZdsCollection::documentBytes(std::uint64_t i) const {
         v.bytes = v.bytes.first(n);
     }
     return v;
+}
+
+std::shared_ptr<const ZdsLiveSet> ZdsCollection::liveSet() const {
+    return liveSet(ZdsLiveOptions{});
+}
+
+std::shared_ptr<const ZdsLiveSet> ZdsCollection::liveSet(const ZdsLiveOptions& options) const {
+    std::lock_guard lock(liveMutex_);
+    if (live_ && (!options.census || live_->census() || !data)) {
+        return live_;
+    }
+    auto set = computeZdsLiveSet(*this, options);
+    if (set) {
+        live_ = set;
+    }
+    return set;
 }
 
 // ---- dataset ----

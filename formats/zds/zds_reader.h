@@ -108,7 +108,11 @@ struct ZdsDocument {
     std::string id;
     Region region;  // the line in data.jsonl (with its '\n') or the whole docs/<id>.json
     std::optional<std::uint64_t> entryIndex;  // the ZDX entry it came from
+    std::uint8_t flags = 0;                   // ZdsLiveFlag bits: how its bytes were found
 };
+
+class ZdsLiveSet;
+struct ZdsLiveOptions;
 
 class ZdsCollection {
 public:
@@ -116,6 +120,7 @@ public:
 
     const std::string& name() const { return name_; }
     const std::string& dir() const { return dir_; }  // "collections/<name>"
+    const ZdsStorage& storage() const { return storage_; }
     std::string path(const std::string& rel) const;
 
     ByteSourcePtr data, index, manifest, orderIds, docIndex;
@@ -124,14 +129,22 @@ public:
     const ZdxIndex* zdx() const { return zdx_.get(); }
     // JSONL when data.jsonl exists, docs when docs/ or order.ids does.
     ZdsStorageMode mode() const;
-    // True when documents come from the index rather than from a line scan.
+    // True when the live documents come from the index rather than from a line scan.
     bool usesIndex() const;
 
+    // The live documents (zds_live_set.h), computed on first use and kept. With options the
+    // computation can be cancelled (nothing is returned or kept) and can count the lines that
+    // are not live (census).
+    std::shared_ptr<const ZdsLiveSet> liveSet() const;
+    std::shared_ptr<const ZdsLiveSet> liveSet(const ZdsLiveOptions& options) const;
+
+    // Non-blank lines of data.jsonl, in file order (the raw structure, live or not).
     const std::vector<std::uint64_t>& lineStarts() const;
     // docs/ file names (sorted) and order.ids lines, read on first use.
     const std::vector<std::string>& docFiles() const;
     const std::vector<std::string>& orderList() const;
 
+    // Live document i (liveSet() order, which is stored order).
     std::uint64_t documentCount() const;
     ZdsDocument document(std::uint64_t i) const;
     // The document's bytes: the JSONL line without its line ending, or the docs/ file.
@@ -145,6 +158,8 @@ private:
     mutable std::once_flag linesOnce_, docsOnce_, orderOnce_;
     mutable std::vector<std::uint64_t> lines_;  // non-blank line starts, then a sentinel
     mutable std::vector<std::string> docFiles_, orderIds_;
+    mutable std::mutex liveMutex_;
+    mutable std::shared_ptr<const ZdsLiveSet> live_;
 };
 
 class ZdsDataset {

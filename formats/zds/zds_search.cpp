@@ -6,8 +6,8 @@
 #include <regex>
 
 #include "zds_line_index.h"
+#include "zds_live_set.h"
 #include "zds_reader.h"
-#include "zds_writer.h"
 
 namespace strata {
 
@@ -266,31 +266,29 @@ ZdsSearchOutcome searchZdsCollection(const ZdsCollection& c, const ZdsMatcher& m
         ++out.hits;
         return onHit(hit) && (options.maxHits == 0 || out.hits < options.maxHits);
     };
-    // An exact id: one walk over the index, no document is read.
-    if (q.target == ZdsQuery::Target::Id && q.op == ZdsQuery::Op::Equals && !q.ignoreCase &&
-        c.usesIndex()) {
-        out.usedIndex = true;
-        out.scanned = c.zdx()->entryCount();
-        if (const auto hit = findIdInZdx(*c.zdx(), q.value)) {
-            report(hit->entry, hit->entry, q.value);
+    const auto live = c.liveSet();
+    // An exact id: one lookup, no document is read.
+    if (q.target == ZdsQuery::Target::Id && q.op == ZdsQuery::Op::Equals && !q.ignoreCase) {
+        out.usedIndex = live->fromIndex();
+        out.scanned = live->size();
+        if (const auto hit = live->find(q.value)) {
+            report(*hit, *hit, q.value);
         }
         return out;
     }
-    const std::vector<std::uint64_t> order = storedOrder(c);
     const bool needBytes = q.target != ZdsQuery::Target::Id;
-    for (std::uint64_t pos = 0; pos < order.size(); ++pos) {
-        if (pos % kProgressEvery == 0) {
+    const std::uint64_t n = live->size();
+    for (std::uint64_t i = 0; i < n; ++i) {
+        if (i % kProgressEvery == 0) {
             if (options.cancelled()) {
                 out.cancelled = true;
                 return out;
             }
             if (options.progress) {
-                options.progress(
-                    double(pos) / double(order.size()),
-                    "document " + std::to_string(pos) + " of " + std::to_string(order.size()));
+                options.progress(double(i) / double(n),
+                                 "document " + std::to_string(i) + " of " + std::to_string(n));
             }
         }
-        const std::uint64_t i = order[static_cast<std::size_t>(pos)];
         ++out.scanned;
         std::string snippet;
         bool hit = false;
@@ -298,9 +296,9 @@ ZdsSearchOutcome searchZdsCollection(const ZdsCollection& c, const ZdsMatcher& m
             const ByteView bytes = c.documentBytes(i);
             hit = matcher.matches({}, bytes.bytes, &snippet);
         } else {
-            hit = matcher.matches(c.document(i).id, {}, &snippet);
+            hit = matcher.matches(std::string(live->id(i)), {}, &snippet);
         }
-        if (hit && !report(i, pos, std::move(snippet))) {
+        if (hit && !report(i, i, std::move(snippet))) {
             break;
         }
     }

@@ -83,6 +83,8 @@ private:
     const ZdxIndex& zdx_;
 };
 
+// The raw structure under data.jsonl (its non-blank lines, live or not) or docs/ (its files):
+// which of them are live documents is the Documents tab's business (zds_live_set.h).
 class DocumentsNode final : public Node {
 public:
     DocumentsNode(DatasetPtr ds, const ZdsCollection& c, std::string label, Region region)
@@ -92,49 +94,54 @@ public:
           c_(c) {}
 
 protected:
+    bool jsonl() const { return c_.mode() == ZdsStorageMode::Jsonl; }
     bool hasLazyChildren() const override { return true; }
-    std::uint64_t lazyChildCount() const override { return c_.documentCount(); }
+    std::uint64_t lazyChildCount() const override {
+        return jsonl() ? c_.lineStarts().size() : c_.docFiles().size();
+    }
     std::unique_ptr<Node> makeChild(std::uint64_t index) const override {
-        const ZdsDocument doc = c_.document(index);
-        auto node = std::make_unique<Node>("zds.document", doc.id.empty() ? "(no _id)" : doc.id,
-                                           doc.region);
-        node->addField("id", doc.id);
-        node->addField("offset", doc.region.offset, doc.region);
-        node->addField("length", doc.region.length, doc.region);
-        if (!doc.region.valid()) {
+        return jsonl() ? lineNode(index) : docFileNode(index);
+    }
+    bool childrenSortedByOffset() const override { return jsonl(); }
+
+private:
+    std::unique_ptr<Node> lineNode(std::uint64_t index) const {
+        const auto& starts = c_.lineStarts();
+        const ByteSource& data = *c_.data;
+        const std::uint64_t start = starts[index];
+        std::uint64_t end = index + 1 < starts.size() ? starts[index + 1] : data.size();
+        // A line ends at its newline; blank lines before the next start are not part of it.
+        const ByteView v = data.view(start, end - start);
+        const auto nl = std::find(v.bytes.begin(), v.bytes.end(), std::uint8_t{'\n'});
+        if (nl != v.bytes.end()) {
+            end = start + static_cast<std::uint64_t>(nl - v.bytes.begin()) + 1;
+        }
+        const Region region{&data, start, end - start};
+        const std::string id =
+            extractJsonId(data.view(start, end - start).bytes).value_or(std::string());
+        auto node = std::make_unique<Node>("zds.document", id.empty() ? "(no _id)" : id, region);
+        node->setValue("line " + std::to_string(index + 1));
+        node->addField("id", id);
+        node->addField("offset", start, region);
+        node->addField("length", end - start, region);
+        return node;
+    }
+    std::unique_ptr<Node> docFileNode(std::uint64_t index) const {
+        const std::string& name = c_.docFiles()[index];
+        const ByteSourcePtr src = ds_->storage().open(c_.path("docs/" + name));
+        const std::string id = name.ends_with(".json") ? name.substr(0, name.size() - 5) : name;
+        auto node = std::make_unique<Node>("zds.document", id,
+                                           src ? Region{src.get(), 0, src->size()} : Region{});
+        node->addField("file", "docs/" + name);
+        if (src) {
+            node->addField("size", src->size(), Region{src.get(), 0, src->size()});
+        } else {
             node->setStatus(Status::Error);
-            node->setValue("missing");
+            node->setValue("unreadable");
         }
         return node;
     }
-    bool childrenSortedByOffset() const override {
-        return c_.mode() == ZdsStorageMode::Jsonl && !c_.usesIndex();
-    }
-    std::optional<std::uint64_t> childIndexAt(std::uint64_t offset,
-                                              const ByteSource* source) const override {
-        if (c_.mode() != ZdsStorageMode::Jsonl || source != c_.data.get()) {
-            return std::nullopt;
-        }
-        if (!c_.usesIndex()) {
-            const auto& lines = c_.lineStarts();
-            auto it = std::upper_bound(lines.begin(), lines.end(), offset);
-            if (it == lines.begin()) {
-                return std::nullopt;
-            }
-            return static_cast<std::uint64_t>(it - lines.begin() - 1);
-        }
-        // Index order is arbitrary: a scan of entries (no nodes are made).
-        const ZdxIndex& zdx = *c_.zdx();
-        for (std::uint64_t i = 0; i < zdx.entryCount(); ++i) {
-            const ZdxEntry e = zdx.entry(i);
-            if (offset >= e.offset && offset - e.offset < e.length) {
-                return i;
-            }
-        }
-        return std::nullopt;
-    }
 
-private:
     DatasetPtr ds_;
     const ZdsCollection& c_;
 };

@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "formats/common/zip_member_source.h"
+#include "zds_docs_checks.h"
 #include "zds_json_line.h"
+#include "zds_leftovers.h"
+#include "zds_live_set.h"
 #include "zds_reader.h"
 
 namespace strata {
@@ -120,6 +123,9 @@ public:
         Reporter r(sink, options);
         const bool completed = runChecks(r, options);
         r.finish();
+        if (completed) {
+            reportZdsLeftovers(path_, sink);  // killed writes: zds_leftovers.h
+        }
         return completed ? ValidationOutcome::Completed : ValidationOutcome::Cancelled;
     }
 
@@ -354,9 +360,17 @@ private:
         return nullptr;
     }
 
-    std::uint64_t liveCount(const ZdsCollection& c) {
-        const auto it = live_.find(&c);
-        return it != live_.end() ? it->second : c.documentCount();
+    // The one definition of the live documents (zds_live_set.h), as every other view counts.
+    std::uint64_t liveCount(const ZdsCollection& c) { return c.documentCount(); }
+
+    bool manifestStrict(const ZdsCollection& c) {
+        if (!c.manifest || c.manifest->size() > kMaxMetadataSize) {
+            return false;
+        }
+        const ByteView v = c.manifest->view(0, c.manifest->size());
+        const auto json = nlohmann::json::parse(v.bytes.begin(), v.bytes.end(), nullptr, false);
+        return json.is_object() && json.contains("strict") && json["strict"].is_boolean() &&
+               json["strict"].get<bool>();
     }
 
     void checkManifest(Reporter& r, const ZdsCollection& c) {
@@ -560,7 +574,18 @@ private:
         if (!indexed) {
             checkDuplicateLines(r, c, starts, ids);
         }
-        live_[&c] = live;
+        if (c.index) {
+            const std::string problem = zdsIndexProblem(c);
+            if (!problem.empty()) {
+                r.warning("ZDS-LIVE-LINES",
+                          "meta/index.bin is not used (" + problem +
+                              "): the documents are the last line of each _id in data.jsonl, "
+                              "as the reference reads them, so documents deleted only from the "
+                              "index are live again",
+                          whole(c.index));
+            }
+        }
+        (void)live;
         return !opt.cancelled();
     }
 
@@ -786,11 +811,15 @@ private:
                         whole(src));
             }
         }
-        std::uint64_t live = files.size();
         if (c.orderIds) {
-            live = checkOrder(r, c, files);
+            checkOrder(r, c, files);
         }
-        live_[&c] = live;
+        checkZdsDocsMetadata(c, files, manifestStrict(c),
+                             [&r](Severity severity, const std::string& code, std::string message,
+                                  std::vector<Region> regions, std::string file) {
+                                 r.add(severity, code, std::move(message), std::move(regions),
+                                       std::move(file));
+                             });
         return true;
     }
 
@@ -836,7 +865,6 @@ private:
     std::filesystem::path path_;
     std::shared_ptr<ZdsDataset> ds_;
     ByteSourcePtr rawKeep_;
-    std::unordered_map<const ZdsCollection*, std::uint64_t> live_;
     double base_ = 0;
     double span_ = 1;
 };

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -19,6 +20,8 @@
 
 #include "formats/common/atomic_file.h"
 #include "formats/common/bounds.h"
+#include "formats/common/save_leftovers.h"
+#include "zds_docs_meta.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
 #include "zds_validator.h"
@@ -122,7 +125,9 @@ public:
     explicit TreeGuard(fs::path p) : path_(std::move(p)) {}
     ~TreeGuard() {
         std::error_code ec;
-        if (!path_.empty()) {
+        // A stage still holding what swapInto moved out of the dataset stays for the user.
+        const std::optional<Leftover> stage = classifyLeftover(path_);
+        if (!path_.empty() && !(stage && !stage->displaced.empty())) {
             fs::remove_all(path_, ec);
         }
     }
@@ -134,17 +139,33 @@ private:
     fs::path path_;
 };
 
-// Stage folders of earlier writes to the same target that never finished (the process was
-// killed): hidden, unused. `prefix` is the stage name without the process id.
-void removeStaleStages(const fs::path& dir, const std::string& prefix) {
+// Stage folders of earlier writes to the same target (`target` is the name the stage is
+// named after, empty for a stage inside the dataset) that never finished: the process was
+// killed. They are removed, unless another process is still writing there, or one holds a
+// collection such a write had moved out of the dataset to replace it (`c-NAME.old`, see
+// swapInto): the write is then refused, since the dataset lacks that collection.
+void removeStaleStages(const fs::path& dir, const std::string& target) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.starts_with(prefix)) {
-            std::error_code rmEc;
-            fs::remove_all(it->path(), rmEc);
+        std::optional<Leftover> stale = classifyLeftover(it->path());
+        if (!stale || stale->kind != LeftoverKind::StageFolder || stale->target != target) {
+            continue;
         }
+        std::vector<Leftover> one{std::move(*stale)};
+        checkLeftoverUse(one);
+        const Leftover& stage = one.front();
+        if (stage.writerPid != ::getpid() && stage.use == LeftoverUse::InUse) {
+            throw ZdsWriteError("another write is in progress in " + stage.path.string() + " (" +
+                                stage.useText() + ")");
+        }
+        if (!stage.displaced.empty()) {
+            throw ZdsWriteError(stage.path.string() + " holds " + stage.displaced.front() +
+                                ", which an interrupted write moved out of the dataset: move "
+                                "it back into place first");
+        }
+        std::error_code rmEc;
+        fs::remove_all(stage.path, rmEc);
     }
 }
 
@@ -164,16 +185,38 @@ void swapInto(const fs::path& fresh, const fs::path& current) {
     if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, current.c_str(), RENAME_EXCHANGE) == 0) {
         return;
     }
-    // No exchange on this file system: two renames, with a short window between them.
+    // No exchange on this file system: two renames, with a short window between them (a kill
+    // there leaves the old tree at `<stage>/c-NAME.old`, which validators report and the next
+    // write refuses to delete).
     const fs::path old = fresh.string() + ".old";
     fs::rename(current, old, ec);
-    if (!ec) {
-        fs::rename(fresh, current, ec);
-    }
     if (ec) {
         throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message());
     }
+    fs::rename(fresh, current, ec);
+    if (ec) {
+        std::error_code back;
+        fs::rename(old, current, back);  // put the old tree back before the stage is removed
+        throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message() +
+                            (back ? "; the previous version is in " + old.string() : ""));
+    }
     fs::rename(old, fresh, ec);
+    if (ec) {
+        fs::remove_all(old, ec);  // the new tree is in place: the old one is no longer needed
+    }
+}
+
+// libzip does not flush what it writes: before the rename makes the archive visible.
+void syncFile(const fs::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        const int error = errno;
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw ZdsWriteError("cannot flush " + file.string() + ": " + std::strerror(error));
+    }
+    ::close(fd);
 }
 
 void syncDirectory(const fs::path& dir) {
@@ -188,6 +231,7 @@ struct Progress {
     const ZdsWriteOptions& options;
     std::uint64_t total = 0;
     std::uint64_t done = 0;
+    std::vector<std::string> notes;  // what the write changed beyond what it was asked to
 
     bool step() {
         ++done;
@@ -261,7 +305,8 @@ std::string oneLine(std::string text) {
 }
 
 struct DocBytes {
-    std::string id;
+    std::string id;     // the `_id` it is written under
+    std::string skip;   // set when it cannot be written, and why
     ByteView view;      // original bytes, when copied
     std::string owned;  // new or converted bytes
     std::span<const std::uint8_t> bytes() const {
@@ -290,6 +335,63 @@ DocBytes resolveDataLine(const ZdsCollectionWrite& c, std::pair<std::uint64_t, s
     out.id = jsonLineId(v.bytes.first(body)).value_or("");
     if (want == ZdsLayout::Jsonl) {
         out.view = std::move(v);
+    } else if (out.id.empty()) {
+        out.skip = "the line at offset " + std::to_string(range.first) +
+                   " has no string _id; it is left out";
+    } else {
+        out.owned = lineToDocsFile(v.bytes, out.id);
+    }
+    return out;
+}
+
+// docs/<id>.json of a file-per-document source.
+DocBytes resolveDocsFile(const ZdsCollectionWrite& c, const std::string& id, ZdsLayout want) {
+    DocBytes out;
+    out.id = id;
+    const ByteSourcePtr src = c.source != nullptr && safeDocFileId(id)
+                                  ? c.source->storage().open(c.source->path("docs/" + id + ".json"))
+                                  : nullptr;
+    if (!src) {
+        out.skip = "docs/" + id + ".json cannot be read; it is left out";
+        return out;
+    }
+    ByteView v = src->view(0, src->size());
+    if (want == ZdsLayout::Docs) {
+        out.view = std::move(v);
+    } else {
+        out.owned = docsFileToLine(v.bytes, out.id);
+    }
+    return out;
+}
+
+// A live document of the source collection, written under the key the live set lists it by,
+// so a write never changes which ids a reader finds (even where a damaged index lists a line
+// under another key than the `_id` in it). `skip` says why it is left out.
+DocBytes resolveOriginal(const ZdsCollectionWrite& c, std::uint64_t index, ZdsLayout want) {
+    if (c.source == nullptr || index >= c.source->documentCount()) {
+        throw ZdsWriteError("collection " + c.name + ": original document " +
+                            std::to_string(index) + " does not exist");
+    }
+    const ZdsDocument doc = c.source->document(index);
+    DocBytes out;
+    out.id = doc.id;
+    if (!doc.region.valid()) {
+        out.skip = "document '" + doc.id + "' cannot be read (" +
+                   (c.source->mode() == ZdsStorageMode::Jsonl
+                        ? std::string("no line of data.jsonl carries it")
+                        : "docs/" + doc.id + ".json does not exist") +
+                   "); it is left out";
+        return out;
+    }
+    ByteView v = doc.region.source->view(doc.region.offset, doc.region.length);
+    const bool fromJsonl = c.source->mode() == ZdsStorageMode::Jsonl;
+    if (fromJsonl && !v.empty() && v.bytes.back() == '\n') {
+        v.bytes = v.bytes.first(v.size() - 1);
+    }
+    if (fromJsonl == (want == ZdsLayout::Jsonl)) {
+        out.view = std::move(v);  // same layout: the bytes as they are
+    } else if (want == ZdsLayout::Jsonl) {
+        out.owned = docsFileToLine(v.bytes, out.id);
     } else {
         out.owned = lineToDocsFile(v.bytes, out.id);
     }
@@ -301,6 +403,9 @@ DocBytes resolveDoc(const ZdsCollectionWrite& c, std::size_t n, ZdsLayout want) 
     DocBytes out;
     if (d.dataRange) {
         return resolveDataLine(c, *d.dataRange, want);
+    }
+    if (d.docsFileId) {
+        return resolveDocsFile(c, *d.docsFileId, want);
     }
     if (!d.originalIndex) {
         const JsonLineFacts facts = analyzeJsonLine(
@@ -323,29 +428,7 @@ DocBytes resolveDoc(const ZdsCollectionWrite& c, std::size_t n, ZdsLayout want) 
                                  out.id);
         return out;
     }
-    if (c.source == nullptr || *d.originalIndex >= c.source->documentCount()) {
-        throw ZdsWriteError("collection " + c.name + ": original document " +
-                            std::to_string(*d.originalIndex) + " does not exist");
-    }
-    const ZdsDocument doc = c.source->document(*d.originalIndex);
-    out.id = doc.id;
-    if (!doc.region.valid()) {
-        throw ZdsWriteError("collection " + c.name + ": document " + doc.id +
-                            " cannot be read from the source");
-    }
-    ByteView v = doc.region.source->view(doc.region.offset, doc.region.length);
-    const bool fromJsonl = c.source->mode() == ZdsStorageMode::Jsonl;
-    if (fromJsonl && !v.empty() && v.bytes.back() == '\n') {
-        v.bytes = v.bytes.first(v.size() - 1);
-    }
-    if (fromJsonl == (want == ZdsLayout::Jsonl)) {
-        out.view = std::move(v);  // same layout: the bytes as they are
-    } else if (want == ZdsLayout::Jsonl) {
-        out.owned = docsFileToLine(v.bytes, out.id);
-    } else {
-        out.owned = lineToDocsFile(v.bytes, out.id);
-    }
-    return out;
+    return resolveOriginal(c, *d.originalIndex, want);
 }
 
 // ---- staging one collection's generated files ----
@@ -358,6 +441,7 @@ struct StagedCollection {
     std::set<std::string> replacedPrefix;     // relative paths (or "docs/") the write owns
     const ZdsCollection* previous = nullptr;  // same-named collection of the original
     std::uint64_t count = 0;
+    std::optional<std::size_t> schemaCount;  // file per document: distinct shapes
 };
 
 bool ownedByWrite(const StagedCollection& s, const std::string& rel) {
@@ -387,7 +471,29 @@ std::string manifestText(const StagedCollection& s) {
         m["created_at"] = utcNow();
     }
     m["doc_count"] = s.count;
+    if (s.schemaCount) {
+        m["schema_count"] = *s.schemaCount;
+    }
     return m.dump(2);
+}
+
+// Whether a resolved document is written: a copied one that cannot be read is left out, with
+// a note; ids must be unique (the editor checks new ones first; live keys are unique).
+bool acceptDoc(const ZdsCollectionWrite& c, const ZdsWriteDoc& d, const DocBytes& doc,
+               std::unordered_set<std::string>& written, Progress& progress) {
+    if (!doc.skip.empty()) {
+        progress.notes.push_back(c.name + ": " + doc.skip);
+        return false;
+    }
+    if (!doc.id.empty() && !written.insert(doc.id).second) {
+        if (d.originalIndex || d.dataRange || d.docsFileId) {
+            progress.notes.push_back(c.name + ": another document with id '" + doc.id +
+                                     "' is left out; the first one is kept");
+            return false;
+        }
+        throw ZdsWriteError("collection " + c.name + ": id " + doc.id + " appears twice");
+    }
+    return true;
 }
 
 void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
@@ -395,9 +501,16 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
     std::string index = encodeZdxHeader(0);
     std::uint64_t offset = 0;
     std::uint64_t indexed = 0;
-    std::unordered_set<std::string> seen;
+    std::uint64_t lines = 0;
+    std::unordered_set<std::string> written;
     for (std::size_t n = 0; n < c.documents.size(); ++n) {
         const DocBytes doc = resolveDoc(c, n, ZdsLayout::Jsonl);
+        if (!acceptDoc(c, c.documents[n], doc, written, progress)) {
+            if (!progress.step()) {
+                return;
+            }
+            continue;
+        }
         const auto bytes = doc.bytes();
         if (std::find(bytes.begin(), bytes.end(), '\n') != bytes.end()) {
             throw ZdsWriteError("collection " + c.name + ": document " + doc.id +
@@ -405,11 +518,9 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
         }
         data.write(bytes);
         data.write("\n");
+        ++lines;
         const std::uint64_t length = bytes.size() + 1;
         if (!doc.id.empty()) {
-            if (!seen.insert(doc.id).second) {
-                throw ZdsWriteError("collection " + c.name + ": id " + doc.id + " appears twice");
-            }
             try {
                 appendZdxEntry(index, doc.id, offset, length);
             } catch (const std::length_error& e) {
@@ -425,51 +536,77 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
     const std::string header = encodeZdxHeader(indexed);
     std::copy(header.begin(), header.end(), index.begin());
     data.commit();
-    s.count = c.documents.size();
+    s.count = indexed;
     writeWholeFile(s.dir / "meta" / "index.bin", index);
     s.generated = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
     s.replacedPrefix = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
     if (s.previous != nullptr && s.previous->mode() == ZdsStorageMode::Docs) {
-        // A conversion: the documents no longer live in docs/.
-        s.replacedPrefix.insert({"docs/", "meta/order.ids", "meta/doc_index.jsonl"});
+        // A conversion: the documents and their metadata no longer live in docs/.
+        s.replacedPrefix.insert({"docs/", "meta/order.ids", "meta/doc_index.jsonl",
+                                 "meta/schemas.jsonl", "meta/journal.log"});
     }
+    (void)lines;
+}
+
+std::string previousFile(const ZdsCollection* c, const std::string& rel) {
+    if (c == nullptr || c->mode() != ZdsStorageMode::Docs) {
+        return {};
+    }
+    const ByteSourcePtr src = c->storage().open(c->path(rel));
+    if (!src || src->size() > kMaxMetadataBytes) {
+        return {};
+    }
+    const ByteView v = src->view(0, src->size());
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size());
 }
 
 void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
-    std::string order;
-    std::set<std::string> seen;
+    std::unordered_set<std::string> written;
+    ZdsDocsMetaBuilder meta(previousFile(s.previous, "meta/doc_index.jsonl"),
+                            previousFile(s.previous, "meta/journal.log"));
+    std::error_code ec;
+    fs::create_directories(s.dir / "docs", ec);  // an empty collection still has docs/
     for (std::size_t n = 0; n < c.documents.size(); ++n) {
         const DocBytes doc = resolveDoc(c, n, ZdsLayout::Docs);
+        if (!acceptDoc(c, c.documents[n], doc, written, progress)) {
+            if (!progress.step()) {
+                return;
+            }
+            continue;
+        }
         if (!safeDocFileId(doc.id)) {
             throw ZdsWriteError("collection " + c.name + ": id \"" + doc.id +
                                 "\" cannot be a file name in docs/");
         }
-        if (!seen.insert(doc.id).second) {
-            throw ZdsWriteError("collection " + c.name + ": id " + doc.id +
-                                " appears twice; docs/ holds one file per id");
-        }
         const std::string rel = "docs/" + doc.id + ".json";
-        std::error_code ec;
-        fs::create_directories(s.dir / "docs", ec);
         AtomicFile f(s.dir / rel);
         f.write(doc.bytes());
         f.commit();
+        meta.add(doc.id, doc.bytes());
         s.generated.push_back(rel);
-        order += doc.id + "\n";
         if (!progress.step()) {
             return;
         }
     }
-    std::error_code ec;
-    fs::create_directories(s.dir / "docs", ec);  // an empty collection still has docs/
-    writeWholeFile(s.dir / "meta" / "order.ids", order);
-    s.count = c.documents.size();
-    s.generated.push_back("meta/order.ids");
-    s.generated.push_back("meta/manifest.json");
+    writeWholeFile(s.dir / "meta" / "order.ids", meta.orderIds());
+    writeWholeFile(s.dir / "meta" / "doc_index.jsonl", meta.docIndex());
+    writeWholeFile(s.dir / "meta" / "schemas.jsonl", meta.schemas());
+    writeWholeFile(s.dir / "meta" / "journal.log", meta.journal());
+    s.count = written.size();
+    s.schemaCount = meta.schemaCount();
+    for (const char* rel : {"meta/order.ids", "meta/doc_index.jsonl", "meta/schemas.jsonl",
+                            "meta/journal.log", "meta/manifest.json"}) {
+        s.generated.push_back(rel);
+    }
     // data.jsonl would hide docs/ from every reader, so it goes.
-    s.replacedPrefix = {
-        "docs/",           "meta/order.ids", "meta/doc_index.jsonl", "meta/manifest.json",
-        "meta/data.jsonl", "meta/index.bin"};
+    s.replacedPrefix = {"docs/",
+                        "meta/order.ids",
+                        "meta/doc_index.jsonl",
+                        "meta/schemas.jsonl",
+                        "meta/journal.log",
+                        "meta/manifest.json",
+                        "meta/data.jsonl",
+                        "meta/index.bin"};
 }
 
 const ZdsCollection* findCollection(const ZdsDataset* ds, const std::string& name) {
@@ -568,7 +705,7 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
         }
     }
     if (progress.cancelled()) {
-        return {true, 0};
+        return {true, 0, {}};
     }
     std::uint64_t written = 0;
     for (StagedCollection& s : staged) {
@@ -594,7 +731,7 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
         writeWholeFile(target / "zds.json", zdsJsonText(original, staged, target));
     }
     (void)stageRoot;
-    return {false, written};
+    return {false, written, {}};
 }
 
 // ---- archive target ----
@@ -633,6 +770,34 @@ void addToZip(zip_t* z, const std::string& name, zip_source_t* src, bool storeOr
     }
 }
 
+// Folders of `storage` under `rel` (relative paths, without the trailing '/').
+void listDirectories(const ZdsStorage& storage, const std::string& rel,
+                     std::vector<std::string>& out) {
+    for (const std::string& d : storage.directories(rel)) {
+        const std::string path = joinRel(rel, d);
+        if (d.find(kStagePrefix) != std::string::npos || !safeRelPath(path)) {
+            continue;
+        }
+        out.push_back(path);
+        listDirectories(storage, path, out);
+    }
+}
+
+// Every folder of a member name: "a/b/c" gives "a/" and "a/b/".
+void addParentFolders(const std::string& name, std::set<std::string>& folders) {
+    for (auto slash = name.find('/'); slash != std::string::npos;
+         slash = name.find('/', slash + 1)) {
+        folders.insert(name.substr(0, slash + 1));
+    }
+}
+
+// A member to add: copied from the original archive, or from a file on disk.
+struct PendingMember {
+    std::string name;
+    std::optional<zip_uint64_t> archiveIndex;
+    std::string path;
+};
+
 ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollection>& staged,
                             const fs::path& stageRoot, const fs::path& target, Progress& progress) {
     int err = 0;
@@ -643,8 +808,12 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
             throw ZdsWriteError("cannot reopen " + original->archive()->path().string());
         }
     }
+    // Built inside the stage folder (libzip writes `archive.zds.XXXXXX` next to it until
+    // zip_close), so a write cut short leaves nothing beside the target but the stage, which the
+    // next write removes and validators report; then renamed over the target.
+    const fs::path building = stageRoot / "archive.zds";
     ZipHandle out;
-    out.z = zip_open(target.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    out.z = zip_open(building.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
     if (out.z == nullptr) {
         zip_error_t e;
         zip_error_init_with_code(&e, err);
@@ -653,61 +822,110 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         throw ZdsWriteError("cannot create " + target.string() + ": " + why);
     }
     const bool deflate = progress.options.deflate;
-    // A pack (nothing rewritten) keeps zds.json as it is.
-    const bool keepZdsJson = staged.empty() && original != nullptr && original->zdsJson;
+    // A pack (nothing rewritten) copies the files as they are, zds.json (if any) included.
+    const bool keepZdsJson = staged.empty();
+    std::vector<PendingMember> members;
+    // Folders get entries of their own, as the reference writes them: an empty collection or
+    // an empty dataset survives a round trip through the archive.
+    std::set<std::string> folders{"collections/"};
+    // Where a path of the original goes in the archive ("" when the write replaces it).
+    auto outputName = [&](const std::string& rel) -> std::string {
+        const StagedCollection* owner = nullptr;
+        for (const StagedCollection& s : staged) {
+            if (s.previous != nullptr &&
+                (s.previous->dir().empty() || rel.starts_with(s.previous->dir() + "/"))) {
+                owner = &s;
+            }
+        }
+        if (owner != nullptr) {
+            const std::string inColl = owner->previous->dir().empty()
+                                           ? rel
+                                           : rel.substr(owner->previous->dir().size() + 1);
+            return ownedByWrite(*owner, inColl) ? std::string() : joinRel(owner->dirRel, inColl);
+        }
+        if (original->singleCollection) {
+            return "collections/" + original->collections.at(0)->name() + "/" + rel;
+        }
+        return rel;
+    };
     // Everything of the original that the write does not replace, copied as stored.
     if (original != nullptr) {
         std::vector<std::string> all;
         listTree(original->storage(), "", all);
         for (const std::string& rel : all) {
-            const StagedCollection* owner = nullptr;
-            for (const StagedCollection& s : staged) {
-                if (s.previous != nullptr &&
-                    (s.previous->dir().empty() || rel.starts_with(s.previous->dir() + "/"))) {
-                    owner = &s;
-                }
-            }
-            std::string outName = rel;
-            if (owner != nullptr) {
-                const std::string inColl = owner->previous->dir().empty()
-                                               ? rel
-                                               : rel.substr(owner->previous->dir().size() + 1);
-                if (ownedByWrite(*owner, inColl)) {
-                    continue;
-                }
-                outName = joinRel(owner->dirRel, inColl);
-            } else if (original->singleCollection) {
-                outName = "collections/" + original->collections.at(0)->name() + "/" + rel;
-            }
-            if ((rel == "zds.json" && !keepZdsJson) || !safeRelPath(rel) ||
+            const std::string outName = outputName(rel);
+            if (outName.empty() || (rel == "zds.json" && !keepZdsJson) || !safeRelPath(rel) ||
                 rel.find(kStagePrefix) != rel.npos) {
                 continue;
             }
+            PendingMember m{outName, std::nullopt, {}};
             if (src.z != nullptr) {
-                const ZipMember* m = original->archive()->find(rel);
-                addToZip(out.z, outName,
-                         m ? zip_source_zip(out.z, src.z, m->index, 0, 0, -1) : nullptr, false,
-                         false);
+                const ZipMember* zm = original->archive()->find(rel);
+                if (zm == nullptr) {
+                    throw ZdsWriteError("cannot add " + outName + ": not in the archive");
+                }
+                m.archiveIndex = zm->index;
             } else {
-                const std::string path = original->storage().displayPath(rel);
-                addToZip(out.z, outName, zip_source_file(out.z, path.c_str(), 0, -1), true,
-                         deflate);
+                m.path = original->storage().displayPath(rel);
+            }
+            members.push_back(std::move(m));
+        }
+        std::vector<std::string> dirs;
+        listDirectories(original->storage(), "", dirs);
+        if (original->singleCollection) {
+            dirs.push_back("");
+        }
+        for (const std::string& rel : dirs) {
+            const std::string outName =
+                original->singleCollection
+                    ? joinRel("collections/" + original->collections.at(0)->name(), rel)
+                    : rel;
+            const bool replaced = std::any_of(staged.begin(), staged.end(), [&](auto& s) {
+                return s.previous != nullptr && !s.dirRel.empty() &&
+                       (outName == s.dirRel || outName.starts_with(s.dirRel + "/"));
+            });
+            if (!replaced) {
+                folders.insert(outName + "/");
             }
         }
     }
-    std::uint64_t written = 0;
     for (const StagedCollection& s : staged) {
-        for (const std::string& rel : s.generated) {
-            const std::string path = (s.dir / rel).string();
-            addToZip(out.z, joinRel(s.dirRel, rel), zip_source_file(out.z, path.c_str(), 0, -1),
-                     true, deflate);
+        std::vector<std::string> dirs;
+        const auto stagedTree = makeFolderStorage(s.dir);
+        listDirectories(*stagedTree, "", dirs);
+        folders.insert(s.dirRel + "/");
+        for (const std::string& d : dirs) {
+            folders.insert(joinRel(s.dirRel, d) + "/");
         }
-        written += s.count;
+        for (const std::string& rel : s.generated) {
+            members.push_back({joinRel(s.dirRel, rel), std::nullopt, (s.dir / rel).string()});
+        }
     }
     if (!keepZdsJson) {
         const fs::path zdsJson = stageRoot / "zds.json";
         writeWholeFile(zdsJson, zdsJsonText(original, staged, target));
-        addToZip(out.z, "zds.json", zip_source_file(out.z, zdsJson.c_str(), 0, -1), true, deflate);
+        members.push_back({"zds.json", std::nullopt, zdsJson.string()});
+    }
+    for (const PendingMember& m : members) {
+        addParentFolders(m.name, folders);
+    }
+    for (const std::string& folder : folders) {
+        if (folder != "/" && zip_dir_add(out.z, folder.c_str(), ZIP_FL_ENC_UTF_8) < 0 &&
+            zip_error_code_zip(zip_get_error(out.z)) != ZIP_ER_EXISTS) {
+            throw ZdsWriteError("cannot add " + folder + ": " + zip_strerror(out.z));
+        }
+    }
+    for (const PendingMember& m : members) {
+        if (m.archiveIndex) {
+            addToZip(out.z, m.name, zip_source_zip(out.z, src.z, *m.archiveIndex, 0, 0, -1), false,
+                     false);
+        } else {
+            addToZip(out.z, m.name, zip_source_file(out.z, m.path.c_str(), 0, -1), true, deflate);
+        }
+    }
+    std::uint64_t written = 0;
+    for (const StagedCollection& s : staged) {
+        written += s.count;
     }
 
     zip_register_progress_callback_with_state(out.z, 0.01, zipProgress, nullptr, &progress);
@@ -716,13 +934,26 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         const bool cancelled = progress.cancelled();
         const std::string why = zip_strerror(out.z);
         if (cancelled) {
-            return {true, 0};
+            return {true, 0, {}};
         }
         throw ZdsWriteError("cannot write " + target.string() + ": " + why);
     }
     out.z = nullptr;
+    if (!fs::exists(building)) {  // libzip writes no file for an archive without members
+        throw ZdsWriteError("cannot write " + target.string() + ": nothing to put in it");
+    }
+    struct stat existing {};
+    if (::stat(target.c_str(), &existing) == 0) {
+        ::chmod(building.c_str(), existing.st_mode & 07777);  // a replaced archive keeps its mode
+    }
+    syncFile(building);
+    std::error_code ec;
+    fs::rename(building, target, ec);
+    if (ec) {
+        throw ZdsWriteError("cannot replace " + target.string() + ": " + ec.message());
+    }
     syncDirectory(target.parent_path().empty() ? fs::path(".") : target.parent_path());
-    return {false, written};
+    return {false, written, {}};
 }
 
 }  // namespace
@@ -739,46 +970,14 @@ bool zdsTargetIsArchive(const fs::path& target) {
     return ext == ".zds" || ext == ".zip";
 }
 
-std::vector<std::uint64_t> storedOrder(const ZdsCollection& c) {
-    const std::uint64_t n = c.documentCount();
-    std::vector<std::uint64_t> order(static_cast<std::size_t>(n));
-    for (std::uint64_t i = 0; i < n; ++i) {
-        order[static_cast<std::size_t>(i)] = i;
-    }
-    if (c.mode() != ZdsStorageMode::Jsonl) {
-        return order;
-    }
-    // The last document of an id hides the earlier ones, as a later line or entry does for
-    // the reference.
-    std::unordered_map<std::string, std::uint64_t> lastOf;
-    std::vector<std::uint64_t> offsets(order.size());
-    std::vector<std::string> ids(order.size());
-    for (std::uint64_t i = 0; i < n; ++i) {
-        const ZdsDocument doc = c.document(i);
-        offsets[static_cast<std::size_t>(i)] = doc.region.offset;
-        ids[static_cast<std::size_t>(i)] = doc.id;
-        if (!doc.id.empty()) {
-            lastOf[doc.id] = i;
-        }
-    }
-    std::erase_if(order, [&](std::uint64_t i) {
-        const std::string& id = ids[static_cast<std::size_t>(i)];
-        return !id.empty() && lastOf[id] != i;
-    });
-    if (c.usesIndex()) {
-        std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
-            return offsets[static_cast<std::size_t>(a)] < offsets[static_cast<std::size_t>(b)];
-        });
-    }
-    return order;
-}
-
 ZdsCollectionWrite unchangedCollection(const ZdsCollection& c) {
     ZdsCollectionWrite w;
     w.name = c.name();
     w.source = &c;
     w.layout = c.mode() == ZdsStorageMode::Docs ? ZdsLayout::Docs : ZdsLayout::Jsonl;
-    for (const std::uint64_t i : storedOrder(c)) {
+    const std::uint64_t n = c.documentCount();
+    w.documents.reserve(static_cast<std::size_t>(n));
+    for (std::uint64_t i = 0; i < n; ++i) {
         w.documents.push_back(ZdsWriteDoc::original(i));
     }
     return w;
@@ -808,10 +1007,12 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
     const fs::path absTarget = fs::absolute(target);
     const fs::path stageParent = archive || single ? absTarget.parent_path() : absTarget;
     fs::create_directories(stageParent, ec);
-    const std::string stagePrefix =
-        "." + (single || archive ? absTarget.filename().string() : "") + std::string(kStagePrefix);
-    removeStaleStages(stageParent, stagePrefix);
-    const std::string stageName = stagePrefix + std::to_string(::getpid());
+    // `.NAME.strata-stage-PID` beside an archive or a single collection, `.strata-stage-PID`
+    // inside a dataset: names validators recognise (save_leftovers.h).
+    const std::string stageTarget = single || archive ? absTarget.filename().string() : "";
+    removeStaleStages(stageParent, stageTarget);
+    const std::string stageName = "." + (stageTarget.empty() ? "" : stageTarget + ".") +
+                                  std::string(kStagePrefix) + std::to_string(::getpid());
     const fs::path stageRoot = stageParent / stageName;
     TreeGuard guard(stageRoot);
     fs::create_directories(stageRoot, ec);
@@ -819,7 +1020,7 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
         throw ZdsWriteError("cannot create " + stageRoot.string() + ": " + ec.message());
     }
 
-    Progress progress{options};
+    Progress progress{options, 0, 0, {}};
     for (const auto& c : collections) {
         progress.total += c.documents.size();
     }
@@ -841,7 +1042,7 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
             throw ZdsWriteError(e.what());
         }
         if (progress.cancelled()) {
-            return {true, 0};
+            return {true, 0, {}};
         }
         writeWholeFile(s.dir / "meta" / "manifest.json", manifestText(s));
         staged.push_back(std::move(s));
@@ -854,6 +1055,7 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
         if (!result.cancelled) {
             options.reportProgress(1.0, "saved " + std::to_string(result.documents) + " documents");
         }
+        result.notes = std::move(progress.notes);
         return result;
     } catch (const FileWriteError& e) {
         throw ZdsWriteError(e.what());

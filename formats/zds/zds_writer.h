@@ -28,20 +28,23 @@ public:
 };
 
 struct ZdsWriteDoc {
-    // Copy document `index` of the source collection (ZdsCollection::document order).
-    static ZdsWriteDoc original(std::uint64_t index) { return {index, {}, {}}; }
+    // Copy live document `index` of the source collection (ZdsCollection::document order).
+    static ZdsWriteDoc original(std::uint64_t index) { return {index, {}, {}, {}}; }
     // Copy bytes [offset, offset + length) of the source's data.jsonl (one line; a final '\n'
     // is dropped): for collections whose index is missing or damaged (reindex, compact).
     static ZdsWriteDoc dataLine(std::uint64_t offset, std::uint64_t length) {
-        return {std::nullopt, {}, std::pair{offset, length}};
+        return {std::nullopt, {}, std::pair{offset, length}, {}};
     }
     // New JSON text: one object with a string `_id`. Raw line breaks (only legal as whitespace
     // in JSON) are written as spaces so the document stays on one line.
-    static ZdsWriteDoc text(std::string json) { return {std::nullopt, std::move(json), {}}; }
+    static ZdsWriteDoc text(std::string json) { return {std::nullopt, std::move(json), {}, {}}; }
+    // Copy docs/<id>.json of the source (a file-per-document source), listed or not.
+    static ZdsWriteDoc docsFile(std::string id) { return {std::nullopt, {}, {}, std::move(id)}; }
 
     std::optional<std::uint64_t> originalIndex;
     std::string json;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> dataRange;
+    std::optional<std::string> docsFileId;
 };
 
 enum class ZdsLayout { Jsonl, Docs };
@@ -73,6 +76,9 @@ struct ZdsWriteOptions {
 struct ZdsWriteResult {
     bool cancelled = false;
     std::uint64_t documents = 0;  // written over all collections
+    // Copied documents the write could not keep as listed (unreadable, or an index entry that
+    // names another document's line), each in words.
+    std::vector<std::string> notes;
 };
 
 // Writes `collections` into the dataset at `target`, which is a folder, or a `.zds` archive
@@ -87,13 +93,7 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
                                const std::filesystem::path& target,
                                const ZdsWriteOptions& options = {});
 
-// Indexes of the live documents of `c` in stored order: by position in data.jsonl (ZDX entries
-// are in hash order), docs/ collections in their own order. When an id repeats (an update
-// appended without compaction, a duplicate index entry) only its last document is live, as
-// for the reference. `ls` lists ids in this order.
-std::vector<std::uint64_t> storedOrder(const ZdsCollection& c);
-
-// Every document of `c` as an original, in stored order (a plain rewrite: an unchanged,
+// Every live document of `c` as an original, in stored order (a plain rewrite: an unchanged,
 // already compact data.jsonl comes out byte-identical).
 ZdsCollectionWrite unchangedCollection(const ZdsCollection& c);
 

@@ -52,14 +52,10 @@ ZdsCollectionWrite ZdsEditor::collectionWrite(int collection) const {
     write.source = &t->collection();
     write.layout =
         t->collection().mode() == ZdsStorageMode::Docs ? ZdsLayout::Docs : ZdsLayout::Jsonl;
-    const ZdsRowReader reader = t->reader();
     write.documents.reserve(t->rows().size());
     for (const ZdsRow& row : t->rows()) {
         if (row.changed()) {
             write.documents.push_back(ZdsWriteDoc::text(row.text->json));
-        } else if (reader.lines) {
-            const ZdsLineSpan span = (*reader.lines)[static_cast<std::size_t>(row.original)];
-            write.documents.push_back(ZdsWriteDoc::dataLine(span.start, span.end - span.start));
         } else {
             write.documents.push_back(
                 ZdsWriteDoc::original(static_cast<std::uint64_t>(row.original)));
@@ -97,6 +93,11 @@ Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error
             if (result.cancelled) {
                 return;
             }
+            QString summary = tr("%1 documents saved").arg(result.documents);
+            for (const std::string& note : result.notes) {
+                summary += QStringLiteral("; ") + QString::fromStdString(note);
+            }
+            context.setProgress(1.0, summary);
         } catch (const std::exception& e) {
             context.fail(QString::fromStdString(e.what()));
             return;

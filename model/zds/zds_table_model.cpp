@@ -21,24 +21,9 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 constexpr std::size_t kBatchRows = 20000;
-constexpr std::uint64_t kScanChunk = 4 << 20;
 constexpr int kSampleRows = 100;
 constexpr int kCellChars = 200;
 constexpr std::size_t kParsedCacheRows = 4096;
-
-std::string stripLineEnd(std::span<const std::uint8_t> bytes) {
-    std::size_t n = bytes.size();
-    while (n > 0 && (bytes[n - 1] == '\n' || bytes[n - 1] == '\r')) {
-        --n;
-    }
-    return std::string(reinterpret_cast<const char*>(bytes.data()), n);
-}
-
-bool isBlank(std::span<const std::uint8_t> line) {
-    return std::all_of(line.begin(), line.end(), [](std::uint8_t c) {
-        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-    });
-}
 
 // "/a/b" stays; a plain key becomes a pointer to that top-level member.
 std::string toPointer(const QString& column) {
@@ -119,15 +104,7 @@ std::string ZdsRowReader::text(const ZdsRow& row) const {
     if (row.original < 0) {
         return {};
     }
-    const auto i = static_cast<std::uint64_t>(row.original);
-    if (lines) {
-        if (i >= lines->size() || !collection->data) {
-            return {};
-        }
-        const ZdsLineSpan span = (*lines)[i];
-        return stripLineEnd(collection->data->view(span.start, span.end - span.start).bytes);
-    }
-    const ByteView v = collection->documentBytes(i);
+    const ByteView v = collection->documentBytes(static_cast<std::uint64_t>(row.original));
     return std::string(reinterpret_cast<const char*>(v.data()), v.size());
 }
 
@@ -143,24 +120,15 @@ Region ZdsRowReader::region(std::int64_t original) const {
     if (original < 0) {
         return {};
     }
-    const auto i = static_cast<std::uint64_t>(original);
-    if (lines) {
-        if (i >= lines->size() || !collection->data) {
-            return {};
-        }
-        const ZdsLineSpan span = (*lines)[i];
-        return Region{collection->data.get(), span.start, span.end - span.start}.clipped();
-    }
-    return collection->document(i).region;
+    return collection->document(static_cast<std::uint64_t>(original)).region;
 }
 
 // ---- loading ----
 
 struct ZdsTableModel::Batch {
-    std::vector<ZdsLineSpan> lines;
-    std::vector<std::uint64_t> originals;  // empty: the lines, numbered on
+    std::uint64_t first = 0;  // the live index of the first id
     std::vector<std::string> ids;
-    bool usesIndex = false;
+    std::shared_ptr<const ZdsLiveSet> live;  // set on the first batch
 };
 
 struct ZdsTableModel::ParsedCache {
@@ -183,73 +151,31 @@ ZdsTableModel::~ZdsTableModel() {
 
 namespace {
 
-using PostBatch = std::function<void(std::vector<ZdsLineSpan>, std::vector<std::uint64_t>,
-                                     std::vector<std::string>, bool)>;
+using PostBatch = std::function<void(std::shared_ptr<ZdsTableModel::Batch>)>;
 
-// Lists the lines of data.jsonl front to back (blank lines skipped, as the reader does).
-void scanLines(const ZdsCollection& c, JobContext& context, const PostBatch& post) {
-    const ByteSource& data = *c.data;
-    const std::uint64_t size = data.size();
-    std::vector<ZdsLineSpan> lines;
-    std::vector<std::string> ids;
-    std::uint64_t lineStart = 0;
-    std::uint64_t found = 0;
-    auto addLine = [&](std::uint64_t end) {
-        const ByteView v = data.view(lineStart, end - lineStart);
-        if (!isBlank(v.bytes)) {
-            lines.push_back({lineStart, end});
-            ids.push_back(extractJsonId(v.bytes).value_or(""));
-            ++found;
-        }
-        lineStart = end;
-        if (lines.size() >= kBatchRows) {
-            post(std::move(lines), {}, std::move(ids), false);
-            lines.clear();
-            ids.clear();
-        }
-    };
-    for (std::uint64_t at = 0; at < size && !context.cancelled(); at += kScanChunk) {
-        const ByteView chunk = data.view(at, kScanChunk);
-        if (chunk.empty()) {
-            break;
-        }
-        const auto* p = chunk.data();
-        const auto* end = p + chunk.size();
-        while (p < end) {
-            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-            if (nl == nullptr) {
-                break;
-            }
-            const auto* q = static_cast<const std::uint8_t*>(nl);
-            addLine(at + static_cast<std::uint64_t>(q - chunk.data()) + 1);
-            p = q + 1;
-        }
-        context.setProgress(double(std::min(size, at + chunk.size())) / double(size),
-                            QObject::tr("%1 documents so far").arg(found));
-    }
-    if (!context.cancelled() && lineStart < size) {
-        addLine(size);
-    }
-    post(std::move(lines), {}, std::move(ids), false);
-}
-
+// Lists the live documents: the set is computed (cancellable, with progress), then its ids go
+// to the model in batches.
 void listDocuments(const ZdsCollection& c, JobContext& context, const PostBatch& post) {
-    // Stored order: by position in data.jsonl (ZDX entries are in hash order).
-    const std::vector<std::uint64_t> order = storedOrder(c);
-    const std::size_t n = order.size();
-    std::vector<std::uint64_t> originals;
-    std::vector<std::string> ids;
-    for (std::size_t i = 0; i < n && !context.cancelled(); ++i) {
-        originals.push_back(order[i]);
-        ids.push_back(c.document(order[i]).id);
-        if (ids.size() >= kBatchRows) {
-            post({}, std::move(originals), std::move(ids), true);
-            originals.clear();
-            ids.clear();
+    ZdsLiveOptions options;
+    options.index.cancel = &context.cancelToken();
+    options.index.progress = context.progressCallback();
+    const auto live = c.liveSet(options);
+    if (!live) {
+        return;
+    }
+    const std::uint64_t n = live->size();
+    auto batch = std::make_shared<ZdsTableModel::Batch>();
+    batch->live = live;
+    for (std::uint64_t i = 0; i < n && !context.cancelled(); ++i) {
+        batch->ids.emplace_back(live->id(i));
+        if (batch->ids.size() >= kBatchRows) {
+            post(std::move(batch));
+            batch = std::make_shared<ZdsTableModel::Batch>();
+            batch->first = i + 1;
             context.setProgress(double(i) / double(n), QObject::tr("%1 documents").arg(i + 1));
         }
     }
-    post({}, std::move(originals), std::move(ids), true);
+    post(std::move(batch));
 }
 
 }  // namespace
@@ -261,56 +187,46 @@ Job* ZdsTableModel::startLoading(JobRunner& runner) {
     auto dataset = dataset_;
     const ZdsCollection* c = collection_;
     QPointer<ZdsTableModel> self(this);
-    Job* job = runner.start(
-        tr("Listing documents of %1").arg(QString::fromStdString(c->name())),
-        [dataset, c, self](JobContext& context) {
-            PostBatch post = [&context, self](std::vector<ZdsLineSpan> lines,
-                                              std::vector<std::uint64_t> originals,
-                                              std::vector<std::string> ids, bool indexed) {
-                auto batch = std::make_shared<Batch>(
-                    Batch{std::move(lines), std::move(originals), std::move(ids), indexed});
-                context.post([self, batch] {
-                    if (self) {
-                        self->appendBatch(*batch);
-                    }
-                });
-            };
-            const bool scan = c->mode() == ZdsStorageMode::Jsonl && !c->usesIndex() && c->data;
-            if (scan) {
-                scanLines(*c, context, post);
-            } else {
-                listDocuments(*c, context, post);
-            }
-            if (!context.cancelled()) {
-                context.post([self] {
-                    if (self) {
-                        self->finishLoading();
-                    }
-                });
-                context.setProgress(1.0, QObject::tr("done"));
-            }
-        });
+    Job* job = runner.start(tr("Listing documents of %1").arg(QString::fromStdString(c->name())),
+                            [dataset, c, self](JobContext& context) {
+                                PostBatch post = [&context, self](std::shared_ptr<Batch> batch) {
+                                    context.post([self, batch] {
+                                        if (self) {
+                                            self->appendBatch(*batch);
+                                        }
+                                    });
+                                };
+                                listDocuments(*c, context, post);
+                                if (!context.cancelled()) {
+                                    context.post([self] {
+                                        if (self) {
+                                            self->finishLoading();
+                                        }
+                                    });
+                                    context.setProgress(1.0, QObject::tr("done"));
+                                }
+                            });
     return job;
 }
 
 void ZdsTableModel::appendBatch(Batch& batch) {
-    usesIndex_ =
-        batch.usesIndex && collection_->mode() == ZdsStorageMode::Jsonl && collection_->usesIndex();
-    if (!batch.lines.empty() && !lines_) {
-        lines_ = std::make_shared<std::vector<ZdsLineSpan>>();
+    if (batch.live) {
+        live_ = batch.live;
+        usesIndex_ = live_->fromIndex();
+        liveBasis_ = QString::fromStdString(live_->basisText());
+        liveNotes_.clear();
+        for (const std::string& note : live_->notes()) {
+            liveNotes_ << QString::fromStdString(note);
+        }
     }
     const std::size_t n = batch.ids.size();
     if (n == 0) {
         return;
     }
-    const std::uint64_t firstLine = lines_ ? lines_->size() : 0;
     const int tableFirst = static_cast<int>(rows_.size());
     beginInsertRows({}, tableFirst, tableFirst + static_cast<int>(n) - 1);
-    if (lines_) {
-        lines_->insert(lines_->end(), batch.lines.begin(), batch.lines.end());
-    }
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t original = batch.originals.empty() ? firstLine + i : batch.originals[i];
+        const std::uint64_t original = batch.first + i;
         if (original >= ids_->size()) {
             ids_->resize(original + 1);
         }
@@ -366,7 +282,7 @@ void ZdsTableModel::countId(const std::string& id, int delta) {
 }
 
 ZdsRowReader ZdsTableModel::reader() const {
-    return ZdsRowReader{dataset_, collection_, lines_, ids_};
+    return ZdsRowReader{dataset_, collection_, ids_};
 }
 
 // ---- Qt model ----
@@ -576,10 +492,10 @@ Region ZdsTableModel::documentRegion(int stored) const {
 
 Region ZdsTableModel::indexEntryRegion(int stored) const {
     const ZdsRow& r = rows_[static_cast<std::size_t>(stored)];
-    if (r.changed() || r.original < 0 || !usesIndex_ || collection_->zdx() == nullptr) {
+    if (r.changed() || r.original < 0 || !usesIndex_ || !live_ || collection_->zdx() == nullptr) {
         return {};
     }
-    return collection_->zdx()->entry(static_cast<std::uint64_t>(r.original)).entry;
+    return collection_->zdx()->entry(live_->entry(static_cast<std::uint64_t>(r.original))).entry;
 }
 
 int ZdsTableModel::storedOfOriginal(std::int64_t original) const {
@@ -592,27 +508,11 @@ int ZdsTableModel::storedOfOriginal(std::int64_t original) const {
 }
 
 std::int64_t ZdsTableModel::originalAtOffset(std::uint64_t offset) const {
-    if (lines_) {  // the scan's lines, in file order
-        const auto it =
-            std::upper_bound(lines_->begin(), lines_->end(), offset,
-                             [](std::uint64_t o, const ZdsLineSpan& l) { return o < l.start; });
-        if (it == lines_->begin() || offset >= std::prev(it)->end) {
-            return -1;
-        }
-        return static_cast<std::int64_t>(std::prev(it) - lines_->begin());
-    }
-    if (!usesIndex_ || collection_->zdx() == nullptr) {
+    if (!live_ || !collection_->data) {
         return -1;
     }
-    // Documents are index entries, in no particular order: find the one at this line.
-    const ZdxIndex& zdx = *collection_->zdx();
-    for (std::uint64_t i = 0; i < zdx.entryCount(); ++i) {
-        const ZdxEntry e = zdx.entry(i);
-        if (e.parsed && offset >= e.offset && offset - e.offset < e.length) {
-            return static_cast<std::int64_t>(i);
-        }
-    }
-    return -1;
+    const auto i = live_->atOffset(collection_->data.get(), offset);
+    return i ? static_cast<std::int64_t>(*i) : -1;
 }
 
 std::int64_t ZdsTableModel::originalForNode(const Node& node) const {
@@ -620,11 +520,13 @@ std::int64_t ZdsTableModel::originalForNode(const Node& node) const {
     while (c != nullptr && c->kind() != "zds.collection") {
         c = c->parent();
     }
-    if (c == nullptr || c->label() != collection_->name()) {
+    if (c == nullptr || c->label() != collection_->name() || !live_) {
         return -1;
     }
     if (node.kind() == "zds.document") {
-        return static_cast<std::int64_t>(node.row());  // the tree lists the same documents
+        const Region r = node.region();
+        const auto i = r.valid() ? live_->atOffset(r.source, r.offset) : live_->find(node.label());
+        return i ? static_cast<std::int64_t>(*i) : -1;
     }
     if (node.kind() != "zds.zdx.entry" || collection_->zdx() == nullptr) {
         return -1;
@@ -636,9 +538,11 @@ std::int64_t ZdsTableModel::originalForNode(const Node& node) const {
     }
     const std::uint64_t entry = node.row() - header;
     if (usesIndex_) {
-        return static_cast<std::int64_t>(entry);
+        if (const auto i = live_->forEntry(entry)) {
+            return static_cast<std::int64_t>(*i);
+        }
     }
-    const ZdxEntry e = zdx.entry(entry);  // a stale index: follow the entry to its line
+    const ZdxEntry e = zdx.entry(entry);  // not the key's last entry, or an unused index
     return e.parsed ? originalAtOffset(e.offset) : -1;
 }
 

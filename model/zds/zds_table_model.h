@@ -1,8 +1,8 @@
-// The documents of one ZDS collection as a virtual table: one row per document in stored order,
-// a column per top-level key of a sample of documents plus columns the user adds (JSON
-// pointers). Rows come from the ZDX index when the collection has a usable one; otherwise a
-// background job indexes the lines of data.jsonl and rows appear as it goes. Edits replace rows
-// with new JSON text; untouched rows keep pointing at their original bytes.
+// The documents of one ZDS collection as a virtual table: one row per live document in stored
+// order (the collection's live set, zds_live_set.h: the same documents `strata-cli zds ls`
+// lists), a column per top-level key of a sample of documents plus columns the user adds (JSON
+// pointers). A background job computes the live set and rows appear in batches. Edits replace
+// rows with new JSON text; untouched rows keep pointing at their original bytes.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -17,6 +17,7 @@
 
 #include "formats/common/node.h"
 #include "formats/common/region.h"
+#include "formats/zds/zds_live_set.h"
 #include "formats/zds/zds_reader.h"
 #include "model/core/job_runner.h"
 
@@ -34,18 +35,11 @@ struct ZdsRow {
     bool changed() const { return text != nullptr; }
 };
 
-// A line of data.jsonl found by the indexing job: [start, end) including its line ending.
-struct ZdsLineSpan {
-    std::uint64_t start = 0;
-    std::uint64_t end = 0;
-};
-
 // What a worker needs to read rows without touching the model: the dataset stays alive.
 struct ZdsRowReader {
     std::shared_ptr<const ZdsDataset> dataset;
     const ZdsCollection* collection = nullptr;
-    std::shared_ptr<const std::vector<ZdsLineSpan>> lines;  // set without a usable index
-    std::shared_ptr<const std::vector<std::string>> ids;    // ids of original documents
+    std::shared_ptr<const std::vector<std::string>> ids;  // ids of original documents
 
     // The document's JSON text (line ending stripped).
     std::string text(const ZdsRow& row) const;
@@ -65,6 +59,10 @@ public:
     const std::shared_ptr<const ZdsDataset>& dataset() const { return dataset_; }
     // True when documents come from the ZDX (their index entries can be shown).
     bool usesIndex() const { return usesIndex_; }
+    // What the live set says about the collection's index and data (empty when they agree),
+    // and what it was read from; valid once loading has finished.
+    QStringList liveNotes() const { return liveNotes_; }
+    QString liveBasis() const { return liveBasis_; }
 
     // Starts the job that lists the documents (ids from the ZDX, or a scan of the lines);
     // rows are added in batches while it runs. Call once.
@@ -102,8 +100,8 @@ public:
     Region documentRegion(int stored) const;
     // Its ZDX entry in index.bin (invalid without an index, or for new or edited documents).
     Region indexEntryRegion(int stored) const;
-    // The stored position of the row showing original document `original` (a document of the
-    // collection, or a line of the scan), or -1 (deleted, superseded or not listed yet).
+    // The stored position of the row showing original document `original` (a live document
+    // of the collection), or -1 (deleted or not listed yet).
     int storedOfOriginal(std::int64_t original) const;
     // The original document whose line in data.jsonl holds `offset`, or -1.
     std::int64_t originalAtOffset(std::uint64_t offset) const;
@@ -128,12 +126,14 @@ public:
     void removeStoredRows(int stored, int count);
     void setRow(int stored, const ZdsRow& row);
 
+    // A batch of listed ids, posted by the loading job.
+    struct Batch;
+
 signals:
     void loadingProgress(int documents, bool finished);
     void rowsEdited();
 
 private:
-    struct Batch;
     void appendBatch(Batch& batch);
     void finishLoading();
     void applySort(std::vector<int> view);
@@ -152,7 +152,9 @@ private:
     std::vector<std::int64_t> listed_;  // the originals as loading listed them
     std::vector<int> view_;             // table row → stored position while sorted
     std::uint64_t sortGeneration_ = 0;  // a sort result is dropped when this moved on
-    std::shared_ptr<std::vector<ZdsLineSpan>> lines_;
+    std::shared_ptr<const ZdsLiveSet> live_;
+    QStringList liveNotes_;
+    QString liveBasis_;
     std::shared_ptr<std::vector<std::string>> ids_;
     std::unordered_map<std::string, int> idCounts_;
     QStringList columns_;

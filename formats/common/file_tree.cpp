@@ -1,0 +1,76 @@
+#include "file_tree.h"
+
+#include <algorithm>
+#include <system_error>
+
+namespace strata {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class LocalFileTree final : public FileTree {
+public:
+    bool remote() const override { return false; }
+
+    ByteSourcePtr open(const Location& file) const override {
+        return openMappedFile(file.localPath());
+    }
+
+    std::optional<FileTreeEntry> stat(const Location& location) const override {
+        std::error_code ec;
+        const fs::path path = location.localPath();
+        const auto status = fs::status(path, ec);
+        if (ec || !fs::exists(status)) {
+            return std::nullopt;
+        }
+        FileTreeEntry e;
+        e.name = path.filename().string();
+        e.isDirectory = fs::is_directory(status);
+        if (fs::is_regular_file(status)) {
+            e.size = fs::file_size(path, ec);
+        } else if (!e.isDirectory) {
+            return std::nullopt;  // sockets, devices: not files Strata reads
+        }
+        return e;
+    }
+
+    std::vector<FileTreeEntry> list(const Location& folder, std::size_t limit,
+                                    bool* truncated) const override {
+        std::vector<FileTreeEntry> out;
+        std::error_code ec;
+        fs::directory_iterator it(folder.localPath(), ec);
+        if (ec) {
+            throw SourceError(folder.text() + ": cannot list the folder: " + ec.message());
+        }
+        for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+            std::error_code typeEc;
+            FileTreeEntry e;
+            e.name = it->path().filename().string();
+            e.isDirectory = it->is_directory(typeEc);
+            if (!e.isDirectory && !it->is_regular_file(typeEc)) {
+                continue;
+            }
+            e.size = e.isDirectory ? 0 : it->file_size(typeEc);
+            out.push_back(std::move(e));
+        }
+        std::sort(out.begin(), out.end(),
+                  [](const FileTreeEntry& a, const FileTreeEntry& b) { return a.name < b.name; });
+        if (truncated != nullptr) {
+            *truncated = limit != 0 && out.size() > limit;
+        }
+        if (limit != 0 && out.size() > limit) {
+            out.resize(limit);
+        }
+        return out;
+    }
+};
+
+}  // namespace
+
+FileTreePtr localFileTree() {
+    static const FileTreePtr tree = std::make_shared<LocalFileTree>();
+    return tree;
+}
+
+}  // namespace strata

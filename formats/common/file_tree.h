@@ -1,0 +1,47 @@
+// A tree of files that can be read: the local file system, an HTTP(S) server, an S3 bucket.
+// Every reader that looks beyond one file (probes listing a folder, ZDS collections, OZDF part
+// files, Shardlake shards) goes through a FileTree, so remote data is read the same way as
+// local data, and only the bytes a view touches are fetched.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "byte_source.h"
+#include "location.h"
+
+namespace strata {
+
+struct FileTreeEntry {
+    std::string name;  // the last part of the location
+    bool isDirectory = false;
+    std::uint64_t size = 0;  // regular files
+};
+
+class FileTree {
+public:
+    virtual ~FileTree() = default;
+
+    // True for HTTP and S3: opening and listing cost a network round trip, writes go elsewhere.
+    virtual bool remote() const = 0;
+    // The file's bytes. Throws SourceError naming the location and what went wrong (no such
+    // file, permission denied, the server does not serve ranges...).
+    virtual ByteSourcePtr open(const Location& file) const = 0;
+    // What is at `location`: a file (with its size), a folder, or nothing.
+    virtual std::optional<FileTreeEntry> stat(const Location& location) const = 0;
+    // The immediate children of a folder, sorted by name, at most `limit` of them (0 = all);
+    // `truncated` (when given) says whether there were more. Throws SourceError when the tree
+    // cannot list folders (a plain HTTP server without directory listings).
+    virtual std::vector<FileTreeEntry> list(const Location& folder, std::size_t limit = 0,
+                                            bool* truncated = nullptr) const = 0;
+};
+
+using FileTreePtr = std::shared_ptr<const FileTree>;
+
+// The local file system: files are memory-mapped (openMappedFile).
+FileTreePtr localFileTree();
+
+}  // namespace strata

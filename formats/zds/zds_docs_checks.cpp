@@ -1,0 +1,384 @@
+#include "zds_docs_checks.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
+
+#include "zds_docs_meta.h"
+
+namespace strata {
+
+namespace {
+
+constexpr std::uint64_t kMaxMetaBytes = 256ull << 20;
+constexpr std::uint64_t kMaxDocBytes = 64ull << 20;
+
+std::string quote(std::string_view s) {
+    std::string out = "'";
+    for (const unsigned char ch : s.substr(0, 80)) {
+        out += ch < 0x20 ? '?' : static_cast<char>(ch);
+    }
+    return out + (s.size() > 80 ? "...'" : "'");
+}
+
+// One metadata file of the collection, read whole (they are small); nothing when absent.
+struct MetaFile {
+    ByteSourcePtr source;
+    std::string_view text;
+    ByteView view;
+    std::string rel;
+
+    Region line(const ZdsTextLine& l) const { return {source.get(), l.offset, l.text.size()}; }
+    Region whole() const { return {source.get(), 0, source->size()}; }
+};
+
+class DocsChecker {
+    struct Entry {
+        ZdsDocIndexEntry e;
+        Region region;
+    };
+    struct Schema {
+        ZdsSchemaEntry e;
+        Region region;
+    };
+
+public:
+    DocsChecker(const ZdsCollection& c, const std::unordered_set<std::string>& files, bool strict,
+                const ZdsReport& report)
+        : c_(c), files_(files), strict_(strict), report_(report) {}
+
+    void run() {
+        const auto docIndex = open("meta/doc_index.jsonl");
+        const auto order = open("meta/order.ids");
+        const auto schemas = open("meta/schemas.jsonl");
+        const auto journal = open("meta/journal.log");
+        if (docIndex) {
+            readDocIndex(*docIndex);
+        } else if (!files_.empty()) {
+            report_(Severity::Warning, "ZDS-DOCINDEX-ABSENT",
+                    "there is no meta/doc_index.jsonl: the zippy CLI lists none of the " +
+                        std::to_string(files_.size()) +
+                        " documents in docs/ (reindex writes the metadata)",
+                    {}, c_.storage().displayPath(c_.path("meta/doc_index.jsonl")));
+        }
+        if (schemas) {
+            readSchemas(*schemas);
+        }
+        if (docIndex && indexReadable_) {
+            checkIndexAgainstDisk(*docIndex, order.has_value());
+            if (schemas && schemasReadable_) {
+                checkSchemasAgainstIndex(*schemas, *docIndex);
+            }
+        }
+        if (order && docIndex && indexReadable_) {
+            checkOrderAgainstIndex(*order);
+        }
+        if (journal) {
+            checkJournal(*journal, docIndex.has_value() && indexReadable_);
+        }
+    }
+
+private:
+    std::optional<MetaFile> open(const std::string& rel) {
+        const ByteSourcePtr src = c_.storage().open(c_.path(rel));
+        if (!src) {
+            return std::nullopt;
+        }
+        if (src->size() > kMaxMetaBytes) {
+            report_(Severity::Warning, "ZDS-META-LARGE",
+                    rel + " is larger than 256 MiB; it is not checked", {{src.get(), 0, 0}}, {});
+            return std::nullopt;
+        }
+        MetaFile f;
+        f.source = src;
+        f.rel = rel;
+        f.view = src->view(0, src->size());
+        f.text = {reinterpret_cast<const char*>(f.view.data()), f.view.size()};
+        return f;
+    }
+
+    // ---- doc_index.jsonl ----
+
+    void readDocIndex(const MetaFile& f) {
+        std::string error;
+        for (const ZdsTextLine& l : zdsTextLines(f.text)) {
+            auto e = parseZdsDocIndexLine(l.text, &error);
+            if (!e) {
+                report_(Severity::Error, "ZDS-DOCINDEX-LINE",
+                        "doc_index.jsonl line " + std::to_string(l.number) + ": " + error +
+                            " (an entry is {\"doc_id\", \"schema_id\", \"size\", \"mtime\"}); "
+                            "the zippy CLI then lists no documents in this collection",
+                        {f.line(l)}, {});
+                indexReadable_ = false;
+                continue;
+            }
+            const auto [it, inserted] = index_.try_emplace(e->docId, Entry{*e, f.line(l)});
+            if (!inserted) {
+                report_(Severity::Error, "ZDS-DOCINDEX-DUPLICATE",
+                        "doc_index.jsonl lists " + quote(e->docId) + " twice (lines " +
+                            std::to_string(lineOf(f, it->second.region)) + " and " +
+                            std::to_string(l.number) + ")",
+                        {f.line(l), it->second.region}, {});
+                it->second = Entry{*e, f.line(l)};
+            }
+        }
+    }
+
+    static std::uint64_t lineOf(const MetaFile& f, const Region& r) {
+        std::uint64_t n = 1;
+        for (std::uint64_t i = 0; i < r.offset && i < f.text.size(); ++i) {
+            n += f.text[i] == '\n' ? 1 : 0;
+        }
+        return n;
+    }
+
+    void checkIndexAgainstDisk(const MetaFile& f, bool hasOrder) {
+        for (const auto& [id, entry] : index_) {
+            if (files_.count(id) == 0) {
+                report_(Severity::Error, "ZDS-DOCINDEX-MISSING",
+                        "doc_index.jsonl lists " + quote(id) + " but docs/" + id +
+                            ".json does not exist",
+                        {entry.region}, {});
+                continue;
+            }
+            const ByteSourcePtr doc = c_.storage().open(c_.path("docs/" + id + ".json"));
+            if (doc && doc->size() != entry.e.size) {
+                report_(Severity::Warning, "ZDS-DOCINDEX-SIZE",
+                        "doc_index.jsonl gives " + quote(id) + " a size of " +
+                            std::to_string(entry.e.size) + " bytes; docs/" + id + ".json has " +
+                            std::to_string(doc->size()),
+                        {entry.region, {doc.get(), 0, doc->size()}}, {});
+            }
+        }
+        std::uint64_t unlisted = 0;
+        std::string first;
+        for (const std::string& id : files_) {
+            if (index_.count(id) == 0) {
+                ++unlisted;
+                first = first.empty() || id < first ? id : first;
+            }
+        }
+        if (unlisted > 0) {
+            report_(Severity::Warning, "ZDS-DOCINDEX-UNLISTED",
+                    std::to_string(unlisted) + " file(s) in docs/ (" + quote(first) +
+                        (unlisted > 1 ? " and others" : "") +
+                        ") have no doc_index.jsonl entry: the zippy CLI does not count them "
+                        "(disk: " +
+                        std::to_string(files_.size()) +
+                        ", stored: " + std::to_string(index_.size()) + ")",
+                    {f.whole()}, {});
+        }
+        (void)hasOrder;
+    }
+
+    void checkOrderAgainstIndex(const MetaFile& order) {
+        std::unordered_set<std::string> listed;
+        for (const ZdsTextLine& l : zdsTextLines(order.text)) {
+            std::string_view id = l.text;
+            while (!id.empty() && (id.front() == ' ' || id.front() == '\t')) {
+                id.remove_prefix(1);
+            }
+            while (!id.empty() && (id.back() == ' ' || id.back() == '\t')) {
+                id.remove_suffix(1);
+            }
+            listed.emplace(id);
+            if (index_.count(std::string(id)) == 0 && files_.count(std::string(id)) != 0) {
+                report_(Severity::Warning, "ZDS-ORDER-UNINDEXED",
+                        "order.ids lists " + quote(id) +
+                            ", which doc_index.jsonl does not: the zippy CLI lists it but does "
+                            "not count it",
+                        {order.line(l)}, {});
+            }
+        }
+        for (const auto& [id, entry] : index_) {
+            if (listed.count(id) == 0) {
+                report_(Severity::Warning, "ZDS-ORDER-INCOMPLETE",
+                        "doc_index.jsonl lists " + quote(id) +
+                            " but order.ids does not: the zippy CLI counts it but never lists it",
+                        {entry.region}, {});
+            }
+        }
+    }
+
+    // ---- schemas.jsonl ----
+
+    void readSchemas(const MetaFile& f) {
+        std::string error;
+        for (const ZdsTextLine& l : zdsTextLines(f.text)) {
+            auto e = parseZdsSchemaLine(l.text, &error);
+            if (!e) {
+                report_(Severity::Error, "ZDS-SCHEMAS-LINE",
+                        "schemas.jsonl line " + std::to_string(l.number) + ": " + error +
+                            " (an entry is {\"schema_id\", \"schema\", \"count\"}); the zippy "
+                            "CLI then ignores every schema of this collection",
+                        {f.line(l)}, {});
+                schemasReadable_ = false;
+                continue;
+            }
+            if (schemas_.count(e->schemaId) != 0) {
+                report_(Severity::Warning, "ZDS-SCHEMAS-DUPLICATE",
+                        "schemas.jsonl lists schema " + quote(e->schemaId) +
+                            " twice; the last "
+                            "entry counts",
+                        {f.line(l)}, {});
+            }
+            const std::string id = e->schemaId;
+            schemas_[id] = Schema{std::move(*e), f.line(l)};
+        }
+    }
+
+    void checkSchemasAgainstIndex(const MetaFile& schemas, const MetaFile& docIndex) {
+        std::map<std::string, std::uint64_t> uses;
+        for (const auto& [id, entry] : index_) {
+            ++uses[entry.e.schemaId];
+            const auto it = schemas_.find(entry.e.schemaId);
+            if (it == schemas_.end()) {
+                report_(Severity::Warning, "ZDS-DOCINDEX-SCHEMA",
+                        "doc_index.jsonl gives " + quote(id) + " schema " +
+                            quote(entry.e.schemaId) + ", which schemas.jsonl does not list",
+                        {entry.region}, {});
+                continue;
+            }
+            checkShape(id, entry, it->second);
+        }
+        for (const auto& [schemaId, s] : schemas_) {
+            const std::uint64_t n = uses.count(schemaId) ? uses[schemaId] : 0;
+            if (s.e.count != n) {
+                report_(Severity::Warning, "ZDS-SCHEMAS-COUNT",
+                        "schemas.jsonl counts " + std::to_string(s.e.count) +
+                            " documents with schema " + quote(schemaId) +
+                            "; doc_index.jsonl gives it to " + std::to_string(n),
+                        {s.region}, {});
+            }
+        }
+        if (strict_ && uses.size() > 1) {
+            report_(Severity::Error, "ZDS-SCHEMAS-STRICT",
+                    "manifest.json makes the collection strict (one schema for every document), "
+                    "but doc_index.jsonl uses " +
+                        std::to_string(uses.size()) + " schemas",
+                    {docIndex.whole(), schemas.whole()}, {});
+        }
+    }
+
+    // The document on disk still has the shape its schema entry records.
+    void checkShape(const std::string& id, const Entry& entry, const Schema& s) {
+        const ByteSourcePtr doc = c_.storage().open(c_.path("docs/" + id + ".json"));
+        if (!doc || doc->size() > kMaxDocBytes) {
+            return;
+        }
+        const ByteView v = doc->view(0, doc->size());
+        const auto parsed = nlohmann::json::parse(v.bytes.begin(), v.bytes.end(), nullptr, false);
+        if (parsed.is_discarded()) {
+            return;  // reported as ZDS-JSON
+        }
+        if (zdsSchemaOf(parsed) != s.e.schema) {
+            report_(Severity::Warning, "ZDS-SCHEMAS-SHAPE",
+                    "docs/" + id +
+                        ".json does not have the shape that schemas.jsonl records for "
+                        "its schema " +
+                        quote(entry.e.schemaId) + " (edited without the engine?)",
+                    {{doc.get(), 0, doc->size()}, entry.region}, {});
+        }
+    }
+
+    // ---- journal.log ----
+
+    void checkJournal(const MetaFile& f, bool compareWithIndex) {
+        std::string error;
+        std::uint64_t lastBatch = 0;
+        bool checkpoint = false;
+        bool readable = true;
+        std::uint64_t pending = 0;
+        std::optional<Region> firstPending;
+        std::map<std::string, bool> committed, batch;
+        for (const ZdsTextLine& l : zdsTextLines(f.text)) {
+            auto e = parseZdsJournalLine(l.text, &error);
+            if (!e) {
+                report_(Severity::Error, "ZDS-JOURNAL-LINE",
+                        "journal.log line " + std::to_string(l.number) + ": " + error +
+                            "; the engine stops its recovery replay here",
+                        {f.line(l)}, {});
+                readable = false;
+                continue;
+            }
+            switch (e->op) {
+                case ZdsJournalEntry::Op::Put:
+                case ZdsJournalEntry::Op::Delete:
+                    batch[e->docId] = e->op == ZdsJournalEntry::Op::Put;
+                    if (pending++ == 0) {
+                        firstPending = f.line(l);
+                    }
+                    break;
+                case ZdsJournalEntry::Op::Commit:
+                    if (e->batchId <= lastBatch) {
+                        report_(Severity::Warning, "ZDS-JOURNAL-BATCH",
+                                "journal.log line " + std::to_string(l.number) + " commits batch " +
+                                    std::to_string(e->batchId) + " after batch " +
+                                    std::to_string(lastBatch) + " (batch ids must increase)",
+                                {f.line(l)}, {});
+                    }
+                    lastBatch = std::max(lastBatch, e->batchId);
+                    [[fallthrough]];
+                case ZdsJournalEntry::Op::Checkpoint:
+                    if (e->op == ZdsJournalEntry::Op::Checkpoint) {
+                        checkpoint = true;
+                    }
+                    for (const auto& [id, present] : batch) {
+                        committed[id] = present;
+                    }
+                    batch.clear();
+                    pending = 0;
+                    break;
+            }
+        }
+        if (pending > 0) {
+            report_(Severity::Warning, "ZDS-JOURNAL-UNCOMMITTED",
+                    "journal.log ends with " + std::to_string(pending) +
+                        " entries after its last COMMIT: a write was interrupted (the engine "
+                        "replays them when it opens the collection)",
+                    {*firstPending}, {});
+        }
+        if (!readable || checkpoint || !compareWithIndex) {
+            return;  // after a checkpoint the journal no longer holds the whole history
+        }
+        std::uint64_t differ = 0;
+        std::string example;
+        for (const auto& [id, present] : committed) {
+            if (present != (index_.count(id) != 0)) {
+                ++differ;
+                example = example.empty() ? id : example;
+            }
+        }
+        for (const auto& [id, entry] : index_) {
+            if (committed.count(id) == 0) {
+                ++differ;
+                example = example.empty() ? id : example;
+            }
+        }
+        if (differ > 0) {
+            report_(Severity::Warning, "ZDS-JOURNAL-STATE",
+                    "replaying journal.log does not give the documents doc_index.jsonl lists (" +
+                        std::to_string(differ) + " differ, e.g. " + quote(example) + ")",
+                    {f.whole()}, {});
+        }
+    }
+
+    const ZdsCollection& c_;
+    const std::unordered_set<std::string>& files_;
+    bool strict_;
+    const ZdsReport& report_;
+    std::map<std::string, Entry> index_;
+    std::unordered_map<std::string, Schema> schemas_;
+    bool indexReadable_ = true;
+    bool schemasReadable_ = true;
+};
+
+}  // namespace
+
+void checkZdsDocsMetadata(const ZdsCollection& c, const std::unordered_set<std::string>& files,
+                          bool strict, const ZdsReport& report) {
+    DocsChecker(c, files, strict, report).run();
+}
+
+}  // namespace strata

@@ -1,0 +1,549 @@
+// The live set of a collection is one definition: listing, lookup, counts, validation and every
+// job that rewrites a collection (compact, convert, pack, unpack, reindex) agree on it, and a
+// rewrite never brings back a document the index no longer lists. Each case runs the steps and
+// compares the result document by document.
+#include <gtest/gtest.h>
+#include <zip.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "formats/zds/zds_docs_meta.h"
+#include "formats/zds/zds_jobs.h"
+#include "formats/zds/zds_line_index.h"
+#include "formats/zds/zds_live_set.h"
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_writer.h"
+#include "zds_test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using zds_test::readAll;
+using zds_test::ScratchDir;
+using zds_test::writeAll;
+
+// id -> document text (line ending stripped) for every live document of a collection.
+using Documents = std::map<std::string, std::string>;
+
+Documents liveDocuments(const fs::path& dataset, const std::string& collection) {
+    const auto ds = ZdsDataset::open(dataset);
+    const ZdsCollection& c = chooseZdsCollection(*ds, collection);
+    Documents out;
+    for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
+        const ByteView v = c.documentBytes(i);
+        EXPECT_TRUE(
+            out.emplace(c.document(i).id, std::string(v.bytes.begin(), v.bytes.end())).second)
+            << "id listed twice: " << c.document(i).id;
+    }
+    return out;
+}
+
+// The same documents compared as JSON values (a layout change re-serialises them), without
+// `_id` (docs/ files carry it in their name).
+std::map<std::string, nlohmann::json> asValues(const Documents& docs) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& [id, text] : docs) {
+        auto v = nlohmann::json::parse(text);
+        v.erase("_id");
+        out[id] = v;
+    }
+    return out;
+}
+
+std::string line(const std::string& id, int v) {
+    return "{\"_id\":\"" + id + "\",\"v\":" + std::to_string(v) + "}";
+}
+
+struct Entry {
+    std::string id;
+    std::uint64_t offset, length;
+};
+
+// data.jsonl from lines; the offsets of each line returned through `at`.
+std::string dataOf(const std::vector<std::string>& lines, std::vector<Entry>* at) {
+    std::string data;
+    for (const std::string& l : lines) {
+        const auto id =
+            jsonLineId(std::span(reinterpret_cast<const std::uint8_t*>(l.data()), l.size()));
+        at->push_back({id.value_or(""), data.size(), l.size() + 1});
+        data += l + "\n";
+    }
+    return data;
+}
+
+std::string binaryIndex(const std::vector<Entry>& entries) {
+    std::string out = encodeZdxHeader(entries.size());
+    for (const Entry& e : entries) {
+        appendZdxEntry(out, e.id, e.offset, e.length);
+    }
+    return out;
+}
+
+std::string textIndex(const std::vector<Entry>& entries) {
+    std::string out;
+    for (const Entry& e : entries) {
+        out += e.id + "\t" + std::to_string(e.offset) + "\t" + std::to_string(e.length) + "\n";
+    }
+    return out;
+}
+
+fs::path metaOf(const fs::path& ds, const std::string& c = "default") {
+    return ds / "collections" / c / "meta";
+}
+
+// Five documents; d2 was updated (its old line stays) and d4 deleted (its line stays, the index
+// no longer lists it), as the reference leaves a store before compaction.
+struct Store {
+    std::vector<std::string> lines = {line("d0", 0), line("d1", 1), line("d2", 2),
+                                      line("d3", 3), line("d4", 4), line("d2", 22)};
+    std::vector<Entry> at;
+    std::string data = dataOf(lines, &at);
+    // The live entries: d0, d1, d2 (its newer line), d3.
+    std::vector<Entry> live() const { return {at[0], at[1], at[5], at[3]}; }
+    Documents expected() const {
+        return {{"d0", lines[0]}, {"d1", lines[1]}, {"d2", lines[5]}, {"d3", lines[3]}};
+    }
+};
+
+void writeStore(const fs::path& ds, const Store& s, const std::string& index) {
+    writeAll(metaOf(ds) / "data.jsonl", s.data);
+    writeAll(metaOf(ds) / "index.bin", index);
+}
+
+bool anyNoteContains(const std::vector<std::string>& notes, const std::string& text) {
+    for (const std::string& n : notes) {
+        if (n.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+TEST(ZdsLiveSet, BinaryIndexIsTheLiveSet) {
+    ScratchDir dir("live_bin");
+    const Store s;
+    writeStore(dir.path(), s, binaryIndex(s.live()));
+    EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
+    const auto ds = ZdsDataset::open(dir.path());
+    const auto live = ds->collections.at(0)->liveSet();
+    EXPECT_EQ(live->basis(), ZdsLiveBasis::Index);
+    EXPECT_TRUE(live->notes().empty());
+    // Stored order is file order.
+    EXPECT_EQ(std::string(live->id(2)), "d3");
+    EXPECT_EQ(std::string(live->id(3)), "d2");
+}
+
+// The regression: compact of a legacy text index kept every line, so d4 came back.
+TEST(ZdsLiveSet, CompactOfATextIndexKeepsDeletedDocumentsDeleted) {
+    ScratchDir dir("live_text");
+    const Store s;
+    writeStore(dir.path(), s, textIndex(s.live()));
+    EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
+    const ZdsJobResult r = compactZds(dir.path());
+    EXPECT_EQ(r.documents, 4u);
+    EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
+    EXPECT_EQ(readAll(metaOf(dir.path()) / "data.jsonl").find("\"d4\""), std::string::npos);
+    EXPECT_TRUE(anyNoteContains(r.notes, "not listed by the index")) << r.notes.size();
+}
+
+// The regression: one entry naming a line with another _id made compact ignore the index.
+TEST(ZdsLiveSet, CompactWithAnEntryOnTheWrongLineKeepsTheIndexSet) {
+    ScratchDir dir("live_wrong");
+    const Store s;
+    auto entries = s.live();
+    entries[1].offset = s.at[0].offset;  // d1's entry points at d0's line
+    entries[1].length = s.at[0].length;
+    writeStore(dir.path(), s, binaryIndex(entries));
+    // d1 is found by its _id among the lines; d4 stays deleted.
+    const Documents before = liveDocuments(dir.path(), "");
+    EXPECT_EQ(before, s.expected());
+    const ZdsJobResult r = compactZds(dir.path());
+    EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
+    EXPECT_TRUE(anyNoteContains(r.notes, "does not point at a line with its _id"));
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_EQ(zds_test::errorCount(sink), 0u) << zds_test::describe(sink);
+}
+
+// An entry whose key no line carries (the reference serves it with the other line's content):
+// every write keeps the key, so the ids a reader finds never change.
+TEST(ZdsLiveSet, KeysWithoutTheirOwnLineSurviveRewrites) {
+    ScratchDir dir("live_alias");
+    const Store s;
+    auto entries = s.live();
+    entries.push_back({"alias", s.at[0].offset, s.at[0].length});  // a second key on d0's line
+    writeStore(dir.path(), s, binaryIndex(entries));
+    Documents expected = s.expected();
+    expected["alias"] = s.lines[0];
+    EXPECT_EQ(liveDocuments(dir.path(), ""), expected);
+    const auto ds = ZdsDataset::open(dir.path());
+    const auto live = ds->collections.at(0)->liveSet();
+    EXPECT_EQ(live->countFlag(kZdsLiveKeyMismatch), 1u);
+    EXPECT_FALSE(live->notes().empty());
+
+    compactZds(dir.path());
+    EXPECT_EQ(liveDocuments(dir.path(), ""), expected);
+    reindexZds(dir.path());
+    EXPECT_EQ(liveDocuments(dir.path(), ""), expected);
+}
+
+TEST(ZdsLiveSet, EntriesPointingNowhereAreListedButUnreadable) {
+    ScratchDir dir("live_nowhere");
+    const Store s;
+    auto entries = s.live();
+    entries.push_back({"ghost", 1u << 30, 10});
+    writeStore(dir.path(), s, binaryIndex(entries));
+    const auto ds = ZdsDataset::open(dir.path());
+    const ZdsCollection& c = *ds->collections.at(0);
+    const auto live = c.liveSet();
+    ASSERT_EQ(live->size(), 5u);  // the reference lists it too
+    const auto ghost = live->find("ghost");
+    ASSERT_TRUE(ghost);
+    EXPECT_EQ(live->flags(*ghost), kZdsLiveUnreadable);
+    EXPECT_TRUE(c.documentBytes(*ghost).empty());
+    // A rewrite cannot keep what has no bytes: it says so.
+    const ZdsJobResult r = compactZds(dir.path());
+    EXPECT_TRUE(anyNoteContains(r.notes, "'ghost' cannot be read"));
+    EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
+}
+
+// Without a readable index the reference rebuilds from the lines, and so does the live set;
+// it says that deleted documents are live again.
+TEST(ZdsLiveSet, UnreadableIndexFallsBackToTheLinesAndSaysSo) {
+    ScratchDir dir("live_unreadable");
+    const Store s;
+    std::string index = binaryIndex(s.live());
+    index[0] = 'X';
+    writeStore(dir.path(), s, index);
+    const auto ds = ZdsDataset::open(dir.path());
+    const auto live = ds->collections.at(0)->liveSet();
+    EXPECT_EQ(live->basis(), ZdsLiveBasis::Lines);
+    EXPECT_TRUE(anyNoteContains(live->notes(), "deleted only from the index are live again"));
+    Documents withD4 = s.expected();
+    withD4["d4"] = s.lines[4];
+    EXPECT_EQ(liveDocuments(dir.path(), ""), withD4);
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_TRUE(sink.hasCode("ZDS-LIVE-LINES")) << zds_test::describe(sink);
+}
+
+// A count-0 index lists nothing: the reference rebuilds from the lines.
+TEST(ZdsLiveSet, EmptyIndexIsRebuiltFromTheLines) {
+    ScratchDir dir("live_empty_index");
+    const Store s;
+    writeStore(dir.path(), s, encodeZdxHeader(0));
+    const auto ds = ZdsDataset::open(dir.path());
+    EXPECT_EQ(ds->collections.at(0)->liveSet()->basis(), ZdsLiveBasis::Lines);
+    EXPECT_EQ(ds->collections.at(0)->documentCount(), 5u);
+}
+
+// Reindex keeps the set; --from-lines rebuilds from the lines and says what came back.
+TEST(ZdsLiveSet, ReindexKeepsTheSetUnlessAskedToUseTheLines) {
+    ScratchDir dir("live_reindex");
+    const Store s;
+    auto entries = s.live();
+    entries[1].offset += 1;  // d1's entry is off by one byte
+    writeStore(dir.path(), s, textIndex(entries));
+    reindexZds(dir.path());
+    EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
+    const auto ds = ZdsDataset::open(dir.path());
+    const auto live = ds->collections.at(0)->liveSet();
+    EXPECT_EQ(live->basis(), ZdsLiveBasis::Index);  // rewritten as binary ZDX
+    EXPECT_TRUE(live->notes().empty());
+
+    ZdsJobOptions fromLines;
+    fromLines.fromLines = true;
+    const ZdsJobResult r = reindexZds(dir.path(), fromLines);
+    EXPECT_TRUE(anyNoteContains(r.notes, "live again")) << r.notes.size();
+    EXPECT_EQ(liveDocuments(dir.path(), "").size(), 5u);
+}
+
+// The live set survives every job: compact, convert both ways, pack and unpack.
+TEST(ZdsLiveSet, EveryJobKeepsTheSameDocuments) {
+    ScratchDir dir("live_jobs");
+    const Store s;
+    const fs::path ds = dir.path() / "ds";
+    writeStore(ds, s, textIndex(s.live()));
+    const auto values = asValues(s.expected());
+
+    packZds(ds, dir.path() / "packed.zds");
+    EXPECT_EQ(liveDocuments(dir.path() / "packed.zds", ""), s.expected());
+    unpackZds(dir.path() / "packed.zds", dir.path() / "unpacked");
+    EXPECT_EQ(liveDocuments(dir.path() / "unpacked", ""), s.expected());
+
+    convertZds(ds, ZdsLayout::Docs);
+    EXPECT_EQ(asValues(liveDocuments(ds, "")), values);
+    convertZds(ds, ZdsLayout::Jsonl);
+    EXPECT_EQ(asValues(liveDocuments(ds, "")), values);
+    compactZds(ds);
+    EXPECT_EQ(asValues(liveDocuments(ds, "")), values);
+}
+
+// convert --to docs writes every metadata file the reference's engine reads, consistent with
+// the documents it wrote; Strata's own validator finds nothing to say about them.
+TEST(ZdsLiveSet, ConvertToDocsWritesTheEngineMetadata) {
+    ScratchDir dir("live_docsmeta");
+    const Store s;
+    writeStore(dir.path(), s, binaryIndex(s.live()));
+    convertZds(dir.path(), ZdsLayout::Docs);
+    const fs::path coll = dir.path() / "collections/default";
+    const fs::path meta = coll / "meta";
+    EXPECT_FALSE(fs::exists(meta / "data.jsonl"));
+    EXPECT_FALSE(fs::exists(meta / "index.bin"));
+
+    // order.ids: every id once, in stored order.
+    EXPECT_EQ(readAll(meta / "order.ids"), "d0\nd1\nd3\nd2\n");
+    // doc_index.jsonl: one entry per document, each naming its file and its size.
+    std::map<std::string, ZdsDocIndexEntry> index;
+    std::string error;
+    const std::string docIndexText = readAll(meta / "doc_index.jsonl");
+    for (const ZdsTextLine& l : zdsTextLines(docIndexText)) {
+        const auto e = parseZdsDocIndexLine(l.text, &error);
+        ASSERT_TRUE(e) << error;
+        EXPECT_EQ(e->size, fs::file_size(coll / "docs" / (e->docId + ".json")));
+        index[e->docId] = *e;
+    }
+    EXPECT_EQ(index.size(), 4u);
+    // schemas.jsonl: the schema every document uses, with the right count.
+    std::map<std::string, std::uint64_t> counts;
+    const std::string schemasText = readAll(meta / "schemas.jsonl");
+    for (const ZdsTextLine& l : zdsTextLines(schemasText)) {
+        const auto e = parseZdsSchemaLine(l.text, &error);
+        ASSERT_TRUE(e) << error;
+        EXPECT_EQ(e->schema, nlohmann::json::parse(R"({"v":"integer"})"));
+        counts[e->schemaId] = e->count;
+    }
+    ASSERT_EQ(counts.size(), 1u);
+    EXPECT_EQ(counts.begin()->second, 4u);
+    for (const auto& [id, e] : index) {
+        EXPECT_EQ(e.schemaId, counts.begin()->first);
+    }
+    // journal.log: a PUT for each document, then a COMMIT.
+    std::set<std::string> put;
+    int commits = 0;
+    const std::string journalText = readAll(meta / "journal.log");
+    for (const ZdsTextLine& l : zdsTextLines(journalText)) {
+        const auto e = parseZdsJournalLine(l.text, &error);
+        ASSERT_TRUE(e) << error;
+        if (e->op == ZdsJournalEntry::Op::Put) {
+            put.insert(e->docId);
+        }
+        commits += e->op == ZdsJournalEntry::Op::Commit ? 1 : 0;
+    }
+    EXPECT_EQ(put, (std::set<std::string>{"d0", "d1", "d2", "d3"}));
+    EXPECT_EQ(commits, 1);
+    const auto manifest = nlohmann::json::parse(readAll(meta / "manifest.json"));
+    EXPECT_EQ(manifest["doc_count"], 4);
+    EXPECT_EQ(manifest["schema_count"], 1);
+    EXPECT_EQ(manifest["collection"], "default");
+
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_EQ(sink.diagnostics().size(), 0u) << zds_test::describe(sink);
+    EXPECT_EQ(asValues(liveDocuments(dir.path(), "")), asValues(s.expected()));
+}
+
+// A rewrite of a docs/ collection keeps the journal and records only what changed.
+TEST(ZdsLiveSet, DocsRewriteAppendsToTheJournal) {
+    ScratchDir dir("live_journal");
+    const Store s;
+    writeStore(dir.path(), s, binaryIndex(s.live()));
+    convertZds(dir.path(), ZdsLayout::Docs);
+    const fs::path meta = dir.path() / "collections/default/meta";
+    const std::string before = readAll(meta / "journal.log");
+    const auto ds = ZdsDataset::open(dir.path());
+    const ZdsCollection& c = *ds->collections.at(0);
+    ZdsCollectionWrite w = unchangedCollection(c);
+    w.documents.erase(w.documents.begin());                               // delete d0
+    w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"d9","w":"x"})"));  // add d9
+    writeZdsDataset(ds.get(), {w}, dir.path());
+    const std::string after = readAll(meta / "journal.log");
+    ASSERT_EQ(after.compare(0, before.size(), before), 0);
+    const auto added = zdsTextLines(std::string_view(after).substr(before.size()));
+    ASSERT_EQ(added.size(), 3u);  // PUT d9, DELETE d0, COMMIT 2
+    std::string error;
+    EXPECT_EQ(parseZdsJournalLine(added[0].text, &error)->docId, "d9");
+    EXPECT_EQ(parseZdsJournalLine(added[1].text, &error)->op, ZdsJournalEntry::Op::Delete);
+    EXPECT_EQ(parseZdsJournalLine(added[2].text, &error)->batchId, 2u);
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_EQ(sink.diagnostics().size(), 0u) << zds_test::describe(sink);
+}
+
+// Names of the members of a ZIP.
+std::set<std::string> memberNames(const fs::path& zip) {
+    int err = 0;
+    zip_t* z = zip_open(zip.c_str(), ZIP_RDONLY, &err);
+    EXPECT_NE(z, nullptr);
+    std::set<std::string> out;
+    for (zip_int64_t i = 0; z != nullptr && i < zip_get_num_entries(z, 0); ++i) {
+        out.insert(zip_get_name(z, static_cast<zip_uint64_t>(i), 0));
+    }
+    if (z != nullptr) {
+        zip_discard(z);
+    }
+    return out;
+}
+
+// pack writes folder entries, so empty collections and empty datasets survive; the packed
+// file validates; unpack gives back the same folders and documents.
+TEST(ZdsLiveSet, PackKeepsEmptyCollectionsAndEmptyDatasets) {
+    ScratchDir dir("live_pack");
+    const Store s;
+    const fs::path ds = dir.path() / "ds";
+    writeStore(ds, s, binaryIndex(s.live()));
+    fs::create_directories(ds / "collections/empty/meta");
+    writeAll(ds / "collections/empty/meta/data.jsonl", "");
+    fs::create_directories(ds / "collections/bare");
+    packZds(ds, dir.path() / "ds.zds");
+    const auto names = memberNames(dir.path() / "ds.zds");
+    for (const char* folder :
+         {"collections/", "collections/default/", "collections/default/meta/", "collections/empty/",
+          "collections/empty/meta/", "collections/bare/"}) {
+        EXPECT_EQ(names.count(folder), 1u) << folder;
+    }
+    CollectingSink sink;
+    zds_test::validate(dir.path() / "ds.zds", sink);
+    EXPECT_EQ(zds_test::errorCount(sink), 0u) << zds_test::describe(sink);
+    unpackZds(dir.path() / "ds.zds", dir.path() / "back");
+    EXPECT_TRUE(fs::is_directory(dir.path() / "back/collections/bare"));
+    EXPECT_TRUE(fs::is_regular_file(dir.path() / "back/collections/empty/meta/data.jsonl"));
+    EXPECT_EQ(liveDocuments(dir.path() / "back", "default"), s.expected());
+    const auto back = ZdsDataset::open(dir.path() / "back");
+    EXPECT_EQ(back->collections.size(), 3u);
+
+    // A dataset with no collection at all.
+    fs::create_directories(dir.path() / "none/collections");
+    packZds(dir.path() / "none", dir.path() / "none.zds");
+    EXPECT_EQ(memberNames(dir.path() / "none.zds").count("collections/"), 1u);
+    CollectingSink emptySink;
+    zds_test::validate(dir.path() / "none.zds", emptySink);
+    EXPECT_EQ(zds_test::errorCount(emptySink), 0u) << zds_test::describe(emptySink);
+    unpackZds(dir.path() / "none.zds", dir.path() / "none_back");
+    EXPECT_TRUE(fs::is_directory(dir.path() / "none_back/collections"));
+}
+
+// ---- file-per-document collections ----
+
+void writeDocsStore(const fs::path& ds) {
+    const fs::path c = ds / "collections/default";
+    writeAll(c / "docs/a.json", "{\n  \"v\": 1\n}");
+    writeAll(c / "docs/b.json", "{\n  \"v\": 2\n}");
+}
+
+TEST(ZdsLiveSet, DocsWithoutMetadataAreListedWithANote) {
+    ScratchDir dir("live_docs_bare");
+    writeDocsStore(dir.path());
+    const auto ds = ZdsDataset::open(dir.path());
+    const auto live = ds->collections.at(0)->liveSet();
+    EXPECT_EQ(live->basis(), ZdsLiveBasis::DocFiles);
+    EXPECT_EQ(live->size(), 2u);
+    EXPECT_TRUE(anyNoteContains(live->notes(), "zippy CLI lists no documents"));
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_TRUE(sink.hasCode("ZDS-DOCINDEX-ABSENT")) << zds_test::describe(sink);
+    EXPECT_EQ(zds_test::errorCount(sink), 0u);
+    // reindex writes the metadata the engine needs.
+    reindexZds(dir.path());
+    CollectingSink after;
+    zds_test::validate(dir.path(), after);
+    EXPECT_EQ(after.diagnostics().size(), 0u) << zds_test::describe(after);
+    EXPECT_EQ(ZdsDataset::open(dir.path())->collections.at(0)->liveSet()->basis(),
+              ZdsLiveBasis::OrderIds);
+}
+
+// Each kind of damage to the docs-mode metadata has its own code.
+TEST(ZdsLiveSet, DocsMetadataDamageIsReported) {
+    struct Case {
+        std::string file, text, code;
+    };
+    const std::string goodIndex = R"({"doc_id":"a","schema_id":"s1","size":12,"mtime":1})"
+                                  "\n"
+                                  R"({"doc_id":"b","schema_id":"s1","size":12,"mtime":1})"
+                                  "\n";
+    const std::string goodSchemas = R"({"schema_id":"s1","schema":{"v":"integer"},"count":2})"
+                                    "\n";
+    const std::vector<Case> cases = {
+        {"doc_index.jsonl", goodIndex + "{not json\n", "ZDS-DOCINDEX-LINE"},
+        {"doc_index.jsonl", goodIndex + R"({"doc_id":"a","schema_id":"s1","size":-1,"mtime":1})",
+         "ZDS-DOCINDEX-LINE"},
+        {"doc_index.jsonl", goodIndex + R"({"doc_id":"a","schema_id":"s1","size":12,"mtime":1})",
+         "ZDS-DOCINDEX-DUPLICATE"},
+        {"doc_index.jsonl", goodIndex + R"({"doc_id":"zz","schema_id":"s1","size":1,"mtime":1})",
+         "ZDS-DOCINDEX-MISSING"},
+        {"doc_index.jsonl", R"({"doc_id":"a","schema_id":"s1","size":12,"mtime":1})",
+         "ZDS-DOCINDEX-UNLISTED"},
+        {"doc_index.jsonl",
+         R"({"doc_id":"a","schema_id":"s1","size":99,"mtime":1})"
+         "\n"
+         R"({"doc_id":"b","schema_id":"s1","size":12,"mtime":1})",
+         "ZDS-DOCINDEX-SIZE"},
+        {"doc_index.jsonl",
+         R"({"doc_id":"a","schema_id":"s1","size":12,"mtime":1})"
+         "\n"
+         R"({"doc_id":"b","schema_id":"s9","size":12,"mtime":1})",
+         "ZDS-DOCINDEX-SCHEMA"},
+        {"schemas.jsonl", "[]\n", "ZDS-SCHEMAS-LINE"},
+        {"schemas.jsonl", R"({"schema_id":"s1","schema":{"v":"integer"},"count":5})",
+         "ZDS-SCHEMAS-COUNT"},
+        {"schemas.jsonl", R"({"schema_id":"s1","schema":{"w":"string"},"count":2})",
+         "ZDS-SCHEMAS-SHAPE"},
+        {"journal.log", "{\"op\":\"PUT\"}\n", "ZDS-JOURNAL-LINE"},
+        {"journal.log",
+         R"({"op":"PUT","timestamp":"2026-11-22T19:22:14Z","doc_id":"a","schema_id":"s1","size":12})"
+         "\n",
+         "ZDS-JOURNAL-UNCOMMITTED"},
+        {"journal.log",
+         R"({"op":"PUT","timestamp":"2026-11-22T19:22:14Z","doc_id":"a","schema_id":"s1","size":12})"
+         "\n"
+         R"({"op":"COMMIT","timestamp":"2026-11-22T19:22:14Z","batch_id":1})"
+         "\n",
+         "ZDS-JOURNAL-STATE"},
+        {"order.ids", "a\n", "ZDS-ORDER-INCOMPLETE"},
+    };
+    for (const Case& k : cases) {
+        ScratchDir dir("live_docs_damage");
+        writeDocsStore(dir.path());
+        const fs::path meta = dir.path() / "collections/default/meta";
+        writeAll(meta / "doc_index.jsonl", goodIndex);
+        writeAll(meta / "schemas.jsonl", goodSchemas);
+        writeAll(meta / "order.ids", "a\nb\n");
+        writeAll(meta / k.file, k.text);
+        CollectingSink sink;
+        zds_test::validate(dir.path(), sink);
+        EXPECT_TRUE(sink.hasCode(k.code)) << k.code << "\n" << zds_test::describe(sink);
+    }
+}
+
+TEST(ZdsLiveSet, StrictCollectionsHoldOneSchema) {
+    ScratchDir dir("live_strict");
+    writeDocsStore(dir.path());
+    const fs::path c = dir.path() / "collections/default";
+    writeAll(c / "docs/b.json", "{\n  \"w\": \"x\"\n}");
+    reindexZds(dir.path());
+    writeAll(c / "meta/manifest.json", R"({"collection":"default","strict":true,"doc_count":2})");
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_TRUE(sink.hasCode("ZDS-SCHEMAS-STRICT")) << zds_test::describe(sink);
+}
+
+TEST(ZdsDocsMeta, SchemasAndTimestamps) {
+    using nlohmann::json;
+    EXPECT_EQ(
+        zdsSchemaOf(json::parse(R"({"a":1,"b":[1.5,"x"],"c":{"d":null},"e":[],"f":true})")),
+        json::parse(R"({"a":"integer","b":["number"],"c":{"d":"null"},"e":[],"f":"boolean"})"));
+    EXPECT_EQ(zdsSchemaOf(json::parse("18446744073709551615")), "number");
+    EXPECT_EQ(zdsSchemaId(json::parse(R"({"b":1,"a":2})")),
+              zdsSchemaId(json::parse(R"({"a":2,"b":1})")));
+    EXPECT_EQ(zdsSchemaId(json::parse(R"({"a":"integer"})")).size(), 64u);
+    EXPECT_TRUE(isZdsTimestamp("2026-11-22T19:22:14.219194078Z"));
+    EXPECT_TRUE(isZdsTimestamp("2026-11-22T19:22:14+02:00"));
+    EXPECT_FALSE(isZdsTimestamp("2026-11-22 19:22:14"));
+    EXPECT_FALSE(isZdsTimestamp("yesterday"));
+}
+
+}  // namespace
+}  // namespace strata
