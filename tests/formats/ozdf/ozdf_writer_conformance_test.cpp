@@ -103,6 +103,8 @@ std::string collapse(std::string_view text) {
     return encode(out);
 }
 
+// The reference upper-cases block and list names with Python's full Unicode rules; ASCII is
+// enough here: names outside ASCII are compared with the reference's own reading instead.
 std::string asciiUpper(std::string s) {
     for (char& c : s) {
         if (c >= 'a' && c <= 'z') {
@@ -171,10 +173,10 @@ std::vector<RawElement> parseText(std::string_view text, bool directory, bool pa
                     throw ParseError("external list in a standalone document");
                 }
                 e.kind = "external_list";
-                e.name = name.substr(2, name.size() - 4);
+                e.name = asciiUpper(name.substr(2, name.size() - 4));
             } else if (!part && name.starts_with("[") && name.ends_with("]") && name.size() >= 2) {
                 e.kind = "list";
-                e.name = name.substr(1, name.size() - 2);
+                e.name = asciiUpper(name.substr(1, name.size() - 2));
             } else if (asciiUpper(name) == "COMMENT") {
                 e.kind = "comment";
             } else {
@@ -184,7 +186,7 @@ std::vector<RawElement> parseText(std::string_view text, bool directory, bool pa
             if (e.kind == "block" && !blocks.insert(e.name).second) {
                 throw ParseError("duplicate block " + e.name);
             }
-            if (e.kind.ends_with("list") && !lists.insert(asciiUpper(e.name)).second) {
+            if (e.kind.ends_with("list") && !lists.insert(e.name).second) {
                 throw ParseError("duplicate list " + e.name);
             }
             afterListHeader = e.kind == "list";
