@@ -304,13 +304,9 @@ int runMake(const MakeRequest& r) {
     }
     nlohmann::ordered_json metadata;
     try {
-        metadata = nlohmann::ordered_json::parse(r.metadata);
-    } catch (const nlohmann::json::exception& e) {
-        std::cerr << "strata-cli: error parsing metadata as JSON: " << e.what() << '\n';
-        return kExitFailure;
-    }
-    if (!metadata.is_object()) {
-        std::cerr << "strata-cli: the metadata must be a JSON object ({...})\n";
+        metadata = zs::parseMetadata(r.metadata);
+    } catch (const zs::ZsWriteError& e) {
+        std::cerr << "strata-cli: " << e.what() << '\n';
         return kExitFailure;
     }
     if (!r.noDefaultMetadata && !metadata.contains("build-info")) {

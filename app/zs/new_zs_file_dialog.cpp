@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "formats/zs/zs_writer.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 
@@ -162,12 +163,9 @@ std::optional<model::ZsMakeRequest> NewZsFileDialog::request(QString* error) con
         }
     }
     try {
-        r.metadata = nlohmann::ordered_json::parse(metadata_->toPlainText().toStdString());
+        r.metadata = zs::parseMetadata(metadata_->toPlainText().toStdString());
     } catch (const std::exception& e) {
-        return failWith(tr("The metadata is not JSON: %1").arg(QString::fromUtf8(e.what())));
-    }
-    if (!r.metadata.is_object()) {
-        return failWith(tr("The metadata must be a JSON object ({…})."));
+        return failWith(tr("Metadata: %1").arg(QString::fromUtf8(e.what())));
     }
     return r;
 }

@@ -77,6 +77,7 @@ void requireUnique(const Document& document, std::size_t self, ElementKind kind,
     }
 }
 
+// An inline item name as the reader keeps it: one line, trimmed.
 std::optional<std::string> checkedItemName(std::optional<std::string> name) {
     if (!name) {
         return std::nullopt;
@@ -90,6 +91,41 @@ std::optional<std::string> checkedItemName(std::optional<std::string> name) {
         return std::nullopt;
     }
     return t;
+}
+
+std::optional<std::string> checkedItemName(const Element& list, std::optional<std::string> name) {
+    if (list.kind == ElementKind::ExternalList && name) {
+        return partItemName(*name);
+    }
+    return checkedItemName(std::move(name));
+}
+
+// Every item name of `list` as it reads back once the list is `kind`; refused when one changes.
+void requireItemNamesFor(const Element& list, ElementKind kind) {
+    for (const Item& item : list.items) {
+        if (!item.name || item.name->empty()) {
+            continue;  // "" is written as no name on either side
+        }
+        Element target;
+        target.kind = kind;
+        std::optional<std::string> now;
+        try {
+            now = checkedItemName(target, item.name);
+        } catch (const EditError& error) {
+            throw EditError("item '" + *item.name + "': " + error.what());
+        }
+        if (now != item.name) {
+            throw EditError("item name '" + *item.name + "' would read back as '" +
+                            now.value_or("") + "' from " +
+                            (kind == ElementKind::ExternalList ? "a part file" : "an inline list"));
+        }
+    }
+}
+
+void requireExternalListName(std::string_view name) {
+    if (const std::string problem = externalListNameProblem(name); !problem.empty()) {
+        throw EditError(problem);
+    }
 }
 
 void move(auto& list, std::size_t from, std::size_t to, const char* what) {
@@ -146,6 +182,32 @@ std::vector<std::string> normaliseText(std::string_view text) {
     return out;
 }
 
+std::string externalListNameProblem(std::string_view name) {
+    const std::string key = partFileKey(name);
+    if (key.find_first_of("*?[") != std::string::npos) {
+        return "an external list name cannot hold '*', '?' or '[': its part files are found with "
+               "the glob " +
+               key + "-*.ozdp";
+    }
+    if (key.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
+        return "an external list name cannot hold '/' or NUL: it names the part files";
+    }
+    return {};
+}
+
+std::optional<std::string> partItemName(std::string_view name) {
+    const std::vector<std::string> paragraphs = normaliseText(name);
+    if (paragraphs.empty()) {
+        return std::nullopt;
+    }
+    std::string out = paragraphs.front();
+    for (std::size_t i = 1; i < paragraphs.size(); ++i) {
+        out += "\n\n";
+        out += paragraphs[i];
+    }
+    return out;
+}
+
 std::string checkedElementName(std::string_view name, ElementKind kind) {
     requireValidUtf8(name);
     if (name.find_first_of("\r\n") != std::string_view::npos) {
@@ -179,6 +241,9 @@ void insertElement(Document& document, std::size_t at, ElementKind kind, std::st
     } else {
         element.name = checkedElementName(name, kind);
         element.writtenName = element.name;
+        if (kind == ElementKind::ExternalList) {
+            requireExternalListName(element.name);
+        }
         requireUnique(document, document.elements.size(), kind, element.name);
     }
     document.elements.insert(document.elements.begin() + static_cast<std::ptrdiff_t>(at),
@@ -196,6 +261,9 @@ void renameElement(Document& document, std::size_t index, std::string_view name)
         throw EditError("comments have no name");
     }
     const std::string checked = checkedElementName(name, element.kind);
+    if (element.kind == ElementKind::ExternalList) {
+        requireExternalListName(checked);
+    }
     requireUnique(document, index, element.kind, checked);
     element.name = checked;
     element.writtenName = checked;
@@ -229,7 +297,7 @@ void insertItem(Document& document, std::size_t element, std::size_t at,
     Element& list = listAt(document, element);
     requireIndex(at, list.items.size() + 1, "position");
     Item item;
-    item.name = checkedItemName(std::move(name));
+    item.name = checkedItemName(list, std::move(name));
     list.items.insert(list.items.begin() + static_cast<std::ptrdiff_t>(at), std::move(item));
 }
 
@@ -243,7 +311,7 @@ void renameItem(Document& document, std::size_t element, std::size_t item,
                 std::optional<std::string> name) {
     Element& list = listAt(document, element);
     requireIndex(item, list.items.size(), "item");
-    list.items[item].name = checkedItemName(std::move(name));
+    list.items[item].name = checkedItemName(list, std::move(name));
 }
 
 void moveItem(Document& document, std::size_t element, std::size_t from, std::size_t to) {
@@ -290,12 +358,15 @@ void setParagraphText(Document& document, const ParagraphOwner& owner, std::size
 void toggleExternalList(Document& document, std::size_t element) {
     Element& list = listAt(document, element);
     if (list.kind == ElementKind::ExternalList) {
+        requireItemNamesFor(list, ElementKind::List);
         list.kind = ElementKind::List;
         return;
     }
     if (!document.isDirectory) {
         throw EditError("external lists need a directory document");
     }
+    requireExternalListName(list.name);
+    requireItemNamesFor(list, ElementKind::ExternalList);
     requireUnique(document, element, ElementKind::ExternalList, list.name);
     list.kind = ElementKind::ExternalList;
     for (Item& item : list.items) {
@@ -313,6 +384,13 @@ std::string toggledFileName(const Document& document) {
 }
 
 void toggleDirectoryDocument(Document& document) {
+    if (document.isDirectory) {
+        for (const Element& element : document.elements) {
+            if (element.kind == ElementKind::ExternalList) {
+                requireItemNamesFor(element, ElementKind::List);
+            }
+        }
+    }
     document.filename = toggledFileName(document);
     if (document.isDirectory) {
         for (Element& element : document.elements) {

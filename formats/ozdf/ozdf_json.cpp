@@ -106,20 +106,6 @@ void edit(const std::string& where, Edit&& apply) {
     }
 }
 
-// The name a part's NAME block gives back: its paragraphs, normalised, joined by a blank line.
-std::optional<std::string> partItemName(const std::string& name) {
-    const std::vector<std::string> paragraphs = normaliseText(name);
-    if (paragraphs.empty()) {
-        return std::nullopt;
-    }
-    std::string out = paragraphs.front();
-    for (std::size_t i = 1; i < paragraphs.size(); ++i) {
-        out += "\n\n";
-        out += paragraphs[i];
-    }
-    return out;
-}
-
 std::size_t paragraphCount(const Document& document, const ParagraphOwner& owner) {
     const Element& element = document.elements.at(owner.element);
     return owner.item ? element.items.at(*owner.item).paragraphs.size() : element.paragraphs.size();
@@ -176,15 +162,8 @@ void addElementFromJson(Document& document, const nlohmann::ordered_json& json,
         if (found != items[i].end() && !found->is_null()) {
             itemName = text(*found, at + ".name");
         }
-        edit(at, [&] {
-            if (kind == ElementKind::ExternalList && itemName) {
-                // A part's NAME block holds paragraphs: a name may span several.
-                insertItem(document, index, i, std::nullopt);
-                document.elements[index].items[i].name = partItemName(*itemName);
-            } else {
-                insertItem(document, index, i, itemName);
-            }
-        });
+        // An item of an external list gets the name its part reads back with.
+        edit(at, [&] { insertItem(document, index, i, itemName); });
         addParagraphs(document, {index, i}, textsFromJson(items[i], "paragraphs", at), at);
     }
 }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "formats/common/atomic_file.h"
+#include "ozdf_edit.h"
 #include "ozdf_parser.h"
 #include "ozdf_text.h"
 
@@ -26,6 +27,67 @@ bool reservedStart(std::string_view text) {
 void checkLineText(std::string_view text, std::string_view what) {
     if (text.find_first_of("\r\n") != std::string_view::npos) {
         throw WriteError(std::string(what) + " contains a line break: '" + std::string(text) + "'");
+    }
+}
+
+// A header that would read back as another kind of element or another name (what the reader
+// does: strip the line, classify `[[…]]`, `[…]`, COMMENT, store the name upper-cased).
+void checkHeaderName(const Element& element) {
+    const std::string& name = element.name;
+    const auto refuse = [&](const std::string& why) {
+        throw WriteError("the name '" + name + "' " + why);
+    };
+    if (sanitizeUtf8(name) != name) {
+        refuse("is not UTF-8");
+    }
+    if (upperCase(name) != name) {
+        refuse("would read back upper-cased");
+    }
+    const bool bracketed = name.starts_with('[') && name.ends_with(']');
+    const Trimmed t = trimSpaces(name);
+    switch (element.kind) {
+        case ElementKind::Block:
+            if (name.empty() || t.begin != 0 || t.end != name.size()) {
+                refuse("is empty or has spaces at an end, which the reader drops");
+            }
+            if (bracketed || name == "COMMENT") {
+                refuse("would read back as another kind of block");
+            }
+            return;
+        case ElementKind::List:
+            if (bracketed) {
+                refuse("would read back as an external list");
+            }
+            return;
+        case ElementKind::ExternalList:
+            if (const std::string problem = externalListNameProblem(name); !problem.empty()) {
+                throw WriteError("[[" + name + "]]: " + problem);
+            }
+            return;
+        case ElementKind::Comment:
+            return;
+    }
+}
+
+void checkInlineItemName(const std::string& name) {
+    checkLineText(name, "an item name");
+    const Trimmed t = trimSpaces(name);
+    if (t.begin != 0 || t.end != name.size()) {
+        throw WriteError("the item name '" + name + "' has leading or trailing spaces, which " +
+                         "the reader drops");
+    }
+}
+
+void checkPartItemName(const std::string& name) {
+    std::optional<std::string> readBack;
+    try {
+        readBack = partItemName(name);
+    } catch (const EditError& error) {
+        throw WriteError("item name '" + name + "': " + error.what());
+    }
+    if (readBack.value_or("") != name) {
+        throw WriteError("the item name '" + name + "' would read back from its part file as '" +
+                         readBack.value_or("") + "'");
     }
 }
 
@@ -145,15 +207,17 @@ void writeElement(std::string& out, const Element& element, bool directory, bool
             return;
         case ElementKind::Block:
             checkLineText(element.name, "a block name");
+            checkHeaderName(element);
             out += "#### " + element.name + "\n";
             writeParagraphs(out, element.paragraphs);
             return;
         case ElementKind::List:
             checkLineText(element.name, "a list name");
+            checkHeaderName(element);
             out += "#### [" + element.name + "]\n";
             for (const Item& item : element.items) {
                 if (item.name && !item.name->empty()) {
-                    checkLineText(*item.name, "an item name");
+                    checkInlineItemName(*item.name);
                     out += "==== " + *item.name + "\n";
                 } else {
                     out += "====\n";
@@ -166,6 +230,7 @@ void writeElement(std::string& out, const Element& element, bool directory, bool
                 throw WriteError("external list [[" + element.name + "]] in a standalone document");
             }
             checkLineText(element.name, "a list name");
+            checkHeaderName(element);
             out += "#### [[" + element.name + "]]\n\n";
             return;
     }
@@ -181,6 +246,17 @@ std::string wrapParagraph(std::string_view paragraph) {
 }
 
 std::string writeDocumentText(const Document& document) {
+    // The reference looks for parts with a glob under the document's folder: a metacharacter in
+    // the folder's name would make it miss them.
+    const bool hasParts = std::any_of(
+        document.elements.begin(), document.elements.end(),
+        [](const Element& e) { return e.kind == ElementKind::ExternalList && !e.items.empty(); });
+    if (document.isDirectory && hasParts &&
+        document.filename.find_first_of("*?[") != std::string::npos) {
+        throw WriteError("directory document '" + document.filename +
+                         "': a folder name with '*', '?' or '[' hides its part files from the " +
+                         "reference's glob");
+    }
     std::string out;
     for (std::size_t i = 0; i < document.elements.size(); ++i) {
         writeElement(out, document.elements[i], document.isDirectory,
@@ -200,6 +276,7 @@ std::vector<std::pair<std::string, std::string>> writeParts(const Element& exter
         number.insert(0, width - number.size(), '0');
         std::string text;
         if (item.name && !item.name->empty()) {
+            checkPartItemName(*item.name);
             text += "#### NAME\n" + *item.name + "\n\n";
         }
         text += "#### DATA\n";

@@ -14,7 +14,9 @@
 namespace strata::ozdf {
 
 // Thrown when a document cannot be written as OZDF that reads back the same (a paragraph that
-// starts with `###`, a name with a line break, an external list in a standalone document).
+// starts with `###`, a name with a line break or one that reads back as another name or kind,
+// an external list in a standalone document, a part file name the reference's glob would miss,
+// an item name its part file would give back changed).
 class WriteError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

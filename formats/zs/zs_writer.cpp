@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 
 #include "formats/common/checksums.h"
@@ -22,6 +24,79 @@ void appendLe64(std::vector<std::uint8_t>& out, std::uint64_t value) {
         out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
     }
 }
+
+// Python's repr() of a float, which json.dumps uses: the shortest digits that read back the same,
+// in positional form when the decimal exponent is in [-4, 16), otherwise as d.ddde+XX.
+std::string pythonFloatText(double value) {
+    if (std::isnan(value)) {
+        return "NaN";
+    }
+    if (std::isinf(value)) {
+        return value < 0 ? "-Infinity" : "Infinity";
+    }
+    char buffer[64];
+    const auto result =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+    const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
+    const std::size_t e = text.find('e');
+    const bool negative = text.front() == '-';
+    std::string digits;
+    for (char c : text.substr(0, e)) {
+        if (c >= '0' && c <= '9') {
+            digits += c;
+        }
+    }
+    int exponent = 0;
+    std::from_chars(text.data() + e + (text[e + 1] == '+' ? 2 : 1), text.data() + text.size(),
+                    exponent);
+    std::string out = negative ? "-" : "";
+    if (exponent < -4 || exponent >= 16) {
+        out += digits.substr(0, 1);
+        if (digits.size() > 1) {
+            out += '.' + digits.substr(1);
+        }
+        const std::string power = std::to_string(std::abs(exponent));
+        out += exponent < 0 ? "e-" : "e+";
+        out += (power.size() < 2 ? "0" : "") + power;
+    } else if (exponent < 0) {
+        out += "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+    } else {
+        const auto whole = static_cast<std::size_t>(exponent) + 1;
+        if (digits.size() <= whole) {
+            out += digits + std::string(whole - digits.size(), '0') + ".0";
+        } else {
+            out += digits.substr(0, whole) + '.' + digits.substr(whole);
+        }
+    }
+    return out;
+}
+
+// Checks integer literals before nlohmann turns the ones beyond 64 bits into doubles.
+class IntegerWidthCheck : public nlohmann::json_sax<nlohmann::ordered_json> {
+public:
+    std::string tooWide;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t& text) override {
+        if (text.find_first_of(".eE") == string_t::npos && tooWide.empty()) {
+            tooWide = text;
+        }
+        return true;
+    }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+};
 
 void encodeValue(const nlohmann::ordered_json& value, std::string& out) {
     if (value.is_object()) {
@@ -44,6 +119,8 @@ void encodeValue(const nlohmann::ordered_json& value, std::string& out) {
             encodeValue(item, out);
         }
         out += ']';
+    } else if (value.is_number_float()) {
+        out += pythonFloatText(value.get<double>());
     } else {
         out += value.dump(-1, ' ', true);
     }
@@ -59,6 +136,25 @@ std::string encodeMetadata(const nlohmann::ordered_json& metadata) {
     std::string out;
     encodeValue(metadata, out);
     return out;
+}
+
+nlohmann::ordered_json parseMetadata(std::string_view text) {
+    nlohmann::ordered_json metadata;
+    try {
+        metadata = nlohmann::ordered_json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw ZsWriteError(std::string("error parsing metadata as JSON: ") + e.what());
+    }
+    IntegerWidthCheck check;
+    nlohmann::ordered_json::sax_parse(text, &check);
+    if (!check.tooWide.empty()) {
+        throw ZsWriteError("the metadata integer " + check.tooWide +
+                           " does not fit in 64 bits (it would be stored rounded)");
+    }
+    if (!metadata.is_object()) {
+        throw ZsWriteError("the metadata must be a JSON object ({...})");
+    }
+    return metadata;
 }
 
 struct ZsWriter::Pending {
@@ -322,14 +418,17 @@ void addTerminatedRecords(ZsWriter& writer, std::istream& in, const std::string&
         if (last == std::string::npos) {
             continue;  // no complete record yet: keep reading
         }
+        // What precedes the last terminator, split left to right like Python's bytes.split
+        // (a self-overlapping terminator such as "\n\n" matches without overlaps).
+        const std::string_view head(carry.data(), last);
         std::vector<std::string> records;
-        std::size_t pos = 0;
-        for (;;) {
-            const auto next = carry.find(terminator, pos);
-            records.push_back(carry.substr(pos, next - pos));
-            if (next == last) {
+        for (std::size_t pos = 0;;) {
+            const auto next = head.find(terminator, pos);
+            if (next == std::string_view::npos) {
+                records.emplace_back(head.substr(pos));
                 break;
             }
+            records.emplace_back(head.substr(pos, next - pos));
             pos = next + terminator.size();
         }
         carry.erase(0, last + terminator.size());

@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,10 @@ struct WriterOptions {
 // The metadata text as the reference stores it: Python's json.dumps with ensure_ascii (", " and
 // ": " separators, keys in the given order, non-ASCII as \uXXXX).
 std::string encodeMetadata(const nlohmann::ordered_json& metadata);
+
+// Metadata text as `zs make` takes it: a JSON object. An integer beyond 64 bits is refused, since
+// it could only be stored rounded (the reference keeps it exact). Throws ZsWriteError.
+nlohmann::ordered_json parseMetadata(std::string_view text);
 
 class ZsWriter {
 public:

@@ -275,6 +275,9 @@ void ztCheckPlan(const ZtFile& file, const ZtConvertPlan& plan) {
         if (edit.name.empty()) {
             throw ZtConvertError("tensor '" + edit.source + "' would get an empty name");
         }
+        if (!ztIsValidText(edit.name)) {
+            throw ZtConvertError("tensor '" + edit.source + "' would get a name that is not UTF-8");
+        }
         if (!names.insert(edit.name).second) {
             throw ZtConvertError("two tensors would be named '" + edit.name + "'");
         }
@@ -289,6 +292,9 @@ void ztCheckPlan(const ZtFile& file, const ZtConvertPlan& plan) {
     for (const auto& [key, value] : plan.attributes) {
         if (!keys.insert(key).second) {
             throw ZtConvertError("attribute '" + key + "' is given twice");
+        }
+        if (!ztIsValidText(key) || !ztIsValidText(value)) {
+            throw ZtConvertError("attribute '" + key + "' is not UTF-8 text");
         }
     }
 }

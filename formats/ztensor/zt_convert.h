@@ -94,8 +94,8 @@ struct ZtConvertResult {
     std::uint64_t bytesOut = 0;
 };
 
-// Checks the plan against the file (sources exist, output names unique and non-empty, dtypes
-// known). Throws ZtConvertError naming the first problem.
+// Checks the plan against the file (sources exist, output names unique, non-empty and UTF-8,
+// dtypes known, attributes UTF-8). Throws ZtConvertError naming the first problem.
 void ztCheckPlan(const ZtFile& file, const ZtConvertPlan& plan);
 
 // Writes the new file to `output`. Throws ZtConvertError (and whatever `output` throws); when

@@ -67,6 +67,14 @@ ZtImportResult ztWriteImport(const ZtImportSet& set, const std::filesystem::path
         if (tensor.name.empty() || !names.insert(tensor.name).second) {
             throw ZtImportError("tensor name '" + tensor.name + "' is empty or used twice");
         }
+        if (!ztIsValidText(tensor.name)) {
+            throw ZtImportError("tensor name '" + tensor.name + "' is not UTF-8");
+        }
+    }
+    for (const auto& [key, value] : set.attributes) {
+        if (!ztIsValidText(key) || !ztIsValidText(value)) {
+            throw ZtImportError("metadata entry '" + key + "' is not UTF-8 text");
+        }
     }
     if (options.encoding != ZtEncoding::Raw && options.encoding != ZtEncoding::Zstd) {
         throw ZtImportError("unknown target encoding");

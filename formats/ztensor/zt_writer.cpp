@@ -1,5 +1,6 @@
 #include "zt_writer.h"
 
+#include <simdjson.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -106,8 +107,28 @@ std::string ztDigestText(ZtDigestAlgorithm algorithm, std::span<const std::uint8
     throw std::invalid_argument("unknown digest algorithm");
 }
 
+bool ztIsValidText(std::string_view text) {
+    return simdjson::validate_utf8(text.data(), text.size());
+}
+
+namespace {
+
+void requireUtf8(std::string_view text, std::string_view what) {
+    if (!ztIsValidText(text)) {
+        throw std::invalid_argument("zTensor writer: " + std::string(what) + " is not valid UTF-8");
+    }
+}
+
+}  // namespace
+
 ZtWriter::ZtWriter(Output output, ZtWriterOptions options)
     : output_(std::move(output)), options_(std::move(options)) {
+    requireUtf8(options_.version, "the version");
+    requireUtf8(options_.generator, "the generator");
+    for (const auto& [key, value] : options_.attributes) {
+        requireUtf8(key, "attribute name '" + key + "'");
+        requireUtf8(value, "the value of attribute '" + key + "'");
+    }
     const auto* magic = reinterpret_cast<const std::uint8_t*>(kZtMagicV1.data());
     emit({magic, kZtMagicV1.size()});
 }
@@ -121,6 +142,7 @@ void ZtWriter::checkNewName(const std::string& name) const {
     if (finished_) {
         throw std::logic_error("zTensor writer: add() after finish()");
     }
+    requireUtf8(name, "tensor name '" + name + "'");
     for (const auto& entry : entries_) {
         if (entry.name == name) {
             throw std::invalid_argument("zTensor writer: duplicate tensor '" + name + "'");
@@ -132,6 +154,7 @@ namespace {
 
 void checkNewRole(const std::vector<std::string>& roles, const std::string& role,
                   const std::string& tensor) {
+    requireUtf8(role, "role '" + role + "' of tensor '" + tensor + "'");
     if (std::find(roles.begin(), roles.end(), role) != roles.end()) {
         throw std::invalid_argument("zTensor writer: duplicate role '" + role + "' in tensor '" +
                                     tensor + "'");
@@ -157,6 +180,7 @@ ZtWriter::Written ZtWriter::place(const std::string& role, std::span<const std::
 
 void ZtWriter::add(const ZtWriterTensor& tensor) {
     checkNewName(tensor.name);
+    requireUtf8(tensor.format, "the format of tensor '" + tensor.name + "'");
     if (tensor.format == "dense") {
         std::optional<std::uint64_t> bytes = ztDTypeSize(tensor.dtype);
         for (auto dim : tensor.shape) {
@@ -191,6 +215,7 @@ void ZtWriter::add(const ZtWriterTensor& tensor) {
 
 void ZtWriter::addStored(const ZtStoredTensor& tensor) {
     checkNewName(tensor.name);
+    requireUtf8(tensor.format, "the format of tensor '" + tensor.name + "'");
     Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}};
     std::vector<std::string> roles;
     for (const auto& component : tensor.components) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,15 +66,16 @@ class ZtWriter {
 public:
     using Output = std::function<void(std::span<const std::uint8_t>)>;
 
-    // Writes the magic number at once.
+    // Writes the magic number at once. Throws std::invalid_argument when the version, generator
+    // or an attribute is not UTF-8.
     explicit ZtWriter(Output output, ZtWriterOptions options = {});
 
     // Encodes, digests and writes the tensor's components now. Throws std::invalid_argument for
-    // a duplicate tensor name or role, an encoding other than raw/zstd, or dense data whose size
-    // is not dtype size × element count.
+    // a duplicate tensor name or role, text that is not UTF-8, an encoding other than raw/zstd,
+    // or dense data whose size is not dtype size × element count.
     void add(const ZtWriterTensor& tensor);
     // Writes components that are already encoded, unchanged. Throws std::invalid_argument for a
-    // duplicate tensor name or role, or an encoding other than raw/zstd.
+    // duplicate tensor name or role, text that is not UTF-8, or an encoding other than raw/zstd.
     void addStored(const ZtStoredTensor& tensor);
 
     // Writes the manifest and its size; nothing may be added afterwards.
@@ -115,6 +117,10 @@ private:
 std::vector<std::uint8_t> ztZstdEncode(std::span<const std::uint8_t> data, int level);
 // The digest text Strata writes for these stored bytes.
 std::string ztDigestText(ZtDigestAlgorithm algorithm, std::span<const std::uint8_t> stored);
+
+// Whether `text` can be a CBOR text string (valid UTF-8). The reference's decoder refuses a whole
+// manifest with one invalid string, so the writer refuses such names, roles and attributes.
+bool ztIsValidText(std::string_view text);
 
 // The whole file in memory.
 std::vector<std::uint8_t> ztWriteToBuffer(const std::vector<ZtWriterTensor>& tensors,

@@ -62,6 +62,11 @@ std::string ztPlanProblem(const ZtFile& file, const ZtEditPlan& plan) {
     if (plan.tensors.size() != file.tensors().size()) {
         return "the edit plan does not match the file";
     }
+    for (const auto& [key, value] : plan.attributes) {
+        if (!ztIsValidText(key) || !ztIsValidText(value)) {
+            return "attribute '" + key + "' is not UTF-8 text";
+        }
+    }
     std::set<std::string> names;
     for (std::size_t i = 0; i < plan.tensors.size(); ++i) {
         const ZtTensorEdit& edit = plan.tensors[i];
@@ -71,6 +76,9 @@ std::string ztPlanProblem(const ZtFile& file, const ZtEditPlan& plan) {
         const ZtTensor& tensor = file.tensors()[i];
         if (edit.name.empty() || !names.insert(edit.name).second) {
             return "tensor name '" + edit.name + "' is empty or used twice";
+        }
+        if (!ztIsValidText(edit.name)) {
+            return "tensor name '" + edit.name + "' is not UTF-8 (rename it to save)";
         }
         if (!tensor.dtype || !tensor.shapeValid) {
             return "tensor '" + tensor.name + "' has no usable dtype or shape (delete it to save)";
