@@ -324,16 +324,15 @@ HttpClient::~HttpClient() = default;
 bool HttpClient::sleepUnlessCancelled(std::chrono::milliseconds wait,
                                       const std::function<bool()>& cancelled) const {
     const auto until = std::chrono::steady_clock::now() + wait;
-    while (std::chrono::steady_clock::now() < until) {
-        if (cancelled()) {
-            return false;
+    while (!cancelled()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= until) {
+            return true;
         }
-        std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
-            std::chrono::milliseconds(20), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               until - std::chrono::steady_clock::now()) +
-                                               std::chrono::milliseconds(1)));
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+            until - now, std::chrono::milliseconds(20)));
     }
-    return !cancelled();
+    return false;
 }
 
 HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& url,
@@ -531,8 +530,10 @@ HttpResponse HttpClient::perform(const HttpRequest& request,
         if (cancelled()) {
             throw RemoteError(RemoteError::Kind::Cancelled, url, 0, "cancelled");
         }
-        std::chrono::milliseconds wait = std::min(
-            options_.retryBackoffMax, options_.retryBackoff * (1LL << std::min(failures, 16u)));
+        const auto factor = static_cast<std::chrono::milliseconds::rep>(1)
+                            << std::min(failures, 16u);
+        std::chrono::milliseconds wait =
+            std::min(options_.retryBackoffMax, options_.retryBackoff * factor);
         try {
             HttpResponse response = attempt(request, url, failures + 1, cancelled);
             const long status = response.status;
@@ -572,7 +573,7 @@ HttpResponse HttpClient::perform(const HttpRequest& request,
                                        (says.empty() ? "" : " (" + says + ")"));
                 if (const auto after = parseNumber(response.header("retry-after"))) {
                     wait = std::max(wait, std::min(options_.retryBackoffMax,
-                                                   std::chrono::milliseconds(*after * 1000)));
+                                                   std::chrono::milliseconds(std::min<std::uint64_t>(*after, 3600) * 1000)));
                 }
                 throw AttemptError{*last, true};
             }

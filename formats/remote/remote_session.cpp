@@ -1,5 +1,7 @@
 #include "remote_session.h"
 
+#include <algorithm>
+
 #include "remote_byte_source.h"
 #include "session_core.h"
 

@@ -55,7 +55,7 @@ TEST_F(HttpSource, ReadsTheSameBytesAsTheLocalFile) {
     ASSERT_EQ(source->size(), std::filesystem::file_size(path));
     EXPECT_EQ(source->name(), site().url("data/file.bin"));
     const std::uint64_t size = source->size();
-    for (const auto [offset, length] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+    for (const auto& [offset, length] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
              {0, 10}, {65530, 20}, {100000, 700000}, {size - 5, 100}, {size, 10}, {size + 9, 1},
              {0, size}, {3 * 65536, 65536}}) {
         EXPECT_EQ(text(source->view(offset, length)), localBytes(path, offset, length))
@@ -120,9 +120,9 @@ TEST_F(HttpSource, SequentialReadsArePrefetched) {
 
 TEST_F(HttpSource, SmallAndEmptyFiles) {
     const auto session = makeRemoteSession(small());
-    const auto small = session->open(Location::parse(site().url("data/small.bin")));
-    EXPECT_EQ(small->size(), 1000u);
-    EXPECT_EQ(text(small->view(0, 5000)), localBytes(site().file("data/small.bin"), 0, 1000));
+    const auto tiny = session->open(Location::parse(site().url("data/small.bin")));
+    EXPECT_EQ(tiny->size(), 1000u);
+    EXPECT_EQ(text(tiny->view(0, 5000)), localBytes(site().file("data/small.bin"), 0, 1000));
     const auto empty = session->open(Location::parse(site().url("data/empty.bin")));
     EXPECT_EQ(empty->size(), 0u);
     EXPECT_TRUE(empty->view(0, 10).empty());

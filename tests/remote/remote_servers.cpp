@@ -228,11 +228,12 @@ std::vector<AccessLogLine> NginxServer::accessLog() const {
     while (std::getline(in, line)) {
         std::istringstream s(line);
         AccessLogLine l;
-        std::string range, ifMatch;
         s >> l.method >> l.uri >> std::quoted(l.range) >> l.status >> l.bytes >>
             std::quoted(l.ifMatch);
-        if (l.range == "-") {
-            l.range.clear();
+        for (std::string* field : {&l.range, &l.ifMatch}) {
+            if (*field == "-") {
+                field->clear();
+            }
         }
         lines.push_back(l);
     }

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
+#include <optional>
 
 #include "formats/remote/remote_session.h"
 #include "formats/remote/s3_config.h"

@@ -2,6 +2,7 @@
 // that need no server (Content-Range parsing, the block cache, S3 listings).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 #include <thread>
 
