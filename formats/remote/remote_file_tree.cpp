@@ -80,12 +80,22 @@ public:
         HttpRequest request;
         request.url = withSlash(folder.text());
         request.headers.push_back("Accept: application/json");
-        const HttpResponse response = client().perform(request, cancelled());
+        HttpResponse response;
+        try {
+            response = client().perform(request, cancelled());
+        } catch (const RemoteError& e) {
+            // nginx without autoindex answers a folder with 403, other servers with 404.
+            if (e.kind() != RemoteError::Kind::Forbidden &&
+                e.kind() != RemoteError::Kind::NotFound) {
+                throw;
+            }
+            response.status = e.httpStatus();
+        }
         const std::string type = response.header("content-type");
         nlohmann::json listing;
         if (response.status == 200 && type.find("json") != std::string::npos) {
-            listing = nlohmann::json::parse(response.body.begin(), response.body.end(), nullptr,
-                                            false);
+            listing =
+                nlohmann::json::parse(response.body.begin(), response.body.end(), nullptr, false);
         }
         if (!listing.is_array()) {
             throw SourceError(folder.text() +
@@ -151,8 +161,7 @@ public:
         try {
             const HttpResponse response = client().perform(request, cancelled());
             if (response.status / 100 == 2) {
-                entry.size =
-                    std::strtoull(response.header("content-length").c_str(), nullptr, 10);
+                entry.size = std::strtoull(response.header("content-length").c_str(), nullptr, 10);
                 return entry;
             }
         } catch (const RemoteError& e) {
@@ -181,9 +190,8 @@ public:
             if (session_->core()->cancelledForThisThread()) {
                 throw RemoteError(RemoteError::Kind::Cancelled, folder.text(), 0, "cancelled");
             }
-            const S3Listing page =
-                listObjectsV2(client(), s3, folder.bucket(), prefix, "/",
-                              session_->options().listPageSize, token);
+            const S3Listing page = listObjectsV2(client(), s3, folder.bucket(), prefix, "/",
+                                                 session_->options().listPageSize, token);
             for (const auto& object : page.objects) {
                 if (object.key.size() > prefix.size() && object.key.starts_with(prefix)) {
                     entries.push_back({object.key.substr(prefix.size()), false, object.size});
@@ -192,8 +200,7 @@ public:
             for (const std::string& common : page.commonPrefixes) {
                 if (common.size() > prefix.size() + 1 && common.starts_with(prefix)) {
                     entries.push_back(
-                        {common.substr(prefix.size(), common.size() - prefix.size() - 1), true,
-                         0});
+                        {common.substr(prefix.size(), common.size() - prefix.size() - 1), true, 0});
                 }
             }
             token = page.truncated ? page.nextContinuationToken : std::string();

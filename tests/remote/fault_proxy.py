@@ -140,6 +140,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         for k, v in out:
             self.send_header(k, v)
         declared = len(body) // 2 if fault == "truncate" else len(body)
+        if self.command == "HEAD":  # no body came: pass the upstream's length on
+            declared = reply.getheader("Content-Length", "0")
         self.send_header("Content-Length", str(declared))
         self.end_headers()
         if self.command == "HEAD":

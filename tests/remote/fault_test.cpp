@@ -15,19 +15,26 @@ namespace {
 
 using test::WebSite;
 
-std::string text(const ByteView& v) { return {reinterpret_cast<const char*>(v.data()), v.size()}; }
+std::string text(const ByteView& v) {
+    return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
 
 class Faults : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        if (WebSite::get().error.empty() && test::proxyMissing().empty() && !proxy_) {
-            proxy_ = std::make_unique<test::FaultProxy>(WebSite::get().nginx->port());
+        if (WebSite::get().ready() && test::proxyMissing().empty() && !proxy_) {
+            try {
+                proxy_ = std::make_unique<test::FaultProxy>(WebSite::get().nginx->port());
+            } catch (const std::exception& e) {
+                proxyError_ = e.what();
+            }
         }
     }
     static void TearDownTestSuite() { proxy_.reset(); }
     void SetUp() override {
-        STRATA_REQUIRE_SERVER(WebSite::get().error);
+        STRATA_REQUIRE_WEBSITE();
         STRATA_REQUIRE_SERVER(test::proxyMissing());
+        STRATA_REQUIRE_STARTED(proxyError_);
     }
 
     static RemoteOptions options() {
@@ -40,8 +47,8 @@ protected:
     }
     // A URL through the proxy; each test uses its own tag so fault counts do not mix.
     std::string url(const std::string& fault, const std::string& path = "/data/file.bin") {
-        return proxy_->url(::testing::UnitTest::GetInstance()->current_test_info()->name(),
-                           fault, path);
+        return proxy_->url(::testing::UnitTest::GetInstance()->current_test_info()->name(), fault,
+                           path);
     }
     std::string local(std::uint64_t offset, std::uint64_t n) {
         return text(openMappedFile(WebSite::get().file("data/file.bin"))->view(offset, n));
@@ -59,6 +66,7 @@ protected:
     static std::string what(const RemoteError& e) { return e.what(); }
 
     static inline std::unique_ptr<test::FaultProxy> proxy_;
+    static inline std::string proxyError_;
 };
 
 TEST_F(Faults, ServiceUnavailableIsRetried) {
@@ -98,8 +106,7 @@ TEST_F(Faults, ConnectionThatAlwaysDropsGivesUp) {
 
 TEST_F(Faults, ShortBodyIsRetriedThenReported) {
     const auto session = makeRemoteSession(options());
-    EXPECT_EQ(text(session->open(Location::parse(url("truncatex1")))->view(0, 100)),
-              local(0, 100));
+    EXPECT_EQ(text(session->open(Location::parse(url("truncatex1")))->view(0, 100)), local(0, 100));
     const RemoteError e = openFails("truncate");
     EXPECT_EQ(e.kind(), RemoteError::Kind::BadResponse);
     EXPECT_NE(what(e).find("shorter than its Content-Range"), std::string::npos) << what(e);

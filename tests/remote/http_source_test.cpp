@@ -17,7 +17,9 @@ namespace {
 
 using test::WebSite;
 
-std::string text(const ByteView& v) { return {reinterpret_cast<const char*>(v.data()), v.size()}; }
+std::string text(const ByteView& v) {
+    return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
 
 std::string localBytes(const std::filesystem::path& path, std::uint64_t offset, std::uint64_t n) {
     const auto source = openMappedFile(path);
@@ -26,7 +28,7 @@ std::string localBytes(const std::filesystem::path& path, std::uint64_t offset, 
 
 class HttpSource : public ::testing::Test {
 protected:
-    void SetUp() override { STRATA_REQUIRE_SERVER(WebSite::get().error); }
+    void SetUp() override { STRATA_REQUIRE_WEBSITE(); }
     WebSite& site() { return WebSite::get(); }
     static RemoteOptions small() {
         RemoteOptions o;
@@ -55,9 +57,15 @@ TEST_F(HttpSource, ReadsTheSameBytesAsTheLocalFile) {
     ASSERT_EQ(source->size(), std::filesystem::file_size(path));
     EXPECT_EQ(source->name(), site().url("data/file.bin"));
     const std::uint64_t size = source->size();
-    for (const auto& [offset, length] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
-             {0, 10}, {65530, 20}, {100000, 700000}, {size - 5, 100}, {size, 10}, {size + 9, 1},
-             {0, size}, {3 * 65536, 65536}}) {
+    for (const auto& [offset, length] :
+         std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 10},
+                                                              {65530, 20},
+                                                              {100000, 700000},
+                                                              {size - 5, 100},
+                                                              {size, 10},
+                                                              {size + 9, 1},
+                                                              {0, size},
+                                                              {3 * 65536, 65536}}) {
         EXPECT_EQ(text(source->view(offset, length)), localBytes(path, offset, length))
             << offset << "+" << length;
     }

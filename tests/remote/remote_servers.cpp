@@ -201,8 +201,7 @@ NginxServer::NginxServer(const fs::path& root) {
         conf.close();
         auto process = std::make_unique<ChildProcess>(
             std::vector<std::string>{STRATA_NGINX_EXECUTABLE, "-p", d.string(), "-e",
-                                     (d / "error.log").string(), "-c",
-                                     (d / "nginx.conf").string()},
+                                     (d / "error.log").string(), "-c", (d / "nginx.conf").string()},
             d / "stderr.log");
         try {
             port_ = waitForPort(*process, {}, port, d / "error.log", "nginx");
@@ -243,9 +242,14 @@ std::vector<AccessLogLine> NginxServer::accessLog() const {
 S3Server::S3Server(const std::vector<std::string>& buckets) {
     dir_ = std::make_unique<TempDir>("strata-s3rver");
     const fs::path d = dir_->path();
+    // s3rver makes continuation tokens with DES, which Node's OpenSSL 3 keeps in its legacy
+    // provider; without it every truncated listing is a 500.
     std::vector<std::string> argv{STRATA_NODE_EXECUTABLE,
-                                  STRATA_REMOTE_TEST_DIR "/s3rver_start.js", STRATA_S3RVER_DIR,
-                                  (d / "data").string(), (d / "port").string()};
+                                  "--openssl-legacy-provider",
+                                  STRATA_REMOTE_TEST_DIR "/s3rver_start.js",
+                                  STRATA_S3RVER_DIR,
+                                  (d / "data").string(),
+                                  (d / "port").string()};
     argv.insert(argv.end(), buckets.begin(), buckets.end());
     process_ = std::make_unique<ChildProcess>(argv, d / "log.txt");
     port_ = waitForPort(*process_, d / "port", 0, d / "log.txt", "s3rver");
@@ -253,7 +257,9 @@ S3Server::S3Server(const std::vector<std::string>& buckets) {
 
 S3Server::~S3Server() = default;
 
-std::string S3Server::endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
+std::string S3Server::endpoint() const {
+    return "http://127.0.0.1:" + std::to_string(port_);
+}
 
 void S3Server::put(const std::string& bucket, const std::string& key,
                    const std::string& bytes) const {
@@ -263,8 +269,9 @@ void S3Server::put(const std::string& bucket, const std::string& key,
     curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, bytes.data());
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(bytes.size()));
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION,
-                     +[](char*, std::size_t s, std::size_t n, void*) { return s * n; });
+    curl_easy_setopt(
+        h, CURLOPT_WRITEFUNCTION,
+        +[](char*, std::size_t s, std::size_t n, void*) { return s * n; });
     const CURLcode rc = curl_easy_perform(h);
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
@@ -279,8 +286,10 @@ FaultProxy::FaultProxy(int upstreamPort, const std::vector<std::string>& sigv4) 
     dir_ = std::make_unique<TempDir>("strata-proxy");
     const fs::path d = dir_->path();
     std::vector<std::string> argv{STRATA_PYTHON3_EXECUTABLE,
-                                  STRATA_REMOTE_TEST_DIR "/fault_proxy.py", "--upstream",
-                                  "127.0.0.1:" + std::to_string(upstreamPort), "--port-file",
+                                  STRATA_REMOTE_TEST_DIR "/fault_proxy.py",
+                                  "--upstream",
+                                  "127.0.0.1:" + std::to_string(upstreamPort),
+                                  "--port-file",
                                   (d / "port").string()};
     for (const std::string& s : sigv4) {
         argv.push_back("--sigv4");

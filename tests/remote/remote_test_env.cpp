@@ -5,8 +5,8 @@ namespace strata::test {
 WebSite& WebSite::get() {
     static WebSite site = [] {
         WebSite s;
-        s.error = nginxMissing();
-        if (!s.error.empty()) {
+        s.missing = nginxMissing();
+        if (!s.missing.empty()) {
             return s;
         }
         s.root = std::make_unique<TempDir>("strata-www");
@@ -19,9 +19,10 @@ WebSite& WebSite::get() {
         writeFile(s.file("list/sub/c.bin"), "c");
         writeFile(s.file("forbidden/secret.bin"), "secret");
         writeFile(s.file("nolist/x.bin"), "x");
-        std::filesystem::permissions(s.root->path(), std::filesystem::perms::others_read |
-                                                         std::filesystem::perms::others_exec,
-                                     std::filesystem::perm_options::add);
+        std::filesystem::permissions(
+            s.root->path(),
+            std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+            std::filesystem::perm_options::add);
         try {
             s.nginx = std::make_unique<NginxServer>(s.root->path());
         } catch (const std::exception& e) {

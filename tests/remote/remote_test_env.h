@@ -1,6 +1,7 @@
-// Shared set-up for the remote tests: the servers start once per test program, and a test
-// whose server cannot run is skipped with the reason, except where the environment says the
-// servers must run (CI=true or STRATA_REMOTE_REQUIRED=1): there it fails.
+// Shared set-up for the remote tests: the servers start once per test program. A test whose
+// server program is not installed is skipped with the reason, except where the environment says
+// the servers must run (CI=true or STRATA_REMOTE_REQUIRED=1): there it fails. A server that is
+// installed but does not start always fails the test.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -21,15 +22,31 @@ inline bool remoteServersRequired() {
            (required != nullptr && std::string(required) == "1");
 }
 
-#define STRATA_REQUIRE_SERVER(why)                                              \
-    do {                                                                        \
-        const std::string reason_ = (why);                                      \
-        if (!reason_.empty()) {                                                 \
-            if (::strata::test::remoteServersRequired()) {                      \
-                FAIL() << "remote test server unavailable: " << reason_;        \
-            }                                                                   \
-            GTEST_SKIP() << "remote test server unavailable: " << reason_;      \
-        }                                                                       \
+#define STRATA_REQUIRE_SERVER(why)                                         \
+    do {                                                                   \
+        const std::string reason_ = (why);                                 \
+        if (!reason_.empty()) {                                            \
+            if (::strata::test::remoteServersRequired()) {                 \
+                FAIL() << "remote test server unavailable: " << reason_;   \
+            }                                                              \
+            GTEST_SKIP() << "remote test server unavailable: " << reason_; \
+        }                                                                  \
+    } while (0)
+
+// A server that is installed must start: its error fails the test.
+#define STRATA_REQUIRE_STARTED(error)                                 \
+    do {                                                              \
+        const std::string error_ = (error);                           \
+        if (!error_.empty()) {                                        \
+            FAIL() << "remote test server did not start: " << error_; \
+        }                                                             \
+    } while (0)
+
+// Both checks for nginx: skipped when not installed, failed when it does not start.
+#define STRATA_REQUIRE_WEBSITE()                                       \
+    do {                                                               \
+        STRATA_REQUIRE_SERVER(::strata::test::WebSite::get().missing); \
+        STRATA_REQUIRE_STARTED(::strata::test::WebSite::get().error);  \
     } while (0)
 
 inline void writeFile(const std::filesystem::path& path, const std::string& bytes) {
@@ -42,7 +59,9 @@ inline void writeFile(const std::filesystem::path& path, const std::string& byte
 struct WebSite {
     std::unique_ptr<TempDir> root;
     std::unique_ptr<NginxServer> nginx;
-    std::string error;
+    std::string missing;  // nginx is not installed
+    std::string error;    // nginx is installed but did not start
+    bool ready() const { return missing.empty() && error.empty(); }
 
     static WebSite& get();
     std::filesystem::path file(const std::string& path) const { return root->path() / path; }

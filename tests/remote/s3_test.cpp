@@ -14,15 +14,17 @@
 namespace strata {
 namespace {
 
-std::string text(const ByteView& v) { return {reinterpret_cast<const char*>(v.data()), v.size()}; }
+std::string text(const ByteView& v) {
+    return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
 
 // Sets environment variables for one test and restores them after.
 class EnvGuard {
 public:
     void set(const std::string& name, const std::string& value) {
         const char* old = std::getenv(name.c_str());
-        saved_.emplace_back(name, old == nullptr ? std::optional<std::string>()
-                                                 : std::optional<std::string>(old));
+        saved_.emplace_back(
+            name, old == nullptr ? std::optional<std::string>() : std::optional<std::string>(old));
         ::setenv(name.c_str(), value.c_str(), 1);
     }
     ~EnvGuard() {
@@ -45,14 +47,21 @@ protected:
         if (!test::s3rverMissing().empty() || !test::proxyMissing().empty() || server_) {
             return;
         }
+        try {
+            startServers();
+        } catch (const std::exception& e) {
+            startError_ = e.what();
+        }
+    }
+    static void startServers() {
         server_ = std::make_unique<test::S3Server>(std::vector<std::string>{"strata", "public"});
         proxy_ = std::make_unique<test::FaultProxy>(server_->port(),
                                                     std::vector<std::string>{"S3RVER:S3RVER"});
         server_->put("strata", "dir/object.bin", object());
         server_->put("strata", "dir/small.txt", "hello");
         for (int i = 0; i < 25; ++i) {
-            server_->put("strata", "many/key-" + std::string(i < 10 ? "0" : "") +
-                                       std::to_string(i) + ".bin",
+            server_->put("strata",
+                         "many/key-" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".bin",
                          std::string(static_cast<std::size_t>(i), 'k'));
         }
         server_->put("strata", "many/sub/deeper.bin", "d");
@@ -65,6 +74,7 @@ protected:
     void SetUp() override {
         STRATA_REQUIRE_SERVER(test::s3rverMissing());
         STRATA_REQUIRE_SERVER(test::proxyMissing());
+        STRATA_REQUIRE_STARTED(startError_);
         env_.set("AWS_ACCESS_KEY_ID", "S3RVER");
         env_.set("AWS_SECRET_ACCESS_KEY", "S3RVER");
         env_.set("AWS_REGION", "us-east-1");
@@ -86,6 +96,7 @@ protected:
     EnvGuard env_;
     static inline std::unique_ptr<test::S3Server> server_;
     static inline std::unique_ptr<test::FaultProxy> proxy_;
+    static inline std::string startError_;
 };
 
 TEST_F(S3, SignedRangedReads) {
@@ -127,8 +138,7 @@ TEST_F(S3, UnknownAccessKeyIsRefused) {
         FAIL() << "opened with an unknown key";
     } catch (const RemoteError& e) {
         EXPECT_EQ(e.kind(), RemoteError::Kind::Forbidden);
-        EXPECT_NE(std::string(e.what()).find("InvalidAccessKeyId"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("InvalidAccessKeyId"), std::string::npos) << e.what();
     }
 }
 

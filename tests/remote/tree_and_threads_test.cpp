@@ -17,11 +17,13 @@ namespace {
 
 using test::WebSite;
 
-std::string text(const ByteView& v) { return {reinterpret_cast<const char*>(v.data()), v.size()}; }
+std::string text(const ByteView& v) {
+    return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
 
 class HttpTree : public ::testing::Test {
 protected:
-    void SetUp() override { STRATA_REQUIRE_SERVER(WebSite::get().error); }
+    void SetUp() override { STRATA_REQUIRE_WEBSITE(); }
 };
 
 TEST_F(HttpTree, ListsJsonDirectoryListings) {
@@ -150,9 +152,9 @@ TEST(ContentRange, ParsesAndRefuses) {
     ASSERT_TRUE(r);
     EXPECT_TRUE(r->unsatisfied);
     EXPECT_EQ(r->total, 0u);
-    for (const char* bad : {"", "bytes", "bytes 9-5/10", "bytes 0-10/10", "items 0-1/2",
-                            "bytes 0-1/x", "bytes -1/2", "bytes 0-1/99999999999999999999999",
-                            "bytes */*"}) {
+    for (const char* bad :
+         {"", "bytes", "bytes 9-5/10", "bytes 0-10/10", "items 0-1/2", "bytes 0-1/x", "bytes -1/2",
+          "bytes 0-1/99999999999999999999999", "bytes */*"}) {
         EXPECT_FALSE(parseContentRange(bad)) << bad;
     }
 }
