@@ -16,6 +16,7 @@ PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     nlohmann-json3-dev libzip-dev liblzma-dev zlib1g-dev libzstd-dev libssl-dev libisal-dev
     libsimdjson-dev libcli11-dev libicu-dev libgtest-dev libbenchmark-dev
+    libcurl4-openssl-dev libpugixml-dev nginx-light python3
     clang libclang-rt-14-dev
     desktop-file-utils appstream shared-mime-info libxml2-utils fonts-dejavu-core
 )
@@ -35,6 +36,26 @@ install_packages() {
         "${missing[@]}"
 }
 
+# The remote tests' S3 server comes from npm. Debian's nodejs/npm are installed only when no
+# node is present (a NodeSource node ships its own npm, which Debian's npm package conflicts
+# with). Installed into build/npm, beside the build trees, where tests/remote looks for it.
+S3RVER_VERSION=3.7.1
+install_s3rver() {
+    [ -f build/npm/node_modules/s3rver/package.json ] && return 0
+    if ! command -v npm >/dev/null 2>&1; then
+        local sudo=()
+        [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+        echo "bootstrap: installing nodejs npm"
+        "${sudo[@]}" apt-get update -q
+        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q \
+            --no-install-recommends nodejs npm
+    fi
+    echo "bootstrap: npm install s3rver@$S3RVER_VERSION into build/npm"
+    mkdir -p build/npm
+    npm install --prefix build/npm --no-audit --no-fund --loglevel=error \
+        "s3rver@$S3RVER_VERSION"
+}
+
 build() {  # build PRESET [TARGET...]; no target: everything
     local preset=$1
     shift
@@ -45,7 +66,7 @@ build() {  # build PRESET [TARGET...]; no target: everything
 mode=${1:-run}
 install_packages
 case "$mode" in
-    deps) ;;
+    deps) install_s3rver ;;
     run)
         # Only the programs: launching needs neither the test suites nor the corpus.
         build release strata strata-cli
@@ -58,10 +79,12 @@ case "$mode" in
         exec "$app" --new-instance resources/samples/sample.zs
         ;;
     test)
+        install_s3rver
         build release
         ctest --preset release
         ;;
     asan)
+        install_s3rver
         build asan
         ASAN_OPTIONS=detect_leaks=1 ctest --preset asan
         ;;

@@ -6,6 +6,7 @@
 
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
+#include "input_source.h"
 #include "json_output.h"
 
 namespace strata::cli {
@@ -21,7 +22,7 @@ void registerDetectCommand(CLI::App& app, CommandContext& context) {
     command->add_flag("--json", options->json, "Print one JSON object");
     command->callback([&context, options] {
         runGuarded(context, [&] {
-            const Detection detection = FormatRegistry::builtin().detect(options->path);
+            const Detection detection = detectInput(options->path);
             if (options->json) {
                 printJson(detectionJson(options->path, detection));
             } else {

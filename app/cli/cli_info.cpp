@@ -6,6 +6,7 @@
 
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
+#include "input_source.h"
 #include "json_output.h"
 
 namespace strata::cli {
@@ -13,7 +14,7 @@ namespace strata::cli {
 namespace {
 
 int runInfo(const std::string& path, bool json) {
-    const auto document = FormatRegistry::builtin().open(path);
+    const auto document = openDocument(path);
     std::string description;
     for (const auto& [key, value] : document->facts) {
         if (key == "description") {

@@ -13,6 +13,7 @@
 
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
+#include "input_source.h"
 #include "json_output.h"
 #include "terminal_progress.h"
 
@@ -64,7 +65,7 @@ struct ValidateOptions {
 int runValidate(const ValidateOptions& request) {
     const std::string& path = request.path;
     const bool json = request.json;
-    const auto document = FormatRegistry::builtin().open(path);
+    const auto document = openDocument(path);
     const std::string format(formatName(document->format));
     std::unique_ptr<Validator> validator =
         document->makeValidator ? document->makeValidator() : nullptr;

@@ -20,6 +20,7 @@
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_validator.h"
 #include "formats/zs/zs_writer.h"
+#include "input_source.h"
 #include "json_output.h"
 
 namespace strata::cli {
@@ -28,7 +29,7 @@ namespace {
 
 // Opens a ZS file for reading records; throws with the header's first fatal fault.
 std::shared_ptr<zs::ZsFile> openReadable(const std::string& path) {
-    auto file = zs::ZsFile::open(openMappedFile(path));
+    auto file = zs::ZsFile::open(openInput(path));
     for (const auto& p : file->header().problems) {
         if (p.severity == Severity::Error) {
             throw std::runtime_error(path + ": " + p.code + ": " + p.message);
@@ -206,7 +207,7 @@ int runDump(const DumpRequest& request) {
 }
 
 int runValidate(const std::string& path, unsigned threads) {
-    const auto file = zs::ZsFile::open(openMappedFile(path));
+    const auto file = zs::ZsFile::open(openInput(path));
     CollectingSink sink;
     ValidationOptions options;
     options.threads = threads;

@@ -28,6 +28,7 @@
 #include "formats/ztensor/zt_logical.h"
 #include "formats/ztensor/zt_nodes.h"
 #include "formats/ztensor/zt_validator.h"
+#include "input_source.h"
 #include "json_output.h"
 
 namespace strata::cli {
@@ -42,7 +43,7 @@ extern "C" void onZtInterrupt(int) {
 
 // Opens a zTensor file whose manifest can be read; throws with the first fatal problem.
 std::shared_ptr<const ZtFile> openZt(const std::string& path) {
-    auto file = ZtFile::open(openMappedFile(path));
+    auto file = ZtFile::open(openInput(path));
     const bool known = file->layout() == ZtLayout::V1_0 || file->layout() == ZtLayout::V1_1;
     if (!known || !file->manifestDecoded()) {
         std::string why =
@@ -140,7 +141,7 @@ std::string diagnosticLine(const Diagnostic& d) {
 }
 
 int runValidate(const std::string& path, bool json, unsigned threads) {
-    auto file = ZtFile::open(openMappedFile(path));
+    auto file = ZtFile::open(openInput(path));
     CollectingSink sink;
     ValidationOptions options;
     options.threads = threads;

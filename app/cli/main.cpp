@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "command_context.h"
+#include "input_source.h"
 
 namespace {
 
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
         "input or a usage error.");
 
     CommandContext context;
+    registerRemoteOptions(app);
     registerDetectCommand(app, context);
     registerInfoCommand(app, context);
     registerValidateCommand(app, context);

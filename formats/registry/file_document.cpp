@@ -133,8 +133,14 @@ std::unique_ptr<OpenedDocument> makeDocument(const fs::path& path, const Detecti
 
 std::unique_ptr<OpenedDocument> openFileDocument(const fs::path& path, const Detection& detection,
                                                  std::string_view kindPrefix) {
+    return openFileDocument(openMappedFile(path), detection, kindPrefix);
+}
+
+std::unique_ptr<OpenedDocument> openFileDocument(const ByteSourcePtr& source,
+                                                 const Detection& detection,
+                                                 std::string_view kindPrefix) {
+    const fs::path path = source->name();
     auto document = makeDocument(path, detection);
-    ByteSourcePtr source = openMappedFile(path);
     document->sources.push_back(source);
     document->root =
         std::make_unique<Node>(std::string(kindPrefix) + ".file", path.filename().string(),

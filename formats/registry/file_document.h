@@ -21,6 +21,10 @@ inline constexpr std::size_t kFolderFileLimit = 10000;
 std::unique_ptr<OpenedDocument> openFileDocument(const std::filesystem::path& path,
                                                  const Detection& detection,
                                                  std::string_view kindPrefix);
+// The same over a source already open (a remote file); the document's path is its name.
+std::unique_ptr<OpenedDocument> openFileDocument(const ByteSourcePtr& source,
+                                                 const Detection& detection,
+                                                 std::string_view kindPrefix);
 
 // Adds a `<kindPrefix>.magic` child covering the first `length` bytes (clipped to the file) with
 // a `magic` field showing them in hex. Returns the new node.

@@ -106,6 +106,26 @@ ProbeInput ProbeInput::fromPath(const fs::path& path) {
     return input;
 }
 
+ProbeInput ProbeInput::fromSource(const ByteSourcePtr& source) {
+    ProbeInput input;
+    input.path = source->name();
+    input.extension = lowerExtension(input.path);
+    input.fileSize = source->size();
+    const ByteView head = source->view(0, kHeadSize);
+    input.head.assign(head.bytes.begin(), head.bytes.end());
+    const std::uint64_t tailSize = std::min<std::uint64_t>(input.fileSize, kTailSize);
+    const ByteView tail = source->view(input.fileSize - tailSize, tailSize);
+    input.tail.assign(tail.bytes.begin(), tail.bytes.end());
+    return input;
+}
+
+std::unique_ptr<OpenedDocument> FormatHandler::openSource(const ByteSourcePtr& source,
+                                                          const Detection& detection) const {
+    throw SourceError(source->name() + ": " + displayName(detection) +
+                      " cannot be opened from a URL yet (only single files: ZS, zTensor, raw "
+                      "binary); download it and open the local copy");
+}
+
 bool ProbeInput::headStartsWith(std::string_view magic) const {
     return head.size() >= magic.size() &&
            std::equal(magic.begin(), magic.end(), head.begin(),

@@ -53,6 +53,9 @@ struct ProbeInput {
     // Throws SourceError naming the path when it does not exist, is neither a regular file nor
     // a folder, or cannot be read.
     static ProbeInput fromPath(const std::filesystem::path& path);
+    // A file already open as a byte source (a remote file): head and tail come from views of
+    // it, the extension from its name. Throws what the source's views throw.
+    static ProbeInput fromSource(const ByteSourcePtr& source);
     // Byte-exact comparisons; `magic` may contain NULs (pass a string_view with its length).
     bool headStartsWith(std::string_view magic) const;
     bool tailEndsWith(std::string_view magic) const;
@@ -109,6 +112,11 @@ public:
     // at all; damage that still lets a tree be shown is reported by the validator instead.
     virtual std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                                  const Detection& detection) const = 0;
+    // The same for a file already open as a byte source (an http(s):// or s3:// file); the
+    // document's path is the source's name. Formats that read beyond one file (folders,
+    // siblings) do not open this way yet: the default throws SourceError saying so.
+    virtual std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
+                                                       const Detection& detection) const;
 };
 
 }  // namespace strata

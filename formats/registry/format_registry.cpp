@@ -30,16 +30,28 @@ void FormatRegistry::add(std::unique_ptr<FormatHandler> handler) {
     handlers_.push_back(std::move(handler));
 }
 
-Detection FormatRegistry::detect(const std::filesystem::path& path) const {
-    const ProbeInput input = ProbeInput::fromPath(path);
+namespace {
+
+Detection bestDetection(const std::vector<std::unique_ptr<FormatHandler>>& handlers,
+                        const ProbeInput& input) {
     Detection best{FormatId::RawBinary, 0, input.isDirectory ? "folder" : "raw binary file"};
-    for (const auto& handler : handlers_) {
+    for (const auto& handler : handlers) {
         const std::optional<Detection> detection = handler->probe(input);
         if (detection && detection->confidence > best.confidence) {
             best = *detection;
         }
     }
     return best;
+}
+
+}  // namespace
+
+Detection FormatRegistry::detect(const std::filesystem::path& path) const {
+    return bestDetection(handlers_, ProbeInput::fromPath(path));
+}
+
+Detection FormatRegistry::detect(const ByteSourcePtr& source) const {
+    return bestDetection(handlers_, ProbeInput::fromSource(source));
 }
 
 const FormatHandler& FormatRegistry::handler(FormatId id) const {
@@ -54,6 +66,11 @@ const FormatHandler& FormatRegistry::handler(FormatId id) const {
 std::unique_ptr<OpenedDocument> FormatRegistry::open(const std::filesystem::path& path) const {
     const Detection detection = detect(path);
     return handler(detection.format).open(path, detection);
+}
+
+std::unique_ptr<OpenedDocument> FormatRegistry::open(const ByteSourcePtr& source) const {
+    const Detection detection = detect(source);
+    return handler(detection.format).openSource(source, detection);
 }
 
 }  // namespace strata

@@ -20,6 +20,9 @@ public:
     Detection detect(const std::filesystem::path& path) const;
     const FormatHandler& handler(FormatId id) const;
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path) const;
+    // The same for one file already open as a byte source (a remote file).
+    Detection detect(const ByteSourcePtr& source) const;
+    std::unique_ptr<OpenedDocument> open(const ByteSourcePtr& source) const;
 
 private:
     std::vector<std::unique_ptr<FormatHandler>> handlers_;

@@ -17,4 +17,9 @@ std::unique_ptr<OpenedDocument> RawBinaryFormat::open(const std::filesystem::pat
     return openFileDocument(path, detection, "raw");
 }
 
+std::unique_ptr<OpenedDocument> RawBinaryFormat::openSource(const ByteSourcePtr& source,
+                                                            const Detection& detection) const {
+    return openFileDocument(source, detection, "raw");
+}
+
 }  // namespace strata

@@ -15,6 +15,8 @@ public:
     // A `raw.file` root covering the file, or a `raw.folder` root listing the files under it.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
+    std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
+                                               const Detection& detection) const override;
 };
 
 }  // namespace strata

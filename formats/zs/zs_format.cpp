@@ -40,7 +40,12 @@ void addFacts(OpenedDocument& document, const zs::ZsFile& file) {
 
 std::unique_ptr<OpenedDocument> ZsFormat::open(const std::filesystem::path& path,
                                                const Detection& detection) const {
-    auto document = openFileDocument(path, detection, "zs");
+    return openSource(openMappedFile(path), detection);
+}
+
+std::unique_ptr<OpenedDocument> ZsFormat::openSource(const ByteSourcePtr& source,
+                                                     const Detection& detection) const {
+    auto document = openFileDocument(source, detection, "zs");
     auto file = zs::ZsFile::open(document->sources.front());
     document->root = zs::buildZsTree(file);
     addFacts(*document, *file);

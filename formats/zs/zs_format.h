@@ -13,6 +13,8 @@ public:
     // the full ZsValidator. Damage never makes open() fail: the validator reports it.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
+    std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
+                                               const Detection& detection) const override;
 };
 
 }  // namespace strata

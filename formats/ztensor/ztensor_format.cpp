@@ -14,10 +14,15 @@ std::optional<Detection> ZTensorFormat::probe(const ProbeInput& input) const {
 
 std::unique_ptr<OpenedDocument> ZTensorFormat::open(const std::filesystem::path& path,
                                                     const Detection& detection) const {
-    auto document = openFileDocument(path, detection, "ztensor");
+    return openSource(openMappedFile(path), detection);
+}
+
+std::unique_ptr<OpenedDocument> ZTensorFormat::openSource(const ByteSourcePtr& source,
+                                                          const Detection& detection) const {
+    auto document = openFileDocument(source, detection, "ztensor");
     // Reads the header and the manifest only; damage is kept for the validator, never thrown.
     std::shared_ptr<const ZtFile> file = ZtFile::open(document->sources.front());
-    document->root = makeZtNodeTree(file, path.filename().string());
+    document->root = makeZtNodeTree(file, document->path.filename().string());
     for (auto& fact : ztFacts(*file)) {
         document->facts.push_back(std::move(fact));
     }

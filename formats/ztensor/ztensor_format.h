@@ -13,6 +13,8 @@ public:
     // zt_nodes.h) and offers the full validator (zt_validator.h).
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
+    std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
+                                               const Detection& detection) const override;
 };
 
 }  // namespace strata

@@ -1,0 +1,149 @@
+#include "input_source.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <regex>
+
+#include "formats/common/location.h"
+#include "formats/remote/remote_session.h"
+
+namespace strata::cli {
+
+namespace {
+
+struct RemoteCliOptions {
+    std::string cacheDir;
+    bool verbose = false;
+    std::string endpoint, profile;
+    bool anonymous = false;
+};
+
+RemoteCliOptions& cliOptions() {
+    static RemoteCliOptions options;
+    return options;
+}
+
+// One line per HTTP attempt on stderr, so stdout stays byte-identical to a local run.
+void printRequest(const RemoteRequestLogEntry& e) {
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    std::cerr << "strata-cli: " << e.method << ' ' << e.url;
+    if (!e.range.empty()) {
+        std::cerr << ' ' << e.range;
+    }
+    if (e.status != 0) {
+        std::cerr << " -> " << e.status << ", " << e.bytes << " bytes";
+    }
+    if (e.attempt > 1) {
+        std::cerr << " (attempt " << e.attempt << ')';
+    }
+    if (!e.error.empty()) {
+        std::cerr << " (" << e.error << ')';
+    }
+    std::cerr << '\n';
+}
+
+const RemoteSessionPtr& session() {
+    static const RemoteSessionPtr made = [] {
+        RemoteOptions options;
+        options.cacheDir = cliOptions().cacheDir;
+        options.endpoint = cliOptions().endpoint;
+        options.profile = cliOptions().profile;
+        options.anonymous = cliOptions().anonymous;
+        if (cliOptions().verbose) {
+            options.requestLog = &printRequest;
+        }
+        return makeRemoteSession(options);
+    }();
+    return made;
+}
+
+// "ftp://...", "gopher://...": a scheme Strata does not fetch, rather than a local path.
+bool hasOtherScheme(const std::string& text) {
+    static const std::regex scheme("^[A-Za-z][A-Za-z0-9+.-]*://");
+    return std::regex_search(text, scheme) && !text.starts_with("file://");
+}
+
+// A local path for the registry, which also opens folders; other schemes are refused.
+std::filesystem::path openInputPath(const std::string& text) {
+    if (hasOtherScheme(text)) {
+        throw SourceError(text +
+                          ": Strata opens http://, https:// and s3:// URLs and local "
+                          "files; this scheme is refused");
+    }
+    return Location::parse(text).localPath();
+}
+
+}  // namespace
+
+void registerRemoteOptions(CLI::App& app) {
+    app.add_option("--cache-dir", cliOptions().cacheDir,
+                   "Keep blocks of remote files in DIR between runs (http, https, s3)")
+        ->option_text("DIR");
+    app.add_flag("-v,--verbose", cliOptions().verbose,
+                 "Print each request made for a remote file on stderr");
+    app.add_option("--endpoint-url", cliOptions().endpoint,
+                   "S3-compatible endpoint for s3:// URLs (default: AWS_ENDPOINT_URL, the "
+                   "profile's endpoint_url, or AWS)")
+        ->option_text("URL");
+    app.add_option("--profile", cliOptions().profile,
+                   "Credentials profile for s3:// URLs (default: AWS_PROFILE or default)")
+        ->option_text("NAME");
+    app.add_flag("--no-sign-request", cliOptions().anonymous,
+                 "Read s3:// URLs anonymously (public buckets)");
+    app.fallthrough();
+}
+
+bool isUrl(const std::string& text) {
+    return Location::parse(text).isRemote();
+}
+
+ByteSourcePtr openInput(const std::string& text) {
+    const Location location = Location::parse(text);
+    if (location.isRemote()) {
+        return session()->open(location);
+    }
+    return openMappedFile(openInputPath(text));
+}
+
+namespace {
+
+// Opens a URL's source for `use`; a folder URL (the server redirected to, or it names, "…/")
+// gets a hint, since only single files open remotely so far.
+template <class Use>
+auto withSourceOf(const std::string& text, Use use) {
+    try {
+        return use(openInput(text));
+    } catch (const RemoteError& e) {
+        if (!e.url().ends_with('/')) {
+            throw;
+        }
+        throw SourceError(std::string(e.what()) +
+                          "; folders (Shardlake roots, ZDS datasets, OZDF corpora) cannot be "
+                          "opened from a URL yet");
+    }
+}
+
+}  // namespace
+
+Detection detectInput(const std::string& text) {
+    if (isUrl(text)) {
+        return withSourceOf(text, [](const ByteSourcePtr& source) {
+            return FormatRegistry::builtin().detect(source);
+        });
+    }
+    return FormatRegistry::builtin().detect(openInputPath(text));
+}
+
+std::unique_ptr<OpenedDocument> openDocument(const std::string& text) {
+    if (isUrl(text)) {
+        return withSourceOf(text, [](const ByteSourcePtr& source) {
+            return FormatRegistry::builtin().open(source);
+        });
+    }
+    return FormatRegistry::builtin().open(openInputPath(text));
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,610 @@
+#include "http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace strata {
+
+namespace {
+
+constexpr std::size_t kErrorBodyKeep = 64 * 1024;
+
+void globalInit() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string trim(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+        text.remove_suffix(1);
+    }
+    return std::string(text);
+}
+
+std::optional<std::uint64_t> parseNumber(std::string_view text) {
+    std::uint64_t value = 0;
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::string statusText(long status) {
+    switch (status) {
+        case 200: return "200 OK";
+        case 206: return "206 Partial Content";
+        case 301: return "301 Moved Permanently";
+        case 302: return "302 Found";
+        case 401: return "401 Unauthorized";
+        case 403: return "403 Forbidden";
+        case 404: return "404 Not Found";
+        case 412: return "412 Precondition Failed";
+        case 416: return "416 Range Not Satisfiable";
+        case 429: return "429 Too Many Requests";
+        case 500: return "500 Internal Server Error";
+        case 502: return "502 Bad Gateway";
+        case 503: return "503 Service Unavailable";
+        case 504: return "504 Gateway Timeout";
+        default: return std::to_string(status);
+    }
+}
+
+// An S3 error document's code and message ("AccessDenied: Access Denied"), or the start of
+// whatever text the server sent.
+std::string serverSays(const HttpResponse& response) {
+    const std::string text = response.bodyText(4096);
+    const auto tag = [&](const char* name) {
+        const std::string open = std::string("<") + name + ">";
+        const std::string close = std::string("</") + name + ">";
+        const auto a = text.find(open);
+        const auto b = a == std::string::npos ? a : text.find(close, a);
+        return b == std::string::npos ? std::string()
+                                      : text.substr(a + open.size(), b - a - open.size());
+    };
+    const std::string code = tag("Code");
+    if (!code.empty()) {
+        const std::string message = tag("Message");
+        return message.empty() ? code : code + ": " + message;
+    }
+    return {};
+}
+
+struct UrlParts {
+    std::string scheme, host, port;
+};
+
+std::optional<UrlParts> splitUrl(const std::string& url) {
+    CURLU* u = curl_url();
+    std::optional<UrlParts> out;
+    if (curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+        UrlParts parts;
+        char* value = nullptr;
+        if (curl_url_get(u, CURLUPART_SCHEME, &value, 0) == CURLUE_OK) {
+            parts.scheme = lower(value);
+            curl_free(value);
+        }
+        if (curl_url_get(u, CURLUPART_HOST, &value, 0) == CURLUE_OK) {
+            parts.host = lower(value);
+            curl_free(value);
+        }
+        if (curl_url_get(u, CURLUPART_PORT, &value, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+            parts.port = value;
+            curl_free(value);
+        }
+        out = parts;
+    }
+    curl_url_cleanup(u);
+    return out;
+}
+
+// One attempt's state, reached from libcurl's callbacks.
+struct Transfer {
+    enum class Abort { None, FullBody, TooLong, ErrorBodyCut };
+
+    CURL* handle = nullptr;
+    const HttpRequest* request = nullptr;
+    HttpResponse response;
+    std::uint64_t limit = 0;
+    Abort abort = Abort::None;
+    bool statusKnown = false;
+    long status = 0;
+    const std::function<bool()>* cancelled = nullptr;
+};
+
+std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user) {
+    auto& t = *static_cast<Transfer*>(user);
+    const std::string_view line(data, size * count);
+    if (line.starts_with("HTTP/")) {
+        t.response.headers.clear();  // a new response (after 100 Continue)
+    } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
+        t.response.headers[lower(std::string(line.substr(0, colon)))] =
+            trim(line.substr(colon + 1));
+    }
+    return size * count;
+}
+
+bool admitFullBody(const Transfer& t) {
+    const auto& range = *t.request->range;
+    const auto length = parseNumber(t.response.header("content-length"));
+    return t.request->acceptSmallFullBody && range.first == 0 && length &&
+           *length <= range.second - range.first + 1;
+}
+
+std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) {
+    auto& t = *static_cast<Transfer*>(user);
+    const std::size_t n = size * count;
+    if (!t.statusKnown) {
+        curl_easy_getinfo(t.handle, CURLINFO_RESPONSE_CODE, &t.status);
+        t.statusKnown = true;
+        if (t.request->range && t.status == 200 && !admitFullBody(t)) {
+            t.abort = Transfer::Abort::FullBody;
+            return 0;
+        }
+        if (t.status >= 300) {
+            t.limit = kErrorBodyKeep;
+        }
+    }
+    if (t.response.body.size() + n > t.limit) {
+        t.abort = t.status >= 300 ? Transfer::Abort::ErrorBodyCut : Transfer::Abort::TooLong;
+        return 0;
+    }
+    t.response.body.insert(t.response.body.end(), data, data + n);
+    return n;
+}
+
+int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+    const auto& t = *static_cast<Transfer*>(user);
+    return (*t.cancelled)() ? 1 : 0;
+}
+
+bool retryableCurlCode(CURLcode rc) {
+    switch (rc) {
+        case CURLE_COULDNT_CONNECT:
+        case CURLE_COULDNT_RESOLVE_HOST:
+        case CURLE_RECV_ERROR:
+        case CURLE_SEND_ERROR:
+        case CURLE_PARTIAL_FILE:
+        case CURLE_GOT_NOTHING:
+        case CURLE_OPERATION_TIMEDOUT:
+        case CURLE_HTTP2:
+        case CURLE_HTTP2_STREAM:
+            return true;
+        default:
+            return false;
+    }
+}
+
+struct AttemptError {
+    RemoteError error;
+    bool retryable;
+};
+
+}  // namespace
+
+std::string HttpResponse::header(const std::string& lowerName) const {
+    const auto it = headers.find(lowerName);
+    return it == headers.end() ? std::string() : it->second;
+}
+
+std::string HttpResponse::bodyText(std::size_t max) const {
+    std::string text(body.begin(), body.begin() + std::min(body.size(), max));
+    for (char& c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n') {
+            c = ' ';
+        }
+    }
+    return text;
+}
+
+std::optional<ContentRange> parseContentRange(const std::string& value) {
+    std::string_view v = value;
+    if (!v.starts_with("bytes ")) {
+        return std::nullopt;
+    }
+    v.remove_prefix(6);
+    const auto slash = v.find('/');
+    if (slash == std::string_view::npos) {
+        return std::nullopt;
+    }
+    ContentRange out;
+    const std::string_view span = v.substr(0, slash);
+    const std::string_view total = v.substr(slash + 1);
+    if (total != "*") {
+        out.total = parseNumber(total);
+        if (!out.total) {
+            return std::nullopt;
+        }
+    }
+    if (span == "*") {
+        out.unsatisfied = true;
+        return out.total ? std::optional(out) : std::nullopt;
+    }
+    const auto dash = span.find('-');
+    if (dash == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const auto first = parseNumber(span.substr(0, dash));
+    const auto last = parseNumber(span.substr(dash + 1));
+    if (!first || !last || *last < *first || (out.total && *last >= *out.total)) {
+        return std::nullopt;
+    }
+    out.first = *first;
+    out.last = *last;
+    return out;
+}
+
+std::string uriEncode(std::string_view text, bool keepSlash) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(text.size());
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' ||
+            (keepSlash && c == '/')) {
+            out += ch;
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+// A free list of easy handles: each keeps its connections open between requests, so a
+// handle taken again reuses a warm keep-alive connection. DNS and TLS sessions are shared.
+struct HttpClient::Handles {
+    std::mutex mutex;
+    std::vector<CURL*> free;
+    CURLSH* share = nullptr;
+    std::mutex shareLocks[CURL_LOCK_DATA_LAST];
+
+    Handles() {
+        share = curl_share_init();
+        curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Handles::lock);
+        curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Handles::unlock);
+        curl_share_setopt(share, CURLSHOPT_USERDATA, this);
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    }
+    ~Handles() {
+        for (CURL* h : free) {
+            curl_easy_cleanup(h);
+        }
+        curl_share_cleanup(share);
+    }
+    static void lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
+        static_cast<Handles*>(user)->shareLocks[data].lock();
+    }
+    static void unlock(CURL*, curl_lock_data data, void* user) {
+        static_cast<Handles*>(user)->shareLocks[data].unlock();
+    }
+    CURL* take() {
+        std::lock_guard lock(mutex);
+        if (free.empty()) {
+            return curl_easy_init();
+        }
+        CURL* h = free.back();
+        free.pop_back();
+        return h;
+    }
+    void give(CURL* h) {
+        std::lock_guard lock(mutex);
+        free.push_back(h);
+    }
+};
+
+HttpClient::HttpClient(const RemoteOptions& options, std::shared_ptr<RemoteCounters> counters)
+    : options_(options), counters_(std::move(counters)) {
+    globalInit();
+    handles_ = std::make_unique<Handles>();
+}
+
+HttpClient::~HttpClient() = default;
+
+bool HttpClient::sleepUnlessCancelled(std::chrono::milliseconds wait,
+                                      const std::function<bool()>& cancelled) const {
+    const auto until = std::chrono::steady_clock::now() + wait;
+    while (!cancelled()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= until) {
+            return true;
+        }
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+            until - now, std::chrono::milliseconds(20)));
+    }
+    return false;
+}
+
+HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& url,
+                                 unsigned number, const std::function<bool()>& cancelled) const {
+    CURL* h = handles_->take();
+    struct Return {
+        Handles& handles;
+        CURL* h;
+        ~Return() { handles.give(h); }
+    } giveBack{*handles_, h};
+    curl_easy_reset(h);
+
+    Transfer t;
+    t.handle = h;
+    t.request = &request;
+    t.cancelled = &cancelled;
+    t.limit = request.range ? request.range->second - request.range->first + 1 : request.maxBody;
+
+    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_SHARE, handles_->share);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 256L * 1024);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(options_.connectTimeout.count()));
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, options_.lowSpeedBytes);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedTime.count()));
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, options_.verifyTls ? 1L : 0L);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, options_.verifyTls ? 2L : 0L);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "Strata");
+    if (request.method == "HEAD") {
+        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    }
+    std::string range;
+    if (request.range) {
+        range = std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
+        curl_easy_setopt(h, CURLOPT_RANGE, range.c_str());
+    }
+    curl_slist* headers = nullptr;
+    for (const std::string& header : request.headers) {
+        headers = curl_slist_append(headers, header.c_str());
+    }
+    if (request.aws) {
+        const std::string sigv4 = "aws:amz:" + request.aws->region + ":s3";
+        curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
+        curl_easy_setopt(h, CURLOPT_USERNAME, request.aws->accessKey.c_str());
+        curl_easy_setopt(h, CURLOPT_PASSWORD, request.aws->secretKey.c_str());
+        headers = curl_slist_append(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+        if (!request.aws->sessionToken.empty()) {
+            headers = curl_slist_append(
+                headers, ("x-amz-security-token: " + request.aws->sessionToken).c_str());
+        }
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &onHeader);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &onBody);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &onProgress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+
+    const CURLcode rc = curl_easy_perform(h);
+    curl_slist_free_all(headers);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &t.response.status);
+    char* redirect = nullptr;
+    curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &redirect);
+    if (redirect != nullptr) {
+        t.response.headers["location"] = redirect;  // resolved against the request URL
+    }
+    t.response.url = url;
+
+    counters_->requests.fetch_add(1, std::memory_order_relaxed);
+    counters_->bytesFetched.fetch_add(t.response.body.size(), std::memory_order_relaxed);
+    if (number > 1) {
+        counters_->retries.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (options_.requestLog) {
+        RemoteRequestLogEntry entry;
+        entry.method = request.method;
+        entry.url = url;
+        entry.range = range.empty() ? std::string() : "bytes=" + range;
+        entry.status = t.response.status;
+        entry.bytes = t.response.body.size();
+        entry.attempt = number;
+        if (rc != CURLE_OK && t.abort != Transfer::Abort::ErrorBodyCut) {
+            entry.error = curl_easy_strerror(rc);
+        }
+        options_.requestLog(entry);
+    }
+
+    const long status = t.response.status;
+    switch (t.abort) {
+        case Transfer::Abort::FullBody:
+            throw AttemptError{
+                {RemoteError::Kind::NoRangeSupport, url, status,
+                 "the server does not support Range requests: it answered a request for bytes " +
+                     range + " with 200 OK and the whole file" +
+                     (t.response.header("content-length").empty()
+                          ? std::string()
+                          : " (" + t.response.header("content-length") + " bytes)") +
+                     "; Strata reads remote files by ranges and did not download it"},
+                false};
+        case Transfer::Abort::TooLong:
+            throw AttemptError{{RemoteError::Kind::BadResponse, url, status,
+                                request.range ? "the server sent more than the " +
+                                                    std::to_string(t.limit) +
+                                                    " bytes asked for (bytes " + range + ")"
+                                              : "the response is larger than " +
+                                                    std::to_string(t.limit) + " bytes"},
+                               false};
+        case Transfer::Abort::ErrorBodyCut:
+            return std::move(t.response);
+        case Transfer::Abort::None:
+            break;
+    }
+    if (rc == CURLE_ABORTED_BY_CALLBACK) {
+        throw AttemptError{{RemoteError::Kind::Cancelled, url, status, "cancelled"}, false};
+    }
+    if (rc == CURLE_UNSUPPORTED_PROTOCOL) {
+        throw AttemptError{{RemoteError::Kind::Refused, url, status,
+                            "Strata only fetches http:// and https:// URLs"},
+                           false};
+    }
+    if (rc != CURLE_OK) {
+        const auto kind = rc == CURLE_OPERATION_TIMEDOUT ? RemoteError::Kind::Timeout
+                                                         : RemoteError::Kind::Network;
+        std::string what = curl_easy_strerror(rc);
+        if (rc == CURLE_OPERATION_TIMEDOUT) {
+            what = "timed out (no connection within " +
+                   std::to_string(options_.connectTimeout.count()) +
+                   " ms, or no data for " + std::to_string(options_.lowSpeedTime.count()) +
+                   " s)";
+        } else if (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR) {
+            what = "the connection dropped after " + std::to_string(t.response.body.size()) +
+                   " bytes of the body (" + what + ")";
+        }
+        throw AttemptError{{kind, url, status, what}, retryableCurlCode(rc)};
+    }
+    return std::move(t.response);
+}
+
+namespace {
+
+void checkRange(const HttpRequest& request, HttpResponse& response) {
+    const auto [first, last] = *request.range;
+    const std::string asked = "bytes=" + std::to_string(first) + "-" + std::to_string(last);
+    const std::string header = response.header("content-range");
+    if (header.empty()) {
+        throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
+                            "206 Partial Content without a Content-Range header for " + asked},
+                           false};
+    }
+    response.contentRange = parseContentRange(header);
+    const auto& cr = response.contentRange;
+    if (!cr || cr->unsatisfied || cr->first != first || cr->last > last) {
+        throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
+                            "wrong Content-Range \"" + header + "\" for a request of " + asked},
+                           false};
+    }
+    const std::uint64_t expected = cr->last - cr->first + 1;
+    if (response.body.size() != expected) {
+        throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
+                            "the body is shorter than its Content-Range \"" + header +
+                                "\": " + std::to_string(response.body.size()) + " of " +
+                                std::to_string(expected) + " bytes arrived"},
+                           true};
+    }
+}
+
+bool isRedirect(long status) {
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+}  // namespace
+
+HttpResponse HttpClient::perform(const HttpRequest& request,
+                                 const std::function<bool()>& extraCancel) const {
+    const std::function<bool()> cancelled = [&] {
+        return (options_.cancel != nullptr && options_.cancel->cancelled()) ||
+               (extraCancel && extraCancel());
+    };
+    const auto origin = splitUrl(request.url);
+    if (!origin || (origin->scheme != "http" && origin->scheme != "https")) {
+        throw RemoteError(RemoteError::Kind::Refused, request.url, 0,
+                          "Strata only fetches http:// and https:// URLs");
+    }
+    std::string url = request.url;
+    std::vector<std::string> chain{url};
+    unsigned failures = 0;
+    std::optional<RemoteError> last;
+    while (true) {
+        if (cancelled()) {
+            throw RemoteError(RemoteError::Kind::Cancelled, url, 0, "cancelled");
+        }
+        const auto factor = static_cast<std::chrono::milliseconds::rep>(1)
+                            << std::min(failures, 16u);
+        std::chrono::milliseconds wait =
+            std::min(options_.retryBackoffMax, options_.retryBackoff * factor);
+        try {
+            HttpResponse response = attempt(request, url, failures + 1, cancelled);
+            const long status = response.status;
+            if (isRedirect(status) && !response.header("location").empty()) {
+                const std::string target = response.header("location");
+                const auto parts = splitUrl(target);
+                if (!parts || (parts->scheme != "http" && parts->scheme != "https")) {
+                    throw RemoteError(RemoteError::Kind::Refused, request.url, status,
+                                      "redirected to " + target +
+                                          ", which Strata does not fetch (http and https only)");
+                }
+                if (!options_.allowCrossHostRedirects &&
+                    (parts->host != origin->host || parts->port != origin->port)) {
+                    throw RemoteError(RemoteError::Kind::Redirect, request.url, status,
+                                      "redirected to another host (" + target +
+                                          "); Strata does not follow it unless allowed");
+                }
+                const bool loop = std::find(chain.begin(), chain.end(), target) != chain.end();
+                chain.push_back(target);
+                if (loop || chain.size() > options_.maxRedirects + 1) {
+                    std::string path;
+                    for (const std::string& step : chain) {
+                        path += (path.empty() ? "" : " -> ") + step;
+                    }
+                    throw RemoteError(RemoteError::Kind::Redirect, request.url, status,
+                                      (loop ? "redirect loop: " : "more than " +
+                                           std::to_string(options_.maxRedirects) +
+                                           " redirects: ") + path);
+                }
+                url = target;
+                continue;
+            }
+            if (status >= 500 || status == 429) {
+                const std::string says = serverSays(response);
+                last = RemoteError(RemoteError::Kind::ServerError, url, status,
+                                   "the server answered " + statusText(status) +
+                                       (says.empty() ? "" : " (" + says + ")"));
+                if (const auto after = parseNumber(response.header("retry-after"))) {
+                    wait = std::max(wait, std::min(options_.retryBackoffMax,
+                                                   std::chrono::milliseconds(std::min<std::uint64_t>(*after, 3600) * 1000)));
+                }
+                throw AttemptError{*last, true};
+            }
+            if (status == 404 || status == 401 || status == 403 || status == 410) {
+                const std::string says = serverSays(response);
+                throw RemoteError(status == 404 || status == 410 ? RemoteError::Kind::NotFound
+                                                                 : RemoteError::Kind::Forbidden,
+                                  url, status,
+                                  "the server answered " + statusText(status) +
+                                      (says.empty() ? "" : " (" + says + ")"));
+            }
+            if (request.range && status == 206) {
+                checkRange(request, response);
+            }
+            return response;
+        } catch (const AttemptError& e) {
+            if (!e.retryable || failures >= options_.retries) {
+                if (failures == 0) {
+                    throw e.error;
+                }
+                throw RemoteError(e.error.kind(), e.error.url(), e.error.httpStatus(),
+                                  std::string(e.error.what()).substr(e.error.url().size() + 2) +
+                                      "; gave up after " + std::to_string(failures + 1) +
+                                      " attempts");
+            }
+            ++failures;
+            if (!sleepUnlessCancelled(wait, cancelled)) {
+                throw RemoteError(RemoteError::Kind::Cancelled, url, 0, "cancelled");
+            }
+        }
+    }
+}
+
+}  // namespace strata

@@ -1,0 +1,96 @@
+// One HTTP exchange on libcurl with Strata's policy: only http/https, bounded redirects (same
+// host unless allowed), timeouts, retries with exponential backoff, bounded bodies, cancel, and
+// every attempt counted and logged. Used by the remote byte sources and trees; not a general
+// HTTP library.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "remote_error.h"
+#include "remote_options.h"
+
+namespace strata {
+
+// AWS Signature V4 for S3 requests (libcurl signs; Strata supplies the keys).
+struct AwsSigning {
+    std::string region;
+    std::string accessKey;
+    std::string secretKey;
+    std::string sessionToken;  // temporary credentials
+};
+
+struct HttpRequest {
+    std::string method = "GET";  // GET or HEAD
+    std::string url;
+    // Inclusive byte range; the response must be 206 with a matching Content-Range.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> range;
+    // A 200 to a range request is accepted when the whole body fits in the range (a server
+    // without Range support serving a small file); otherwise it is refused unread.
+    bool acceptSmallFullBody = false;
+    std::vector<std::string> headers;  // "Name: value"
+    std::optional<AwsSigning> aws;
+    // Largest body accepted for a request without a range (listings, error documents).
+    std::uint64_t maxBody = 64 * 1024 * 1024;
+};
+
+struct ContentRange {
+    std::uint64_t first = 0, last = 0;  // inclusive; meaningless when unsatisfiedLength
+    std::optional<std::uint64_t> total;  // "bytes a-b/*" leaves it empty
+    bool unsatisfied = false;            // "bytes */N" (416)
+};
+
+struct HttpResponse {
+    long status = 0;
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::vector<std::uint8_t> body;
+    std::string url;  // the URL that answered (after redirects)
+    std::optional<ContentRange> contentRange;
+
+    std::string header(const std::string& lowerName) const;
+    std::string bodyText(std::size_t max = 300) const;
+};
+
+// Parses "bytes a-b/total", "bytes a-b/*" or "bytes */total"; nullopt when malformed.
+std::optional<ContentRange> parseContentRange(const std::string& value);
+
+class HttpClient {
+public:
+    // `cancelled` is polled during transfers and backoff waits (session token, shutdown...).
+    HttpClient(const RemoteOptions& options, std::shared_ptr<RemoteCounters> counters);
+    ~HttpClient();
+    HttpClient(const HttpClient&) = delete;
+    HttpClient& operator=(const HttpClient&) = delete;
+
+    // Performs the request with retries and redirects. Returns the final response for any
+    // status the caller should judge (2xx, 304, 4xx other than those below); throws
+    // RemoteError for transport failures after retries, 5xx/429 after retries, refused or
+    // looping redirects, 401/403/404, a 200 to a range request, a short body, a malformed or
+    // mismatched Content-Range, and cancellation. `extraCancel` is polled too.
+    HttpResponse perform(const HttpRequest& request,
+                         const std::function<bool()>& extraCancel = {}) const;
+
+    const RemoteOptions& options() const { return options_; }
+
+private:
+    struct Handles;
+    HttpResponse attempt(const HttpRequest& request, const std::string& url, unsigned number,
+                         const std::function<bool()>& cancelled) const;
+    bool sleepUnlessCancelled(std::chrono::milliseconds wait,
+                              const std::function<bool()>& cancelled) const;
+
+    RemoteOptions options_;
+    std::shared_ptr<RemoteCounters> counters_;
+    std::unique_ptr<Handles> handles_;
+};
+
+// Percent-encodes for URLs and SigV4 canonical strings: unreserved characters stay, '/' stays
+// when keepSlash, everything else becomes %XX (upper-case hex).
+std::string uriEncode(std::string_view text, bool keepSlash);
+
+}  // namespace strata

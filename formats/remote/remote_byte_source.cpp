@@ -1,0 +1,443 @@
+#include "remote_byte_source.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <unordered_map>
+
+#include "formats/common/bounds.h"
+#include "session_core.h"
+
+namespace strata {
+
+namespace {
+
+struct Identity {
+    std::string etag;
+    std::string lastModified;
+    std::uint64_t size = 0;
+};
+
+// Blocks [first, last] fetched by one request (or loaded from the disk cache).
+struct Run {
+    std::uint64_t first = 0, last = 0;
+    std::promise<std::vector<Block>> promise;
+    std::shared_future<std::vector<Block>> result = promise.get_future().share();
+};
+using RunPtr = std::shared_ptr<Run>;
+
+class RemoteObject : public std::enable_shared_from_this<RemoteObject> {
+public:
+    RemoteObject(std::shared_ptr<SessionCore> core, RemoteTarget target, Identity identity,
+                 std::uint64_t id, std::filesystem::path diskDir)
+        : core_(std::move(core)),
+          target_(std::move(target)),
+          identity_(std::move(identity)),
+          id_(id),
+          blockSize_(core_->options.blockSize),
+          diskDir_(std::move(diskDir)) {}
+
+    const std::string& name() const { return target_.name; }
+    std::uint64_t size() const { return identity_.size; }
+    std::size_t blockLength(std::uint64_t index) const {
+        return static_cast<std::size_t>(
+            std::min<std::uint64_t>(blockSize_, identity_.size - index * blockSize_));
+    }
+
+    // Keeps blocks that arrived with the first response.
+    void adopt(std::uint64_t index, Block block) {
+        storeBlock(index, block);
+    }
+
+    ByteView view(std::uint64_t offset, std::uint64_t length, FetchPool& pool);
+
+private:
+    Block lookup(std::uint64_t index) const;
+    void storeBlock(std::uint64_t index, const Block& block) const;
+    std::vector<RunPtr> makeRunsLocked(const std::vector<std::uint64_t>& blocks,
+                                       std::uint64_t maxBlocksPerRun);
+    std::vector<RunPtr> planReadAheadLocked(std::uint64_t offset, std::uint64_t end);
+    void fetch(const RunPtr& run, const std::atomic<bool>& stopping);
+    std::vector<Block> fetchBlocks(std::uint64_t first, std::uint64_t last,
+                                   const std::atomic<bool>& stopping);
+    void checkIdentity(const HttpResponse& response);
+    [[noreturn]] void markChanged(const std::string& what, long status);
+    void throwIfChanged() const;
+    const std::vector<Block>& await(const RunPtr& run) const;
+
+    std::shared_ptr<SessionCore> core_;
+    RemoteTarget target_;
+    Identity identity_;
+    std::uint64_t id_;
+    std::uint64_t blockSize_;
+    std::filesystem::path diskDir_;  // empty: no disk cache for this object
+
+    mutable std::mutex mutex_;
+    std::unordered_map<std::uint64_t, RunPtr> inFlight_;
+    std::optional<RemoteError> changed_;
+    // Read-ahead: how far readers have got, how many times in a row they moved forward from
+    // there, and how far blocks have been requested ahead.
+    std::uint64_t frontier_ = 0;
+    unsigned streak_ = 0;
+    std::uint64_t prefetchedTo_ = 0;  // first block not yet requested ahead
+};
+
+Block RemoteObject::lookup(std::uint64_t index) const {
+    if (Block block = core_->cache.find(id_, index)) {
+        return block;
+    }
+    if (core_->disk && !diskDir_.empty()) {
+        if (Block block = core_->disk->load(diskDir_, index, blockLength(index))) {
+            core_->cache.insert(id_, index, block);
+            return block;
+        }
+    }
+    return nullptr;
+}
+
+void RemoteObject::storeBlock(std::uint64_t index, const Block& block) const {
+    core_->cache.insert(id_, index, block);
+    if (core_->disk && !diskDir_.empty()) {
+        core_->disk->store(diskDir_, index, *block);
+    }
+}
+
+void RemoteObject::throwIfChanged() const {
+    std::lock_guard lock(mutex_);
+    if (changed_) {
+        throw *changed_;
+    }
+}
+
+void RemoteObject::markChanged(const std::string& what, long status) {
+    RemoteError error(RemoteError::Kind::Changed, target_.name, status,
+                      "the remote file changed while it was open (" + what +
+                          "); reopen it to read the new version");
+    std::lock_guard lock(mutex_);
+    if (!changed_) {
+        changed_ = error;
+    }
+    throw *changed_;
+}
+
+void RemoteObject::checkIdentity(const HttpResponse& response) {
+    const auto& cr = response.contentRange;
+    if (!cr || !cr->total || *cr->total != identity_.size) {
+        markChanged("its length was " + std::to_string(identity_.size) + " bytes, now " +
+                        (cr && cr->total ? std::to_string(*cr->total) : "unknown"),
+                    response.status);
+    }
+    if (!identity_.etag.empty()) {
+        const std::string now = response.header("etag");
+        if (now != identity_.etag) {
+            markChanged("its ETag was " + identity_.etag + ", now " +
+                            (now.empty() ? "missing" : now),
+                        response.status);
+        }
+    } else if (!identity_.lastModified.empty()) {
+        const std::string now = response.header("last-modified");
+        if (now != identity_.lastModified) {
+            markChanged("it was last modified " + identity_.lastModified + ", now " +
+                            (now.empty() ? "unknown" : now),
+                        response.status);
+        }
+    }
+}
+
+std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t last,
+                                             const std::atomic<bool>& stopping) {
+    std::vector<Block> blocks;
+    if (core_->disk && !diskDir_.empty()) {
+        for (std::uint64_t b = first; b <= last; ++b) {
+            Block block = core_->disk->load(diskDir_, b, blockLength(b));
+            if (!block) {
+                blocks.clear();
+                break;
+            }
+            blocks.push_back(std::move(block));
+        }
+        if (!blocks.empty()) {
+            for (std::uint64_t b = first; b <= last; ++b) {
+                core_->cache.insert(id_, b, blocks[b - first]);
+            }
+            return blocks;
+        }
+    }
+    const std::uint64_t firstByte = first * blockSize_;
+    const std::uint64_t lastByte = std::min((last + 1) * blockSize_, identity_.size) - 1;
+    HttpRequest request;
+    request.url = target_.url;
+    request.range = {firstByte, lastByte};
+    request.aws = target_.aws;
+    if (!identity_.etag.empty() && !identity_.etag.starts_with("W/")) {
+        request.headers.push_back("If-Match: " + identity_.etag);
+    } else if (!identity_.lastModified.empty()) {
+        request.headers.push_back("If-Unmodified-Since: " + identity_.lastModified);
+    }
+    const HttpResponse response =
+        core_->client.perform(request, [&] { return stopping.load(std::memory_order_relaxed); });
+    if (response.status == 412) {
+        markChanged("the server says it no longer matches " +
+                        (identity_.etag.empty() ? "Last-Modified " + identity_.lastModified
+                                                : "ETag " + identity_.etag) +
+                        ": 412 Precondition Failed",
+                    412);
+    }
+    if (response.status != 206) {
+        throw RemoteError(RemoteError::Kind::BadResponse, target_.name, response.status,
+                          "unexpected HTTP " + std::to_string(response.status) +
+                              " to a request for bytes " + std::to_string(firstByte) + "-" +
+                              std::to_string(lastByte));
+    }
+    checkIdentity(response);
+    if (response.contentRange->last != lastByte) {
+        throw RemoteError(RemoteError::Kind::BadResponse, target_.name, response.status,
+                          "the server sent bytes " + std::to_string(firstByte) + "-" +
+                              std::to_string(response.contentRange->last) + " of the " +
+                              std::to_string(firstByte) + "-" + std::to_string(lastByte) +
+                              " asked for");
+    }
+    for (std::uint64_t b = first; b <= last; ++b) {
+        const auto start = response.body.begin() + static_cast<std::ptrdiff_t>(
+                                                       (b - first) * blockSize_);
+        auto block = std::make_shared<const std::vector<std::uint8_t>>(
+            start, start + static_cast<std::ptrdiff_t>(blockLength(b)));
+        storeBlock(b, block);
+        blocks.push_back(std::move(block));
+    }
+    return blocks;
+}
+
+void RemoteObject::fetch(const RunPtr& run, const std::atomic<bool>& stopping) {
+    try {
+        run->promise.set_value(fetchBlocks(run->first, run->last, stopping));
+    } catch (...) {
+        run->promise.set_exception(std::current_exception());
+    }
+    std::lock_guard lock(mutex_);
+    for (std::uint64_t b = run->first; b <= run->last; ++b) {
+        const auto it = inFlight_.find(b);
+        if (it != inFlight_.end() && it->second == run) {
+            inFlight_.erase(it);
+        }
+    }
+}
+
+std::vector<RunPtr> RemoteObject::makeRunsLocked(const std::vector<std::uint64_t>& blocks,
+                                                 std::uint64_t maxBlocksPerRun) {
+    std::vector<RunPtr> runs;
+    for (const std::uint64_t b : blocks) {
+        if (runs.empty() || runs.back()->last + 1 != b ||
+            runs.back()->last - runs.back()->first + 1 >= maxBlocksPerRun) {
+            runs.push_back(std::make_shared<Run>());
+            runs.back()->first = b;
+        }
+        runs.back()->last = b;
+        inFlight_[b] = runs.back();
+    }
+    return runs;
+}
+
+// A reader whose views keep starting near the furthest point read so far and move it on is
+// scanning: request the blocks ahead of it, the window doubling with every step forward,
+// topped up in half-windows so read-ahead requests stay large.
+std::vector<RunPtr> RemoteObject::planReadAheadLocked(std::uint64_t offset, std::uint64_t end) {
+    const auto& o = core_->options;
+    const std::uint64_t maxWindow =
+        std::max<std::uint64_t>(blockSize_, std::min<std::uint64_t>(o.readAheadBytes,
+                                                                    o.cacheBytes / 2));
+    const std::uint64_t window =
+        std::min<std::uint64_t>(maxWindow, blockSize_ << std::min(streak_ + 1, 20u));
+    const bool nearFrontier = offset <= frontier_ + blockSize_ && offset + window >= frontier_;
+    const bool advanced = end > frontier_ && end / blockSize_ != frontier_ / blockSize_;
+    streak_ = nearFrontier ? streak_ + (advanced ? 1 : 0) : 0;
+    frontier_ = nearFrontier ? std::max(frontier_, end) : end;
+    if (streak_ < 2 || o.readAheadBytes == 0) {
+        return {};
+    }
+    const std::uint64_t blockCount = (identity_.size + blockSize_ - 1) / blockSize_;
+    const std::uint64_t next = (end + blockSize_ - 1) / blockSize_;
+    const std::uint64_t windowBlocks = window / blockSize_;
+    const std::uint64_t target = std::min(blockCount, next + windowBlocks);
+    if (prefetchedTo_ > next + windowBlocks / 2 || target <= next) {
+        return {};
+    }
+    std::vector<std::uint64_t> wanted;
+    for (std::uint64_t b = std::max(next, prefetchedTo_); b < target; ++b) {
+        if (!inFlight_.contains(b) && !core_->cache.find(id_, b)) {
+            wanted.push_back(b);
+        }
+    }
+    prefetchedTo_ = std::max(prefetchedTo_, target);
+    const std::uint64_t perRun = std::clamp<std::uint64_t>(
+        windowBlocks / std::max(1u, o.parallelRequests), 1,
+        std::max<std::uint64_t>(1, o.maxRequestBytes / blockSize_));
+    return makeRunsLocked(wanted, perRun);
+}
+
+const std::vector<Block>& RemoteObject::await(const RunPtr& run) const {
+    while (run->result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+        if (core_->cancelledForThisThread()) {
+            throw RemoteError(RemoteError::Kind::Cancelled, target_.name, 0, "cancelled");
+        }
+    }
+    return run->result.get();
+}
+
+ByteView RemoteObject::view(std::uint64_t offset, std::uint64_t length, FetchPool& pool) {
+    throwIfChanged();
+    const std::uint64_t n = clippedLength(offset, length, identity_.size);
+    if (n == 0) {
+        return {};
+    }
+    if (core_->cancelledForThisThread()) {
+        throw RemoteError(RemoteError::Kind::Cancelled, target_.name, 0, "cancelled");
+    }
+    const std::uint64_t b0 = offset / blockSize_;
+    const std::uint64_t b1 = (offset + n - 1) / blockSize_;
+    std::vector<Block> blocks(b1 - b0 + 1);
+    std::vector<std::uint64_t> missing;
+    for (std::uint64_t b = b0; b <= b1; ++b) {
+        blocks[b - b0] = lookup(b);
+        if (!blocks[b - b0]) {
+            missing.push_back(b);
+        }
+    }
+    core_->counters->cacheHits.fetch_add(blocks.size() - missing.size());
+    core_->counters->cacheMisses.fetch_add(missing.size());
+
+    std::vector<RunPtr> demand, ahead, waits;
+    {
+        std::lock_guard lock(mutex_);
+        std::vector<std::uint64_t> fresh;
+        for (const std::uint64_t b : missing) {
+            if (const auto it = inFlight_.find(b); it != inFlight_.end()) {
+                waits.push_back(it->second);
+            } else if (Block block = core_->cache.find(id_, b)) {
+                blocks[b - b0] = std::move(block);  // arrived meanwhile
+            } else {
+                fresh.push_back(b);
+            }
+        }
+        // Split a large read into runs that the workers fetch side by side.
+        const auto& o = core_->options;
+        const std::uint64_t maxRun = std::max<std::uint64_t>(1, o.maxRequestBytes / blockSize_);
+        const std::uint64_t spread = (fresh.size() + std::max(1u, o.parallelRequests) - 1) /
+                                     std::max(1u, o.parallelRequests);
+        demand = makeRunsLocked(fresh, std::clamp<std::uint64_t>(spread, 1, maxRun));
+        ahead = planReadAheadLocked(offset, offset + n);
+    }
+    const auto self = shared_from_this();
+    for (const RunPtr& run : demand) {
+        pool.submit([self, run](const std::atomic<bool>& stop) { self->fetch(run, stop); }, true);
+        waits.push_back(run);
+    }
+    for (const RunPtr& run : ahead) {
+        core_->counters->prefetchedBlocks.fetch_add(run->last - run->first + 1);
+        pool.submit([self, run](const std::atomic<bool>& stop) { self->fetch(run, stop); }, false);
+    }
+    for (const RunPtr& run : waits) {
+        const std::vector<Block>& fetched = await(run);
+        for (std::uint64_t b = std::max(run->first, b0); b <= std::min(run->last, b1); ++b) {
+            blocks[b - b0] = fetched[b - run->first];
+        }
+    }
+
+    const std::size_t skip = static_cast<std::size_t>(offset - b0 * blockSize_);
+    if (blocks.size() == 1) {
+        return {{blocks[0]->data() + skip, static_cast<std::size_t>(n)}, blocks[0]};
+    }
+    auto joined = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(n));
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < blocks.size() && at < n; ++i) {
+        const std::size_t from = i == 0 ? skip : 0;
+        const std::size_t take = std::min<std::size_t>(blocks[i]->size() - from, n - at);
+        std::memcpy(joined->data() + at, blocks[i]->data() + from, take);
+        at += take;
+    }
+    return {{joined->data(), joined->size()}, joined};
+}
+
+class RemoteByteSource final : public ByteSource {
+public:
+    RemoteByteSource(std::shared_ptr<FetchPool> pool, std::shared_ptr<RemoteObject> object)
+        : pool_(std::move(pool)), object_(std::move(object)) {}
+
+    const std::string& name() const override { return object_->name(); }
+    std::uint64_t size() const override { return object_->size(); }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        return object_->view(offset, length, *pool_);
+    }
+
+private:
+    std::shared_ptr<FetchPool> pool_;
+    std::shared_ptr<RemoteObject> object_;
+};
+
+}  // namespace
+
+ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
+                                   const std::shared_ptr<FetchPool>& pool,
+                                   const RemoteTarget& target) {
+    const std::uint64_t blockSize = std::max<std::size_t>(core->options.blockSize, 1);
+    HttpRequest request;
+    request.url = target.url;
+    request.range = {0, blockSize - 1};
+    request.acceptSmallFullBody = true;
+    request.aws = target.aws;
+    const HttpResponse response =
+        core->client.perform(request, [&] { return core->cancelledForThisThread(); });
+
+    Identity identity;
+    if (response.status == 206) {
+        if (!response.contentRange->total) {
+            throw RemoteError(RemoteError::Kind::BadResponse, target.name, 206,
+                              "the server does not say how long the file is (Content-Range \"" +
+                                  response.header("content-range") + "\")");
+        }
+        identity.size = *response.contentRange->total;
+    } else if (response.status == 200) {
+        identity.size = response.body.size();  // a whole small file; admitted by its length
+    } else if (response.status == 416) {
+        const auto cr = parseContentRange(response.header("content-range"));
+        if (!cr || !cr->unsatisfied || cr->total != 0u) {
+            throw RemoteError(RemoteError::Kind::BadResponse, target.name, 416,
+                              "416 Range Not Satisfiable for the first " +
+                                  std::to_string(blockSize) + " bytes, with Content-Range \"" +
+                                  response.header("content-range") + "\"");
+        }
+        identity.size = 0;
+    } else {
+        throw RemoteError(RemoteError::Kind::BadResponse, target.name, response.status,
+                          "unexpected HTTP " + std::to_string(response.status) +
+                              " to a Range request (" + response.bodyText(200) + ")");
+    }
+    const std::uint64_t firstBlock = std::min<std::uint64_t>(blockSize, identity.size);
+    if (response.body.size() != firstBlock) {
+        throw RemoteError(RemoteError::Kind::BadResponse, target.name, response.status,
+                          "the server sent " + std::to_string(response.body.size()) +
+                              " bytes where the first " + std::to_string(firstBlock) +
+                              " of a " + std::to_string(identity.size) +
+                              "-byte file were asked for");
+    }
+    identity.etag = response.header("etag");
+    identity.lastModified = response.header("last-modified");
+    const bool pinned = !identity.etag.empty() || !identity.lastModified.empty();
+    const std::string key = response.url + "\n" + identity.etag + "\n" + identity.lastModified +
+                            "\n" + std::to_string(identity.size) + "\n" +
+                            std::to_string(blockSize);
+    RemoteTarget pinnedTarget = target;
+    pinnedTarget.url = response.url;  // later ranges skip the redirects
+    auto object = std::make_shared<RemoteObject>(
+        core, std::move(pinnedTarget), identity,
+        pinned ? core->objectId(key) : core->uniqueObjectId(),
+        pinned && core->disk ? core->disk->objectDir(key) : std::filesystem::path());
+    if (identity.size > 0) {
+        object->adopt(0, std::make_shared<const std::vector<std::uint8_t>>(response.body));
+    }
+    return std::make_shared<RemoteByteSource>(pool, std::move(object));
+}
+
+}  // namespace strata

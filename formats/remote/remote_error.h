@@ -1,0 +1,46 @@
+// Errors from remote byte sources and trees. ByteSource::view() has no error channel, so a
+// remote read that cannot give the right bytes throws RemoteError. It derives from SourceError,
+// which readers and the CLI/GUI job runners already catch: a failed remote read ends the
+// command or job with a message, it never yields wrong bytes or crashes.
+#pragma once
+
+#include <string>
+
+#include "formats/common/byte_source.h"
+
+namespace strata {
+
+class RemoteError : public SourceError {
+public:
+    enum class Kind {
+        NotFound,        // 404, or no such bucket/key
+        Forbidden,       // 401/403: credentials missing, wrong or not allowed
+        NoRangeSupport,  // the server answered a Range request with the whole file
+        Changed,         // ETag, Last-Modified or length differ from the first response
+        BadResponse,     // wrong/missing Content-Range, unparseable length, short body
+        Redirect,        // too many redirects, a loop, or a redirect Strata refuses to follow
+        Refused,         // a scheme or host Strata does not fetch from
+        Timeout,         // connect or low-speed timeout (after retries)
+        Network,         // connection refused/dropped (after retries)
+        ServerError,     // 5xx/429 after retries, or another unexpected status
+        Cancelled,       // the CancelToken was cancelled
+    };
+
+    RemoteError(Kind kind, std::string url, long httpStatus, const std::string& what)
+        : SourceError(url + ": " + what),
+          kind_(kind),
+          url_(std::move(url)),
+          httpStatus_(httpStatus) {}
+
+    Kind kind() const { return kind_; }
+    const std::string& url() const { return url_; }
+    // The last HTTP status seen, or 0 when none arrived.
+    long httpStatus() const { return httpStatus_; }
+
+private:
+    Kind kind_;
+    std::string url_;
+    long httpStatus_;
+};
+
+}  // namespace strata

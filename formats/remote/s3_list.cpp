@@ -1,0 +1,76 @@
+#include "s3_list.h"
+
+#include <pugixml.hpp>
+
+#include <charconv>
+
+namespace strata {
+
+S3Listing parseListObjectsV2(std::string_view xml, const std::string& url) {
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
+    const pugi::xml_node root = doc.child("ListBucketResult");
+    if (!parsed || !root) {
+        throw SourceError(url + ": the listing is not an S3 ListBucketResult document" +
+                          (parsed ? std::string() : std::string(" (") + parsed.description() +
+                                                        ")"));
+    }
+    S3Listing out;
+    for (const pugi::xml_node item : root.children("Contents")) {
+        S3Listing::Object object;
+        object.key = item.child_value("Key");
+        const std::string_view size = item.child_value("Size");
+        const auto [end, ec] = std::from_chars(size.data(), size.data() + size.size(), object.size);
+        if (ec != std::errc() || end != size.data() + size.size()) {
+            throw SourceError(url + ": the listing gives \"" + std::string(size) +
+                              "\" as the size of " + object.key);
+        }
+        out.objects.push_back(std::move(object));
+    }
+    for (const pugi::xml_node item : root.children("CommonPrefixes")) {
+        out.commonPrefixes.emplace_back(item.child_value("Prefix"));
+    }
+    out.truncated = std::string_view(root.child_value("IsTruncated")) == "true";
+    out.nextContinuationToken = root.child_value("NextContinuationToken");
+    if (out.truncated && out.nextContinuationToken.empty()) {
+        throw SourceError(url + ": the listing is truncated but has no NextContinuationToken");
+    }
+    return out;
+}
+
+S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,
+                        const std::string& bucket, const std::string& prefix,
+                        const std::string& delimiter, unsigned maxKeys,
+                        const std::string& continuationToken) {
+    // Parameters sorted by name and encoded, so the query is already in SigV4 canonical form.
+    std::string query;
+    const auto add = [&](const char* name, const std::string& value) {
+        query += (query.empty() ? "" : "&") + std::string(name) + "=" + uriEncode(value, false);
+    };
+    if (!continuationToken.empty()) {
+        add("continuation-token", continuationToken);
+    }
+    if (!delimiter.empty()) {
+        add("delimiter", delimiter);
+    }
+    add("list-type", "2");
+    add("max-keys", std::to_string(maxKeys));
+    if (!prefix.empty()) {
+        add("prefix", prefix);
+    }
+    HttpRequest request;
+    request.url = settings.listUrl(bucket, query);
+    request.aws = settings.signing;
+    const HttpResponse response = client.perform(request);
+    if (response.status != 200) {
+        throw RemoteError(RemoteError::Kind::ServerError, request.url, response.status,
+                          "listing the bucket failed: HTTP " + std::to_string(response.status) +
+                              " " + response.bodyText());
+    }
+    return parseListObjectsV2(
+        std::string_view(reinterpret_cast<const char*>(response.body.data()),
+                         response.body.size()),
+        request.url);
+}
+
+}  // namespace strata
