@@ -121,7 +121,9 @@ public:
     // A reader for background jobs (valid after loading).
     ZdsRowReader reader() const;
 
-    // Primitive edits used by the undo commands; they keep the id counts right.
+    // Primitive edits used by the undo commands; they keep the id counts right. (The model's own
+    // insertRows(row, count, parent) stays visible beside this one.)
+    using QAbstractTableModel::insertRows;
     void insertRows(int stored, const std::vector<ZdsRow>& rows);
     void removeStoredRows(int stored, int count);
     void setRow(int stored, const ZdsRow& row);
