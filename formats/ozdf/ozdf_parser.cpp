@@ -657,15 +657,15 @@ private:
         document_.sources.push_back(source);
         item.partRegion = {source.get(), 0, source->size()};
         LineParser parser(*source, Grammar::DataPart, false, reporter_, {});
-        const std::vector<Element> blocks = parser.parse();
+        std::vector<Element> blocks = parser.parse();
         bool hasData = false;
-        for (const Element& block : blocks) {
+        for (Element& block : blocks) {
             if (block.kind != ElementKind::Block) {
                 continue;
             }
             if (block.name == "DATA" && !hasData) {
                 hasData = true;
-                item.paragraphs = block.paragraphs;
+                item.paragraphs = std::move(block.paragraphs);
                 item.region = block.region;
                 item.markerRegion = block.headerRegion;
             } else if (block.name == "NAME" && !item.name) {
