@@ -18,11 +18,13 @@ struct BlockText {
     std::optional<ZsReadError> error;
 };
 
-BlockText formatDataBlock(const ZsFile& file, std::uint64_t offset, const RecordRange* range,
-                          const RecordFormatter& format) {
+// `located`: the block the index descent of a query ended at, which that descent read and
+// left in the query cache.
+BlockText formatDataBlock(const ZsFile& file, std::uint64_t offset, bool located,
+                          const RecordRange* range, const RecordFormatter& format) {
     BlockText out;
     try {
-        const BlockRead block = file.readBlock(offset);
+        const BlockRead block = located ? file.readQueryBlock(offset) : file.readBlock(offset);
         requireIntact(block, offset);
         const auto payload = block.payload->bytes.bytes;
         out.text.reserve(payload.size() + payload.size() / 8);
@@ -89,8 +91,10 @@ public:
             return pool_.submit(
                 [&file = file_, block = frame.frame] { return checkSkipped(file, block); });
         }
-        return pool_.submit([&file = file_, offset, range = range_, &format = format_] {
-            return formatDataBlock(file, offset, range, format);
+        const bool located = range_ != nullptr && !locatedTaken_;
+        locatedTaken_ = true;
+        return pool_.submit([&file = file_, offset, located, range = range_, &format = format_] {
+            return formatDataBlock(file, offset, located, range, format);
         });
     }
 
@@ -102,6 +106,7 @@ private:
     const RecordFormatter& format_;
     OrderedPool<BlockText>& pool_;
     bool stopped_ = false;
+    bool locatedTaken_ = false;
 };
 
 bool emptyQuery(const RecordQuery& query) {

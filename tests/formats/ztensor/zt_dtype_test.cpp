@@ -3,6 +3,7 @@
 // classification counts, for every floating dtype.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -71,12 +72,21 @@ TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
                 if (!ztScanKernelAvailable(kernel)) {
                     continue;
                 }
-                ZtNonFiniteCount actual;
-                countNonFiniteWith(kernel, layout.dtype, bytes.data(), bytes.size(), actual);
-                EXPECT_EQ(actual.nan, expected.nan)
-                    << ztDTypeName(layout.dtype) << " x" << elements << ztScanKernelName(kernel);
-                EXPECT_EQ(actual.inf, expected.inf)
-                    << ztDTypeName(layout.dtype) << " x" << elements << ztScanKernelName(kernel);
+                // Element data need not be aligned to anything (a tensor may start at any
+                // offset of a mapped file): the same bytes at every misalignment.
+                for (const std::size_t shift : {0u, 1u, 3u, 7u}) {
+                    std::vector<std::uint8_t> shifted(shift + bytes.size(), 0xFF);
+                    std::copy(bytes.begin(), bytes.end(), shifted.begin() + shift);
+                    ZtNonFiniteCount actual;
+                    countNonFiniteWith(kernel, layout.dtype, shifted.data() + shift, bytes.size(),
+                                       actual);
+                    EXPECT_EQ(actual.nan, expected.nan)
+                        << ztDTypeName(layout.dtype) << " x" << elements << " +" << shift << ' '
+                        << ztScanKernelName(kernel);
+                    EXPECT_EQ(actual.inf, expected.inf)
+                        << ztDTypeName(layout.dtype) << " x" << elements << " +" << shift << ' '
+                        << ztScanKernelName(kernel);
+                }
             }
         }
     }
