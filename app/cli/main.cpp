@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "command_context.h"
+#include "process_heap.h"
 
 namespace {
 
@@ -32,6 +33,7 @@ std::vector<std::string> splitEmptyLongOptions(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace strata::cli;
+    prepareProcessHeap();
     CLI::App app{"Inspect and validate ZS, ZDS, Shardlake, OZDF and zTensor files", "strata-cli"};
     app.set_version_flag("--version", "strata-cli " STRATA_VERSION);
     app.require_subcommand(1);

@@ -99,6 +99,27 @@ private:
     std::string name_;
 };
 
+class OwnedArraySource final : public ByteSource {
+public:
+    OwnedArraySource(std::unique_ptr<std::uint8_t[]> bytes, std::size_t size, std::string name)
+        : bytes_(std::move(bytes)), size_(size), name_(std::move(name)) {}
+
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return size_; }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, size_);
+        if (n == 0) {
+            return {};
+        }
+        return {{bytes_.get() + offset, static_cast<std::size_t>(n)}, bytes_};
+    }
+
+private:
+    std::shared_ptr<const std::uint8_t[]> bytes_;
+    std::size_t size_;
+    std::string name_;
+};
+
 std::string describeErrno(const std::filesystem::path& path, const char* what) {
     return path.string() + ": " + what + ": " + std::strerror(errno);
 }
@@ -145,6 +166,11 @@ ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name
 
 ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name) {
     return makeBufferSource(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), std::move(name));
+}
+
+ByteSourcePtr makeBufferSource(std::unique_ptr<std::uint8_t[]> bytes, std::size_t size,
+                               std::string name) {
+    return std::make_shared<OwnedArraySource>(std::move(bytes), size, std::move(name));
 }
 
 }  // namespace strata

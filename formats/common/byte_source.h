@@ -62,5 +62,9 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path);
 // Owns a copy of `bytes` (tests, decoded payloads, small generated content).
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name = "<buffer>");
 ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name = "<buffer>");
+// Owns `bytes`, of which the first `size` are the content: a buffer filled by read(), which
+// need not be zeroed first (zeroing a file's worth of memory cost as much as reading it).
+ByteSourcePtr makeBufferSource(std::unique_ptr<std::uint8_t[]> bytes, std::size_t size,
+                               std::string name);
 
 }  // namespace strata
