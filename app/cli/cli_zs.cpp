@@ -17,6 +17,7 @@
 #include "command_context.h"
 #include "formats/common/checksums.h"
 #include "formats/common/uleb128.h"
+#include "formats/zs/zs_parallel_reader.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_validator.h"
 #include "formats/zs/zs_writer.h"
@@ -151,6 +152,33 @@ struct DumpRequest {
     unsigned threads = 0;
 };
 
+// Each record as `zs dump` frames it: followed by the terminator, or after its length.
+zs::RecordFormatter recordFormatter(const DumpRequest& request) {
+    const auto append = [](std::string& out, std::span<const std::uint8_t> bytes) {
+        out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    };
+    if (request.lengthPrefixed == std::optional<std::string>("uleb128")) {
+        return [append](std::span<const std::uint8_t> record, std::string& out) {
+            std::uint8_t prefix[kUleb128MaxBytes];
+            append(out, std::span(prefix, encodeUleb128(record.size(), prefix)));
+            append(out, record);
+        };
+    }
+    if (request.lengthPrefixed) {
+        return [append](std::span<const std::uint8_t> record, std::string& out) {
+            for (int i = 0; i < 8; ++i) {
+                out += static_cast<char>((std::uint64_t{record.size()} >> (8 * i)) & 0xff);
+            }
+            append(out, record);
+        };
+    }
+    const std::string terminator = request.terminator ? unescape(*request.terminator) : "\n";
+    return [append, terminator](std::span<const std::uint8_t> record, std::string& out) {
+        append(out, record);
+        out += terminator;
+    };
+}
+
 int runDump(const DumpRequest& request) {
     if (request.lengthPrefixed && *request.lengthPrefixed != "uleb128" &&
         *request.lengthPrefixed != "u64le") {
@@ -166,27 +194,6 @@ int runDump(const DumpRequest& request) {
         }
     }
     std::ostream& out = request.output == "-" ? std::cout : fileOut;
-    const std::string terminator = request.terminator ? unescape(*request.terminator) : "\n";
-    const auto write = [&](std::span<const std::uint8_t> record) {
-        if (request.lengthPrefixed == std::optional<std::string>("uleb128")) {
-            std::vector<std::uint8_t> prefix;
-            appendUleb128(prefix, record.size());
-            out.write(reinterpret_cast<const char*>(prefix.data()),
-                      static_cast<std::streamsize>(prefix.size()));
-        } else if (request.lengthPrefixed) {
-            char prefix[8];
-            for (int i = 0; i < 8; ++i) {
-                prefix[i] = static_cast<char>((std::uint64_t{record.size()} >> (8 * i)) & 0xff);
-            }
-            out.write(prefix, 8);
-        }
-        out.write(reinterpret_cast<const char*>(record.data()),
-                  static_cast<std::streamsize>(record.size()));
-        if (!request.lengthPrefixed) {
-            out << terminator;
-        }
-        return true;
-    };
     zs::RecordQuery query;
     if (request.start)
         query.start = unescape(*request.start);
@@ -194,14 +201,11 @@ int runDump(const DumpRequest& request) {
         query.stop = unescape(*request.stop);
     if (request.prefix)
         query.prefix = unescape(*request.prefix);
-    if (!query.start && !query.stop && !query.prefix) {
-        zs::ZsRecordIterator records(file);
-        while (const auto record = records.next()) {
-            write(*record);
-        }
-    } else {
-        file->search(query, write);
-    }
+    zs::ParallelReadOptions options;
+    options.threads = request.threads;
+    zs::formatRecords(*file, query, options, recordFormatter(request), [&](std::string_view text) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    });
     out.flush();
     return out ? kExitOk : kExitFailure;
 }
@@ -384,8 +388,7 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
     dumpCmd->add_option("--length-prefixed", dump->lengthPrefixed, "uleb128 or u64le")
         ->excludes(term);
     dumpCmd->add_option("-o,--output", dump->output, "Output file, - for stdout");
-    addParallelismOption(dumpCmd, dump->threads,
-                         "Accepted for compatibility; ranges are read by one thread");
+    addParallelismOption(dumpCmd, dump->threads, "Decoding threads (0 or guess = one per core)");
     dumpCmd->add_option("file", dump->path, "ZS file")->required();
     dumpCmd->callback([&context, dump] { runGuarded(context, [&] { return runDump(*dump); }); });
 

@@ -6,6 +6,7 @@
 
 #include "command_context.h"
 #include "input_source.h"
+#include "process_heap.h"
 
 namespace {
 
@@ -33,6 +34,7 @@ std::vector<std::string> splitEmptyLongOptions(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace strata::cli;
+    prepareProcessHeap();
     CLI::App app{"Inspect and validate ZS, ZDS, Shardlake, OZDF and zTensor files", "strata-cli"};
     app.set_version_flag("--version", "strata-cli " STRATA_VERSION);
     app.require_subcommand(1);

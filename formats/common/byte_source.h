@@ -37,8 +37,10 @@ public:
     // returns fewer bytes (or none), never fails. Safe to call from several threads at once.
     virtual ByteView view(std::uint64_t offset, std::uint64_t length) const = 0;
 
-    // Copies up to out.size() bytes from offset; returns how many were copied.
-    std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
+    // Copies up to out.size() bytes from offset; returns how many were copied. For reading a
+    // long stretch once, piece by piece into a reused buffer, this can cost less than view():
+    // a large mapped file copies with pread() instead of faulting its pages into the mapping.
+    virtual std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
 
 protected:
     ByteSource() = default;
@@ -53,11 +55,16 @@ public:
 };
 
 // Maps a whole file read-only. Opening costs the same for 1 KB and 100 GB: nothing is read
-// until a view touches it. An empty file is a valid, empty source.
+// until a view touches it. An empty file is a valid, empty source. Files of 16 MiB or more
+// keep their descriptor open as well, for read().
 ByteSourcePtr openMappedFile(const std::filesystem::path& path);
 
 // Owns a copy of `bytes` (tests, decoded payloads, small generated content).
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name = "<buffer>");
 ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name = "<buffer>");
+// Owns `bytes`, of which the first `size` are the content: a buffer filled by read(), which
+// need not be zeroed first (zeroing a file's worth of memory cost as much as reading it).
+ByteSourcePtr makeBufferSource(std::unique_ptr<std::uint8_t[]> bytes, std::size_t size,
+                               std::string name);
 
 }  // namespace strata

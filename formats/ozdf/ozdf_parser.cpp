@@ -473,10 +473,11 @@ ByteSourcePtr openFileSource(const fs::path& path) {
         return openMappedFile(path);
     }
     // Read straight into the buffer the source keeps; a file that shrinks meanwhile is cut.
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(info.st_size));
+    const auto size = static_cast<std::size_t>(info.st_size);
+    std::unique_ptr<std::uint8_t[]> bytes(new std::uint8_t[size]);  // not zeroed: read fills it
     std::size_t got = 0;
-    while (got < bytes.size()) {
-        const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    while (got < size) {
+        const ssize_t n = ::read(fd, bytes.get() + got, size - got);
         if (n < 0 && errno == EINTR) {
             continue;
         }
@@ -488,8 +489,7 @@ ByteSourcePtr openFileSource(const fs::path& path) {
         }
         got += static_cast<std::size_t>(n);
     }
-    bytes.resize(got);
-    return makeBufferSource(std::move(bytes), path.string());
+    return makeBufferSource(std::move(bytes), got, path.string());
 }
 
 // A part file name KEY-<digits>.ozdp: the index, whether it used non-ASCII digits.
@@ -720,15 +720,15 @@ private:
         document_.sources.push_back(source);
         item.partRegion = {source.get(), 0, source->size()};
         LineParser parser(*source, Grammar::DataPart, false, reporter_, {});
-        const std::vector<Element> blocks = parser.parse();
+        std::vector<Element> blocks = parser.parse();
         bool hasData = false;
-        for (const Element& block : blocks) {
+        for (Element& block : blocks) {
             if (block.kind != ElementKind::Block) {
                 continue;
             }
             if (block.name == "DATA" && !hasData) {
                 hasData = true;
-                item.paragraphs = block.paragraphs;
+                item.paragraphs = std::move(block.paragraphs);
                 item.region = block.region;
                 item.markerRegion = block.headerRegion;
             } else if (block.name == "NAME" && !item.name) {

@@ -87,8 +87,6 @@ BlockRead ZsFile::readQueryBlock(std::uint64_t offset) const {
     return block;
 }
 
-namespace {
-
 // Throws unless the block was read, its CRC matches and its payload decoded completely.
 void requireIntact(const BlockRead& block, std::uint64_t offset) {
     if (!block.frame.usable()) {
@@ -103,7 +101,17 @@ void requireIntact(const BlockRead& block, std::uint64_t offset) {
     }
 }
 
-}  // namespace
+ZsReadError recordFault(const PayloadProblem& problem, std::uint64_t offset) {
+    return ZsReadError("data block at " + std::to_string(offset) + ": " + problem.message, offset);
+}
+
+void ZsFile::checkSkippedBlock(const BlockFrame& frame) const {
+    ++blocksRead_;
+    if (!checkBlockCrc(*source_, frame).ok()) {
+        throw ZsReadError("checksum mismatch in the block at " + std::to_string(frame.offset),
+                          frame.offset);
+    }
+}
 
 std::uint64_t ZsFile::locateDataBlock(const std::optional<std::string>& start) const {
     if (!readable()) {
@@ -173,36 +181,55 @@ std::optional<std::string> prefixUpperBound(const std::string& prefix) {
     return bound;
 }
 
+RecordRange::RecordRange(const RecordQuery& query)
+    : start_(query.start), stop_(query.stop), prefix_(query.prefix) {
+    if (prefix_) {
+        if (!start_ || *start_ < *prefix_) {
+            start_ = prefix_;
+        }
+        const auto bound = prefixUpperBound(*prefix_);
+        if (bound && (!stop_ || *bound < *stop_)) {
+            stop_ = bound;
+        }
+    }
+}
+
+bool RecordRange::empty() const {
+    return start_ && stop_ && compareBytes(asBytes(*start_), asBytes(*stop_)) >= 0;
+}
+
+RecordRange::Verdict RecordRange::classify(std::span<const std::uint8_t> record) const {
+    if (start_ && compareBytes(record, asBytes(*start_)) < 0) {
+        return Verdict::Before;
+    }
+    if (stop_ && compareBytes(record, asBytes(*stop_)) >= 0) {
+        return Verdict::Past;
+    }
+    if (prefix_) {
+        const auto p = asBytes(*prefix_);
+        if (record.size() < p.size() || compareBytes(record.first(p.size()), p) != 0) {
+            return Verdict::Past;  // sorted: past every record with the prefix
+        }
+    }
+    return Verdict::Inside;
+}
+
 void ZsFile::search(const RecordQuery& query,
                     const std::function<bool(std::span<const std::uint8_t>)>& visit) const {
-    std::optional<std::string> start = query.start;
-    std::optional<std::string> stop = query.stop;
-    if (query.prefix) {
-        if (!start || *start < *query.prefix) {
-            start = query.prefix;
-        }
-        const auto bound = prefixUpperBound(*query.prefix);
-        if (bound && (!stop || *bound < *stop)) {
-            stop = bound;
-        }
-    }
-    if (start && stop && compareBytes(asBytes(*start), asBytes(*stop)) >= 0) {
+    const RecordRange range(query);
+    if (range.empty()) {
         return;
     }
-    const std::uint64_t first = locateDataBlock(start);
+    const std::uint64_t first = locateDataBlock(range.start());
     ZsRecordIterator records(shared_from_this(), first);
     while (const auto record = records.next()) {
-        if (start && compareBytes(*record, asBytes(*start)) < 0) {
-            continue;
-        }
-        if (stop && compareBytes(*record, asBytes(*stop)) >= 0) {
-            return;
-        }
-        if (query.prefix) {
-            const auto p = asBytes(*query.prefix);
-            if (record->size() < p.size() || compareBytes(record->first(p.size()), p) != 0) {
-                return;  // sorted: past every record with the prefix
-            }
+        switch (range.classify(*record)) {
+            case RecordRange::Verdict::Before:
+                continue;
+            case RecordRange::Verdict::Past:
+                return;
+            case RecordRange::Verdict::Inside:
+                break;
         }
         if (!visit(*record)) {
             return;
@@ -251,12 +278,7 @@ bool ZsRecordIterator::loadNextDataBlock() {
         }
         position_ = frame.frame.end();
         if (frame.frame.kind() != BlockKind::Data) {
-            ++file_->blocksRead_;
-            // Index and extension blocks are skipped, but only once their CRC is checked.
-            if (!checkBlockCrc(file_->source(), frame.frame).ok()) {
-                throw ZsReadError("checksum mismatch in the block at " + std::to_string(offset),
-                                  offset);
-            }
+            file_->checkSkippedBlock(frame.frame);
             continue;
         }
         BlockRead block = file_->readQueryBlock(offset);
@@ -276,9 +298,7 @@ std::optional<std::span<const std::uint8_t>> ZsRecordIterator::next() {
                 return record;
             }
             if (const auto& problem = cursor_->problem()) {
-                throw ZsReadError(
-                    "data block at " + std::to_string(blockOffset_) + ": " + problem->message,
-                    blockOffset_);
+                throw recordFault(*problem, blockOffset_);
             }
             cursor_.reset();
         }

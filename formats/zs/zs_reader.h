@@ -94,6 +94,10 @@ public:
     // nothing. The validator reads every block once and does not use it.
     BlockRead readQueryBlock(std::uint64_t offset) const;
 
+    // What record readers do with an index or extension block they pass: check its CRC.
+    // Throws ZsReadError on a mismatch.
+    void checkSkippedBlock(const BlockFrame& frame) const;
+
 private:
     ZsFile(ByteSourcePtr source, ReadLimits limits);
 
@@ -143,5 +147,29 @@ private:
 // The successor of every string starting with `prefix` (exclusive upper bound for a prefix
 // query); nothing when the prefix is empty or all 0xff bytes.
 std::optional<std::string> prefixUpperBound(const std::string& prefix);
+
+// A query reduced to the bounds it selects: start <= r < stop, the prefix folded in.
+class RecordRange {
+public:
+    explicit RecordRange(const RecordQuery& query);
+
+    enum class Verdict { Before, Inside, Past };
+    // Where a record lies; records come sorted, so the first Past ends the query.
+    Verdict classify(std::span<const std::uint8_t> record) const;
+    // True when no record can lie inside (start >= stop).
+    bool empty() const;
+    const std::optional<std::string>& start() const { return start_; }
+
+private:
+    std::optional<std::string> start_;
+    std::optional<std::string> stop_;
+    std::optional<std::string> prefix_;
+};
+
+// Throws ZsReadError unless the block was read, its CRC matches and its payload decoded
+// completely.
+void requireIntact(const BlockRead& block, std::uint64_t offset);
+// The error for a fault inside the records of the data block at `offset`.
+ZsReadError recordFault(const PayloadProblem& problem, std::uint64_t offset);
 
 }  // namespace strata::zs

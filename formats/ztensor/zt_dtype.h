@@ -30,15 +30,4 @@ std::string_view ztDTypeName(ZtDType dtype);
 unsigned ztDTypeSize(ZtDType dtype);
 bool ztDTypeIsFloat(ZtDType dtype);
 
-// NaN and infinity counts of little-endian float elements.
-struct ZtNonFiniteCount {
-    std::uint64_t nan = 0;
-    std::uint64_t inf = 0;
-};
-
-// Counts NaN/Inf among the whole elements in `bytes` (a trailing partial element is ignored).
-// Does nothing for non-float dtypes.
-void countNonFinite(ZtDType dtype, const std::uint8_t* bytes, std::uint64_t size,
-                    ZtNonFiniteCount& count);
-
 }  // namespace strata

@@ -11,6 +11,7 @@
 #include "../common/save_leftovers.h"
 #include "zt_decode.h"
 #include "zt_digest.h"
+#include "zt_nonfinite.h"
 #include "zt_sparse.h"
 
 namespace strata {
@@ -18,11 +19,40 @@ namespace strata {
 namespace {
 
 constexpr std::uint64_t kGapChunk = 1ull << 20;
-constexpr std::uint64_t kStoredChunk = 4ull << 20;
-// Digest and value scan share each step while it is in the core's cache.
-constexpr std::size_t kCacheStep = 96u << 10;
+// Raw bytes are copied into a buffer of this size that stays in the core's cache; the digest
+// and the value scan then both read them from there.
+constexpr std::size_t kReadStep = 256u << 10;
+// The value scan of a raw tensor without a digest is split into slices of this size (a
+// multiple of every element size), checked on all threads at once.
+constexpr std::uint64_t kScanSlice = 16ull << 20;
 
 using Diagnostics = std::vector<Diagnostic>;
+
+// What one task of the validator hands back, in submission order: its diagnostics and the
+// NaN/Inf it counted. A tensor's check comes after its slices and closes the tensor, whose
+// ZT-NONFINITE total is then known.
+struct PartResult {
+    Diagnostics diagnostics;
+    ZtNonFiniteCount nonFinite;
+    const ZtTensor* closes = nullptr;
+};
+
+// Calls use(piece) for [offset, offset + length) of the source, copied piece by piece into
+// this thread's buffer; false when cancelled first.
+template <class Use>
+bool readInSteps(const ByteSource& source, std::uint64_t offset, std::uint64_t length,
+                 const CancelToken* cancel, Use use) {
+    thread_local std::vector<std::uint8_t> buffer(kReadStep);
+    for (std::uint64_t at = 0; at < length; at += kReadStep) {
+        if (cancel != nullptr && cancel->cancelled()) {
+            return false;
+        }
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kReadStep, length - at));
+        const std::size_t got = source.read(offset + at, std::span(buffer.data(), want));
+        use(std::span<const std::uint8_t>(buffer.data(), got));
+    }
+    return true;
+}
 
 Diagnostic make(Severity severity, std::string code, std::string message, Region region,
                 std::string nodePath) {
@@ -108,25 +138,69 @@ std::string digestText(ZtDigestAlgorithm algorithm, const std::vector<std::uint8
     return "sha256:" + toHex(value);
 }
 
+// The raw dense data component whose value scan goes to slices: no digest to check in order,
+// and large enough to be worth splitting. Nothing otherwise.
+std::optional<std::size_t> slicedComponent(const ZtFile& file, const ZtTensor& tensor) {
+    if (tensor.format != ZtTensorFormat::Dense || !tensor.dtype || !ztDTypeIsFloat(*tensor.dtype) ||
+        !tensor.byteSize) {
+        return std::nullopt;
+    }
+    for (std::size_t index : tensor.components) {
+        const ZtComponent& c = file.components()[index];
+        if (c.role != "data") {
+            continue;
+        }
+        const bool digested = c.digest && parseZtDigest(*c.digest).usable();
+        if (c.readable() && c.encoding == ZtEncoding::Raw && !digested &&
+            *c.length == *tensor.byteSize && *c.length > kScanSlice) {
+            return index;
+        }
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// NaN/Inf in [begin, end) of a component's bytes (element boundaries: slices start at
+// multiples of kScanSlice).
+PartResult scanSlice(const ZtFile& file, const ZtComponent& c, ZtDType dtype, std::uint64_t begin,
+                     std::uint64_t end, const CancelToken* cancel,
+                     std::atomic<std::uint64_t>& done) {
+    NonFiniteCounter counter(dtype);
+    readInSteps(*file.source(), *c.offset + begin, end - begin, cancel,
+                [&](std::span<const std::uint8_t> piece) {
+                    counter.feed(piece);
+                    done += piece.size();
+                });
+    return {{}, counter.count(), nullptr};
+}
+
+Diagnostic nonFiniteDiagnostic(const ZtTensor& tensor, const ZtNonFiniteCount& count) {
+    return make(Severity::Info, "ZT-NONFINITE",
+                "tensor '" + tensor.name + "' holds " + std::to_string(count.nan) + " NaN and " +
+                    std::to_string(count.inf) + " infinite value(s)",
+                tensor.entry, "manifest/" + ZtFile::tensorPath(tensor));
+}
+
 class TensorCheck {
 public:
-    TensorCheck(const ZtFile& file, std::size_t index, const ZtValidatorLimits& limits,
-                const ValidationOptions& options, std::atomic<std::uint64_t>& done)
+    // `sliced`: a component whose values slices count (see slicedComponent).
+    TensorCheck(const ZtFile& file, std::size_t index, std::optional<std::size_t> sliced,
+                const ZtValidatorLimits& limits, const ValidationOptions& options,
+                std::atomic<std::uint64_t>& done)
         : file_(file),
           tensor_(file.tensors()[index]),
+          sliced_(sliced),
           limits_(limits),
           options_(options),
           done_(done),
           nonFinite_(tensor_.dtype) {}
 
-    Diagnostics run();
+    PartResult run();
 
 private:
     // Returns false when the component's data could not be fully decoded.
     bool checkComponent(std::size_t index);
     void checkDigest(const ZtComponent& c, bool countValues);
-    void feedInCacheSizedSteps(std::span<const std::uint8_t> bytes,
-                               std::optional<DigestRunner>& digest, bool countValues);
     bool checkDecoded(const ZtComponent& c, bool denseData);
     void checkSparse();
     void add(Severity severity, std::string code, const ZtComponent& c, std::string message,
@@ -139,6 +213,7 @@ private:
 
     const ZtFile& file_;
     const ZtTensor& tensor_;
+    std::optional<std::size_t> sliced_;
     const ZtValidatorLimits& limits_;
     const ValidationOptions& options_;
     std::atomic<std::uint64_t>& done_;
@@ -146,12 +221,12 @@ private:
     Diagnostics out_;
 };
 
-Diagnostics TensorCheck::run() {
+PartResult TensorCheck::run() {
     bool allDecoded = true;
     for (std::size_t index : tensor_.components) {
         allDecoded = checkComponent(index) && allDecoded;
         if (options_.cancelled()) {
-            return out_;
+            return {std::move(out_), nonFinite_.count(), &tensor_};
         }
     }
     const bool sparse =
@@ -167,14 +242,7 @@ Diagnostics TensorCheck::run() {
     if (sparse && complete && allDecoded && tensor_.dtype && tensor_.shapeValid) {
         checkSparse();
     }
-    const auto& count = nonFinite_.count();
-    if (count.nan + count.inf > 0) {
-        out_.push_back(make(Severity::Info, "ZT-NONFINITE",
-                            "tensor '" + tensor_.name + "' holds " + std::to_string(count.nan) +
-                                " NaN and " + std::to_string(count.inf) + " infinite value(s)",
-                            tensor_.entry, "manifest/" + ZtFile::tensorPath(tensor_)));
-    }
-    return out_;
+    return {std::move(out_), nonFinite_.count(), &tensor_};
 }
 
 bool TensorCheck::checkComponent(std::size_t index) {
@@ -185,26 +253,14 @@ bool TensorCheck::checkComponent(std::size_t index) {
     const bool denseData = tensor_.format == ZtTensorFormat::Dense && c.role == "data";
     const bool rawValues = denseData && c.encoding == ZtEncoding::Raw &&
                            (!tensor_.byteSize || *c.length == *tensor_.byteSize);
+    if (sliced_ == index) {
+        return true;  // no digest; its slices count the values
+    }
     checkDigest(c, rawValues);
     if (c.encoding == ZtEncoding::Raw) {
         return true;
     }
     return checkDecoded(c, denseData);
-}
-
-// The digest and the NaN/Inf scan read the same bytes: in steps that stay in the core's cache,
-// the scan reads them from cache instead of from memory a second time.
-void TensorCheck::feedInCacheSizedSteps(std::span<const std::uint8_t> bytes,
-                                        std::optional<DigestRunner>& digest, bool countValues) {
-    for (std::size_t at = 0; at < bytes.size(); at += kCacheStep) {
-        const auto step = bytes.subspan(at, std::min<std::size_t>(kCacheStep, bytes.size() - at));
-        if (digest) {
-            digest->feed(step);
-        }
-        if (countValues) {
-            nonFinite_.feed(step);
-        }
-    }
 }
 
 void TensorCheck::checkDigest(const ZtComponent& c, bool countValues) {
@@ -220,16 +276,21 @@ void TensorCheck::checkDigest(const ZtComponent& c, bool countValues) {
     if (spec) {
         digest.emplace(spec->algorithm);
     }
-    // Digests cover the stored bytes, which for raw components are also the values.
+    // Digests cover the stored bytes, which for raw components are also the values: both read
+    // each piece while it is in the cache.
     if (digest || countValues) {
-        for (std::uint64_t at = 0; at < *c.length; at += kStoredChunk) {
-            if (options_.cancelled()) {
-                return;
-            }
-            const std::uint64_t want = std::min(kStoredChunk, *c.length - at);
-            const ByteView piece = file_.source()->view(*c.offset + at, want);
-            feedInCacheSizedSteps(piece.bytes, digest, countValues);
-            done_ += raw ? want : 0;
+        const bool finished = readInSteps(*file_.source(), *c.offset, *c.length, options_.cancel,
+                                          [&](std::span<const std::uint8_t> piece) {
+                                              if (digest) {
+                                                  digest->feed(piece);
+                                              }
+                                              if (countValues) {
+                                                  nonFinite_.feed(piece);
+                                              }
+                                              done_ += raw ? piece.size() : 0;
+                                          });
+        if (!finished) {
+            return;
         }
     } else {
         done_ += raw ? *c.length : 0;
@@ -371,17 +432,25 @@ ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions
     std::atomic<std::uint64_t> done{0};
     options.reportProgress(0.0, "checking components");
     const unsigned threads = options.threads;
-    OrderedPool<Diagnostics> pool(threads, 2 * std::max(1u, threads == 0 ? 4u : threads),
-                                  options.cancel);
+    OrderedPool<PartResult> pool(threads, 2 * std::max(1u, threads == 0 ? 4u : threads),
+                                 options.cancel);
     std::size_t tasks = 0;
     std::size_t finished = 0;
+    ZtNonFiniteCount pending;  // of the tensor whose slices are being taken
     auto consume = [&] {
         auto result = pool.next();
         if (!result) {
             return false;
         }
-        for (auto& d : *result) {
+        for (auto& d : result->diagnostics) {
             out.report(std::move(d));
+        }
+        pending += result->nonFinite;
+        if (result->closes != nullptr) {
+            if (pending.nan + pending.inf > 0) {
+                out.report(nonFiniteDiagnostic(*result->closes, pending));
+            }
+            pending = {};
         }
         ++finished;
         const double fraction = total == 0 ? double(finished) / double(tasks)
@@ -400,20 +469,37 @@ ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions
         }
         const ZtLayoutEntry* gap = &entry;
         if (pool.submit([&file, gap, &options, &done] {
-                return checkGap(file, *gap, options.cancel, done);
+                return PartResult{checkGap(file, *gap, options.cancel, done), {}, nullptr};
             })) {
             ++tasks;
         }
     }
-    for (std::size_t i = 0; i < file.tensors().size() && !options.cancelled(); ++i) {
+    const auto submit = [&](std::function<PartResult()> task) {
         if (pool.full() && !consume()) {
-            break;
+            return false;
         }
-        if (pool.submit([&file, i, &limits, &options, &done] {
-                return TensorCheck(file, i, limits, options, done).run();
-            })) {
-            ++tasks;
+        if (!pool.submit(std::move(task))) {
+            return false;
         }
+        ++tasks;
+        return true;
+    };
+    bool running = true;
+    for (std::size_t i = 0; i < file.tensors().size() && running && !options.cancelled(); ++i) {
+        const ZtTensor& tensor = file.tensors()[i];
+        const std::optional<std::size_t> sliced = slicedComponent(file, tensor);
+        if (sliced) {
+            const ZtComponent* c = &file.components()[*sliced];
+            for (std::uint64_t at = 0; at < *c->length && running; at += kScanSlice) {
+                const std::uint64_t end = std::min(*c->length, at + kScanSlice);
+                running = submit([&file, c, &tensor, at, end, &options, &done] {
+                    return scanSlice(file, *c, *tensor.dtype, at, end, options.cancel, done);
+                });
+            }
+        }
+        running = running && submit([&file, i, sliced, &limits, &options, &done] {
+                      return TensorCheck(file, i, sliced, limits, options, done).run();
+                  });
     }
     while (finished < tasks && consume()) {
     }

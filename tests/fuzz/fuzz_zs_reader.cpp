@@ -1,12 +1,18 @@
 // Fuzzes the ZS reader: open from a buffer, validate, walk the lazy tree a bounded amount, run
-// a prefix query and iterate records. Checks: no crash, no hang, no unbounded allocation (the
-// per-block decode limit is lowered to 1 MiB), and every diagnostic region stays sane.
+// a prefix query and iterate records, on one thread and on several (formatRecords). Checks: no
+// crash, no hang, no unbounded allocation (the per-block decode limit is lowered to 1 MiB),
+// every diagnostic region stays sane, and both readers give the same records and error.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/common/byte_source.h"
+#include "formats/zs/zs_parallel_reader.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_tree.h"
 #include "formats/zs/zs_validator.h"
@@ -32,6 +38,52 @@ void walk(const strata::Node& node, int depth, int& budget) {
         check(child->parent() == &node);
         walk(*child, depth + 1, budget);
     }
+}
+
+// Output of the first kOutputCap bytes of records, one thread or several, and the error that
+// ended the reading (empty if none).
+constexpr std::size_t kOutputCap = 4u << 20;
+
+std::pair<std::string, std::string> serialRecords(const std::shared_ptr<strata::zs::ZsFile>& file) {
+    std::string out;
+    try {
+        strata::zs::ZsRecordIterator records(file);
+        while (const auto record = records.next()) {
+            if (out.size() >= kOutputCap) {
+                return {out, ""};
+            }
+            out.append(record->begin(), record->end());
+            out += '\n';
+        }
+    } catch (const strata::zs::ZsReadError& e) {
+        return {out, e.what()};
+    }
+    return {out, ""};
+}
+
+std::pair<std::string, std::string> parallelRecords(const strata::zs::ZsFile& file) {
+    std::string out;
+    strata::CancelToken enough;
+    strata::zs::ParallelReadOptions options;
+    options.threads = 2;
+    options.cancel = &enough;
+    try {
+        strata::zs::formatRecords(
+            file, {}, options,
+            [](std::span<const std::uint8_t> record, std::string& text) {
+                text.append(record.begin(), record.end());
+                text += '\n';
+            },
+            [&](std::string_view text) {
+                out += text;
+                if (out.size() >= kOutputCap) {
+                    enough.cancel();
+                }
+            });
+    } catch (const strata::zs::ZsReadError& e) {
+        return {out, e.what()};
+    }
+    return {out, ""};
 }
 
 }  // namespace
@@ -71,6 +123,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     } catch (const strata::zs::ZsReadError&) {
         // Damage where the query reads is reported, not hidden.
+    }
+
+    if (file->readable()) {
+        const auto serial = serialRecords(file);
+        const auto parallel = parallelRecords(*file);
+        const std::size_t common = std::min(serial.first.size(), parallel.first.size());
+        check(serial.first.compare(0, common, parallel.first, 0, common) == 0);
+        if (serial.first.size() < kOutputCap && parallel.first.size() < kOutputCap) {
+            check(serial == parallel);
+        }
     }
     return 0;
 }

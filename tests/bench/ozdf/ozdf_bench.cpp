@@ -12,58 +12,12 @@
 
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_save.h"
+#include "ozdf_bench_corpus.h"
 
 namespace strata::ozdf {
 namespace {
 
 namespace fs = std::filesystem;
-
-Paragraph paragraph(std::mt19937& random) {
-    static const char* const words[] = {"the",   "river",  "ran", "north", "through", "café",
-                                        "naïve", "stone",  "of",  "light", "Ωmega",   "and",
-                                        "years", "beyond", "a",   "quiet", "town",    "straße"};
-    Paragraph p;
-    for (int w = 0; w < 140; ++w) {
-        p.text += (w == 0 ? "" : " ");
-        p.text += words[random() % std::size(words)];
-    }
-    return p;
-}
-
-Element list(std::mt19937& random, ElementKind kind) {
-    Element e;
-    e.kind = kind;
-    e.name = "CHAPTERS";
-    for (int i = 0; i < 20; ++i) {
-        Item item;
-        item.name = "Chapter " + std::to_string(i + 1);
-        for (int p = 0; p < 8; ++p) {
-            item.paragraphs.push_back(paragraph(random));
-        }
-        e.items.push_back(std::move(item));
-    }
-    return e;
-}
-
-Corpus generated() {
-    std::mt19937 random(42);
-    Corpus corpus;
-    for (int i = 0; i < 400; ++i) {
-        Document d;
-        d.isDirectory = i >= 300;
-        char name[32];
-        std::snprintf(name, sizeof name, d.isDirectory ? "dir%03d" : "doc%03d.ozdf", i);
-        d.filename = name;
-        Element title;
-        title.name = "TITLE";
-        title.paragraphs.push_back(paragraph(random));
-        d.elements.push_back(std::move(title));
-        d.elements.push_back(
-            list(random, d.isDirectory ? ElementKind::ExternalList : ElementKind::List));
-        corpus.documents.push_back(std::move(d));
-    }
-    return corpus;
-}
 
 // Written once per process; removed at exit.
 const fs::path& corpusFolder() {
@@ -71,7 +25,7 @@ const fs::path& corpusFolder() {
         const fs::path f =
             fs::temp_directory_path() / ("strata_ozdf_bench_" + std::to_string(::getpid()));
         fs::remove_all(f);
-        saveCorpusToFolder(generated(), f);
+        saveCorpusToFolder(benchCorpus(), f);
         std::atexit([] { fs::remove_all(corpusFolder()); });
         return f;
     }();

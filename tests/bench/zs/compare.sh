@@ -1,7 +1,9 @@
 #!/bin/sh
 # Whole-process timings of strata-cli zs on the workload of the corpus README's reference
-# timings: 3,800,000 sorted "ngram<TAB>count" lines (~100 MB). Medians of 3 runs.
+# timings: 3,800,000 sorted "ngram<TAB>count" lines (~100 MB). Medians of 3 runs (5 for dumps).
 #   tests/bench/zs/compare.sh BUILD_DIR [CORPUS_DIR]
+# Run it with the CPU lock held (flock /tmp/strata-cpu.lock ...) so no build runs meanwhile.
+# ZS_COMPARE=dump times only the dumps (the files from an earlier run are kept).
 set -eu
 build=${1:?usage: compare.sh BUILD_DIR [CORPUS_DIR]}
 corpus=${2:-$(dirname "$0")/../../../../shared/corpus}
@@ -33,14 +35,32 @@ median3() {  # median wall seconds of a command run 3 times
     done | sort -n | sed -n 2p
 }
 
-rm -f "$work/lzma.zs" "$work/deflate.zs"
+median5() {
+    for run in 1 2 3 4 5; do
+        start=$(date +%s.%N)
+        "$@" > /dev/null
+        end=$(date +%s.%N)
+        echo "$end - $start" | bc
+    done | sort -n | sed -n 3p
+}
+
 echo "input: $(wc -c < "$input") bytes, $(wc -l < "$input") lines"
-echo "make lzma (default 0e), -j 2: $(median3 sh -c "rm -f '$work/lzma.zs'; '$cli' zs make -j 2 {} '$input' '$work/lzma.zs'") s"
-echo "make deflate, -j 2:          $(median3 sh -c "rm -f '$work/deflate.zs'; '$cli' zs make -j 2 --codec=deflate {} '$input' '$work/deflate.zs'") s"
-echo "validate lzma:               $(median3 "$cli" zs validate "$work/lzma.zs") s"
-echo "validate deflate:            $(median3 "$cli" zs validate "$work/deflate.zs") s"
-echo "dump -o /dev/null lzma:      $(median3 "$cli" zs dump -o /dev/null "$work/lzma.zs") s"
-echo "dump -o /dev/null deflate:   $(median3 "$cli" zs dump -o /dev/null "$work/deflate.zs") s"
+if [ "${ZS_COMPARE:-all}" != dump ] || [ ! -s "$work/lzma.zs" ] || [ ! -s "$work/deflate.zs" ]; then
+    rm -f "$work/lzma.zs" "$work/deflate.zs"
+    echo "make lzma (default 0e), -j 2: $(median3 sh -c "rm -f '$work/lzma.zs'; '$cli' zs make -j 2 {} '$input' '$work/lzma.zs'") s"
+    echo "make deflate, -j 2:          $(median3 sh -c "rm -f '$work/deflate.zs'; '$cli' zs make -j 2 --codec=deflate {} '$input' '$work/deflate.zs'") s"
+fi
+if [ "${ZS_COMPARE:-all}" != dump ]; then
+    echo "validate lzma:               $(median3 "$cli" zs validate "$work/lzma.zs") s"
+    echo "validate deflate:            $(median3 "$cli" zs validate "$work/deflate.zs") s"
+fi
+for codec in lzma deflate; do
+    for j in 1 2; do
+        echo "dump -j $j -o /dev/null $codec: $(median5 "$cli" zs dump -j $j -o /dev/null "$work/$codec.zs") s"
+    done
+    echo "dump > file $codec (default -j): $(median5 sh -c "'$cli' zs dump '$work/$codec.zs' > '$work/dump.txt'") s"
+done
+rm -f "$work/dump.txt"
 big="$corpus/zs/valid/big-ngrams-1m.zs"
 if [ -f "$big" ]; then
     echo "dump --prefix='kato ' big-ngrams-1m: $(median3 "$cli" zs dump '--prefix=kato ' "$big") s"

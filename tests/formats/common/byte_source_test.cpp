@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <vector>
 
 #include "formats/common/bounds.h"
 #include "formats/common/le_reader.h"
@@ -62,6 +64,30 @@ TEST(ByteSource, MappedFileReadsBytesAndEmptyFiles) {
     EXPECT_TRUE(emptySource->view(0, 10).empty());
     std::filesystem::remove(path);
     std::filesystem::remove(empty);
+}
+
+// Small files copy from the mapping, large ones with pread(): both give the view's bytes.
+TEST(ByteSource, ReadCopiesWhatViewsShowForSmallAndLargeFiles) {
+    for (const std::size_t size : {std::size_t{5000}, std::size_t{17} << 20}) {
+        SCOPED_TRACE(size);
+        std::string contents(size, '\0');
+        for (std::size_t i = 0; i < size; ++i) {
+            contents[i] = static_cast<char>((i * 2654435761u) >> 13);
+        }
+        const auto path = writeTemp("strata_byte_source_read.bin", contents);
+        const auto source = openMappedFile(path);
+        for (const std::uint64_t offset : {std::uint64_t{0}, std::uint64_t{4095}, size - 100}) {
+            std::vector<std::uint8_t> buffer(4096, 0xEE);
+            const std::size_t got = source->read(offset, buffer);
+            const ByteView view = source->view(offset, buffer.size());
+            ASSERT_EQ(got, view.size());
+            EXPECT_TRUE(std::equal(view.bytes.begin(), view.bytes.end(), buffer.begin()));
+        }
+        std::vector<std::uint8_t> past(16);
+        EXPECT_EQ(source->read(size, past), 0u);
+        EXPECT_EQ(source->read(kMax, past), 0u);
+        std::filesystem::remove(path);
+    }
 }
 
 TEST(ByteSource, MissingFileNamesThePath) {

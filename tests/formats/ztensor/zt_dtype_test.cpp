@@ -1,14 +1,16 @@
-// NaN/Inf counting: the vector path (32 bytes a step) and the scalar tail must together count
-// exactly what an element-by-element classification counts, for every floating dtype.
+// NaN/Inf counting: every kernel this CPU runs (AVX-512 256 bytes a step, AVX2 32 bytes, the
+// scalar loop), with its scalar tail, must count exactly what an element-by-element
+// classification counts, for every floating dtype.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <vector>
 
-#include "formats/ztensor/zt_dtype.h"
+#include "formats/ztensor/zt_nonfinite.h"
 
 namespace strata {
 namespace {
@@ -34,7 +36,10 @@ void store(std::vector<std::uint8_t>& bytes, std::size_t index, unsigned width,
     }
 }
 
-constexpr std::size_t kElementCounts[] = {0, 1, 3, 15, 16, 17, 33, 100, 1001};
+constexpr std::size_t kElementCounts[] = {0, 1, 3, 15, 16, 17, 33, 100, 127, 128, 129, 1001, 4099};
+
+constexpr ZtScanKernel kKernels[] = {ZtScanKernel::Scalar, ZtScanKernel::Avx2,
+                                     ZtScanKernel::Avx512};
 
 TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
     std::mt19937_64 random(5);
@@ -63,12 +68,40 @@ TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
                 store(bytes, i, layout.width, bits);
             }
             bytes.back() = 0xFF;  // the partial element is never counted
-            ZtNonFiniteCount actual;
-            countNonFinite(layout.dtype, bytes.data(), bytes.size(), actual);
-            EXPECT_EQ(actual.nan, expected.nan) << ztDTypeName(layout.dtype) << " x" << elements;
-            EXPECT_EQ(actual.inf, expected.inf) << ztDTypeName(layout.dtype) << " x" << elements;
+            for (const ZtScanKernel kernel : kKernels) {
+                if (!ztScanKernelAvailable(kernel)) {
+                    continue;
+                }
+                // Element data need not be aligned to anything (a tensor may start at any
+                // offset of a mapped file): the same bytes at every misalignment.
+                for (const std::size_t shift : {0u, 1u, 3u, 7u}) {
+                    std::vector<std::uint8_t> shifted(shift + bytes.size(), 0xFF);
+                    std::copy(bytes.begin(), bytes.end(), shifted.begin() + shift);
+                    ZtNonFiniteCount actual;
+                    countNonFiniteWith(kernel, layout.dtype, shifted.data() + shift, bytes.size(),
+                                       actual);
+                    EXPECT_EQ(actual.nan, expected.nan)
+                        << ztDTypeName(layout.dtype) << " x" << elements << " +" << shift << ' '
+                        << ztScanKernelName(kernel);
+                    EXPECT_EQ(actual.inf, expected.inf)
+                        << ztDTypeName(layout.dtype) << " x" << elements << " +" << shift << ' '
+                        << ztScanKernelName(kernel);
+                }
+            }
         }
     }
+}
+
+TEST(ZtDType, TheWidestAvailableKernelIsChosen) {
+    EXPECT_TRUE(ztScanKernelAvailable(ZtScanKernel::Scalar));
+    EXPECT_TRUE(ztScanKernelAvailable(ztScanKernel()));
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+        EXPECT_EQ(ztScanKernel(), ZtScanKernel::Avx512);
+    } else if (__builtin_cpu_supports("avx2")) {
+        EXPECT_EQ(ztScanKernel(), ZtScanKernel::Avx2);
+    }
+#endif
 }
 
 TEST(ZtDType, IntegerDTypesHaveNoNonFiniteValues) {

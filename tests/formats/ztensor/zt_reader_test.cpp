@@ -1,6 +1,8 @@
 // The zTensor reader, node tree and validator on small files made here.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "formats/common/checksums.h"
 #include "formats/common/codec_zstd.h"
 #include "formats/ztensor/zt_decode.h"
@@ -319,6 +321,55 @@ TEST(ZtReader, NonFiniteValuesAreCountedAsInfo) {
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->severity, Severity::Info);
     EXPECT_NE(d->message.find("2 NaN and 2 infinite"), std::string::npos) << d->message;
+}
+
+// Raw tensors larger than a scan slice (16 MiB) and without a digest are counted in slices on
+// every thread: the counts stay exact at the slice edges, whatever the thread count, whether
+// the bytes come from memory or from a large mapped file (read with pread), and each tensor's
+// total counts its own slices only.
+TEST(ZtReader, SlicedValueScansCountExactlyOnEveryThreadCount) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    constexpr std::size_t kSliceElements = (16u << 20) / 4;
+    const std::size_t n = 2 * kSliceElements + kSliceElements / 2 + 3;
+    std::vector<float> values(n, 0.5f);
+    for (std::size_t i :
+         {std::size_t{0}, kSliceElements - 1, kSliceElements, 2 * kSliceElements + 1, n - 1}) {
+        values[i] = nan;
+    }
+    for (std::size_t i : {std::size_t{1}, kSliceElements + 1, n - 2}) {
+        values[i] = -inf;
+    }
+    ZtBuilder builder;
+    const auto a = builder.add(f32Bytes(values));
+    std::vector<float> tail(n / 2, 1.0f);
+    tail[12345] = inf;
+    const auto b = builder.add(f32Bytes(tail));
+    const auto bytes = builder.finish(ztManifest(
+        {{"x", dense("float32", {n}, a, n * 4)}, {"y", dense("float32", {n / 2}, b, n / 2 * 4)}}));
+    const auto path = std::filesystem::temp_directory_path() / "strata_zt_sliced_scan.zt";
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    for (const bool mapped : {false, true}) {
+        for (unsigned threads : {1u, 2u, 3u}) {
+            SCOPED_TRACE(std::to_string(threads) + (mapped ? " mapped" : " in memory"));
+            const auto v =
+                mapped ? ztValidate(openMappedFile(path), threads) : ztValidate(bytes, threads);
+            std::vector<std::string> messages;
+            for (const auto& d : v.sink->diagnostics()) {
+                if (d.code == "ZT-NONFINITE") {
+                    messages.push_back(d.message);
+                }
+            }
+            EXPECT_EQ(messages,
+                      (std::vector<std::string>{"tensor 'x' holds 5 NaN and 3 infinite value(s)",
+                                                "tensor 'y' holds 0 NaN and 1 infinite value(s)"}))
+                << v.describe();
+            EXPECT_EQ(v.errors(), 0u) << v.describe();
+        }
+    }
+    std::filesystem::remove(path);
 }
 
 TEST(ZtReader, ManyProblemsAreCappedPerCode) {
