@@ -25,8 +25,7 @@ namespace fs = std::filesystem;
 
 bool isCorpusFolder(const fs::path& path) {
     std::error_code ec;
-    return fs::is_directory(path, ec) && !fs::exists(path / "_metadata.ozdf", ec) &&
-           !fs::exists(path / ".ozdf_writing", ec);
+    return fs::is_directory(path, ec) && !ozdf::opensAsDocument(path);
 }
 
 // A document or a corpus, read once; the corpus form holds a single document for a document.

@@ -31,6 +31,8 @@ void runGuarded(CommandContext& context, const std::function<int()>& body);
 void registerDetectCommand(CLI::App& app, CommandContext& context);
 void registerInfoCommand(CLI::App& app, CommandContext& context);
 void registerValidateCommand(CLI::App& app, CommandContext& context);
+void registerDiffCommand(CLI::App& app, CommandContext& context);
+void registerLeftoversCommand(CLI::App& app, CommandContext& context);
 void registerZsCommands(CLI::App& app, CommandContext& context);
 void registerZtensorCommands(CLI::App& app, CommandContext& context);
 void registerOzdfCommands(CLI::App& app, CommandContext& context);

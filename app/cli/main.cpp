@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
     registerDetectCommand(app, context);
     registerInfoCommand(app, context);
     registerValidateCommand(app, context);
+    registerDiffCommand(app, context);
+    registerLeftoversCommand(app, context);
     registerZsCommands(app, context);
     registerZtensorCommands(app, context);
     registerOzdfCommands(app, context);

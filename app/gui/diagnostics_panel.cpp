@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QTableView>
@@ -13,6 +14,7 @@
 
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
+#include "model/core/leftover_cleanup.h"
 
 namespace strata::gui {
 
@@ -22,10 +24,23 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
       severity_(new QComboBox(this)),
       code_(new QLineEdit(this)),
       validate_(new QPushButton(tr("&Validate"), this)),
+      removeLeftovers_(new QPushButton(tr("Remove &Leftovers…"), this)),
       exportJson_(new QPushButton(tr("Export &JSON…"), this)),
       exportText_(new QPushButton(tr("Export &Text…"), this)),
       summary_(new QLabel(this)),
       table_(new QTableView(this)) {
+    removeLeftovers_->setToolTip(
+        tr("Remove the temporary files and folders interrupted saves left behind (those "
+           "reported as *-LEFTOVER-*), after asking"));
+    confirm_ = [this](const QString& text, bool canAccept) {
+        if (!canAccept) {
+            QMessageBox::information(this, tr("Remove Leftovers"), text);
+            return false;
+        }
+        return QMessageBox::question(this, tr("Remove Leftovers"), text,
+                                     QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::No) == QMessageBox::Yes;
+    };
     severity_->addItem(tr("All severities"), int(strata::Severity::Info));
     severity_->addItem(tr("Warnings and errors"), int(strata::Severity::Warning));
     severity_->addItem(tr("Errors only"), int(strata::Severity::Error));
@@ -46,6 +61,7 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
     bar->addWidget(code_, 1);
     bar->addWidget(summary_);
     bar->addWidget(validate_);
+    bar->addWidget(removeLeftovers_);
     bar->addWidget(exportJson_);
     bar->addWidget(exportText_);
     auto* layout = new QVBoxLayout(this);
@@ -59,6 +75,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
     });
     connect(code_, &QLineEdit::textChanged, filter_, &model::DiagnosticsFilterModel::setCodeFilter);
     connect(validate_, &QPushButton::clicked, this, &DiagnosticsPanel::validateRequested);
+    connect(removeLeftovers_, &QPushButton::clicked, this,
+            &DiagnosticsPanel::removeLeftoversInteractively);
     connect(exportJson_, &QPushButton::clicked, this, [this] { exportInteractively(true); });
     connect(exportText_, &QPushButton::clicked, this, [this] { exportInteractively(false); });
     connect(table_, &QTableView::clicked, this, &DiagnosticsPanel::activateRow);
@@ -95,6 +113,8 @@ void DiagnosticsPanel::setCodeFilter(const QString& text) {
 }
 
 void DiagnosticsPanel::updateSummary() {
+    removeLeftovers_->setEnabled(document_ &&
+                                 model::hasLeftoverDiagnostics(*document_->diagnostics()));
     if (!document_) {
         summary_->clear();
         return;
@@ -104,6 +124,24 @@ void DiagnosticsPanel::updateSummary() {
                           .arg(d->countOf(strata::Severity::Error))
                           .arg(d->countOf(strata::Severity::Warning))
                           .arg(d->countOf(strata::Severity::Info)));
+}
+
+void DiagnosticsPanel::removeLeftoversInteractively() {
+    if (!document_) {
+        return;
+    }
+    const model::LeftoverPlan plan = model::planLeftoverRemoval(*document_->diagnostics());
+    if (plan.empty()) {
+        emit message(tr("The leftovers listed are gone already."));
+        emit validateRequested();
+        return;
+    }
+    const QString question = model::leftoverRemovalQuestion(plan);
+    if (!confirm_(question, !plan.removable.empty()) || plan.removable.empty()) {
+        return;
+    }
+    emit message(model::removePlannedLeftovers(plan));
+    emit validateRequested();
 }
 
 void DiagnosticsPanel::activateRow(const QModelIndex& proxyIndex) {

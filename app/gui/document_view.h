@@ -5,8 +5,10 @@
 
 #include <QList>
 #include <QPointer>
+#include <QVariantMap>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -87,6 +89,19 @@ public:
     // Lists a job among this view's (cancelled when the view closes; shown while it runs).
     void trackJob(model::Job* job);
 
+    // What a view opened again on the same files restores (after a save, or a reload of files
+    // changed on disk): the centre tab, the tree's current node and scroll, the hex view's
+    // file, cursor, selection and scroll, and what each format view keeps under its key (its
+    // selection, scroll positions and text typed but not applied).
+    QVariantMap saveState() const;
+    void restoreState(const QVariantMap& state);
+    // The QSettings key remembering the centre tab last picked (by a click on its tab) for
+    // documents of this format and kind (file or folder).
+    QString tabPreferenceKey() const;
+    // A format view's part of that state; `owner` going away removes it.
+    void addStateKeeper(const QString& key, QObject* owner, std::function<QVariant()> save,
+                        std::function<void(const QVariant&)> restore);
+
 signals:
     // Cursor, selection or file changed: the status bar should refresh.
     void statusChanged();
@@ -107,7 +122,15 @@ private:
     void selectNodeInTree(const strata::Node* node);
     void rebuildMarkers();
     void rebuildHighlights();
+    void restoreTreeAndHex(const QVariantMap& state);
+    void showPreferredTab();
 
+    struct StateKeeper {
+        QString key;
+        QPointer<QObject> owner;
+        std::function<QVariant()> save;
+        std::function<void(const QVariant&)> restore;
+    };
     std::unique_ptr<model::Document> document_;
     QPointer<model::JobRunner> runner_;
     model::StructureModel* structure_ = nullptr;
@@ -134,6 +157,7 @@ private:
     QPointer<model::Job> entropyJob_;
     QPointer<model::Job> searchJob_;
     QList<QPointer<model::Job>> jobs_;
+    QList<StateKeeper> keepers_;
 };
 
 }  // namespace strata::gui

@@ -76,6 +76,8 @@ public:
     void setEditable(bool editable);
 
     quint64 topRow() const { return topRow_; }
+    // Scrolls so that `row` is the first one shown (a restored view).
+    void scrollToRow(quint64 row) { setTopRow(row); }
     int visibleRows() const;
     quint64 firstVisibleOffset() const;
     quint64 visibleByteCount() const;

@@ -6,6 +6,7 @@
 #include <QCloseEvent>
 #include <QDeadlineTimer>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -36,6 +37,7 @@
 #include "model/core/format_editor.h"
 #include "model/core/job_runner.h"
 #include "model/core/structure_model.h"
+#include "model/core/text_draft.h"
 
 namespace strata::gui {
 namespace {
@@ -393,6 +395,8 @@ bool MainWindow::openPath(const QString& path) {
         }
     });
     connect(doc, &model::Document::modifiedChanged, this, [this, view] { updateTabTitle(view); });
+    connect(doc, &model::Document::pendingTextChanged, this,
+            [this, view] { updateTabTitle(view); });
     connect(
         view, &DocumentView::reloadRequested, this, [this, view] { reloadView(view); },
         Qt::QueuedConnection);
@@ -413,19 +417,29 @@ bool MainWindow::openPath(const QString& path) {
     return true;
 }
 
-bool MainWindow::reloadView(DocumentView* view, const QString& newPath) {
+bool MainWindow::reloadView(DocumentView* view) {
+    return reopenView(view, {}, false);
+}
+
+bool MainWindow::reopenView(DocumentView* view, const QString& newPath, bool afterSave) {
     const int index = tabs_->indexOf(view);
     if (index < 0) {
         return false;
     }
     const QString path = newPath.isEmpty() ? view->document()->path() : newPath;
-    if (!closeTab(index)) {
+    if (!confirmDiscard(view, !afterSave)) {
         return false;  // the user kept their unsaved edits
     }
+    const QVariantMap state = view->saveState();
+    removeView(index);
     if (!openPath(path)) {
         return false;
     }
     tabs_->tabBar()->moveTab(tabs_->currentIndex(), std::min(index, tabs_->count() - 1));
+    currentView()->restoreState(state);
+    if (afterSave) {
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+    }
     return true;
 }
 
@@ -463,25 +477,101 @@ void MainWindow::updateTabTitle(DocumentView* view) {
         return;
     }
     const model::Document* doc = view->document();
-    tabs_->setTabText(
-        index, doc->isModified() ? doc->displayName() + QStringLiteral(" *") : doc->displayName());
+    const bool unsaved = doc->isModified() || doc->hasPendingText();
+    tabs_->setTabText(index,
+                      unsaved ? doc->displayName() + QStringLiteral(" *") : doc->displayName());
     updateActions();
 }
 
-bool MainWindow::confirmDiscard(DocumentView* view) {
-    if (!view->document()->isModified() || !interactive_) {
+bool MainWindow::confirmDiscard(DocumentView* view, bool askAboutText) {
+    model::Document* doc = view->document();
+    const bool edits = doc->isModified();
+    const QList<model::TextDraft*> drafts =
+        askAboutText ? doc->pendingDrafts() : QList<model::TextDraft*>{};
+    if ((!edits && drafts.isEmpty()) || !interactive_) {
         return true;
     }
     tabs_->setCurrentWidget(view);
+    QStringList targets;
+    for (model::TextDraft* draft : drafts) {
+        targets << draft->target();
+    }
+    if (!drafts.isEmpty()) {
+        drafts.front()->requestShow();
+    }
+    const QString name = doc->displayName();
+    const QString typed = targets.join(QStringLiteral(", "));
+    const QString text =
+        drafts.isEmpty() ? tr("%1 has unsaved edits. Save them before closing?").arg(name)
+        : edits ? tr("%1 has unsaved edits, and text you typed for %2 is not applied yet. Apply "
+                     "and save them before closing?")
+                      .arg(name, typed)
+                : tr("You typed text for %2 in %1 and did not apply it. Apply and save it before "
+                     "closing?")
+                      .arg(name, typed);
     const auto answer = QMessageBox::question(
-        this, tr("Unsaved Changes"),
-        tr("%1 has unsaved edits. Save them before closing?").arg(view->document()->displayName()),
+        this, tr("Unsaved Changes"), text,
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) {
-        saveAsDialog();
-        return !view->document()->isModified();
+        return saveBeforeClosing(view);
     }
-    return answer == QMessageBox::Discard;
+    if (answer == QMessageBox::Discard) {
+        for (model::TextDraft* draft : drafts) {
+            draft->discard();
+        }
+        return true;
+    }
+    return false;
+}
+
+bool MainWindow::saveBeforeClosing(DocumentView* view) {
+    model::Document* doc = view->document();
+    if (doc->editor() == nullptr) {
+        saveAsDialog();  // byte edits: where to write them is the user's choice
+        return !doc->isModified();
+    }
+    // In place, like Save, and wait: the tab goes away once the files are written.
+    QPointer<model::Job> job = startFormatSave(view, doc->path(), false);
+    if (job.isNull()) {
+        return false;
+    }
+    if (job->isRunning()) {
+        QEventLoop loop;
+        connect(job, &model::Job::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return !job.isNull() && job->state() == model::Job::State::Finished && !doc->isModified();
+}
+
+bool MainWindow::applyPendingText(DocumentView* view) {
+    for (model::TextDraft* draft : view->document()->pendingDrafts()) {
+        const QString error = draft->apply();
+        if (error.isEmpty()) {
+            continue;
+        }
+        tabs_->setCurrentWidget(view);
+        draft->requestShow();
+        const QString problem =
+            tr("The text you typed for %1 cannot be applied: %2").arg(draft->target(), error);
+        if (!interactive_) {
+            showError(tr("Not saved. %1").arg(problem));
+            return false;
+        }
+        QMessageBox box(QMessageBox::Warning, tr("Text Not Applied"), problem,
+                        QMessageBox::NoButton, this);
+        box.setInformativeText(
+            tr("Fix the text and save again, or save the other edits and keep the text to fix "
+               "later."));
+        QPushButton* fix = box.addButton(tr("&Fix the Text"), QMessageBox::RejectRole);
+        QPushButton* without = box.addButton(tr("&Save Without It"), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(fix);
+        box.exec();
+        if (box.clickedButton() != without) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool MainWindow::closeTab(int index) {
@@ -489,10 +579,15 @@ bool MainWindow::closeTab(int index) {
     if (view == nullptr || !confirmDiscard(view)) {
         return false;
     }
+    removeView(index);
+    return true;
+}
+
+void MainWindow::removeView(int index) {
+    DocumentView* view = viewAt(index);
     undoGroup_->removeStack(view->document()->undoStack());
     tabs_->removeTab(index);
     delete view;
-    return true;
 }
 
 QString MainWindow::saveCurrentAs(const QString& path) {
@@ -511,24 +606,31 @@ QString MainWindow::saveCurrentAs(const QString& path) {
     return error;
 }
 
-void MainWindow::startEditorSave(DocumentView* view, const QString& path) {
+model::Job* MainWindow::startEditorSave(DocumentView* view, const QString& path) {
+    return startFormatSave(view, path, true);
+}
+
+model::Job* MainWindow::startFormatSave(DocumentView* view, const QString& path, bool reopen) {
+    if (!applyPendingText(view)) {
+        return nullptr;
+    }
     model::FormatEditor* editor = view->document()->editor();
     QString error;
     model::Job* job = editor->startSave(*runner_, path, &error);
     if (job == nullptr) {
         showError(tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), error));
-        return;
+        return nullptr;
     }
     view->trackJob(job);
     const bool inPlace = canonical(path) == canonical(view->document()->path());
     QPointer<DocumentView> guard(view);
     connect(job, &model::Job::stateChanged, this,
-            [this, path, inPlace, guard](model::Job::State state) {
+            [this, path, inPlace, guard, reopen](model::Job::State state) {
                 if (state != model::Job::State::Finished) {
                     return;
                 }
                 statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
-                if (!guard) {
+                if (!guard || !reopen) {
                     return;
                 }
                 // The views still show the old mapped files: open the saved content. After a
@@ -537,12 +639,17 @@ void MainWindow::startEditorSave(DocumentView* view, const QString& path) {
                 if (!inPlace) {
                     guard->document()->undoStack()->setClean();
                 }
-                const QString reopen = inPlace ? QString() : path;
+                const QString reopenPath = inPlace ? QString() : path;
                 QMetaObject::invokeMethod(
                     this,
-                    [this, guard, reopen] { guard ? void(reloadView(guard, reopen)) : void(); },
+                    [this, guard, reopenPath] {
+                        if (guard) {
+                            reopenView(guard, reopenPath, true);
+                        }
+                    },
                     Qt::QueuedConnection);
             });
+    return job;
 }
 
 void MainWindow::save() {

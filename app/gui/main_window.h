@@ -16,8 +16,9 @@ class QTabWidget;
 class QUndoGroup;
 
 namespace strata::model {
+class Job;
 class JobRunner;
-}
+}  // namespace strata::model
 
 namespace strata::gui {
 
@@ -39,10 +40,10 @@ public:
     // false when it cannot be opened; the reason goes to a message box when interactive, to
     // the status bar and lastError() otherwise.
     bool openPath(const QString& path);
-    // Closes the document (asking about unsaved edits) and opens its path again in the same
-    // tab position: after a build wrote new files, or the files changed on disk.
-    // Reopens the view's document, from `path` when given (after a Save As to a new file).
-    bool reloadView(DocumentView* view, const QString& path = {});
+    // Closes the document (asking about unsaved edits and text typed but not applied) and opens
+    // its path again in the same tab position, showing the same tab, selection and scroll
+    // positions: after a job wrote new files, or the files changed on disk.
+    bool reloadView(DocumentView* view);
     void openPaths(const QStringList& paths);
     QString lastError() const { return lastError_; }
 
@@ -67,8 +68,11 @@ public:
     // Saves the current document to `path` (the current file of the hex view). Returns an
     // error text or empty.
     QString saveCurrentAs(const QString& path);
-    // Saves through the document's format editor as a background job.
-    void startEditorSave(DocumentView* view, const QString& path);
+    // Saves through the document's format editor as a background job, after applying the text
+    // typed into its editors (asking when that text cannot be applied); the tab then shows the
+    // saved files, `path` after a Save As, as they looked. Returns the job, or nullptr when
+    // nothing was started.
+    model::Job* startEditorSave(DocumentView* view, const QString& path);
     // Processes events until no job runs (or the time is up); true when idle.
     bool waitUntilIdle(int timeoutMs);
 
@@ -107,7 +111,19 @@ private:
     void updateJobStatus();
     void updateActions();
     void updateTabTitle(DocumentView* view);
-    bool confirmDiscard(DocumentView* view);
+    // Asks about unsaved edits and (unless `askAboutText` is false) text typed but not applied,
+    // before the view closes or reloads; false when the user keeps them.
+    bool confirmDiscard(DocumentView* view, bool askAboutText = true);
+    // Applies the text typed into the view's editors; when some cannot be applied, asks whether
+    // to fix it (false), save without it (true) or cancel (false).
+    bool applyPendingText(DocumentView* view);
+    // Saves the view's edits before it closes; true once they are on disk.
+    bool saveBeforeClosing(DocumentView* view);
+    model::Job* startFormatSave(DocumentView* view, const QString& path, bool reopen);
+    // Opens the view's files again in its tab and restores its state; `afterSave` carries
+    // text typed but not applied across without asking.
+    bool reopenView(DocumentView* view, const QString& path, bool afterSave);
+    void removeView(int index);
     void showError(const QString& text);
     void showEntropy();
 

@@ -8,8 +8,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/gui/document_view.h"
@@ -62,6 +64,7 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     connect(table_, &QTableView::activated, this, [this] {
         if (currentDocument() >= 0) {
             emit documentActivated(currentDocument());
+            emit documentOpened(currentDocument());
         }
     });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
@@ -95,6 +98,57 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     layout->addWidget(filter_);
     layout->addWidget(table_, 1);
     layout->addLayout(buttons);
+    view_.addStateKeeper(
+        QStringLiteral("ozdfCorpus"), this, [this] { return saveState(); },
+        [this](const QVariant& state) { restoreState(state); });
+}
+
+void OzdfCorpusView::selectDocument(int index) {
+    const QModelIndex row = proxy_->mapFromSource(model_->index(index, 0));
+    if (row.isValid()) {
+        table_->setCurrentIndex(row);
+        table_->scrollTo(row);
+    }
+}
+
+QVariant OzdfCorpusView::saveState() const {
+    QVariantMap state;
+    const int current = currentDocument();
+    if (current >= 0) {
+        state.insert(QStringLiteral("document"),
+                     QString::fromStdString(editor_.session().document(current).filename));
+    }
+    state.insert(QStringLiteral("sortColumn"), table_->horizontalHeader()->sortIndicatorSection());
+    state.insert(QStringLiteral("sortOrder"),
+                 static_cast<int>(table_->horizontalHeader()->sortIndicatorOrder()));
+    state.insert(QStringLiteral("filter"), filter_->text());
+    state.insert(QStringLiteral("scroll"), table_->verticalScrollBar()->value());
+    return state;
+}
+
+void OzdfCorpusView::restoreState(const QVariant& value) {
+    const QVariantMap state = value.toMap();
+    filter_->setText(state.value(QStringLiteral("filter")).toString());
+    table_->sortByColumn(
+        state.value(QStringLiteral("sortColumn"), int(model::OzdfCorpusModel::Name)).toInt(),
+        static_cast<Qt::SortOrder>(state.value(QStringLiteral("sortOrder")).toInt()));
+    const int index =
+        editor_.session().indexOf(state.value(QStringLiteral("document")).toString().toStdString());
+    if (index >= 0) {
+        selectDocument(index);
+    }
+    const int scroll = state.value(QStringLiteral("scroll")).toInt();
+    QTimer::singleShot(0, this, [this, scroll] { table_->verticalScrollBar()->setValue(scroll); });
+}
+
+bool OzdfCorpusView::applyTypedText() {
+    const QString error = view_.document()->applyPendingText();
+    if (!error.isEmpty()) {
+        report(false,
+               tr("Your typed text is not applied (%1). Fix it or revert it first.").arg(error));
+        return false;
+    }
+    return true;
 }
 
 void OzdfCorpusView::showExternalChange(const QString& what) {
@@ -113,6 +167,9 @@ void OzdfCorpusView::report(bool ok, const QString& error) {
 }
 
 void OzdfCorpusView::addDocument() {
+    if (!applyTypedText()) {
+        return;
+    }
     bool ok = false;
     const QString name = QInputDialog::getText(
         this, tr("Add Document"),
@@ -129,6 +186,9 @@ void OzdfCorpusView::addDocument() {
 }
 
 void OzdfCorpusView::removeDocument() {
+    if (!applyTypedText()) {
+        return;
+    }
     QString error;
     report(model::removeOzdfDocument(*view_.document()->undoStack(), editor_.session(),
                                      currentDocument(), &error),
@@ -136,6 +196,9 @@ void OzdfCorpusView::removeDocument() {
 }
 
 void OzdfCorpusView::renameDocument() {
+    if (!applyTypedText()) {
+        return;
+    }
     const int index = currentDocument();
     if (index < 0) {
         return;
@@ -153,6 +216,9 @@ void OzdfCorpusView::renameDocument() {
 }
 
 void OzdfCorpusView::toggleKind() {
+    if (!applyTypedText()) {
+        return;
+    }
     QString error;
     report(model::toggleOzdfDocumentKind(*view_.document()->undoStack(), editor_.session(),
                                          currentDocument(), &error),

@@ -4,6 +4,7 @@
 // external change on disk.
 #pragma once
 
+#include <QVariant>
 #include <QWidget>
 
 class QLabel;
@@ -33,9 +34,18 @@ public:
     // Shows the reload banner (called by the watcher).
     void showExternalChange(const QString& what);
     OzdfReloadBanner* reloadBanner() const { return banner_; }
+    // Makes document `index` (of the session) the current row.
+    void selectDocument(int index);
+    // The current document, sort, filter and scroll position, for a view of the same corpus
+    // opened again (DocumentView::saveState).
+    QVariant saveState() const;
+    void restoreState(const QVariant& state);
 
 signals:
+    // The current row changed to document `index`.
     void documentActivated(int index);
+    // Document `index` was double-clicked (or Enter pressed on it): open it in the editor.
+    void documentOpened(int index);
 
 private:
     int currentDocument() const;
@@ -46,6 +56,8 @@ private:
     void exportJsonl();
     void importJsonl();
     void report(bool ok, const QString& error);
+    // Applies text typed in the editor before a document-level edit; false when it cannot.
+    bool applyTypedText();
 
     DocumentView& view_;
     model::OzdfEditor& editor_;

@@ -8,7 +8,10 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -16,9 +19,11 @@
 #include "app/ozdf/ozdf_reload_banner.h"
 #include "formats/ozdf/ozdf_edit.h"
 #include "model/core/document.h"
+#include "model/core/text_draft.h"
 #include "model/ozdf/ozdf_commands.h"
 #include "model/ozdf/ozdf_document_model.h"
 #include "model/ozdf/ozdf_editor.h"
+#include "model/ozdf/ozdf_text_draft.h"
 
 namespace strata::gui {
 
@@ -44,38 +49,62 @@ OzdfDocumentEditor::OzdfDocumentEditor(DocumentView& view, model::OzdfEditor& ed
     tree_->header()->hide();
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &OzdfDocumentEditor::onCurrentChanged);
-    connect(model_, &QAbstractItemModel::modelReset, this, [this] { onCurrentChanged(); });
+    connect(model_, &QAbstractItemModel::modelReset, this, &OzdfDocumentEditor::onModelReset);
 
     auto* grid = new QGridLayout;
     connect(button(this, grid, 0, 0, tr("Add Block…")), &QPushButton::clicked, this,
-            [this] { addElement(ozdf::ElementKind::Block); });
+            settled([this] { addElement(ozdf::ElementKind::Block); }));
     connect(button(this, grid, 0, 1, tr("Add List…")), &QPushButton::clicked, this,
-            [this] { addElement(ozdf::ElementKind::List); });
+            settled([this] { addElement(ozdf::ElementKind::List); }));
     connect(button(this, grid, 0, 2, tr("Add Comment")), &QPushButton::clicked, this,
-            [this] { addElement(ozdf::ElementKind::Comment); });
+            settled([this] { addElement(ozdf::ElementKind::Comment); }));
     connect(button(this, grid, 0, 3, tr("Add Item…")), &QPushButton::clicked, this,
-            &OzdfDocumentEditor::addItem);
+            settled([this] { addItem(); }));
     connect(button(this, grid, 0, 4, tr("Add Paragraph")), &QPushButton::clicked, this,
-            &OzdfDocumentEditor::addParagraph);
+            settled([this] { addParagraph(); }));
     connect(button(this, grid, 1, 0, tr("Rename…")), &QPushButton::clicked, this,
-            &OzdfDocumentEditor::rename);
+            settled([this] { rename(); }));
     connect(button(this, grid, 1, 1, tr("Remove")), &QPushButton::clicked, this,
-            &OzdfDocumentEditor::remove);
+            settled([this] { remove(); }));
     connect(button(this, grid, 1, 2, tr("Move Up")), &QPushButton::clicked, this,
-            [this] { move(-1); });
+            settled([this] { move(-1); }));
     connect(button(this, grid, 1, 3, tr("Move Down")), &QPushButton::clicked, this,
-            [this] { move(1); });
+            settled([this] { move(1); }));
     connect(button(this, grid, 1, 4, tr("List ↔ External List")), &QPushButton::clicked, this,
-            &OzdfDocumentEditor::toggleExternal);
+            settled([this] { toggleExternal(); }));
 
     text_ = new QPlainTextEdit(this);
     text_->setPlaceholderText(tr("Select a paragraph or comment to edit its text."));
     preview_ = new QPlainTextEdit(this);
     preview_->setReadOnly(true);
     preview_->setPlaceholderText(tr("What the reader will see"));
+    error_ = new QLabel(this);
+    error_->setWordWrap(true);
+    error_->setStyleSheet(QStringLiteral("color: #c62828"));
     apply_ = new QPushButton(tr("Apply Text"), this);
-    connect(text_, &QPlainTextEdit::textChanged, this, &OzdfDocumentEditor::updatePreview);
+    apply_->setToolTip(
+        tr("Replace the paragraph or comment with this text (undoable). Moving "
+           "to another paragraph or saving applies it too."));
+    revert_ = new QPushButton(tr("Revert"), this);
+    revert_->setToolTip(tr("Drop what you typed: back to the text as it is"));
+    draft_ = new model::TextDraft(*view.document());
+    connect(text_, &QPlainTextEdit::textChanged, this, [this] {
+        if (draft_) {
+            draft_->setText(text_->toPlainText());
+        }
+        updatePreview();
+    });
+    connect(draft_, &model::TextDraft::textReset, this, [this](const QString& text) {
+        const QSignalBlocker block(text_);
+        text_->setPlainText(text);
+        updatePreview();
+    });
+    connect(draft_, &model::TextDraft::showRequested, this, [this] {
+        view_.centreTabs()->setCurrentWidget(this);
+        text_->setFocus();
+    });
     connect(apply_, &QPushButton::clicked, this, [this] { applyText(); });
+    connect(revert_, &QPushButton::clicked, this, &OzdfDocumentEditor::revertText);
 
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
@@ -83,7 +112,12 @@ OzdfDocumentEditor::OzdfDocumentEditor(DocumentView& view, model::OzdfEditor& ed
     rightLayout->addWidget(text_, 2);
     rightLayout->addWidget(new QLabel(tr("Normalised (as the reader will read it)"), right));
     rightLayout->addWidget(preview_, 1);
-    rightLayout->addWidget(apply_);
+    rightLayout->addWidget(error_);
+    auto* applyRow = new QHBoxLayout;
+    applyRow->addStretch(1);
+    applyRow->addWidget(revert_);
+    applyRow->addWidget(apply_);
+    rightLayout->addLayout(applyRow);
 
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -100,14 +134,49 @@ OzdfDocumentEditor::OzdfDocumentEditor(DocumentView& view, model::OzdfEditor& ed
     layout->addWidget(banner_);
     layout->addWidget(title_);
     layout->addWidget(splitter, 1);
-    onCurrentChanged();
+    view_.addStateKeeper(
+        QStringLiteral("ozdfEditor"), this, [this] { return saveState(); },
+        [this](const QVariant& state) { restoreState(state); });
+    loadText();
 }
 
-void OzdfDocumentEditor::showDocument(int index) {
+bool OzdfDocumentEditor::showDocument(int index) {
+    if (index == documentIndex()) {
+        return true;
+    }
+    if (!settleDraft()) {
+        return false;
+    }
     model_->setDocument(index);
     title_->setText(index >= 0 ? QString::fromStdString(editor_.session().document(index).filename)
                                : tr("Pick a document in the Corpus tab."));
     tree_->expandToDepth(0);
+    selectFirstText();
+    return true;
+}
+
+void OzdfDocumentEditor::selectFirstText() {
+    if (documentIndex() < 0) {
+        return;
+    }
+    const auto& elements = editor_.session().document(documentIndex()).elements;
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const ozdf::Element& e = elements[i];
+        if (e.kind == ozdf::ElementKind::Comment) {
+            select({Kind::Element, i, std::nullopt, 0});
+            return;
+        }
+        if (!e.paragraphs.empty()) {
+            select({Kind::Paragraph, i, std::nullopt, 0});
+            return;
+        }
+        for (std::size_t item = 0; item < e.items.size(); ++item) {
+            if (!e.items[item].paragraphs.empty()) {
+                select({Kind::Paragraph, i, item, 0});
+                return;
+            }
+        }
+    }
 }
 
 int OzdfDocumentEditor::documentIndex() const {
@@ -126,6 +195,35 @@ void OzdfDocumentEditor::select(const model::OzdfAddress& address) {
     }
 }
 
+std::function<void()> OzdfDocumentEditor::settled(std::function<void()> edit) {
+    return [this, edit = std::move(edit)] {
+        const model::OzdfAddress a = current();
+        if (!settleDraft()) {
+            return;
+        }
+        if (!model::sameOzdfAddress(current(), a)) {
+            select(a);  // applying rebuilt the tree
+        }
+        edit();
+    };
+}
+
+bool OzdfDocumentEditor::settleDraft() {
+    if (!draft_ || !draft_->isPending()) {
+        return true;
+    }
+    settling_ = true;
+    const QString error = draft_->apply();
+    settling_ = false;
+    if (error.isEmpty()) {
+        error_->clear();
+        return true;
+    }
+    error_->setText(tr("Not applied: %1. Fix the text or press Revert.").arg(error));
+    emit view_.message(error_->text());
+    return false;
+}
+
 bool OzdfDocumentEditor::edit(const QString& what,
                               const std::function<void(ozdf::Document&)>& change) {
     QString error;
@@ -138,6 +236,64 @@ bool OzdfDocumentEditor::edit(const QString& what,
 }
 
 void OzdfDocumentEditor::onCurrentChanged() {
+    if (settling_ || reselecting_) {
+        return;
+    }
+    if (draft_ && draft_->isPending()) {
+        queueFollow();  // decide once the click (or the undo) that moved the tree is over
+        return;
+    }
+    loadText();
+}
+
+void OzdfDocumentEditor::onModelReset() {
+    if (settling_) {
+        return;  // whoever settles selects again
+    }
+    if (draft_ && draft_->isPending()) {
+        // The document changed under the typed text (an undo, a replace elsewhere, the window
+        // applying it): keep the text and its paragraph selected.
+        reselecting_ = true;
+        tree_->setCurrentIndex(model_->indexOf(shown_));
+        reselecting_ = false;
+        queueFollow();
+        return;
+    }
+    loadText();
+}
+
+void OzdfDocumentEditor::queueFollow() {
+    if (followQueued_) {
+        return;
+    }
+    followQueued_ = true;
+    QTimer::singleShot(0, this, [this] {
+        followQueued_ = false;
+        followCurrent();
+    });
+}
+
+void OzdfDocumentEditor::followCurrent() {
+    if (!draft_ || !draft_->isPending()) {
+        loadText();
+        return;
+    }
+    const model::OzdfAddress wanted = current();
+    if (documentIndex() == shownDocument_ && model::sameOzdfAddress(wanted, shown_)) {
+        return;
+    }
+    if (!settleDraft()) {
+        // Back to the paragraph the text belongs to until it is fixed or reverted.
+        reselecting_ = true;
+        tree_->setCurrentIndex(model_->indexOf(shown_));
+        reselecting_ = false;
+        return;
+    }
+    select(wanted);
+    loadText();
+}
+
+void OzdfDocumentEditor::loadText() {
     const model::OzdfAddress a = current();
     QString text;
     bool editable = false;
@@ -152,10 +308,25 @@ void OzdfDocumentEditor::onCurrentChanged() {
             editable = true;
         }
     }
-    const QSignalBlocker block(text_);
-    text_->setPlainText(text);
+    shown_ = a;
+    shownDocument_ = documentIndex();
+    {
+        const QSignalBlocker block(text_);
+        text_->setPlainText(text);
+    }
     text_->setEnabled(editable);
     apply_->setEnabled(editable);
+    revert_->setEnabled(editable);
+    error_->clear();
+    if (draft_ && editable) {
+        const std::string& file = editor_.session().document(documentIndex()).filename;
+        draft_->load(
+            model::ozdfDraftTarget(editor_.session(), documentIndex(), a),
+            model::ozdfDraftKey(file, a), text_->toPlainText(),
+            model::ozdfTextApplier(*view_.document()->undoStack(), editor_.session(), file, a));
+    } else if (draft_) {
+        draft_->clear();
+    }
     updatePreview();
 }
 
@@ -179,18 +350,78 @@ void OzdfDocumentEditor::updatePreview() {
 }
 
 bool OzdfDocumentEditor::applyText() {
+    if (!draft_ || !draft_->isPending()) {
+        return false;
+    }
+    const model::OzdfAddress a = shown_;
+    if (!settleDraft()) {
+        return false;
+    }
+    select(a);  // applying rebuilt the tree
+    loadText();
+    return true;
+}
+
+void OzdfDocumentEditor::revertText() {
+    if (draft_) {
+        draft_->discard();
+    }
+    error_->clear();
+}
+
+QVariant OzdfDocumentEditor::saveState() const {
+    QVariantMap state;
+    if (documentIndex() >= 0) {
+        state.insert(QStringLiteral("document"),
+                     QString::fromStdString(editor_.session().document(documentIndex()).filename));
+    }
     const model::OzdfAddress a = current();
-    const std::string text = text_->toPlainText().toStdString();
-    if (a.kind == Kind::Paragraph) {
-        return edit(tr("Edit paragraph"), [&](ozdf::Document& d) {
-            ozdf::setParagraphText(d, {a.element, a.item}, a.paragraph, text);
-        });
+    state.insert(QStringLiteral("kind"), static_cast<int>(a.kind));
+    state.insert(QStringLiteral("element"), static_cast<qulonglong>(a.element));
+    state.insert(QStringLiteral("item"), a.item ? static_cast<qlonglong>(*a.item) : -1);
+    state.insert(QStringLiteral("paragraph"), static_cast<qulonglong>(a.paragraph));
+    state.insert(QStringLiteral("treeScroll"), tree_->verticalScrollBar()->value());
+    state.insert(QStringLiteral("textScroll"), text_->verticalScrollBar()->value());
+    state.insert(QStringLiteral("textCursor"), text_->textCursor().position());
+    if (draft_ && draft_->isPending()) {
+        state.insert(QStringLiteral("draftKey"), draft_->key());
+        state.insert(QStringLiteral("draftText"), draft_->text());
     }
-    if (a.kind == Kind::Element) {
-        return edit(tr("Edit comment"),
-                    [&](ozdf::Document& d) { ozdf::setCommentText(d, a.element, text); });
+    return state;
+}
+
+void OzdfDocumentEditor::restoreState(const QVariant& value) {
+    const QVariantMap state = value.toMap();
+    const int index =
+        editor_.session().indexOf(state.value(QStringLiteral("document")).toString().toStdString());
+    if (index < 0 || !showDocument(index)) {
+        return;
     }
-    return false;
+    model::OzdfAddress a;
+    a.kind = static_cast<Kind>(state.value(QStringLiteral("kind")).toInt());
+    a.element = state.value(QStringLiteral("element")).toULongLong();
+    const qlonglong item = state.value(QStringLiteral("item")).toLongLong();
+    if (item >= 0) {
+        a.item = static_cast<std::size_t>(item);
+    }
+    a.paragraph = state.value(QStringLiteral("paragraph")).toULongLong();
+    if (a.kind != Kind::None) {
+        select(a);
+    }
+    const QString key = state.value(QStringLiteral("draftKey")).toString();
+    if (draft_ && !key.isEmpty() && key == draft_->key()) {
+        draft_->restore(state.value(QStringLiteral("draftText")).toString());
+    }
+    QTextCursor cursor = text_->textCursor();
+    cursor.setPosition(std::min<int>(state.value(QStringLiteral("textCursor")).toInt(),
+                                     text_->document()->characterCount() - 1));
+    text_->setTextCursor(cursor);
+    const int treeScroll = state.value(QStringLiteral("treeScroll")).toInt();
+    const int textScroll = state.value(QStringLiteral("textScroll")).toInt();
+    QTimer::singleShot(0, this, [this, treeScroll, textScroll] {
+        tree_->verticalScrollBar()->setValue(treeScroll);
+        text_->verticalScrollBar()->setValue(textScroll);
+    });
 }
 
 void OzdfDocumentEditor::addElement(ozdf::ElementKind kind) {

@@ -3,10 +3,14 @@
 // with a live preview of what the reader will make of the text.
 #pragma once
 
+#include <QPointer>
+#include <QVariant>
 #include <QWidget>
 #include <functional>
 
 #include "formats/ozdf/ozdf_document.h"
+#include "model/core/text_draft.h"
+#include "model/ozdf/ozdf_document_model.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -14,9 +18,7 @@ class QPushButton;
 class QTreeView;
 
 namespace strata::model {
-class OzdfDocumentModel;
 class OzdfEditor;
-struct OzdfAddress;
 }  // namespace strata::model
 
 namespace strata::gui {
@@ -29,7 +31,9 @@ class OzdfDocumentEditor : public QWidget {
 public:
     OzdfDocumentEditor(DocumentView& view, model::OzdfEditor& editor, QWidget* parent = nullptr);
 
-    void showDocument(int index);
+    // Shows document `index`. False (the editor stays where it is) when text typed for the
+    // shown paragraph cannot be applied first.
+    bool showDocument(int index);
     int documentIndex() const;
 
     QTreeView* tree() const { return tree_; }
@@ -40,12 +44,32 @@ public:
     OzdfReloadBanner* reloadBanner() const { return banner_; }
     // Applies the text editor's content to the selected paragraph or comment.
     bool applyText();
+    // Puts the typed text back in the text editor as it was loaded.
+    void revertText();
+    // What the text editor holds that is not applied yet.
+    model::TextDraft* draft() const { return draft_; }
+    QLabel* errorLabel() const { return error_; }
+    // Applies typed text before an edit elsewhere; false (with the error shown) when it cannot.
+    bool settleDraft();
+    // The shown document, element, scroll positions and typed text, for a view of the same
+    // files opened again (DocumentView::saveState).
+    QVariant saveState() const;
+    void restoreState(const QVariant& state);
+    // Selects the element, item or paragraph at `address` of the shown document.
+    void select(const model::OzdfAddress& address);
 
 private:
     bool edit(const QString& what, const std::function<void(ozdf::Document&)>& change);
     model::OzdfAddress current() const;
-    void select(const model::OzdfAddress& address);
     void onCurrentChanged();
+    void onModelReset();
+    void followCurrent();
+    void loadText();
+    // Selects the first paragraph or comment, so a document opens ready to edit.
+    void selectFirstText();
+    void queueFollow();
+    // Runs a structural edit once typed text is applied.
+    std::function<void()> settled(std::function<void()> edit);
     void updatePreview();
     void addElement(ozdf::ElementKind kind);
     void addItem();
@@ -63,7 +87,16 @@ private:
     QPlainTextEdit* text_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QPushButton* apply_ = nullptr;
+    QPushButton* revert_ = nullptr;
+    QLabel* error_ = nullptr;
     OzdfReloadBanner* banner_ = nullptr;
+    QPointer<model::TextDraft> draft_;
+    // What the text editor was loaded from.
+    model::OzdfAddress shown_;
+    int shownDocument_ = -1;
+    bool settling_ = false;
+    bool reselecting_ = false;
+    bool followQueued_ = false;
 };
 
 }  // namespace strata::gui

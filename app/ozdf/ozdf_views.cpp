@@ -5,6 +5,7 @@
 #include <QDirIterator>
 #include <QFileSystemWatcher>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
@@ -33,6 +34,50 @@ QStringList watchedPaths(const model::OzdfSession& session) {
     return paths;
 }
 
+// The structure node of the corpus document called `filename` (as the corpus was opened).
+const strata::Node* documentNode(const strata::Node* root, const std::string& filename) {
+    if (root == nullptr || root->kind() != "ozdf.corpus") {
+        return nullptr;
+    }
+    for (std::uint64_t i = 0; i < root->childCount(); ++i) {
+        const strata::Node* child = root->child(i);
+        if (child->kind() == "ozdf.document" && child->label() == filename) {
+            return child;
+        }
+    }
+    return nullptr;
+}
+
+// The corpus document a structure node lies in, or nullptr.
+const strata::Node* enclosingDocument(const strata::Node* node) {
+    for (; node != nullptr; node = node->parent()) {
+        if (node->kind() == "ozdf.document") {
+            return node;
+        }
+    }
+    return nullptr;
+}
+
+// The corpus table and the structure tree (and so the hex view) show the same document.
+void linkCorpusAndTree(DocumentView& view, OzdfCorpusView* corpus, model::OzdfEditor* editor) {
+    QObject::connect(corpus, &OzdfCorpusView::documentActivated, &view, [&view, editor](int i) {
+        const strata::Node* node =
+            documentNode(view.document()->root(), editor->session().document(i).filename);
+        if (node != nullptr && enclosingDocument(view.currentNode()) != node) {
+            view.selectNode(node);
+        }
+    });
+    QObject::connect(&view, &DocumentView::currentNodeChanged, corpus,
+                     [corpus, editor](const strata::Node* node) {
+                         const strata::Node* document = enclosingDocument(node);
+                         const int index =
+                             document ? editor->session().indexOf(document->label()) : -1;
+                         if (index >= 0) {
+                             corpus->selectDocument(index);
+                         }
+                     });
+}
+
 void watch(QFileSystemWatcher* watcher, const model::OzdfSession& session) {
     if (!watcher->files().isEmpty()) {
         watcher->removePaths(watcher->files());
@@ -59,12 +104,30 @@ void installOzdfViews(DocumentView& view) {
     if (editor->session().isCorpus()) {
         corpusTab = new OzdfCorpusView(view, *editor);
         view.centreTabs()->addTab(corpusTab, QObject::tr("Corpus"));
+        linkCorpusAndTree(view, corpusTab, editor);
+        QObject::connect(corpusTab, &OzdfCorpusView::documentOpened, editorTab,
+                         [&view, editorTab](int index) {
+                             if (editorTab->documentIndex() == index) {
+                                 view.centreTabs()->setCurrentWidget(editorTab);
+                             }
+                         });
         QObject::connect(corpusTab, &OzdfCorpusView::documentActivated, editorTab,
-                         &OzdfDocumentEditor::showDocument);
+                         [corpusTab, editorTab](int index) {
+                             if (!editorTab->showDocument(index)) {
+                                 // Text typed for the shown document does not apply: the table
+                                 // goes back to that document once this click is over.
+                                 QTimer::singleShot(0, corpusTab, [corpusTab, editorTab] {
+                                     corpusTab->selectDocument(editorTab->documentIndex());
+                                 });
+                             }
+                         });
     } else {
         editorTab->showDocument(0);
     }
     view.centreTabs()->addTab(editorTab, QObject::tr("OZDF Editor"));
+    // A corpus is opened to pick and edit documents, a document on its own to edit it.
+    view.centreTabs()->setCurrentWidget(corpusTab != nullptr ? static_cast<QWidget*>(corpusTab)
+                                                             : editorTab);
 
     auto* watcher = new QFileSystemWatcher(editorTab);
     watch(watcher, editor->session());

@@ -97,9 +97,9 @@ void installShardlakeViews(DocumentView& view) {
         case ShardlakeSession::Kind::CoarseQuantizer: {
             auto* file = new ShardlakeFileView(view, *session, view.centreTabs());
             file->setObjectName(QStringLiteral("shardlakeFile"));
-            view.centreTabs()->addTab(file, session->kind() == ShardlakeSession::Kind::Shard
-                                                ? QObject::tr("Shard")
-                                                : QObject::tr("Centroids"));
+            view.centreTabs()->setCurrentIndex(view.centreTabs()->addTab(
+                file, session->kind() == ShardlakeSession::Kind::Shard ? QObject::tr("Shard")
+                                                                       : QObject::tr("Centroids")));
             break;
         }
         case ShardlakeSession::Kind::Other:

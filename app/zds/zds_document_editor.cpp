@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "model/core/text_draft.h"
 #include "model/zds/zds_document_text.h"
 #include "model/zds/zds_json_highlighter.h"
 
@@ -58,6 +59,9 @@ ZdsDocumentEditor::ZdsDocumentEditor(QWidget* parent)
 
     connect(edit_, &QPlainTextEdit::textChanged, this, [this] {
         if (!loading_) {
+            if (draft_) {
+                draft_->setText(text());
+            }
             checkTimer_->start();
             updateButtons();
         }
@@ -69,8 +73,13 @@ ZdsDocumentEditor::ZdsDocumentEditor(QWidget* parent)
             emit applyRequested(text());
         }
     });
-    connect(revert_, &QPushButton::clicked, this,
-            [this] { setDocument(title_->text(), original_); });
+    connect(revert_, &QPushButton::clicked, this, [this] {
+        if (draft_ && draft_->hasTarget()) {
+            draft_->discard();  // shows the text as it was loaded
+        } else {
+            setDocument(title_->text(), original_);
+        }
+    });
     clearDocument();
 }
 
@@ -106,12 +115,39 @@ void ZdsDocumentEditor::clearDocument() {
     updateButtons();
 }
 
+void ZdsDocumentEditor::setTitle(const QString& title) {
+    title_->setText(title);
+}
+
+QString ZdsDocumentEditor::title() const {
+    return title_->text();
+}
+
 QString ZdsDocumentEditor::text() const {
     return edit_->toPlainText();
 }
 
 void ZdsDocumentEditor::setText(const QString& text) {
     edit_->setPlainText(text);
+    checkNow();
+}
+
+void ZdsDocumentEditor::setDraft(model::TextDraft* draft) {
+    draft_ = draft;
+    connect(draft, &model::TextDraft::textReset, this, &ZdsDocumentEditor::showDraftText);
+}
+
+bool ZdsDocumentEditor::isEditable() const {
+    return hasDocument_ && !edit_->isReadOnly();
+}
+
+void ZdsDocumentEditor::showDraftText(const QString& text) {
+    if (!isEditable()) {
+        return;
+    }
+    loading_ = true;
+    edit_->setPlainText(text);
+    loading_ = false;
     checkNow();
 }
 
@@ -130,10 +166,15 @@ void ZdsDocumentEditor::setPretty(bool pretty) {
     const std::string current = text().toStdString();
     const auto formatted = pretty ? model::prettyJson(current) : model::compactJson(current);
     if (formatted) {
+        // Only the layout changes: typed text stays typed, untyped text stays untyped.
+        const QString shown = QString::fromStdString(*formatted);
         const bool wasLoading = loading_;
-        loading_ = current == original_ || wasLoading;
-        edit_->setPlainText(QString::fromStdString(*formatted));
+        loading_ = true;
+        edit_->setPlainText(shown);
         loading_ = wasLoading;
+        if (draft_) {
+            draft_->reformat(shown);
+        }
         updateButtons();
     }
 }

@@ -2,10 +2,13 @@
 // under the text as you type, a pretty/compact toggle, Apply and Revert.
 #pragma once
 
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 
 #include <string>
+
+#include "model/core/text_draft.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -15,7 +18,7 @@ class QToolButton;
 
 namespace strata::model {
 class ZdsJsonHighlighter;
-}
+}  // namespace strata::model
 
 namespace strata::gui {
 
@@ -27,6 +30,9 @@ public:
     // Shows a document (pretty or compact as the toggle says); nothing is edited yet.
     void setDocument(const QString& title, const std::string& json);
     void clearDocument();
+    // The line above the text ("Document 4 of 100,000: id").
+    void setTitle(const QString& title);
+    QString title() const;
     QString text() const;
     void setText(const QString& text);
     bool pretty() const;
@@ -36,6 +42,11 @@ public:
     QString checkNow();
     // Shows an error that came from applying (a clash of ids, say).
     void showError(const QString& error);
+    // Where what the user types is mirrored (so the window can apply it or ask about it); the
+    // owner loads it with each document shown.
+    void setDraft(model::TextDraft* draft);
+    // True while a document is shown and can be edited.
+    bool isEditable() const;
 
     QPlainTextEdit* textEdit() const { return edit_; }
     QLabel* errorLabel() const { return error_; }
@@ -50,6 +61,7 @@ signals:
 
 private:
     void updateButtons();
+    void showDraftText(const QString& text);
 
     QLabel* title_;
     QPlainTextEdit* edit_;
@@ -59,6 +71,7 @@ private:
     QPushButton* apply_;
     QPushButton* revert_;
     QTimer* checkTimer_;
+    QPointer<model::TextDraft> draft_;
     std::string original_;
     bool hasDocument_ = false;
     bool loading_ = false;

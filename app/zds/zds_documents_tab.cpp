@@ -9,12 +9,16 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,7 +27,9 @@
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
+#include "model/core/text_draft.h"
 #include "model/zds/zds_dataset_jobs.h"
+#include "model/zds/zds_document_draft.h"
 #include "model/zds/zds_edit_commands.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_search_results.h"
@@ -90,12 +96,35 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
     layout->addWidget(liveNotes_);
     layout->addWidget(split, 1);
 
+    draft_ = new model::TextDraft(*view.document());
+    documentEditor_->setDraft(draft_);
+    connect(draft_, &model::TextDraft::showRequested, this, [this] {
+        view_.centreTabs()->setCurrentWidget(this);
+        documentEditor_->textEdit()->setFocus();
+    });
+    view_.addStateKeeper(
+        QStringLiteral("zds"), this, [this] { return saveState(); },
+        [this](const QVariant& state) { restoreState(state); });
+
     connect(collections_, &QComboBox::currentIndexChanged, this, [this] { connectModel(); });
     connect(documentEditor_, &ZdsDocumentEditor::applyRequested, this,
             [this](const QString& text) { report(applyEditorText(text)); });
     for (int i = 0; i < editor_->collectionCount(); ++i) {
-        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
-                [this] { showStatus(); });
+        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this, [this, i] {
+            showStatus();
+            if (i == currentCollection()) {
+                showFirstDocument();
+                if (shownStored_ >= 0) {
+                    documentEditor_->setTitle(editorTitle());  // the count grew
+                }
+            }
+        });
+        // A sort moves rows: keep the shown document's row selected.
+        connect(editor_->table(i), &QAbstractItemModel::layoutChanged, this, [this, i] {
+            if (i == currentCollection() && shownStored_ >= 0) {
+                selectShownRow();
+            }
+        });
     }
     connect(&view_, &DocumentView::currentNodeChanged, this,
             [this](const strata::Node* node) { followNode(node); });
@@ -254,15 +283,46 @@ model::ZdsTableModel* ZdsDocumentsTab::currentModel() const {
 }
 
 void ZdsDocumentsTab::connectModel() {
+    if (modelCollection_ >= 0 && modelCollection_ != currentCollection() &&
+        !settleDraft().isEmpty()) {
+        // The typed text does not apply: stay on its collection until it is fixed or reverted.
+        const QSignalBlocker block(collections_);
+        collections_->setCurrentIndex(modelCollection_);
+        return;
+    }
+    modelCollection_ = currentCollection();
     results_->clear();
     shownStored_ = -1;
     documentEditor_->clearDocument();
+    if (draft_) {
+        draft_->clear();
+    }
     table_->setModel(currentModel());
     if (table_->selectionModel() != nullptr) {
         connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
                 [this] { onCurrentRowChanged(); });
     }
     showStatus();
+    showFirstDocument();
+}
+
+QString ZdsDocumentsTab::editorTitle() const {
+    const model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || shownStored_ < 0 || shownStored_ >= m->documentCount()) {
+        return {};
+    }
+    const QString count = m->loaded() ? QLocale().toString(m->documentCount())
+                                      : tr("%1 so far").arg(QLocale().toString(m->documentCount()));
+    return tr("Document %1 of %2: %3")
+        .arg(QLocale().toString(shownStored_ + 1), count,
+             QString::fromStdString(m->id(shownStored_)));
+}
+
+void ZdsDocumentsTab::showFirstDocument() {
+    const model::ZdsTableModel* m = currentModel();
+    if (m != nullptr && m->documentCount() > 0 && currentStored() < 0) {
+        showDocument(m->storedIndex(0));
+    }
 }
 
 void ZdsDocumentsTab::showStatus() {
@@ -317,23 +377,201 @@ void ZdsDocumentsTab::showDocument(int stored) {
 }
 
 void ZdsDocumentsTab::onCurrentRowChanged() {
+    if (settling_ || reselecting_) {
+        return;
+    }
+    if (draft_ && draft_->isPending()) {
+        // Decide once whatever moved the row is over: a click, or an undo that shifted rows
+        // (applying the text must not push an edit while the stack is undoing one).
+        if (!followQueued_) {
+            followQueued_ = true;
+            QTimer::singleShot(0, this, [this] {
+                followQueued_ = false;
+                followCurrentRow();
+            });
+        }
+        return;
+    }
+    loadEditor();
+}
+
+void ZdsDocumentsTab::followCurrentRow() {
+    if (!draft_ || !draft_->isPending()) {
+        loadEditor();
+        return;
+    }
+    const model::ZdsTableModel* m = currentModel();
+    const int stored = currentStored();
+    if (m != nullptr && stored >= 0 && m->id(stored) == shownId_) {
+        shownStored_ = stored;  // still on the document being typed into (rows moved)
+        return;
+    }
+    if (const QString error = settleDraft(); !error.isEmpty()) {
+        // The typed text does not apply: back to its document until it is fixed or reverted.
+        emit view_.message(error);
+        selectShownRow();
+        return;
+    }
+    loadEditor();
+}
+
+void ZdsDocumentsTab::selectShownRow() {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || shownStored_ < 0) {
+        return;
+    }
+    shownStored_ = model::findZdsDocument(*m, shownId_, shownStored_);
+    if (shownStored_ < 0) {
+        return;  // gone (an undo removed it): the editor keeps the text until Revert
+    }
+    const QModelIndex index = m->index(m->tableRow(shownStored_), 0);
+    reselecting_ = true;
+    table_->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    reselecting_ = false;
+    table_->scrollTo(index);
+}
+
+void ZdsDocumentsTab::loadEditor() {
     model::ZdsTableModel* m = currentModel();
     const int stored = currentStored();
     if (m == nullptr || stored < 0) {
         shownStored_ = -1;
         documentEditor_->clearDocument();
+        if (draft_) {
+            draft_->clear();
+        }
         return;
     }
     shownStored_ = stored;
-    const QString title = tr("Document %1 of %2: %3")
-                              .arg(stored + 1)
-                              .arg(m->documentCount())
-                              .arg(QString::fromStdString(m->id(stored)));
-    documentEditor_->setDocument(title, m->text(stored));
+    const std::string id = m->id(stored);
+    shownId_ = id;
+    documentEditor_->setDocument(editorTitle(), m->text(stored));
+    if (draft_ && documentEditor_->isEditable()) {
+        draft_->load(
+            tr("document %1 of collection %2")
+                .arg(QString::fromStdString(id), QString::fromStdString(m->collection().name())),
+            model::zdsDraftKey(*m, id), documentEditor_->text(),
+            model::zdsDraftApplier(view_.document()->undoStack(), m, id, stored));
+    } else if (draft_) {
+        draft_->clear();
+    }
     const Region line = currentLineRegion();
     if (line.valid() && !following_) {
         view_.selectRegion(line);
     }
+}
+
+QString ZdsDocumentsTab::settleDraft() {
+    if (!draft_ || !draft_->isPending()) {
+        return {};
+    }
+    settling_ = true;
+    const QString error = draft_->apply();
+    settling_ = false;
+    if (error.isEmpty()) {
+        return {};
+    }
+    const QString text = tr("Not applied: %1. Fix the text or press Revert.").arg(error);
+    documentEditor_->showError(text);
+    return text;
+}
+
+QVariant ZdsDocumentsTab::saveState() const {
+    QVariantMap state;
+    state.insert(QStringLiteral("collection"), currentCollection());
+    const model::ZdsTableModel* m = currentModel();
+    if (m != nullptr && shownStored_ >= 0 && shownStored_ < m->documentCount()) {
+        state.insert(QStringLiteral("id"), QString::fromStdString(m->id(shownStored_)));
+        state.insert(QStringLiteral("stored"), shownStored_);
+    }
+    if (m != nullptr) {
+        state.insert(QStringLiteral("columns"), m->columnPointers());
+        if (m->isSorted()) {
+            state.insert(QStringLiteral("sortColumn"),
+                         table_->horizontalHeader()->sortIndicatorSection());
+            state.insert(QStringLiteral("sortOrder"),
+                         static_cast<int>(table_->horizontalHeader()->sortIndicatorOrder()));
+        }
+    }
+    state.insert(QStringLiteral("scroll"), table_->verticalScrollBar()->value());
+    state.insert(QStringLiteral("hscroll"), table_->horizontalScrollBar()->value());
+    state.insert(QStringLiteral("pretty"), documentEditor_->pretty());
+    state.insert(QStringLiteral("textScroll"),
+                 documentEditor_->textEdit()->verticalScrollBar()->value());
+    state.insert(QStringLiteral("textCursor"),
+                 documentEditor_->textEdit()->textCursor().position());
+    if (draft_ && draft_->isPending()) {
+        state.insert(QStringLiteral("draftKey"), draft_->key());
+        state.insert(QStringLiteral("draftText"), draft_->text());
+    }
+    return state;
+}
+
+void ZdsDocumentsTab::restoreState(const QVariant& value) {
+    const QVariantMap state = value.toMap();
+    if (editor_->loaded()) {
+        applyState(state);
+        return;
+    }
+    // The rows are still being listed: restore once every collection has them.
+    auto done = std::make_shared<bool>(false);
+    for (int i = 0; i < editor_->collectionCount(); ++i) {
+        connect(editor_->table(i), &model::ZdsTableModel::loadingProgress, this,
+                [this, done, state] {
+                    if (!*done && editor_->loaded()) {
+                        *done = true;
+                        applyState(state);
+                    }
+                });
+    }
+}
+
+void ZdsDocumentsTab::applyState(const QVariantMap& state) {
+    const int collection = state.value(QStringLiteral("collection")).toInt();
+    if (collection >= 0 && collection < editor_->collectionCount()) {
+        setCurrentCollection(collection);
+    }
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr) {
+        return;
+    }
+    const QStringList columns = state.value(QStringLiteral("columns")).toStringList();
+    for (const QString& pointer : columns) {
+        if (!m->columnPointers().contains(pointer)) {
+            m->addColumn(pointer);
+        }
+    }
+    if (state.contains(QStringLiteral("sortColumn"))) {
+        table_->sortByColumn(state.value(QStringLiteral("sortColumn")).toInt(),
+                             static_cast<Qt::SortOrder>(state.value("sortOrder").toInt()));
+    }
+    documentEditor_->setPretty(state.value(QStringLiteral("pretty"), true).toBool());
+    const std::string id = state.value(QStringLiteral("id")).toString().toStdString();
+    const int stored =
+        id.empty() ? -1
+                   : model::findZdsDocument(*m, id, state.value(QStringLiteral("stored")).toInt());
+    if (stored >= 0) {
+        showDocument(stored);
+    }
+    const QString draftKey = state.value(QStringLiteral("draftKey")).toString();
+    if (draft_ && !draftKey.isEmpty() && draftKey == draft_->key()) {
+        draft_->restore(state.value(QStringLiteral("draftText")).toString());
+    }
+    QPlainTextEdit* text = documentEditor_->textEdit();
+    QTextCursor cursor = text->textCursor();
+    cursor.setPosition(std::min<int>(state.value(QStringLiteral("textCursor")).toInt(),
+                                     text->document()->characterCount() - 1));
+    text->setTextCursor(cursor);
+    // Scroll ranges are known once the restored view is laid out.
+    const int scroll = state.value(QStringLiteral("scroll")).toInt();
+    const int hscroll = state.value(QStringLiteral("hscroll")).toInt();
+    const int textScroll = state.value(QStringLiteral("textScroll")).toInt();
+    QTimer::singleShot(0, this, [this, scroll, hscroll, textScroll] {
+        table_->verticalScrollBar()->setValue(scroll);
+        table_->horizontalScrollBar()->setValue(hscroll);
+        documentEditor_->textEdit()->verticalScrollBar()->setValue(textScroll);
+    });
 }
 
 int ZdsDocumentsTab::followNode(const strata::Node* node) {
@@ -406,6 +644,9 @@ void ZdsDocumentsTab::report(const QString& error) {
 }
 
 QString ZdsDocumentsTab::addDocument(const QString& json) {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -420,6 +661,9 @@ QString ZdsDocumentsTab::addDocument(const QString& json) {
 }
 
 QString ZdsDocumentsTab::duplicateSelected() {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -435,6 +679,9 @@ QString ZdsDocumentsTab::duplicateSelected() {
 }
 
 QString ZdsDocumentsTab::deleteSelected() {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -450,6 +697,9 @@ QString ZdsDocumentsTab::deleteSelected() {
 }
 
 QString ZdsDocumentsTab::renameCurrent(const QString& newId) {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -464,6 +714,9 @@ QString ZdsDocumentsTab::renameCurrent(const QString& newId) {
 }
 
 QString ZdsDocumentsTab::setFieldOnSelection(const QString& pointer, const QString& valueJson) {
+    if (const QString typed = settleDraft(); !typed.isEmpty()) {
+        return typed;
+    }
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
@@ -486,6 +739,9 @@ QString ZdsDocumentsTab::applyEditorText(const QString& json) {
     const QString error =
         model::replaceZdsDocument(view_.document()->undoStack(), m, stored, json.toStdString());
     if (error.isEmpty()) {
+        if (draft_) {
+            draft_->clear();  // applied: the editor shows the document as it is now
+        }
         showDocument(stored);
     }
     return error;

@@ -5,14 +5,18 @@
 // data.jsonl or index.bin (or the tree) selects the document's row.
 #pragma once
 
+#include <QPointer>
 #include <QString>
+#include <QVariant>
 #include <QWidget>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "formats/common/node.h"
 #include "formats/common/region.h"
+#include "model/core/text_draft.h"
 
 class QComboBox;
 class QLabel;
@@ -45,6 +49,8 @@ public:
     model::ZdsTableModel* currentModel() const;
     QTableView* table() const { return table_; }
     ZdsDocumentEditor* documentEditor() const { return documentEditor_; }
+    // What the JSON editor holds that is not applied yet.
+    model::TextDraft* draft() const { return draft_; }
     QTableView* searchResultsView() const { return resultsView_; }
     model::ZdsSearchResults* searchResults() const { return results_; }
     QToolBar* toolBar() const { return toolBar_; }
@@ -70,6 +76,13 @@ public:
     QString renameCurrent(const QString& newId);
     QString setFieldOnSelection(const QString& pointer, const QString& valueJson);
     QString applyEditorText(const QString& json);
+    // Applies the text typed into the JSON editor, if any, before the table moves elsewhere;
+    // returns the error that keeps it from applying (the editor stays on it), or "".
+    QString settleDraft();
+    // The selected collection and document, scroll positions and typed text, for a view of
+    // the same dataset opened again (DocumentView::saveState).
+    QVariant saveState() const;
+    void restoreState(const QVariant& state);
     // Runs a search from the search pane's fields (or the given query).
     QString runSearch(int target, int op, const QString& pointer, const QString& value);
 
@@ -78,6 +91,13 @@ private:
     void buildSearchPane(QWidget* pane);
     void connectModel();
     void onCurrentRowChanged();
+    void loadEditor();
+    void selectShownRow();
+    void followCurrentRow();
+    // A collection shows its first document as soon as it is listed.
+    void showFirstDocument();
+    QString editorTitle() const;
+    void applyState(const QVariantMap& state);
     void showStatus();
     void report(const QString& error);
     Region inDocument(const Region& region) const;
@@ -99,7 +119,13 @@ private:
     QLabel* searchStatus_ = nullptr;
     QTableView* resultsView_ = nullptr;
     model::ZdsSearchResults* results_ = nullptr;
+    QPointer<model::TextDraft> draft_;
     int shownStored_ = -1;
+    int modelCollection_ = -1;
+    bool settling_ = false;
+    bool reselecting_ = false;
+    bool followQueued_ = false;
+    std::string shownId_;
     bool following_ = false;  // the row follows the hex view: do not move the hex view back
 };
 

@@ -25,8 +25,11 @@ void installZsViews(DocumentView& view) {
         return;  // nothing past the header can be read
     }
     tabs->addTab(new ZsIndexView(file, view, tabs), QObject::tr("Index"));
-    tabs->addTab(new ZsRecordsView(file, view, tabs), QObject::tr("Records"));
+    auto* records = new ZsRecordsView(file, view, tabs);
+    tabs->addTab(records, QObject::tr("Records"));
     tabs->addTab(new ZsChartView(file, view, tabs), QObject::tr("Blocks Chart"));
+    // The records are what a ZS file holds: show them first.
+    tabs->setCurrentWidget(records);
 }
 
 }  // namespace strata::gui

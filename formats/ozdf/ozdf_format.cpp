@@ -12,10 +12,6 @@ namespace strata {
 
 namespace {
 
-bool isDirectoryDocument(const std::filesystem::path& path) {
-    return isRegularFile(path / "_metadata.ozdf") || isRegularFile(path / ".ozdf_writing");
-}
-
 void addDocumentFacts(OpenedDocument& opened, const ozdf::Document& document) {
     std::size_t parts = 0;
     for (const ozdf::Element& element : document.elements) {
@@ -72,7 +68,7 @@ std::unique_ptr<OpenedDocument> OzdfFormat::open(const std::filesystem::path& pa
                                                  const Detection& detection) const {
     (void)detection;
     if (isDirectory(path)) {
-        return isDirectoryDocument(path) ? openDocument(path) : openCorpus(path);
+        return ozdf::opensAsDocument(path) ? openDocument(path) : openCorpus(path);
     }
     return openDocument(path);
 }

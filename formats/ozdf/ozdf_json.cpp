@@ -52,12 +52,6 @@ OrderedJson elementJson(const Element& element) {
     return e;
 }
 
-bool isDirectoryDocumentFolder(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_regular_file(path / "_metadata.ozdf", ec) ||
-           fs::is_regular_file(path / ".ozdf_writing", ec);
-}
-
 const nlohmann::ordered_json& member(const nlohmann::ordered_json& object, const char* key,
                                      nlohmann::json::value_t type, const std::string& where) {
     const auto it = object.find(key);
@@ -227,7 +221,7 @@ OrderedJson corpusJson(const Corpus& corpus) {
 
 OrderedJson dumpJson(const fs::path& path, bool* accepted) {
     std::error_code ec;
-    if (fs::is_directory(path, ec) && !isDirectoryDocumentFolder(path)) {
+    if (fs::is_directory(path, ec) && !opensAsDocument(path)) {
         const Corpus corpus = readCorpus(path);
         if (accepted != nullptr) {
             *accepted = corpus.accepted();

@@ -45,6 +45,14 @@ bool hasErrors(const std::vector<Diagnostic>& diagnostics) {
 
 constexpr std::string_view kMetadataFile = "_metadata.ozdf";
 constexpr std::string_view kWritingMarker = ".ozdf_writing";
+constexpr std::string_view kBackupFolder = ".ozdf_backup";
+
+std::string partsWithoutMetadataText(std::size_t parts) {
+    return "holds " + std::to_string(parts) + " .ozdp part file" + (parts == 1 ? "" : "s") +
+           " but no " + std::string(kMetadataFile) +
+           " (a directory document that lost its metadata file, or whose save was cut short)";
+}
+
 // Files up to this size are read into memory instead of mapped: a folder of a hundred thousand
 // parts must not exhaust the process's memory mappings, and for small files one read() costs
 // less than mapping, faulting the pages in and unmapping (which interrupts every core).
@@ -515,6 +523,41 @@ PartName parsePartName(std::string_view name, std::string_view key) {
     return out;
 }
 
+// What a folder that is not a directory document holds: .ozdp parts, .ozdf files, and
+// sub-folders that are directory documents.
+struct FolderContents {
+    std::size_t parts = 0;
+    std::size_t documents = 0;
+};
+
+bool isDocumentFolder(const fs::path& folder) {
+    std::error_code ec;
+    return fs::is_regular_file(folder / kMetadataFile, ec) ||
+           fs::is_regular_file(folder / kWritingMarker, ec);
+}
+
+// `firstDocument`: stop at the first document found (all a caller asking "any documents?"
+// needs, without looking into every sub-folder of a large corpus).
+FolderContents contentsOf(const fs::path& folder, bool lookIntoSubfolders,
+                          bool firstDocument = false) {
+    FolderContents out;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code typeEc;
+        const std::string extension = it->path().extension().string();
+        if (it->is_regular_file(typeEc)) {
+            out.parts += extension == ".ozdp" ? 1 : 0;
+            out.documents += extension == ".ozdf" ? 1 : 0;
+        } else if (lookIntoSubfolders && it->is_directory(typeEc) && isDocumentFolder(it->path())) {
+            ++out.documents;
+        }
+        if (firstDocument && out.documents > 0) {
+            break;
+        }
+    }
+    return out;
+}
+
 class DirectoryReader {
 public:
     DirectoryReader(Document& document, Reporter& reporter)
@@ -531,10 +574,7 @@ public:
         }
         const fs::path metadata = folder / kMetadataFile;
         if (!fs::is_regular_file(metadata)) {
-            reporter_.errorInFile(
-                codes::kNoMetadata,
-                "a directory document needs a " + std::string(kMetadataFile) + " file",
-                metadata.string());
+            reportNoMetadata(metadata);
             return;
         }
         ByteSourcePtr source;
@@ -549,14 +589,37 @@ public:
                           [this](Element& element) { readParts(element); });
         document_.elements = parser.parse();
         reportIgnoredParts();
+        reportNestedDocuments();
     }
 
 private:
+    // Part files without the metadata that names their lists: a directory document that lost
+    // `_metadata.ozdf`, or whose save was cut short before writing it.
+    void reportNoMetadata(const fs::path& metadata) {
+        const std::size_t parts = static_cast<std::size_t>(std::count_if(
+            entries_.begin(), entries_.end(),
+            [](const auto& entry) { return entry.second && entry.first.ends_with(".ozdp"); }));
+        if (parts == 0) {
+            reporter_.errorInFile(
+                codes::kNoMetadata,
+                "a directory document needs a " + std::string(kMetadataFile) + " file",
+                metadata.string());
+            return;
+        }
+        reporter_.errorInFile(
+            codes::kPartsWithoutMetadata,
+            partsWithoutMetadataText(parts) + ": the reference refuses to open it as a document",
+            document_.path.string());
+    }
+
     void listFolder(const fs::path& folder) {
         std::error_code ec;
         for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
             std::error_code typeEc;
             entries_.push_back({it->path().filename().string(), it->is_regular_file(typeEc)});
+            if (it->is_directory(typeEc) && !it->is_symlink(typeEc)) {
+                subfolders_.push_back(it->path().filename().string());
+            }
         }
         if (ec) {
             reporter_.errorInFile(codes::kIo, "cannot list the folder: " + ec.message(),
@@ -705,9 +768,29 @@ private:
         }
     }
 
+    // Documents cannot hold documents: the reference reads none of a sub-folder's files.
+    void reportNestedDocuments() {
+        std::sort(subfolders_.begin(), subfolders_.end());
+        for (const std::string& name : subfolders_) {
+            if (name == kBackupFolder) {
+                continue;  // the reference's own save backup
+            }
+            const fs::path path = document_.path / name;
+            const FolderContents contents = contentsOf(path, false);
+            if (isDocumentFolder(path) || contents.parts > 0 || contents.documents > 0) {
+                reporter_.warningInFile(codes::kNestedDocument,
+                                        "sub-folder '" + name +
+                                            "' holds OZDF files, but a document cannot hold "
+                                            "documents: the reference reads none of them",
+                                        path.string());
+            }
+        }
+    }
+
     Document& document_;
     Reporter& reporter_;
     std::vector<std::pair<std::string, bool>> entries_;  // name, is a regular file
+    std::vector<std::string> subfolders_;
     std::set<std::string> claimed_;
 };
 
@@ -721,15 +804,34 @@ Document readDirectoryDocument(const fs::path& folder) {
     return document;
 }
 
-bool folderLooksLikeDocument(const fs::path& folder) {
-    std::error_code ec;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string extension = it->path().extension().string();
-        if (extension == ".ozdp" || extension == ".ozdf") {
-            return true;
-        }
+// A corpus sub-folder the reference skips because it has no `_metadata.ozdf`: worth a word
+// when it holds OZDF files, damage when it holds part files.
+void reportSkippedFolder(const fs::path& path, Reporter& reporter) {
+    const std::string name = path.filename().string();
+    const FolderContents contents = contentsOf(path, false);
+    if (contents.parts > 0) {
+        reporter.warningInFile(codes::kPartsWithoutMetadata,
+                               "sub-folder '" + name +
+                                   "': " + partsWithoutMetadataText(contents.parts) +
+                                   "; the reference skips it silently, losing its parts",
+                               path.string());
+    } else if (contents.documents > 0) {
+        reporter.warningInFile(codes::kCorpusSkipped,
+                               "sub-folder '" + name + "' holds OZDF files but no " +
+                                   std::string(kMetadataFile) + "; the reference skips it silently",
+                               path.string());
     }
-    return false;
+}
+
+// .ozdp files at the top of a corpus folder belong to no document.
+void reportLooseParts(const fs::path& folder, std::size_t parts, Reporter& reporter) {
+    if (parts > 0) {
+        reporter.warningInFile(codes::kPartsWithoutMetadata,
+                               "the corpus folder itself holds " + std::to_string(parts) +
+                                   " .ozdp part file(s), which belong to no directory document "
+                                   "(the reference ignores them)",
+                               folder.string());
+    }
 }
 
 struct ReadOutcome {
@@ -759,6 +861,14 @@ bool Document::accepted() const {
 bool Corpus::accepted() const {
     return !hasErrors(diagnostics) && std::all_of(documents.begin(), documents.end(),
                                                   [](const Document& d) { return d.accepted(); });
+}
+
+bool opensAsDocument(const fs::path& folder) {
+    if (isDocumentFolder(folder)) {
+        return true;
+    }
+    const FolderContents contents = contentsOf(folder, true, true);
+    return contents.parts > 0 && contents.documents == 0;
 }
 
 std::string partFileKey(std::string_view listName) {
@@ -802,24 +912,30 @@ Corpus readCorpus(const fs::path& folder) {
         throw SourceError(folder.string() + ": cannot list the folder: " + ec.message());
     }
     Reporter reporter(corpus.diagnostics);
+    std::size_t looseParts = 0;
     for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
         const fs::path path = it->path();
         const std::string name = path.filename().string();
         std::error_code typeEc;
         if (name.ends_with(".ozdf") && it->is_regular_file(typeEc)) {
             documents.push_back(path);
+        } else if (name.ends_with(".ozdp") && it->is_regular_file(typeEc)) {
+            ++looseParts;
         } else if (it->is_directory(typeEc)) {
             if (fs::exists(path / kMetadataFile, typeEc) ||
                 fs::exists(path / kWritingMarker, typeEc)) {
                 documents.push_back(path);
-            } else if (folderLooksLikeDocument(path)) {
-                reporter.warningInFile(codes::kCorpusSkipped,
-                                       "sub-folder '" + name + "' holds OZDF files but no " +
-                                           std::string(kMetadataFile) +
-                                           "; the reference skips it silently",
-                                       path.string());
+            } else {
+                reportSkippedFolder(path, reporter);
             }
         }
+    }
+    reportLooseParts(folder, looseParts, reporter);
+    if (documents.empty()) {
+        reporter.infoInFile(codes::kCorpusEmpty,
+                            "the corpus holds no documents (the format says a corpus holds one "
+                            "or more; the reference reads it as empty)",
+                            folder.string());
     }
     std::sort(documents.begin(), documents.end(),
               [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });

@@ -29,6 +29,11 @@ Document readDocumentSource(ByteSourcePtr source, std::string filename,
 // save marker), sorted by full path. Throws SourceError when the folder cannot be listed.
 Corpus readCorpus(const std::filesystem::path& folder);
 
+// Whether a folder is read as one directory document rather than as a corpus: it holds
+// `_metadata.ozdf` or the interrupted save marker, or it holds `.ozdp` part files and no
+// documents (a directory document that lost its metadata, reported as such).
+bool opensAsDocument(const std::filesystem::path& folder);
+
 // The part file key of an external list: its upper-cased name with every space turned into '_'.
 std::string partFileKey(std::string_view listName);
 

@@ -2,9 +2,20 @@
 
 #include <map>
 
+#include "formats/common/save_leftovers.h"
+
 namespace strata::ozdf {
 
 namespace {
+
+// Temporary files of killed saves: beside a standalone document, in a directory document's
+// folder, in a corpus folder and its directory documents.
+void reportLeftovers(const std::filesystem::path& path, unsigned depth, DiagnosticSink& sink) {
+    if (!path.empty()) {
+        reportSaveLeftovers(path, "OZDF",
+                            {static_cast<unsigned>(LeftoverKind::TempFile), depth, {}}, sink);
+    }
+}
 
 void forward(const std::vector<Diagnostic>& diagnostics, CappedSink& sink) {
     for (const Diagnostic& d : diagnostics) {
@@ -23,6 +34,7 @@ public:
         }
         CappedSink capped(sink, options.maxPerCode);
         forward(document_->diagnostics, capped);
+        reportLeftovers(document_->path, 0, capped);
         capped.finish();
         options.reportProgress(1.0, document_->filename);
         return ValidationOutcome::Completed;
@@ -50,6 +62,7 @@ public:
                 static_cast<double>(i + 1) / static_cast<double>(total),
                 "document " + std::to_string(i + 1) + " of " + std::to_string(total));
         }
+        reportLeftovers(corpus_->path, 1, capped);
         capped.finish();
         return ValidationOutcome::Completed;
     }

@@ -288,6 +288,19 @@ void checkCoarseQuantizer(IndexContext& ctx) {
             {clustersField, ctx.doc.regionOf("/shards")}));
     }
     for (const ShardEntry& entry : m.shards) {
+        if (entry.shardId && layout.clusters > 0 && *entry.shardId >= layout.clusters) {
+            // Queries are routed to cluster i, served by shard_id i: this shard is never searched.
+            ctx.reporter.report(makeDiagnostic(
+                Severity::Error, "SL-SHARD-RANGE",
+                "shard_id " + std::to_string(*entry.shardId) +
+                    " has no centroid: the coarse "
+                    "quantizer has " +
+                    std::to_string(layout.clusters) + " clusters, so shard ids run from 0 to " +
+                    std::to_string(layout.clusters - 1),
+                {ctx.doc.regionOf(pointerOf("/shards", entry.position, "shard_id")),
+                 clustersField}));
+            continue;
+        }
         if (!entry.shardId || !entry.centroid || entry.centroid->empty() ||
             *entry.shardId >= layout.centroidsPresent()) {
             continue;

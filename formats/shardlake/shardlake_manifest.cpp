@@ -223,6 +223,12 @@ void checkShardList(const IndexManifest& m, const json& root, FieldReader& reade
                              " values; dims is " + std::to_string(*m.dims),
                          pointer + "/centroid");
         }
+        if (shard.vectorCount && *shard.vectorCount == 0) {
+            reader.warning("SL-EMPTY-SHARD",
+                           "shard " + std::to_string(shard.shardId.value_or(shard.position)) +
+                               " holds no vectors (the format lists only non-empty shards)",
+                           pointer + "/vector_count");
+        }
         if (!shard.vectorCount) {
             allCounted = false;
         } else if (!overflow) {
@@ -240,6 +246,67 @@ void checkShardList(const IndexManifest& m, const json& root, FieldReader& reade
                          ", total_vector_count is " + std::to_string(*m.totalVectorCount),
                      "/total_vector_count");
     }
+}
+
+bool digitsAt(std::string_view text, std::size_t at, std::size_t count, int low, int high) {
+    if (at + count > text.size()) {
+        return false;
+    }
+    int value = 0;
+    for (std::size_t i = at; i < at + count; ++i) {
+        if (text[i] < '0' || text[i] > '9') {
+            return false;
+        }
+        value = value * 10 + (text[i] - '0');
+    }
+    return value >= low && value <= high;
+}
+
+// `2026-03-10T17:44:00Z`, with optional fractional seconds and a `±HH:MM` offset: what the
+// reference's date-time type reads.
+bool isRfc3339(std::string_view text) {
+    if (!digitsAt(text, 0, 4, 0, 9999) || text.size() < 20 || text[4] != '-' ||
+        !digitsAt(text, 5, 2, 1, 12) || text[7] != '-' || !digitsAt(text, 8, 2, 1, 31) ||
+        (text[10] != 'T' && text[10] != 't' && text[10] != ' ') || !digitsAt(text, 11, 2, 0, 23) ||
+        text[13] != ':' || !digitsAt(text, 14, 2, 0, 59) || text[16] != ':' ||
+        !digitsAt(text, 17, 2, 0, 60)) {
+        return false;
+    }
+    std::size_t at = 19;
+    if (text[at] == '.') {
+        const std::size_t digits = text.find_first_not_of("0123456789", at + 1);
+        if (digits == at + 1 || digits == std::string_view::npos) {
+            return false;
+        }
+        at = digits;
+    }
+    const std::string_view zone = text.substr(at);
+    return zone == "Z" || zone == "z" ||
+           (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && digitsAt(zone, 1, 2, 0, 23) &&
+            zone[3] == ':' && digitsAt(zone, 4, 2, 0, 59));
+}
+
+// The reference cannot read a manifest without these: they are not optional in its schema.
+void checkBuildMetadata(const json& root, FieldReader& reader) {
+    const json* build = reader.find(root, "build_metadata");
+    if (build == nullptr) {
+        reader.missing("", "build_metadata", true);
+        return;
+    }
+    if (!build->is_object()) {
+        reader.error("SL-MANIFEST", "`build_metadata` must be an object", "/build_metadata");
+        return;
+    }
+    const std::string pointer = "/build_metadata";
+    const std::string builtAt = reader.stringField(*build, pointer, "built_at", true);
+    if (!builtAt.empty() && !isRfc3339(builtAt)) {
+        reader.error("SL-MANIFEST",
+                     "build_metadata.built_at \"" + builtAt + "\" is not an RFC 3339 date-time",
+                     pointer + "/built_at");
+    }
+    (void)reader.stringField(*build, pointer, "builder_version", true);
+    (void)reader.unsignedField(*build, pointer, "num_kmeans_iters", true);
+    (void)reader.unsignedField(*build, pointer, "nprobe_default", true);
 }
 
 void checkSummary(const IndexManifest& m, const json& root, FieldReader& reader) {
@@ -425,6 +492,7 @@ IndexManifest readIndexManifest(const JsonDoc& doc, std::vector<Diagnostic>& out
     }
     checkVersionAndBasics(m, reader);
     checkShardList(m, root, reader);
+    checkBuildMetadata(root, reader);
     checkSummary(m, root, reader);
     checkCompression(m.compression, reader);
     checkAlgorithm(m, root, reader);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "formats/common/save_leftovers.h"
+
 #include "shardlake_checks.h"
 #include "shardlake_dataset.h"
 #include "shardlake_diagnostic.h"
@@ -230,6 +232,7 @@ public:
                 runFile(reporter);
                 break;
         }
+        reportLeftovers(reporter);
         reporter.finish();
         if (options.cancelled()) {
             return ValidationOutcome::Cancelled;
@@ -239,6 +242,35 @@ public:
     }
 
 private:
+    // Temporary files of killed saves, in the folder validated (down to the shards of a root)
+    // or beside the file.
+    void reportLeftovers(Reporter& reporter) const {
+        std::filesystem::path path = store_->root();
+        unsigned depth = 3;  // indexes/<version>/shards
+        switch (target_.scope) {
+            case ValidationScope::Root:
+                break;
+            case ValidationScope::Index:
+                path = path / "indexes" / target_.name;
+                depth = 1;
+                break;
+            case ValidationScope::Dataset:
+                path = path / "datasets" / target_.name;
+                depth = 0;
+                break;
+            case ValidationScope::Alias:
+                path = path / "aliases" / (target_.name + ".json");
+                break;
+            default:
+                path = target_.file ? target_.file->name() : std::string();
+                break;
+        }
+        CollectingSink found;
+        reportSaveLeftovers(path, "SL", {static_cast<unsigned>(LeftoverKind::TempFile), depth, {}},
+                            found);
+        reporter.reportAll(found.diagnostics());
+    }
+
     // Shards are read first (in parallel), so each dataset scan can compare their records
     // on the way; the report keeps its order: datasets, indexes, aliases.
     void runRoot(Reporter& reporter) {

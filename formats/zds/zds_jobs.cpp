@@ -383,7 +383,7 @@ ZdsJobResult reindexZds(const fs::path& path, const ZdsJobOptions& options) {
         if (c->mode() != ZdsStorageMode::Jsonl) {
             continue;
         }
-        ZdsLiveOptions lo = liveOptions(options, false);
+        ZdsLiveOptions lo = liveOptions(options, true);
         lo.ignoreIndex = options.fromLines;
         const auto live = computeZdsLiveSet(*c, lo);
         if (!live) {
@@ -396,6 +396,12 @@ ZdsJobResult reindexZds(const fs::path& path, const ZdsJobOptions& options) {
                       "lines in " + c->name() +
                           " are superseded by a later line with the same id (compact drops "
                           "them)");
+            if (live->fromIndex()) {
+                noteCount(&result.notes, live->census()->unlisted,
+                          "lines in " + c->name() +
+                              " carry ids the index does not list and stay out of it "
+                              "(--from-lines indexes them, and brings deleted documents back)");
+            }
         }
         if (options.fromLines && c->index) {
             if (const auto listed = c->liveSet(liveOptions(options, false))) {

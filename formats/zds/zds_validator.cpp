@@ -12,6 +12,7 @@
 #include "formats/common/zip_member_source.h"
 #include "zds_docs_checks.h"
 #include "zds_json_line.h"
+#include "zds_leftovers.h"
 #include "zds_live_set.h"
 #include "zds_reader.h"
 
@@ -122,6 +123,9 @@ public:
         Reporter r(sink, options);
         const bool completed = runChecks(r, options);
         r.finish();
+        if (completed) {
+            reportZdsLeftovers(path_, sink);  // killed writes: zds_leftovers.h
+        }
         return completed ? ValidationOutcome::Completed : ValidationOutcome::Cancelled;
     }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zip.h>
 
@@ -19,6 +20,7 @@
 
 #include "formats/common/atomic_file.h"
 #include "formats/common/bounds.h"
+#include "formats/common/save_leftovers.h"
 #include "zds_docs_meta.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
@@ -125,7 +127,9 @@ public:
     explicit TreeGuard(fs::path p) : path_(std::move(p)) {}
     ~TreeGuard() {
         std::error_code ec;
-        if (!path_.empty()) {
+        // A stage still holding what swapInto moved out of the dataset stays for the user.
+        const std::optional<Leftover> stage = classifyLeftover(path_);
+        if (!path_.empty() && !(stage && !stage->displaced.empty())) {
             fs::remove_all(path_, ec);
         }
     }
@@ -137,17 +141,33 @@ private:
     fs::path path_;
 };
 
-// Stage folders of earlier writes to the same target that never finished (the process was
-// killed): hidden, unused. `prefix` is the stage name without the process id.
-void removeStaleStages(const fs::path& dir, const std::string& prefix) {
+// Stage folders of earlier writes to the same target (`target` is the name the stage is
+// named after, empty for a stage inside the dataset) that never finished: the process was
+// killed. They are removed, unless another process is still writing there, or one holds a
+// collection such a write had moved out of the dataset to replace it (`c-NAME.old`, see
+// swapInto): the write is then refused, since the dataset lacks that collection.
+void removeStaleStages(const fs::path& dir, const std::string& target) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator();
          it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.starts_with(prefix)) {
-            std::error_code rmEc;
-            fs::remove_all(it->path(), rmEc);
+        std::optional<Leftover> stale = classifyLeftover(it->path());
+        if (!stale || stale->kind != LeftoverKind::StageFolder || stale->target != target) {
+            continue;
         }
+        std::vector<Leftover> one{std::move(*stale)};
+        checkLeftoverUse(one);
+        const Leftover& stage = one.front();
+        if (stage.writerPid != ::getpid() && stage.use == LeftoverUse::InUse) {
+            throw ZdsWriteError("another write is in progress in " + stage.path.string() + " (" +
+                                stage.useText() + ")");
+        }
+        if (!stage.displaced.empty()) {
+            throw ZdsWriteError(stage.path.string() + " holds " + stage.displaced.front() +
+                                ", which an interrupted write moved out of the dataset: move "
+                                "it back into place first");
+        }
+        std::error_code rmEc;
+        fs::remove_all(stage.path, rmEc);
     }
 }
 
@@ -167,16 +187,38 @@ void swapInto(const fs::path& fresh, const fs::path& current) {
     if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, current.c_str(), RENAME_EXCHANGE) == 0) {
         return;
     }
-    // No exchange on this file system: two renames, with a short window between them.
+    // No exchange on this file system: two renames, with a short window between them (a kill
+    // there leaves the old tree at `<stage>/c-NAME.old`, which validators report and the next
+    // write refuses to delete).
     const fs::path old = fresh.string() + ".old";
     fs::rename(current, old, ec);
-    if (!ec) {
-        fs::rename(fresh, current, ec);
-    }
     if (ec) {
         throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message());
     }
+    fs::rename(fresh, current, ec);
+    if (ec) {
+        std::error_code back;
+        fs::rename(old, current, back);  // put the old tree back before the stage is removed
+        throw ZdsWriteError("cannot replace " + current.string() + ": " + ec.message() +
+                            (back ? "; the previous version is in " + old.string() : ""));
+    }
     fs::rename(old, fresh, ec);
+    if (ec) {
+        fs::remove_all(old, ec);  // the new tree is in place: the old one is no longer needed
+    }
+}
+
+// libzip does not flush what it writes: before the rename makes the archive visible.
+void syncFile(const fs::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        const int error = errno;
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw ZdsWriteError("cannot flush " + file.string() + ": " + std::strerror(error));
+    }
+    ::close(fd);
 }
 
 void syncDirectory(const fs::path& dir) {
@@ -844,8 +886,12 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
             throw ZdsWriteError("cannot reopen " + original->archive()->path().string());
         }
     }
+    // Built inside the stage folder (libzip writes `archive.zds.XXXXXX` next to it until
+    // zip_close), so a write cut short leaves nothing beside the target but the stage, which the
+    // next write removes and validators report; then renamed over the target.
+    const fs::path building = stageRoot / "archive.zds";
     ZipHandle out;
-    out.z = zip_open(target.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    out.z = zip_open(building.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
     if (out.z == nullptr) {
         zip_error_t e;
         zip_error_init_with_code(&e, err);
@@ -971,6 +1017,19 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         throw ZdsWriteError("cannot write " + target.string() + ": " + why);
     }
     out.z = nullptr;
+    if (!fs::exists(building)) {  // libzip writes no file for an archive without members
+        throw ZdsWriteError("cannot write " + target.string() + ": nothing to put in it");
+    }
+    struct stat existing {};
+    if (::stat(target.c_str(), &existing) == 0) {
+        ::chmod(building.c_str(), existing.st_mode & 07777);  // a replaced archive keeps its mode
+    }
+    syncFile(building);
+    std::error_code ec;
+    fs::rename(building, target, ec);
+    if (ec) {
+        throw ZdsWriteError("cannot replace " + target.string() + ": " + ec.message());
+    }
     syncDirectory(target.parent_path().empty() ? fs::path(".") : target.parent_path());
     return {false, written, {}};
 }
@@ -1026,10 +1085,12 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
     const fs::path absTarget = fs::absolute(target);
     const fs::path stageParent = archive || single ? absTarget.parent_path() : absTarget;
     fs::create_directories(stageParent, ec);
-    const std::string stagePrefix =
-        "." + (single || archive ? absTarget.filename().string() : "") + std::string(kStagePrefix);
-    removeStaleStages(stageParent, stagePrefix);
-    const std::string stageName = stagePrefix + std::to_string(::getpid());
+    // `.NAME.strata-stage-PID` beside an archive or a single collection, `.strata-stage-PID`
+    // inside a dataset: names validators recognise (save_leftovers.h).
+    const std::string stageTarget = single || archive ? absTarget.filename().string() : "";
+    removeStaleStages(stageParent, stageTarget);
+    const std::string stageName = "." + (stageTarget.empty() ? "" : stageTarget + ".") +
+                                  std::string(kStagePrefix) + std::to_string(::getpid());
     const fs::path stageRoot = stageParent / stageName;
     TreeGuard guard(stageRoot);
     fs::create_directories(stageRoot, ec);

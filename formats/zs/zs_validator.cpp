@@ -7,6 +7,7 @@
 
 #include "formats/common/checksums.h"
 #include "formats/common/ordered_pool.h"
+#include "formats/common/save_leftovers.h"
 #include "zs_tree.h"
 
 namespace strata::zs {
@@ -912,7 +913,15 @@ private:
 }  // namespace
 
 ValidationOutcome ZsValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
-    return Run(*file_, sink, options).run();
+    const ValidationOutcome outcome = Run(*file_, sink, options).run();
+    if (outcome == ValidationOutcome::Completed) {
+        // Beside the file: temporary files of killed saves and "New ZS file" jobs.
+        reportSaveLeftovers(file_->source().name(), "ZS",
+                            {static_cast<unsigned>(LeftoverKind::TempFile) |
+                             static_cast<unsigned>(LeftoverKind::PartFile)},
+                            sink);
+    }
+    return outcome;
 }
 
 }  // namespace strata::zs

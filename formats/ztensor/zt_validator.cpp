@@ -8,6 +8,7 @@
 
 #include "../common/checksums.h"
 #include "../common/ordered_pool.h"
+#include "../common/save_leftovers.h"
 #include "zt_decode.h"
 #include "zt_digest.h"
 #include "zt_sparse.h"
@@ -356,6 +357,9 @@ ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions
     for (const auto& d : file.diagnostics()) {
         out.report(d);
     }
+    // Beside the file: temporary files of killed saves.
+    reportSaveLeftovers(file.source()->name(), "ZT",
+                        {static_cast<unsigned>(LeftoverKind::TempFile)}, out);
     // Work in bytes, for progress: stored component bytes and gaps.
     std::uint64_t total = 0;
     for (const auto& c : file.components()) {

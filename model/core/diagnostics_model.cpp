@@ -129,6 +129,25 @@ int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : size();
 }
 
+void DiagnosticsModel::setBaseFolder(const QString& folder) {
+    baseFolder_ = folder;
+    if (!baseFolder_.isEmpty() && !baseFolder_.endsWith(u'/')) {
+        baseFolder_ += u'/';
+    }
+    if (!rows_.empty()) {
+        emit dataChanged(index(0, FileColumn), index(size() - 1, FileColumn));
+    }
+}
+
+QString DiagnosticsModel::shownFile(const strata::Diagnostic& d) const {
+    const QString file = QString::fromStdString(d.fileName());
+    if (!baseFolder_.isEmpty() && file.startsWith(baseFolder_) &&
+        file.size() > baseFolder_.size()) {
+        return file.mid(baseFolder_.size());
+    }
+    return file;
+}
+
 int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
@@ -149,7 +168,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
                 case MessageColumn:
                     return QString::fromStdString(d.message);
                 case FileColumn:
-                    return QString::fromStdString(d.fileName());
+                    return shownFile(d);
                 case OffsetColumn:
                     return region ? formatOffset(region->offset) : QString();
                 case LengthColumn:
@@ -160,7 +179,8 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
                     return {};
             }
         case Qt::ToolTipRole:
-            return QString::fromStdString(d.message);
+            return index.column() == FileColumn ? QString::fromStdString(d.fileName())
+                                                : QString::fromStdString(d.message);
         case Qt::ForegroundRole:
             if (index.column() == SeverityColumn) {
                 return colorForSeverity(d.severity);

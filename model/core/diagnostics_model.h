@@ -40,6 +40,10 @@ public:
 
     explicit DiagnosticsModel(QObject* parent = nullptr);
 
+    // The File column shows paths under this folder relative to it (the full path is the
+    // tooltip): "collections/train/meta/data.jsonl" rather than a long absolute path.
+    void setBaseFolder(const QString& folder);
+
     // Appends on the model's thread. From a worker thread use post(), which queues the batch.
     void appendDiagnostics(std::vector<strata::Diagnostic> batch);
     void appendDiagnostic(strata::Diagnostic diagnostic);
@@ -71,8 +75,11 @@ signals:
     void summaryChanged();
 
 private:
+    QString shownFile(const strata::Diagnostic& d) const;
+
     std::vector<strata::Diagnostic> rows_;
     std::array<int, 3> counts_{};
+    QString baseFolder_;
 };
 
 // Shows diagnostics at or above a minimum severity whose code matches a substring or a set.

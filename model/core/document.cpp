@@ -2,9 +2,12 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+
 #include "diagnostics_model.h"
 #include "format_editor.h"
 #include "overwrite_command.h"
+#include "text_draft.h"
 
 namespace strata::model {
 
@@ -29,9 +32,15 @@ Document::Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* pare
     }
     connect(undoStack_, &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
+    // Files of a folder document by their place in it; a file's own by its name.
+    const QFileInfo info(path());
+    diagnostics_->setBaseFolder(info.isDir() ? path() : info.path());
 }
 
 Document::~Document() {
+    // Drafts unregister themselves: let them go while the list still exists.
+    const QList<TextDraft*> drafts = drafts_;
+    qDeleteAll(drafts);
     // Undo commands point at the overlays; drop them first.
     undoStack_->clear();
 }
@@ -116,6 +125,39 @@ void Document::overwrite(ByteOverlay* file, quint64 offset, const QByteArray& by
 
 bool Document::isModified() const {
     return !undoStack_->isClean();
+}
+
+QList<TextDraft*> Document::pendingDrafts() const {
+    QList<TextDraft*> out;
+    for (TextDraft* draft : drafts_) {
+        if (draft->isPending()) {
+            out.append(draft);
+        }
+    }
+    return out;
+}
+
+bool Document::hasPendingText() const {
+    return std::any_of(drafts_.begin(), drafts_.end(),
+                       [](const TextDraft* draft) { return draft->isPending(); });
+}
+
+QString Document::applyPendingText() {
+    for (TextDraft* draft : pendingDrafts()) {
+        const QString error = draft->apply();
+        if (!error.isEmpty()) {
+            return draft->target() + QStringLiteral(": ") + error;
+        }
+    }
+    return {};
+}
+
+void Document::addDraft(TextDraft* draft) {
+    drafts_.append(draft);
+}
+
+void Document::removeDraft(TextDraft* draft) {
+    drafts_.removeAll(draft);
 }
 
 QString Document::saveAs(const QString& path) {

@@ -21,6 +21,7 @@ namespace strata::model {
 
 class DiagnosticsModel;
 class FormatEditor;
+class TextDraft;
 
 class Document : public QObject {
     Q_OBJECT
@@ -60,6 +61,15 @@ public:
     void overwrite(ByteOverlay* file, quint64 offset, const QByteArray& bytes,
                    bool mergeable = true);
     bool isModified() const;
+
+    // Text typed into the document's editors and not applied yet (see TextDraft). A save
+    // applies them first; closing asks about them as about unsaved edits.
+    const QList<TextDraft*>& drafts() const { return drafts_; }
+    QList<TextDraft*> pendingDrafts() const;
+    bool hasPendingText() const;
+    // Applies every pending draft (before an edit that could move what they edit); returns
+    // the first that fails as "target: error", or "".
+    QString applyPendingText();
     // Writes the primary file's edited bytes to `path` atomically and marks the document clean.
     // Returns an error text, or an empty string on success.
     QString saveAs(const QString& path);
@@ -85,14 +95,21 @@ signals:
     // Bytes of `file` changed (an edit, an undo, a redo).
     void bytesChanged(ByteOverlay* file, quint64 offset, quint64 length);
     void saved(const QString& path);
+    // Some draft started or stopped holding typed text.
+    void pendingTextChanged(bool pending);
 
 private:
+    friend class TextDraft;
+    void addDraft(TextDraft* draft);
+    void removeDraft(TextDraft* draft);
+
     std::shared_ptr<strata::OpenedDocument> opened_;
     QList<ByteOverlay*> files_;
     QUndoStack* undoStack_;
     FormatEditor* editor_ = nullptr;
     DiagnosticsModel* diagnostics_;
     QList<Bookmark> bookmarks_;
+    QList<TextDraft*> drafts_;
 };
 
 }  // namespace strata::model

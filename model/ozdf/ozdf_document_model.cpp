@@ -4,15 +4,22 @@ namespace strata::model {
 
 namespace {
 
+// "1 paragraph", "3 paragraphs".
+QString counted(std::size_t n, const char* one, const char* many) {
+    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
 QString elementLabel(const ozdf::Element& e) {
     const QString name = QString::fromStdString(e.name);
     switch (e.kind) {
         case ozdf::ElementKind::Block:
-            return QStringLiteral("%1  (%2 paragraphs)").arg(name).arg(e.paragraphs.size());
+            return QStringLiteral("%1  (%2)")
+                .arg(name, counted(e.paragraphs.size(), "paragraph", "paragraphs"));
         case ozdf::ElementKind::List:
-            return QStringLiteral("[%1]  (%2 items)").arg(name).arg(e.items.size());
+            return QStringLiteral("[%1]  (%2)").arg(name, counted(e.items.size(), "item", "items"));
         case ozdf::ElementKind::ExternalList:
-            return QStringLiteral("[[%1]]  (%2 part files)").arg(name).arg(e.items.size());
+            return QStringLiteral("[[%1]]  (%2)")
+                .arg(name, counted(e.items.size(), "part file", "part files"));
         case ozdf::ElementKind::Comment:
             return QStringLiteral("COMMENT  %1")
                 .arg(QString::fromStdString(e.text).left(60).simplified());
@@ -136,9 +143,9 @@ QString OzdfDocumentModel::label(const OzdfAddress& a) const {
             return elementLabel(e);
         case OzdfAddress::Kind::Item: {
             const ozdf::Item& item = e.items.at(*a.item);
-            return QStringLiteral("==== %1  (%2 paragraphs)")
-                .arg(item.name ? QString::fromStdString(*item.name) : tr("(unnamed)"))
-                .arg(item.paragraphs.size());
+            return QStringLiteral("==== %1  (%2)")
+                .arg(item.name ? QString::fromStdString(*item.name) : tr("(unnamed)"),
+                     counted(item.paragraphs.size(), "paragraph", "paragraphs"));
         }
         case OzdfAddress::Kind::Paragraph: {
             const auto& list = a.item ? e.items.at(*a.item).paragraphs : e.paragraphs;

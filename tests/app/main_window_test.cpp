@@ -2,9 +2,11 @@
 // Save As through the window, bad paths, and the docks following the current document.
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -167,6 +169,74 @@ private slots:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains(QByteArray::fromStdString(d.code)));
+    }
+
+    // A temporary file a killed save left beside the file is reported, and the panel removes it
+    // after asking, then validates again.
+    void leftoversAreReportedAndRemovedAfterAsking() {
+        QFile source(QStringLiteral(STRATA_CORPUS_DIR "/ztensor/valid/dense_raw.zt"));
+        if (!source.open(QIODevice::ReadOnly)) {
+            QSKIP("corpus not available");
+        }
+        const QString input = writeFile(QStringLiteral("leftover.zt"), source.readAll());
+        const QString stale = writeFile(QStringLiteral(".leftover.zt.strata-abc123def456"),
+                                        QByteArray("half a save"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setAutoValidate(true);
+        window.show();
+        QVERIFY(window.openPath(input));
+        QVERIFY(window.waitUntilIdle(60000));
+        DiagnosticsPanel* panel = window.diagnosticsPanel();
+        const auto* diagnostics = window.currentView()->document()->diagnostics();
+        const auto leftoverRows = [diagnostics] {
+            int rows = 0;
+            for (int row = 0; row < diagnostics->size(); ++row) {
+                rows += diagnostics->diagnostic(row).code == "ZT-LEFTOVER-TEMP" ? 1 : 0;
+            }
+            return rows;
+        };
+        QCOMPARE(leftoverRows(), 1);
+        QVERIFY(panel->removeLeftoversButton()->isEnabled());
+
+        QString asked;
+        panel->setConfirmation([&](const QString& text, bool canAccept) {
+            asked = text;
+            return !canAccept;  // "No" first: nothing is removed
+        });
+        QTest::mouseClick(panel->removeLeftoversButton(), Qt::LeftButton);
+        QVERIFY(asked.contains(stale));
+        QVERIFY(QFile::exists(stale));
+
+        panel->setConfirmation([](const QString&, bool canAccept) { return canAccept; });
+        QTest::mouseClick(panel->removeLeftoversButton(), Qt::LeftButton);
+        QVERIFY(!QFile::exists(stale));
+        QVERIFY(QFile::exists(input));
+        QVERIFY(window.waitUntilIdle(60000));
+        QTRY_COMPARE_WITH_TIMEOUT(leftoverRows(), 0, 30000);
+        QVERIFY(!panel->removeLeftoversButton()->isEnabled());
+    }
+
+    // A folder of OZDF part files whose _metadata.ozdf is gone opens as that directory document,
+    // and the Diagnostics dock says what happened.
+    void ozdfPartsWithoutMetadataShowTheirError() {
+        const QString folder = dir_.filePath(QStringLiteral("lost-book"));
+        QVERIFY(QDir().mkpath(folder));
+        writeFile(QStringLiteral("lost-book/BOOK-01.ozdp"), QByteArray("#### DATA\nOne.\n"));
+        writeFile(QStringLiteral("lost-book/BOOK-02.ozdp"), QByteArray("#### DATA\nTwo.\n"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setAutoValidate(true);
+        window.show();
+        QVERIFY(window.openPath(folder));
+        QVERIFY(window.waitUntilIdle(60000));
+        DiagnosticsPanel* panel = window.diagnosticsPanel();
+        panel->setMinimumSeverity(strata::Severity::Error);
+        QTableView* table = panel->table();
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(
+            table->model()->index(0, strata::model::DiagnosticsModel::CodeColumn).data().toString(),
+            QStringLiteral("OZDF-PARTS-WITHOUT-METADATA"));
     }
 
     // Save As through a format editor writes the new file, then the tab shows it, clean; the

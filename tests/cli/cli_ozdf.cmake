@@ -34,6 +34,16 @@ if(EXISTS ${ozdf_corpus}/expected/index.json)
                     STDOUT "ERROR OZDF-CONTENT-BEFORE-HEADER")
     strata_cli_test(ozdf_validate_json EXIT 1 ARGS ozdf validate --json ${ozdf_bad}
                     JSON "accepted=OFF" "diagnostics.0.code=OZDF-CONTENT-BEFORE-HEADER")
+    # A folder of part files without _metadata.ozdf: refused as the document that lost it,
+    # and a warning when it sits in a corpus (which the reference still loads).
+    set(ozdf_lost ${ozdf_corpus}/corrupt/corpus_dir_missing_metadata)
+    strata_cli_test(ozdf_validate_parts_without_metadata EXIT 1 ARGS ozdf validate ${ozdf_lost}/doc1
+                    STDOUT "ERROR OZDF-PARTS-WITHOUT-METADATA [^\n]*doc1: ")
+    strata_cli_test(validate_ozdf_parts_without_metadata EXIT 1 ARGS validate --json ${ozdf_lost}/doc1
+                    JSON "format=OZDF" "diagnostics.0.code=OZDF-PARTS-WITHOUT-METADATA"
+                         "diagnostics.0.severity=error")
+    strata_cli_test(ozdf_validate_corpus_parts_without_metadata EXIT 0 ARGS ozdf validate ${ozdf_lost}
+                    STDOUT "WARNING OZDF-PARTS-WITHOUT-METADATA [^\n]*doc1: ")
     strata_cli_test(ozdf_fmt_check_canonical EXIT 0 ARGS ozdf fmt --check
                     ${ozdf_corpus}/expected/resaved/api_corpus STDOUT "0 file\\(s\\) not canonical")
     strata_cli_test(ozdf_fmt_check_handwritten EXIT 1 ARGS ozdf fmt --check ${ozdf_doc}

@@ -43,7 +43,7 @@ const CorruptCase kCases[] = {
     {"latin1_file.ozdf", "OZDF-UTF8", Severity::Error, false},
     {"unbalanced_brackets.ozdf", "OZDF-BRACKETS", Severity::Warning, false},
     {"unbalanced_brackets.ozdf", "OZDF-CONTENT-BEFORE-HEADER", Severity::Error, false},
-    {"corpus_dir_missing_metadata", "OZDF-CORPUS-SKIPPED", Severity::Warning, true},
+    {"corpus_dir_missing_metadata", "OZDF-PARTS-WITHOUT-METADATA", Severity::Warning, true},
     {"part_gap", "OZDF-PART-GAP", Severity::Error, false},
     {"part_starts_at_two", "OZDF-PART-START", Severity::Error, false},
     {"part_duplicate_index", "OZDF-PART-DUPLICATE", Severity::Error, false},

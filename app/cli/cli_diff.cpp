@@ -1,0 +1,190 @@
+// strata-cli diff A B [--json] [--summary] [--limit N] [--strict] [--quick]: a structural
+// comparison of two files or folders of one format (formats/common/diff.h). Exit code like
+// diff(1): 0 the same content (differences of storage alone do not count unless --strict),
+// 1 they differ, 2 either side cannot be read or compared.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "command_context.h"
+#include "formats/registry/format_diff.h"
+#include "formats/registry/format_registry.h"
+#include "json_output.h"
+#include "terminal_progress.h"
+
+namespace strata::cli {
+
+namespace {
+
+CancelToken diffInterrupt;
+
+extern "C" void onDiffInterrupt(int) {
+    diffInterrupt.cancel();
+}
+
+struct DiffArgs {
+    std::string a, b;
+    bool json = false;
+    bool summaryOnly = false;
+    bool strict = false;
+    bool quick = false;
+    std::uint64_t limit = 0;
+};
+
+Json sideJson(const DiffSide& side) {
+    Json out = Json::object();
+    out["value"] = side.value;
+    if (side.region.valid()) {
+        out["file"] = side.region.source->name();
+        out["offset"] = side.region.offset;
+        out["length"] = side.region.length;
+    } else {
+        out["file"] = nullptr;
+        out["offset"] = nullptr;
+        out["length"] = nullptr;
+    }
+    return out;
+}
+
+Json differenceJson(const Difference& d) {
+    Json out = Json::object();
+    out["kind"] = std::string(diffKindName(d.kind));
+    out["path"] = d.path;
+    out["description"] = d.description;
+    out["a"] = sideJson(d.a);
+    out["b"] = sideJson(d.b);
+    Json fields = Json::array();
+    for (const DiffField& f : d.fields) {
+        fields.push_back({{"path", f.path},
+                          {"kind", std::string(diffKindName(f.kind))},
+                          {"a", f.a},
+                          {"b", f.b}});
+    }
+    out["fields"] = std::move(fields);
+    return out;
+}
+
+Json summaryJson(const DiffSummary& s) {
+    return {{"added", s.added},
+            {"removed", s.removed},
+            {"changed", s.changed},
+            {"moved", s.moved},
+            {"encoding", s.encoding},
+            {"compared", s.compared},
+            {"content_equal", s.contentEqual()},
+            {"limited", s.limited}};
+}
+
+void printDifference(const Difference& d) {
+    std::string kind(diffKindName(d.kind));
+    kind.resize(9, ' ');
+    std::cout << kind << (d.path.empty() ? std::string(".") : d.path) << ": " << d.description
+              << '\n';
+    for (const DiffField& f : d.fields) {
+        std::cout << "           " << f.path << ": "
+                  << (f.kind == DiffKind::Added     ? "(absent) → " + f.b
+                      : f.kind == DiffKind::Removed ? f.a + " → (absent)"
+                                                    : f.a + " → " + f.b)
+                  << '\n';
+    }
+}
+
+class CliDiffSink final : public DiffSink {
+public:
+    CliDiffSink(const DiffArgs& args, Json& list, const ProgressCallback& progress)
+        : args_(args), list_(list), progress_(progress) {}
+    bool add(Difference d) override {
+        if (args_.limit != 0 && seen_ >= args_.limit) {
+            limited_ = true;
+            return false;
+        }
+        ++seen_;
+        if (args_.summaryOnly) {
+            return true;
+        }
+        if (args_.json) {
+            list_.push_back(differenceJson(d));
+        } else {
+            clearTerminalProgress(progress_);
+            printDifference(d);
+        }
+        return true;
+    }
+    bool limited() const { return limited_; }
+
+private:
+    const DiffArgs& args_;
+    Json& list_;
+    const ProgressCallback& progress_;
+    std::uint64_t seen_ = 0;
+    bool limited_ = false;
+};
+
+int runDiff(const DiffArgs& args) {
+    const auto a = FormatRegistry::builtin().open(args.a);
+    const auto b = FormatRegistry::builtin().open(args.b);
+    const auto differ = makeDiffer(*a, *b);
+    DiffOptions options;
+    options.cancel = &diffInterrupt;
+    options.progress = terminalProgress();
+    options.quick = args.quick;
+    Json list = Json::array();
+    CliDiffSink sink(args, list, options.progress);
+    std::signal(SIGINT, onDiffInterrupt);
+    const DiffOutcome outcome = differ->run(sink, options);
+    std::signal(SIGINT, SIG_DFL);
+    clearTerminalProgress(options.progress);
+    DiffSummary summary = differ->summary();
+    summary.limited = sink.limited();
+    if (args.json) {
+        Json out = Json::object();
+        out["schema"] = "strata.diff/1";
+        out["format"] = std::string(formatName(a->format));
+        out["a"] = args.a;
+        out["b"] = args.b;
+        out["summary"] = summaryJson(summary);
+        if (!args.summaryOnly) {
+            out["differences"] = std::move(list);
+        }
+        if (outcome == DiffOutcome::Cancelled) {
+            out["interrupted"] = true;
+        }
+        printJson(out);
+    } else {
+        std::cout << formatName(a->format) << ' ' << args.a << " and " << args.b << ": "
+                  << summary.added << " added, " << summary.removed << " removed, "
+                  << summary.changed << " changed, " << summary.moved << " moved, "
+                  << summary.encoding << " stored differently (" << summary.compared << " compared)"
+                  << (summary.limited ? ", stopped at the limit" : "")
+                  << (outcome == DiffOutcome::Cancelled ? " (interrupted)" : "") << '\n';
+    }
+    if (outcome == DiffOutcome::Cancelled) {
+        return kExitFailure;
+    }
+    const bool same = args.strict ? summary.total() == 0 : summary.contentEqual();
+    return same ? kExitOk : kExitErrors;
+}
+
+}  // namespace
+
+void registerDiffCommand(CLI::App& app, CommandContext& context) {
+    auto args = std::make_shared<DiffArgs>();
+    CLI::App* command = app.add_subcommand(
+        "diff",
+        "Compare two files or folders of one format by what they hold (exit 0 same content, "
+        "1 different, 2 cannot compare)");
+    command->add_option("A", args->a, "First file or folder")->required();
+    command->add_option("B", args->b, "Second file or folder")->required();
+    command->add_flag("--json", args->json, "Print one JSON object (schema strata.diff/1)");
+    command->add_flag("--summary", args->summaryOnly, "Only the counts");
+    command->add_option("--limit", args->limit, "Stop after this many differences");
+    command->add_flag("--strict", args->strict,
+                      "Differences of storage alone (codec, layout, order) also make exit 1");
+    command->add_flag("--quick", args->quick,
+                      "Compare digests instead of values where both sides carry them");
+    command->callback([&context, args] { runGuarded(context, [&] { return runDiff(*args); }); });
+}
+
+}  // namespace strata::cli

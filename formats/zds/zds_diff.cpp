@@ -1,0 +1,354 @@
+#include "zds_diff.h"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "zds_live_set.h"
+
+namespace strata {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t kMaxFieldsPerDocument = 64;
+constexpr std::uint64_t kProgressEvery = 4096;
+
+std::string text(const ByteView& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size());
+}
+
+bool isIdentifier(const std::string& key) {
+    return !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_';
+    }) && !std::isdigit(static_cast<unsigned char>(key.front()));
+}
+
+std::string memberPath(const std::string& path, const std::string& key) {
+    return isIdentifier(key) ? path + "." + key : path + "[" + json(key).dump() + "]";
+}
+
+std::string render(const json& v, std::size_t maxChars) {
+    return diffValueText(v.dump(-1, ' ', false, json::error_handler_t::replace), maxChars);
+}
+
+bool sameKind(const json& a, const json& b) {
+    return a.type() == b.type() || (a.is_number() && b.is_number());
+}
+
+// The fields that differ between two JSON values, as JSON paths; stops at `limit` and says
+// how many more there were through `more`.
+void diffValues(const json& a, const json& b, const std::string& path, std::vector<DiffField>& out,
+                std::size_t& more, std::size_t maxChars) {
+    auto add = [&](DiffKind kind, const std::string& at, const json* av, const json* bv) {
+        if (out.size() >= kMaxFieldsPerDocument) {
+            ++more;
+            return;
+        }
+        out.push_back({at, kind, av ? render(*av, maxChars) : std::string(),
+                       bv ? render(*bv, maxChars) : std::string()});
+    };
+    if (!sameKind(a, b)) {
+        add(DiffKind::Changed, path, &a, &b);
+        return;
+    }
+    if (a.is_object()) {
+        for (const auto& [key, value] : a.items()) {
+            const auto it = b.find(key);
+            if (it == b.end()) {
+                add(DiffKind::Removed, memberPath(path, key), &value, nullptr);
+            } else {
+                diffValues(value, *it, memberPath(path, key), out, more, maxChars);
+            }
+        }
+        for (const auto& [key, value] : b.items()) {
+            if (!a.contains(key)) {
+                add(DiffKind::Added, memberPath(path, key), nullptr, &value);
+            }
+        }
+        return;
+    }
+    if (a.is_array()) {
+        const std::size_t common = std::min(a.size(), b.size());
+        for (std::size_t i = 0; i < common; ++i) {
+            diffValues(a[i], b[i], path + "[" + std::to_string(i) + "]", out, more, maxChars);
+        }
+        for (std::size_t i = common; i < a.size(); ++i) {
+            add(DiffKind::Removed, path + "[" + std::to_string(i) + "]", &a[i], nullptr);
+        }
+        for (std::size_t i = common; i < b.size(); ++i) {
+            add(DiffKind::Added, path + "[" + std::to_string(i) + "]", nullptr, &b[i]);
+        }
+        return;
+    }
+    if (a != b) {
+        add(DiffKind::Changed, path, &a, &b);
+    }
+}
+
+std::optional<json> parseDocument(const std::string& bytes) {
+    json v = json::parse(bytes, nullptr, false);
+    if (v.is_discarded()) {
+        return std::nullopt;
+    }
+    if (v.is_object()) {
+        v.erase("_id");  // the match key; docs/ files do not carry it
+    }
+    return v;
+}
+
+std::string storageText(const ZdsCollection& c) {
+    switch (c.mode()) {
+        case ZdsStorageMode::Jsonl:
+            return c.index ? "data.jsonl with meta/index.bin" : "data.jsonl without an index";
+        case ZdsStorageMode::Docs:
+            return "one file per document in docs/";
+        case ZdsStorageMode::None:
+            break;
+    }
+    return "no documents";
+}
+
+class ZdsDiffer final : public Differ {
+public:
+    ZdsDiffer(std::shared_ptr<const ZdsDataset> a, std::shared_ptr<const ZdsDataset> b)
+        : a_(std::move(a)), b_(std::move(b)) {}
+
+    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+        sink_ = &sink;
+        options_ = &options;
+        if (!containers()) {
+            return DiffOutcome::Stopped;
+        }
+        std::vector<std::string> names;
+        for (const auto& c : a_->collections) {
+            names.push_back(c->name());
+        }
+        for (const auto& c : b_->collections) {
+            if (!find(*a_, c->name())) {
+                names.push_back(c->name());
+            }
+        }
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            base_ = double(i) / double(names.size());
+            span_ = 1.0 / double(names.size());
+            const ZdsCollection* ca = find(*a_, names[i]);
+            const ZdsCollection* cb = find(*b_, names[i]);
+            const DiffOutcome o = collection(names[i], ca, cb);
+            if (o != DiffOutcome::Completed) {
+                return o;
+            }
+        }
+        options.reportProgress(1.0, "done");
+        return DiffOutcome::Completed;
+    }
+
+private:
+    static const ZdsCollection* find(const ZdsDataset& ds, const std::string& name) {
+        for (const auto& c : ds.collections) {
+            if (c->name() == name) {
+                return c.get();
+            }
+        }
+        return nullptr;
+    }
+
+    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+
+    bool containers() {
+        const bool aZip = a_->archive() != nullptr;
+        const bool bZip = b_->archive() != nullptr;
+        if (aZip == bZip) {
+            return true;
+        }
+        Difference d;
+        d.kind = DiffKind::Encoding;
+        d.path = "";
+        d.description = std::string("A is ") + (aZip ? "a .zds archive" : "a folder") + ", B is " +
+                        (bZip ? "a .zds archive" : "a folder");
+        d.a.value = aZip ? "archive" : "folder";
+        d.b.value = bZip ? "archive" : "folder";
+        return put(std::move(d));
+    }
+
+    DiffOutcome collection(const std::string& name, const ZdsCollection* a,
+                           const ZdsCollection* b) {
+        if (a == nullptr || b == nullptr) {
+            const ZdsCollection& c = a != nullptr ? *a : *b;
+            Difference d;
+            d.kind = a != nullptr ? DiffKind::Removed : DiffKind::Added;
+            d.path = name;
+            d.description = "the collection (" + std::to_string(c.documentCount()) +
+                            " documents) is only in " + (a != nullptr ? "A" : "B");
+            (a != nullptr ? d.a : d.b).value = std::to_string(c.documentCount()) + " documents";
+            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+        }
+        ZdsLiveOptions lo;
+        lo.index.cancel = options_->cancel;
+        const auto la = a->liveSet(lo);
+        const auto lb = b->liveSet(lo);
+        if (!la || !lb) {
+            return DiffOutcome::Cancelled;
+        }
+        if (!storage(name, *a, *b, *la, *lb)) {
+            return DiffOutcome::Stopped;
+        }
+        return documents(name, *a, *b, *la, *lb);
+    }
+
+    bool storage(const std::string& name, const ZdsCollection& a, const ZdsCollection& b,
+                 const ZdsLiveSet& la, const ZdsLiveSet& lb) {
+        if (storageText(a) != storageText(b)) {
+            Difference d;
+            d.kind = DiffKind::Encoding;
+            d.path = name;
+            d.description =
+                name + ": stored as " + storageText(a) + " in A, as " + storageText(b) + " in B";
+            d.a.value = storageText(a);
+            d.b.value = storageText(b);
+            if (!put(std::move(d))) {
+                return false;
+            }
+        }
+        for (const auto& [side, live] : {std::pair{"A", &la}, std::pair{"B", &lb}}) {
+            if (!live->notes().empty()) {
+                Difference d;
+                d.kind = DiffKind::Encoding;
+                d.path = name;
+                d.description = std::string("in ") + side + ", " + live->notes().front();
+                (std::string(side) == "A" ? d.a : d.b).value = live->basisText();
+                if (!put(std::move(d))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    DiffOutcome documents(const std::string& name, const ZdsCollection& a, const ZdsCollection& b,
+                          const ZdsLiveSet& la, const ZdsLiveSet& lb) {
+        const std::uint64_t n = la.size();
+        const std::uint64_t total = n + lb.size();
+        std::uint64_t lastCommonInB = 0;
+        bool inOrder = true;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            if (i % kProgressEvery == 0) {
+                if (options_->cancelled()) {
+                    return DiffOutcome::Cancelled;
+                }
+                options_->reportProgress(base_ + span_ * double(i) / double(total),
+                                         name + ": document " + std::to_string(i));
+            }
+            ++summary_.compared;
+            const std::string id(la.id(i));
+            const auto j = lb.find(id);
+            if (!j) {
+                Difference d;
+                d.kind = DiffKind::Removed;
+                d.path = name + "/" + id;
+                d.description = "document " + id + " is only in A";
+                d.a = {la.region(i),
+                       diffValueText(text(a.documentBytes(i)), options_->maxValueChars)};
+                if (!put(std::move(d))) {
+                    return DiffOutcome::Stopped;
+                }
+                continue;
+            }
+            inOrder = inOrder && *j >= lastCommonInB;
+            lastCommonInB = *j;
+            if (!document(name, id, a, i, b, *j)) {
+                return DiffOutcome::Stopped;
+            }
+        }
+        for (std::uint64_t j = 0; j < lb.size(); ++j) {
+            if (j % kProgressEvery == 0 && options_->cancelled()) {
+                return DiffOutcome::Cancelled;
+            }
+            const std::string id(lb.id(j));
+            if (la.find(id)) {
+                continue;
+            }
+            ++summary_.compared;
+            Difference d;
+            d.kind = DiffKind::Added;
+            d.path = name + "/" + id;
+            d.description = "document " + id + " is only in B";
+            d.b = {lb.region(j), diffValueText(text(b.documentBytes(j)), options_->maxValueChars)};
+            if (!put(std::move(d))) {
+                return DiffOutcome::Stopped;
+            }
+        }
+        if (!inOrder) {
+            Difference d;
+            d.kind = DiffKind::Encoding;
+            d.path = name;
+            d.description = "the documents both hold are stored in another order";
+            if (!put(std::move(d))) {
+                return DiffOutcome::Stopped;
+            }
+        }
+        return DiffOutcome::Completed;
+    }
+
+    // One document on both sides.
+    bool document(const std::string& name, const std::string& id, const ZdsCollection& a,
+                  std::uint64_t i, const ZdsCollection& b, std::uint64_t j) {
+        const ByteView va = a.documentBytes(i);
+        const ByteView vb = b.documentBytes(j);
+        const bool sameLayout = a.mode() == b.mode();
+        if (sameLayout && va.size() == vb.size() &&
+            std::equal(va.bytes.begin(), va.bytes.end(), vb.bytes.begin())) {
+            return true;
+        }
+        Difference d;
+        d.path = name + "/" + id;
+        d.a = {a.document(i).region, diffValueText(text(va), options_->maxValueChars)};
+        d.b = {b.document(j).region, diffValueText(text(vb), options_->maxValueChars)};
+        const auto ja = parseDocument(text(va));
+        const auto jb = parseDocument(text(vb));
+        if (!ja || !jb) {
+            d.kind = DiffKind::Changed;
+            d.description = "document " + id + " differs, and is not valid JSON in " +
+                            (!ja && !jb ? "either"
+                             : !ja      ? "A"
+                                        : "B");
+            return put(std::move(d));
+        }
+        std::size_t more = 0;
+        diffValues(*ja, *jb, "$", d.fields, more, options_->maxValueChars);
+        if (d.fields.empty()) {
+            if (!sameLayout) {
+                return true;  // a layout change re-serialises every document: said once above
+            }
+            d.kind = DiffKind::Encoding;
+            d.description = "document " + id + ": the same JSON value, written differently";
+            return put(std::move(d));
+        }
+        d.kind = DiffKind::Changed;
+        std::string paths;
+        for (std::size_t k = 0; k < d.fields.size() && k < 3; ++k) {
+            paths += (k == 0 ? "" : ", ") + d.fields[k].path;
+        }
+        const std::size_t count = d.fields.size() + more;
+        d.description = "document " + id + ": " + std::to_string(count) +
+                        (count == 1 ? " value differs (" : " values differ (") + paths +
+                        (count > 3 ? ", ..." : "") + ")";
+        return put(std::move(d));
+    }
+
+    std::shared_ptr<const ZdsDataset> a_, b_;
+    DiffSink* sink_ = nullptr;
+    const DiffOptions* options_ = nullptr;
+    double base_ = 0, span_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Differ> makeZdsDiffer(std::shared_ptr<const ZdsDataset> a,
+                                      std::shared_ptr<const ZdsDataset> b) {
+    return std::make_unique<ZdsDiffer>(std::move(a), std::move(b));
+}
+
+}  // namespace strata
