@@ -2,9 +2,10 @@
 # Strata's one entry point for a fresh Debian 12 machine: installs the Debian packages the build
 # needs (only those missing), configures with a CMake preset, builds, then runs something.
 #
-#   ./bootstrap.sh run     build everything and open resources/samples/sample.zs in Strata
+#   ./bootstrap.sh run     build the two programs and open resources/samples/sample.zs in Strata
 #   ./bootstrap.sh test    build everything and run the whole test suite (ctest)
-#   ./bootstrap.sh asan    build the tests with AddressSanitizer + UBSan and run them
+#   ./bootstrap.sh asan    build the tests and fuzzers with ASan + UBSan (clang), run the tests
+#                          and replay each fuzzer's seeds
 #   ./bootstrap.sh fuzz    build the libFuzzer targets (clang) and run each briefly
 #   ./bootstrap.sh deps    only install the packages
 set -euo pipefail
@@ -34,9 +35,11 @@ install_packages() {
         "${missing[@]}"
 }
 
-build() {  # build PRESET
-    cmake --preset "$1" >/dev/null
-    cmake --build --preset "$1"
+build() {  # build PRESET [TARGET...]; no target: everything
+    local preset=$1
+    shift
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" ${1:+--target "$@"}
 }
 
 mode=${1:-run}
@@ -44,7 +47,8 @@ install_packages
 case "$mode" in
     deps) ;;
     run)
-        build release
+        # Only the programs: launching needs neither the test suites nor the corpus.
+        build release strata strata-cli
         app=build/release/app/gui/strata
         if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
             echo "bootstrap: no display (DISPLAY/WAYLAND_DISPLAY unset); built $app"

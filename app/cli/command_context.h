@@ -33,6 +33,7 @@ void registerInfoCommand(CLI::App& app, CommandContext& context);
 void registerValidateCommand(CLI::App& app, CommandContext& context);
 void registerDiffCommand(CLI::App& app, CommandContext& context);
 void registerLeftoversCommand(CLI::App& app, CommandContext& context);
+void registerRepairCommand(CLI::App& app, CommandContext& context);
 void registerZsCommands(CLI::App& app, CommandContext& context);
 void registerZtensorCommands(CLI::App& app, CommandContext& context);
 void registerOzdfCommands(CLI::App& app, CommandContext& context);

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     registerValidateCommand(app, context);
     registerDiffCommand(app, context);
     registerLeftoversCommand(app, context);
+    registerRepairCommand(app, context);
     registerZsCommands(app, context);
     registerZtensorCommands(app, context);
     registerOzdfCommands(app, context);

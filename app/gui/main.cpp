@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "app/compare/compare_view.h"
 #include "document_view.h"
 #include "main_window.h"
 #include "single_instance.h"
@@ -61,6 +62,32 @@ int runScreenshot(const QString& output, const QStringList& paths, const QString
     return 0;
 }
 
+// --compare A B --screenshot FILE: the compare view once the comparison has finished, on its
+// first difference.
+int runCompareScreenshot(const QString& output, const QString& a, const QString& b, int timeoutMs) {
+    strata::gui::MainWindow window;
+    window.setInteractive(false);
+    strata::gui::CompareView* view = window.compareFiles(a, b);
+    if (view == nullptr) {
+        std::fprintf(stderr, "strata: %s\n", qPrintable(window.lastError()));
+        return 1;
+    }
+    view->resize(1440, 900);
+    if (!window.waitUntilIdle(timeoutMs)) {
+        std::fprintf(stderr, "strata: still comparing after %d ms; taking the shot anyway\n",
+                     timeoutMs);
+    }
+    QCoreApplication::processEvents();
+    view->nextDifference();
+    QCoreApplication::processEvents();
+    const QPixmap shot = view->grab();
+    if (shot.isNull() || !shot.save(output, "PNG")) {
+        std::fprintf(stderr, "strata: could not write %s\n", qPrintable(output));
+        return 1;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -102,13 +129,36 @@ int main(int argc, char* argv[]) {
                                 "With --screenshot: show the document's tab called <name> "
                                 "(Hex, Records, Tensors, …) first."),
         QStringLiteral("name"));
-    parser.addOptions({newInstance, screenshot, timeout, tab});
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QApplication::translate("main",
+                                "Compare the two paths given (files or folders of one format) "
+                                "in a compare view."));
+    parser.addOptions({newInstance, screenshot, timeout, tab, compare});
     parser.process(app);
     const QStringList paths = parser.positionalArguments();
+    if (parser.isSet(compare) && paths.size() != 2) {
+        std::fprintf(stderr, "strata: --compare takes two paths, A and B\n");
+        return 2;
+    }
+    if (parser.isSet(compare) && parser.isSet(screenshot)) {
+        return runCompareScreenshot(parser.value(screenshot), paths[0], paths[1],
+                                    parser.value(timeout).toInt());
+    }
 
     if (parser.isSet(screenshot)) {
         return runScreenshot(parser.value(screenshot), paths, parser.value(tab),
                              parser.value(timeout).toInt());
+    }
+
+    if (parser.isSet(compare)) {
+        // A comparison opens in this process: its window belongs to this main window.
+        strata::gui::MainWindow window;
+        window.show();
+        if (window.compareFiles(paths[0], paths[1]) == nullptr) {
+            return 1;
+        }
+        return QApplication::exec();
     }
 
     strata::gui::SingleInstance instance;

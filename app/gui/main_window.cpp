@@ -25,6 +25,7 @@
 
 #include <algorithm>
 
+#include "app/compare/compare_view.h"
 #include "app/zs/new_zs_file_dialog.h"
 #include "bookmarks_panel.h"
 #include "diagnostics_panel.h"
@@ -33,6 +34,8 @@
 #include "goto_offset_dialog.h"
 #include "hex_view.h"
 #include "jobs_panel.h"
+#include "model/compare/change_review.h"
+#include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/core/format_editor.h"
 #include "model/core/job_runner.h"
@@ -175,6 +178,7 @@ void MainWindow::createMenus() {
     openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addAction(tr("&Compare With…"), this, &MainWindow::compareWithDialog);
     file->addSeparator();
     // Builders of new files, one per format that has one; each runs as a background job and
     // opens its result.
@@ -185,6 +189,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(saveAction_);
     file->addAction(saveAsAction_);
+    reviewAction_ = file->addAction(tr("Re&view Changes…"), this, &MainWindow::reviewChanges);
     file->addAction(closeAction_);
     QAction* reload = file->addAction(tr("Re&load"), this, [this] {
         if (DocumentView* view = currentView()) {
@@ -461,6 +466,77 @@ void MainWindow::openFolderDialog() {
     if (!path.isEmpty()) {
         openPath(path);
     }
+}
+
+void MainWindow::compareWithDialog() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        showError(tr("Open a file or folder first, then compare it with another."));
+        return;
+    }
+    const QString a = view->document()->path();
+    const QString b = QFileInfo(a).isDir()
+                          ? QFileDialog::getExistingDirectory(this, tr("Compare %1 With").arg(a))
+                          : QFileDialog::getOpenFileName(this, tr("Compare %1 With").arg(a),
+                                                         QFileInfo(a).absolutePath());
+    if (!b.isEmpty()) {
+        compareFiles(a, b);
+    }
+}
+
+CompareView* MainWindow::compareFiles(const QString& a, const QString& b) {
+    QString error;
+    auto comparison = model::Comparison::open(a, b, &error);
+    if (!comparison) {
+        showError(tr("Cannot compare: %1").arg(error));
+        return nullptr;
+    }
+    return showComparison(std::move(comparison), {});
+}
+
+model::Job* MainWindow::reviewChanges() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        showError(tr("Open a document and edit it first."));
+        return nullptr;
+    }
+    const QString name = view->document()->displayName();
+    QPointer<MainWindow> self(this);
+    QString error;
+    model::Job* job = model::startChangeReview(
+        *runner_, *view->document(),
+        [self, name](std::unique_ptr<model::Comparison> comparison, const QString& why) {
+            if (!self) {
+                return;
+            }
+            if (!comparison) {
+                self->showError(tr("Cannot review the changes: %1").arg(why));
+                return;
+            }
+            self->showComparison(std::move(comparison),
+                                 tr("Review changes to %1: on disk (A) and as Save would write "
+                                    "it (B)")
+                                     .arg(name));
+        },
+        &error);
+    if (job == nullptr) {
+        showError(tr("Cannot review the changes: %1").arg(error));
+    }
+    return job;
+}
+
+CompareView* MainWindow::showComparison(std::unique_ptr<model::Comparison> comparison,
+                                        const QString& title) {
+    auto* view = new CompareView(std::move(comparison), *runner_, this);
+    if (!title.isEmpty()) {
+        view->setWindowTitle(title);
+    }
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->resize(size());
+    view->start({});
+    view->show();
+    return view;
 }
 
 void MainWindow::showError(const QString& text) {
@@ -847,6 +923,7 @@ void MainWindow::updateActions() {
           bookmarkAction_, validateAction_, overwriteAction_}) {
         a->setEnabled(open);
     }
+    reviewAction_->setEnabled(open);
 }
 
 void MainWindow::updateStatus() {

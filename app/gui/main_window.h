@@ -17,10 +17,13 @@ class QUndoGroup;
 
 namespace strata::model {
 class Job;
+class Comparison;
 class JobRunner;
 }  // namespace strata::model
 
 namespace strata::gui {
+
+class CompareView;
 
 class BookmarksPanel;
 class DiagnosticsPanel;
@@ -46,6 +49,13 @@ public:
     bool reloadView(DocumentView* view);
     void openPaths(const QStringList& paths);
     QString lastError() const { return lastError_; }
+    // Opens A and B and starts comparing them in a compare view, a window of its own; nullptr
+    // (with the reason shown as for openPath) when either side cannot be opened.
+    CompareView* compareFiles(const QString& a, const QString& b);
+    // "Review Changes…": writes what Save would write for the current document to a scratch
+    // folder and compares the files on disk with it in a compare view. Returns the writing job,
+    // or nullptr (with the reason shown) when the document has nothing to review.
+    model::Job* reviewChanges();
 
     // Non-interactive windows (tests, --screenshot) never open modal dialogs.
     void setInteractive(bool interactive) { interactive_ = interactive; }
@@ -79,6 +89,8 @@ public:
 public slots:
     void openFileDialog();
     void openFolderDialog();
+    // "Compare With…": the current document against a file or folder the user picks.
+    void compareWithDialog();
     void save();
     void saveAsDialog();
     bool closeTab(int index);
@@ -98,6 +110,8 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,
+                                const QString& title);
     void createActions();
     void createMenus();
     void createDocks();
@@ -148,6 +162,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QAction* saveAction_ = nullptr;
     QAction* saveAsAction_ = nullptr;
+    QAction* reviewAction_ = nullptr;
     QAction* closeAction_ = nullptr;
     QAction* undoAction_ = nullptr;
     QAction* redoAction_ = nullptr;

@@ -95,7 +95,7 @@ public:
 
 protected:
     // Counts and forwards; false when the sink wants no more.
-    bool emit(DiffSink& sink, Difference d) {
+    bool report(DiffSink& sink, Difference d) {
         const DiffKind kind = d.kind;
         if (!sink.add(std::move(d))) {
             return false;

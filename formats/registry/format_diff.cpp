@@ -1,7 +1,11 @@
 #include "format_diff.h"
 
+#include "formats/ozdf/ozdf_diff.h"
+#include "formats/shardlake/shardlake_diff.h"
 #include "formats/zds/zds_diff.h"
 #include "formats/zds/zds_reader.h"
+#include "formats/zs/zs_diff.h"
+#include "formats/ztensor/zt_diff.h"
 
 namespace strata {
 
@@ -18,6 +22,42 @@ std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a, const OpenedDocument
                 throw DiffError("a ZDS side could not be read as a dataset (see validate)");
             }
             return makeZdsDiffer(da, db);
+        }
+        case FormatId::Ozdf: {
+            const OzdfDiffSide sa{a.stateAs<const ozdf::Document>(),
+                                  a.stateAs<const ozdf::Corpus>()};
+            const OzdfDiffSide sb{b.stateAs<const ozdf::Document>(),
+                                  b.stateAs<const ozdf::Corpus>()};
+            if ((!sa.document && !sa.corpus) || (!sb.document && !sb.corpus)) {
+                throw DiffError("an OZDF side could not be read (see validate)");
+            }
+            return makeOzdfDiffer(sa, sb);
+        }
+        case FormatId::Shardlake: {
+            auto sa = a.stateAs<const shardlake::Store>();
+            auto sb = b.stateAs<const shardlake::Store>();
+            if (!sa || !sb) {
+                throw DiffError(
+                    "Shardlake comparisons are between two storage roots (folders "
+                    "holding datasets/, indexes/ and aliases/)");
+            }
+            return makeShardlakeDiffer(sa, sb);
+        }
+        case FormatId::Zs: {
+            auto fa = a.stateAs<const zs::ZsFile>();
+            auto fb = b.stateAs<const zs::ZsFile>();
+            if (!fa || !fb) {
+                throw DiffError("a ZS side could not be read (see validate)");
+            }
+            return makeZsDiffer(fa, fb);
+        }
+        case FormatId::ZTensor: {
+            auto fa = a.stateAs<const ZtFile>();
+            auto fb = b.stateAs<const ZtFile>();
+            if (!fa || !fb) {
+                throw DiffError("a zTensor side could not be read (see validate)");
+            }
+            return makeZtDiffer(fa, fb);
         }
         default:
             break;

@@ -160,6 +160,26 @@ DatasetBlock parseBlock(const char* text, std::uint64_t begin, std::uint64_t end
     return block;
 }
 
+// Visits the lines of one parsed block; false when the visitor asked to stop.
+bool visitBlock(const ByteSource& source, DatasetBlock& block, std::uint64_t firstLine,
+                const std::function<bool(const DatasetLine&)>& visit) {
+    DatasetLine line;
+    for (ParsedDatasetLine& parsed : block.lines) {
+        line.lineNumber = firstLine + parsed.lineInBlock;
+        line.region = {&source, parsed.offset, parsed.length};
+        line.id = parsed.id;
+        line.values =
+            std::span<const float>(block.values).subspan(parsed.valuesBegin, parsed.valuesCount);
+        line.hasValues = parsed.hasValues;
+        line.nonFinite = parsed.nonFinite;
+        line.error = std::move(parsed.error);
+        if (!visit(line)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 void prefault(std::string_view text) {
@@ -182,6 +202,12 @@ void forEachDatasetLine(const ByteSource& source,
     const char* text = reinterpret_cast<const char*>(view.data());
     const std::uint64_t size = view.size();
     SpareBlocks spares;
+    if (size <= kBlockBytes) {
+        // One block (a small file, or one line parsed on its own): no pool threads to start.
+        DatasetBlock block = parseBlock(text, 0, size, spares);
+        visitBlock(source, block, 1, visit);
+        return;
+    }
     OrderedPool<DatasetBlock> pool(threads, kBlocksAhead);
     std::uint64_t submitted = 0;
     // Block ends: a short search for a line break from each 4 MiB mark.
@@ -203,22 +229,11 @@ void forEachDatasetLine(const ByteSource& source,
     while (submitted < size && !pool.full()) {
         submit();
     }
-    DatasetLine line;
     std::uint64_t firstLine = 1;  // the number of the current block's first line
     while (std::optional<DatasetBlock> block = pool.next()) {
         submit();
-        for (ParsedDatasetLine& parsed : block->lines) {
-            line.lineNumber = firstLine + parsed.lineInBlock;
-            line.region = {&source, parsed.offset, parsed.length};
-            line.id = parsed.id;
-            line.values = std::span<const float>(block->values)
-                              .subspan(parsed.valuesBegin, parsed.valuesCount);
-            line.hasValues = parsed.hasValues;
-            line.nonFinite = parsed.nonFinite;
-            line.error = std::move(parsed.error);
-            if (!visit(line)) {
-                return;
-            }
+        if (!visitBlock(source, *block, firstLine, visit)) {
+            return;
         }
         firstLine += block->newlines;
         spares.give(std::move(*block));

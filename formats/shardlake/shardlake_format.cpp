@@ -146,6 +146,10 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::open(const fs::path& path,
     }
     addFacts(*document, detection, *plan.root);
     document->root = std::move(plan.root);
+    if (plan.target.scope == ValidationScope::Root) {
+        // What the differ compares: two storage roots.
+        document->formatState = std::shared_ptr<const Store>(plan.store);
+    }
     if (plan.validate) {
         document->makeValidator = [store = std::shared_ptr<const Store>(plan.store),
                                    target = plan.target] {

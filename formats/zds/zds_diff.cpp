@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "formats/common/json_diff.h"
 #include "zds_live_set.h"
 
 namespace strata {
@@ -13,79 +14,10 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::size_t kMaxFieldsPerDocument = 64;
 constexpr std::uint64_t kProgressEvery = 4096;
 
 std::string text(const ByteView& v) {
     return std::string(reinterpret_cast<const char*>(v.data()), v.size());
-}
-
-bool isIdentifier(const std::string& key) {
-    return !key.empty() && std::all_of(key.begin(), key.end(), [](unsigned char c) {
-        return std::isalnum(c) || c == '_';
-    }) && !std::isdigit(static_cast<unsigned char>(key.front()));
-}
-
-std::string memberPath(const std::string& path, const std::string& key) {
-    return isIdentifier(key) ? path + "." + key : path + "[" + json(key).dump() + "]";
-}
-
-std::string render(const json& v, std::size_t maxChars) {
-    return diffValueText(v.dump(-1, ' ', false, json::error_handler_t::replace), maxChars);
-}
-
-bool sameKind(const json& a, const json& b) {
-    return a.type() == b.type() || (a.is_number() && b.is_number());
-}
-
-// The fields that differ between two JSON values, as JSON paths; stops at `limit` and says
-// how many more there were through `more`.
-void diffValues(const json& a, const json& b, const std::string& path, std::vector<DiffField>& out,
-                std::size_t& more, std::size_t maxChars) {
-    auto add = [&](DiffKind kind, const std::string& at, const json* av, const json* bv) {
-        if (out.size() >= kMaxFieldsPerDocument) {
-            ++more;
-            return;
-        }
-        out.push_back({at, kind, av ? render(*av, maxChars) : std::string(),
-                       bv ? render(*bv, maxChars) : std::string()});
-    };
-    if (!sameKind(a, b)) {
-        add(DiffKind::Changed, path, &a, &b);
-        return;
-    }
-    if (a.is_object()) {
-        for (const auto& [key, value] : a.items()) {
-            const auto it = b.find(key);
-            if (it == b.end()) {
-                add(DiffKind::Removed, memberPath(path, key), &value, nullptr);
-            } else {
-                diffValues(value, *it, memberPath(path, key), out, more, maxChars);
-            }
-        }
-        for (const auto& [key, value] : b.items()) {
-            if (!a.contains(key)) {
-                add(DiffKind::Added, memberPath(path, key), nullptr, &value);
-            }
-        }
-        return;
-    }
-    if (a.is_array()) {
-        const std::size_t common = std::min(a.size(), b.size());
-        for (std::size_t i = 0; i < common; ++i) {
-            diffValues(a[i], b[i], path + "[" + std::to_string(i) + "]", out, more, maxChars);
-        }
-        for (std::size_t i = common; i < a.size(); ++i) {
-            add(DiffKind::Removed, path + "[" + std::to_string(i) + "]", &a[i], nullptr);
-        }
-        for (std::size_t i = common; i < b.size(); ++i) {
-            add(DiffKind::Added, path + "[" + std::to_string(i) + "]", nullptr, &b[i]);
-        }
-        return;
-    }
-    if (a != b) {
-        add(DiffKind::Changed, path, &a, &b);
-    }
 }
 
 std::optional<json> parseDocument(const std::string& bytes) {
@@ -155,7 +87,7 @@ private:
         return nullptr;
     }
 
-    bool put(Difference d) { return emit(*sink_, std::move(d)); }
+    bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     bool containers() {
         const bool aZip = a_->archive() != nullptr;
@@ -317,7 +249,7 @@ private:
             return put(std::move(d));
         }
         std::size_t more = 0;
-        diffValues(*ja, *jb, "$", d.fields, more, options_->maxValueChars);
+        diffJsonValues(*ja, *jb, "$", d.fields, more, options_->maxValueChars);
         if (d.fields.empty()) {
             if (!sameLayout) {
                 return true;  // a layout change re-serialises every document: said once above

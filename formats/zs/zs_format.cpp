@@ -44,6 +44,7 @@ std::unique_ptr<OpenedDocument> ZsFormat::open(const std::filesystem::path& path
     auto file = zs::ZsFile::open(document->sources.front());
     document->root = zs::buildZsTree(file);
     addFacts(*document, *file);
+    document->formatState = std::shared_ptr<const zs::ZsFile>(file);
     document->makeValidator = [file]() -> std::unique_ptr<Validator> {
         return std::make_unique<zs::ZsValidator>(file);
     };

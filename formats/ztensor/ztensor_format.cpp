@@ -22,6 +22,7 @@ std::unique_ptr<OpenedDocument> ZTensorFormat::open(const std::filesystem::path&
         document->facts.push_back(std::move(fact));
     }
     document->makeValidator = [file] { return makeZtValidator(file); };
+    document->formatState = file;
     return document;
 }
 

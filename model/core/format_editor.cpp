@@ -8,4 +8,11 @@ FormatEditor::FormatEditor(Document& document) : QObject(&document), document_(d
 
 FormatEditor::~FormatEditor() = default;
 
+Job* FormatEditor::startWriteCopy(JobRunner&, const QString&, QString* error) {
+    if (error != nullptr) {
+        *error = tr("This kind of document cannot show its changes before saving.");
+    }
+    return nullptr;
+}
+
 }  // namespace strata::model

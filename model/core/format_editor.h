@@ -25,6 +25,10 @@ public:
     // background job. When it succeeds the job calls document().markSaved(undoIndex, path) with
     // the undo index it started at. Returns nullptr after setting *error when it cannot start.
     virtual Job* startSave(JobRunner& runner, const QString& path, QString* error) = 0;
+    // Writes what Save would write to `path` (a new file or folder in a scratch place) without
+    // marking anything saved, so "Review Changes…" can compare it with the files on disk.
+    // Editors that cannot set *error and return nullptr (the default).
+    virtual Job* startWriteCopy(JobRunner& runner, const QString& path, QString* error);
     // Save As picks a folder (OZDF corpus, ZDS folder) or a file (.zt, .zds, .ozdf).
     virtual bool savesToFolder() const = 0;
 

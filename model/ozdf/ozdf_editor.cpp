@@ -125,6 +125,27 @@ Job* OzdfEditor::startSave(JobRunner& runner, const QString& path, QString* erro
     return job;
 }
 
+Job* OzdfEditor::startWriteCopy(JobRunner& runner, const QString& path, QString* error) {
+    if (path.isEmpty() || samePath(path, session_->openedPath())) {
+        if (error != nullptr) {
+            *error = tr("a copy for review needs a path of its own");
+        }
+        return nullptr;
+    }
+    auto input = std::make_shared<SaveInput>();
+    input->corpus = session_->corpus();
+    input->isCorpus = session_->isCorpus();
+    input->inPlace = false;
+    input->target = fs::path(path.toStdString());
+    return runner.start(tr("Writing changes to review"), [input](JobContext& c) {
+        try {
+            runSave(*input, c.progressCallback());
+        } catch (const std::exception& e) {
+            c.fail(QString::fromStdString(e.what()));
+        }
+    });
+}
+
 bool OzdfEditor::reload(QString* error) {
     std::unique_ptr<OzdfSession> fresh = OzdfSession::load(session_->openedPath(), error);
     if (!fresh) {

@@ -22,6 +22,7 @@ public:
     OzdfSession& session() const { return *session_; }
 
     Job* startSave(JobRunner& runner, const QString& path, QString* error) override;
+    Job* startWriteCopy(JobRunner& runner, const QString& path, QString* error) override;
     // Corpora and directory documents save to a folder, standalone documents to a file.
     bool savesToFolder() const override;
 

@@ -65,6 +65,14 @@ ZdsCollectionWrite ZdsEditor::collectionWrite(int collection) const {
 }
 
 Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error) {
+    return startWrite(runner, path, error, true);
+}
+
+Job* ZdsEditor::startWriteCopy(JobRunner& runner, const QString& path, QString* error) {
+    return startWrite(runner, path, error, false);
+}
+
+Job* ZdsEditor::startWrite(JobRunner& runner, const QString& path, QString* error, bool markSaved) {
     if (!loaded()) {
         if (error != nullptr) {
             *error = tr("The documents are still being listed; save again when that is done.");
@@ -82,8 +90,9 @@ Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error
     auto dataset = dataset_;
     const std::filesystem::path target = path.toStdString();
     const bool deflate = deflate_;
-    return runner.start(tr("Saving %1").arg(path), [writes, dataset, target, undoIndex, doc, path,
-                                                    deflate](JobContext& context) {
+    const QString title = markSaved ? tr("Saving %1").arg(path) : tr("Writing changes to review");
+    return runner.start(title, [writes, dataset, target, undoIndex, doc, path, deflate,
+                                markSaved](JobContext& context) {
         ZdsWriteOptions options;
         options.cancel = &context.cancelToken();
         options.progress = context.progressCallback();
@@ -100,6 +109,9 @@ Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error
             context.setProgress(1.0, summary);
         } catch (const std::exception& e) {
             context.fail(QString::fromStdString(e.what()));
+            return;
+        }
+        if (!markSaved) {
             return;
         }
         context.post([doc, undoIndex, path] {

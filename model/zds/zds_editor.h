@@ -42,9 +42,12 @@ public:
     void setDeflateOnSave(bool deflate) { deflate_ = deflate; }
 
     Job* startSave(JobRunner& runner, const QString& path, QString* error) override;
+    Job* startWriteCopy(JobRunner& runner, const QString& path, QString* error) override;
     bool savesToFolder() const override;
 
 private:
+    // Save (markSaved) or a copy for review (not).
+    Job* startWrite(JobRunner& runner, const QString& path, QString* error, bool markSaved);
     std::shared_ptr<const ZdsDataset> dataset_;
     std::vector<ZdsTableModel*> tables_;
     bool deflate_ = false;

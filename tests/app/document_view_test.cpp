@@ -23,6 +23,7 @@
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/core/structure_model.h"
+#include "test_corpus.h"
 
 using namespace strata::gui;
 using strata::Node;
@@ -245,13 +246,12 @@ private slots:
     }
 
     void opensCorpusFile() {
-        const QDir corpus(QStringLiteral(STRATA_CORPUS_DIR));
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        const QDir corpus(QString::fromStdString(strata::test::corpusRoot().string()));
         const QString zs = corpus.filePath(QStringLiteral("zs/valid"));
         const QStringList files =
             QDir(zs).entryList({QStringLiteral("*.zs")}, QDir::Files, QDir::Size | QDir::Reversed);
-        if (files.isEmpty()) {
-            QSKIP("no ZS files in the corpus");
-        }
+        QVERIFY(!files.isEmpty());
         QString error;
         auto document = strata::model::Document::open(QDir(zs).filePath(files.first()), &error);
         QVERIFY2(document, qPrintable(error));

@@ -28,6 +28,7 @@
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/ztensor/zt_manifest_models.h"
+#include "test_corpus.h"
 
 using namespace strata::gui;
 
@@ -125,11 +126,9 @@ private slots:
     }
 
     void diagnosticsSelectTheirBytes() {
-        const QString damaged =
-            QStringLiteral(STRATA_CORPUS_DIR) + QStringLiteral("/zs/corrupt/block-length-plus1.zs");
-        if (!QFile::exists(damaged)) {
-            QSKIP("corpus not present");
-        }
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        const QString damaged = QString::fromStdString(strata::test::corpusRoot().string()) +
+                                QStringLiteral("/zs/corrupt/block-length-plus1.zs");
         MainWindow window;
         window.setInteractive(false);
         window.setAutoValidate(true);
@@ -242,10 +241,10 @@ private slots:
     // Save As through a format editor writes the new file, then the tab shows it, clean; the
     // original stays as it was.
     void editorSaveAsMovesTheTabToTheNewFile() {
-        QFile source(QStringLiteral(STRATA_CORPUS_DIR "/ztensor/valid/attrs_extra_keys.zt"));
-        if (!source.open(QIODevice::ReadOnly)) {
-            QSKIP("corpus not available");
-        }
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        QFile source(QString::fromStdString(
+            (strata::test::corpusRoot() / "ztensor/valid/attrs_extra_keys.zt").string()));
+        QVERIFY(source.open(QIODevice::ReadOnly));
         const QByteArray original = source.readAll();
         const QString input = writeFile(QStringLiteral("attrs.zt"), original);
         const QString output = dir_.filePath(QStringLiteral("attrs-edited.zt"));

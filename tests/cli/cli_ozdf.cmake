@@ -81,4 +81,6 @@ if(EXISTS ${ozdf_corpus}/expected/index.json)
     strata_cli_test(ozdf_import_into_nonempty EXIT 2 ARGS ozdf import
                     ${ozdf_scratch}/mixed.jsonl ${ozdf_mixed} STDERR "not an empty folder")
     set_tests_properties(cli.ozdf_import_into_nonempty PROPERTIES DEPENDS cli.ozdf_export_file)
+else()
+    strata_corpus_skipped_test(cli.ozdf_corpus)
 endif()

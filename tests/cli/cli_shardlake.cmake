@@ -60,4 +60,6 @@ if(EXISTS ${sl_expected})
     add_test(NAME cli.shardlake_build_matches_corpus
              COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:strata-cli> -DCORPUS=${sl_corpus}
                      -DSCRATCH=${sl_scratch} -P ${CMAKE_CURRENT_SOURCE_DIR}/shardlake_build_check.cmake)
+else()
+    strata_corpus_skipped_test(cli.shardlake_corpus)
 endif()

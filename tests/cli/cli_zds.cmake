@@ -1,6 +1,7 @@
 # strata-cli ZDS subcommands (included from tests/cli/CMakeLists.txt).
 set(zds_corpus ${corpus}/zds)
 if(NOT EXISTS ${zds_corpus}/README.md)
+    strata_corpus_skipped_test(cli.zds_corpus)
     return()
 endif()
 set(zds_valid ${zds_corpus}/valid)

@@ -1,6 +1,7 @@
 # strata-cli ZS subcommands (included from tests/cli/CMakeLists.txt).
 set(zs_corpus ${corpus}/zs)
 if(NOT EXISTS ${zs_corpus}/manifest.json)
+    strata_corpus_skipped_test(cli.zs_corpus)
     return()
 endif()
 

@@ -47,6 +47,7 @@ strata_cli_test(zt.import_bad_encoding EXIT 2 ARGS zt import --encoding lz4
 
 set(zt_corpus ${corpus}/ztensor)
 if(NOT EXISTS ${zt_corpus}/expected/logical.jsonl)
+    strata_corpus_skipped_test(cli.zt_corpus)
     return()
 endif()
 set(zt_valid ${zt_corpus}/valid)

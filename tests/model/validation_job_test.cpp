@@ -11,6 +11,7 @@
 #include "model/core/document.h"
 #include "model/core/structure_model.h"
 #include "model/core/validation_job.h"
+#include "test_corpus.h"
 
 using strata::model::DiagnosticsModel;
 using strata::model::Document;
@@ -64,9 +65,7 @@ std::unique_ptr<Document> makeDocument(std::function<std::unique_ptr<strata::Val
 }
 
 QString corpus(const QString& relative) {
-    const QByteArray dir = qgetenv("STRATA_CORPUS_DIR");
-    return QDir(dir.isEmpty() ? QStringLiteral(STRATA_CORPUS_DIR) : QString::fromLocal8Bit(dir))
-        .filePath(relative);
+    return QDir(QString::fromStdString(strata::test::corpusRoot().string())).filePath(relative);
 }
 
 }  // namespace
@@ -117,6 +116,7 @@ private slots:
     }
 
     void opensAndValidatesCorpusFiles() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         QString error;
         QVERIFY(Document::open(corpus("zs/valid/does-not-exist.zs"), &error) == nullptr);
         QVERIFY(!error.isEmpty());

@@ -29,6 +29,7 @@
 #include "model/ozdf/ozdf_corpus_model.h"
 #include "model/ozdf/ozdf_document_model.h"
 #include "model/ozdf/ozdf_editor.h"
+#include "test_corpus.h"
 
 using namespace strata::gui;
 namespace fs = std::filesystem;
@@ -36,7 +37,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kMixed =
-    fs::path(STRATA_CORPUS_DIR) / "ozdf" / "valid" / "handwritten" / "corpora" / "mixed";
+    strata::test::corpusRoot() / "ozdf" / "valid" / "handwritten" / "corpora" / "mixed";
 
 struct Opened {
     QTemporaryDir dir;
@@ -86,6 +87,7 @@ class OzdfViewsTest : public QObject {
 
 private slots:
     void tabsInstallAndTheTableSortsAndFilters() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto o = openCopy();
         QVERIFY(o->view);
         auto* corpus = o->view->findChild<OzdfCorpusView*>();
@@ -117,6 +119,7 @@ private slots:
     }
 
     void textEditorPreviewsAndApplies() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto o = openCopy();
         QVERIFY(o->view);
         auto* formatEditor =
@@ -152,6 +155,7 @@ private slots:
     }
 
     void findAndReplacePreviewsAndApplies() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto o = openCopy();
         QVERIFY(o->view);
         auto* formatEditor =
@@ -178,6 +182,7 @@ private slots:
     }
 
     void externalChangeOffersReload() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto o = openCopy();
         QVERIFY(o->view);
         auto* corpus = o->view->findChild<OzdfCorpusView*>();
@@ -222,6 +227,7 @@ private slots:
         if (out.isEmpty()) {
             QSKIP("STRATA_OZDF_SCREENSHOT_DIR not set");
         }
+        STRATA_QSKIP_WITHOUT_CORPUS();
         QTemporaryDir dir;
         const fs::path folder = fs::path(dir.path().toStdString()) / "mixed";
         fs::copy(kMixed, folder, fs::copy_options::recursive);

@@ -37,6 +37,7 @@
 #include "model/shardlake/shardlake_session.h"
 #include "model/shardlake/shardlake_shard_table_model.h"
 #include "model/shardlake/shardlake_vector_model.h"
+#include "test_corpus.h"
 
 namespace fs = std::filesystem;
 using namespace strata::gui;
@@ -45,7 +46,7 @@ using strata::model::ShardlakeShardTableModel;
 
 namespace {
 
-const fs::path kCorpus = fs::path(STRATA_CORPUS_DIR) / "shardlake";
+const fs::path kCorpus = strata::test::corpusRoot() / "shardlake";
 
 QString corpusPath(const fs::path& relative) {
     return QString::fromStdString((kCorpus / relative).string());
@@ -77,6 +78,7 @@ void shot(MainWindow& window, const char* name) {
 class ShardlakeViewsTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { STRATA_QSKIP_WITHOUT_CORPUS(); }  // every test opens corpus data
     void init();
     void cleanup();
     void rootTabs();

@@ -31,6 +31,7 @@
 #include "model/zds/zds_json_highlighter.h"
 #include "model/zds/zds_search_results.h"
 #include "model/zds/zds_table_model.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::gui;
@@ -38,8 +39,7 @@ using namespace strata::gui;
 namespace {
 
 QString corpus(const char* rel) {
-    return QString::fromStdString(
-        (std::filesystem::path(STRATA_CORPUS_DIR) / "zds" / rel).string());
+    return QString::fromStdString((strata::test::corpusRoot() / "zds" / rel).string());
 }
 
 struct Fixture {
@@ -77,6 +77,7 @@ int collection(ZdsDocumentsTab* tab, const std::string& name) {
 class ZdsDocumentsTabTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { STRATA_QSKIP_WITHOUT_CORPUS(); }  // every test opens corpus data
     void installsTabAndEditor();
     void rowSelectsLineAndIndexEntry();
     void editorShowsErrorsAndApplies();
@@ -299,7 +300,7 @@ namespace {
 
 // Copies a corpus dataset into `dir`.
 QString copyDataset(const QTemporaryDir& dir, const char* rel) {
-    const std::filesystem::path from = std::filesystem::path(STRATA_CORPUS_DIR) / "zds" / rel;
+    const std::filesystem::path from = strata::test::corpusRoot() / "zds" / rel;
     const std::filesystem::path to =
         std::filesystem::path(dir.path().toStdString()) / std::filesystem::path(rel).filename();
     std::filesystem::copy(from, to, std::filesystem::copy_options::recursive);

@@ -35,12 +35,13 @@
 #include "model/core/job_runner.h"
 #include "model/zs/zs_index_model.h"
 #include "model/zs/zs_records_model.h"
+#include "test_corpus.h"
 
 using namespace strata::gui;
 
 namespace {
 
-const QString kCorpus = QStringLiteral(STRATA_CORPUS_DIR "/zs/");
+const QString kCorpus = QString::fromStdString((strata::test::corpusRoot() / "zs").string()) + '/';
 
 struct Opened {
     std::unique_ptr<strata::model::JobRunner> runner;
@@ -84,11 +85,7 @@ void showTab(DocumentView& view, QWidget* page) {
 class ZsViewsTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        if (!QFile::exists(kCorpus + "valid/codec-none.zs")) {
-            QSKIP("the ZS corpus is not available");
-        }
-    }
+    void initTestCase() { STRATA_QSKIP_WITHOUT_CORPUS(); }
 
     void tabsInstallForZsDocuments() {
         Opened o = openView("valid/codec-none.zs");

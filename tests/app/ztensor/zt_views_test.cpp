@@ -31,6 +31,7 @@
 #include "model/ztensor/zt_manifest_models.h"
 #include "model/ztensor/zt_tensor_table_model.h"
 #include "model/ztensor/zt_values_model.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::gui;
@@ -38,7 +39,8 @@ using namespace strata::gui;
 namespace {
 
 QString corpus(const QString& relative) {
-    return QStringLiteral(STRATA_CORPUS_DIR "/ztensor/") + relative;
+    return QString::fromStdString((strata::test::corpusRoot() / "ztensor").string()) + '/' +
+           relative;
 }
 
 template <typename T>
@@ -62,6 +64,7 @@ void shot(DocumentView& view, QWidget* page, const QString& name) {
 class ZtViewsTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { STRATA_QSKIP_WITHOUT_CORPUS(); }  // every test opens corpus data
     void init();
     void cleanup();
     void installsTabsAndEditor();

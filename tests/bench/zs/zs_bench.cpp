@@ -12,6 +12,7 @@
 
 #include "formats/common/byte_source.h"
 #include "formats/common/diagnostic.h"
+#include "formats/zs/zs_diff.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_validator.h"
 #include "formats/zs/zs_writer.h"
@@ -120,6 +121,37 @@ void BM_ZsValidateDeflate(benchmark::State& state) {
 }
 BENCHMARK(BM_ZsValidateLzma)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ZsValidateDeflate)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Comparing two files of the same ~64 MiB of records (deflate against deflate, and deflate
+// against lzma: the same records in another codec), to hold against validating one.
+struct NullDiffSink final : DiffSink {
+    std::uint64_t seen = 0;
+    bool add(Difference) override {
+        ++seen;
+        return true;
+    }
+};
+void compare(benchmark::State& state, zs::Codec codecB, const char* nameB) {
+    constexpr std::uint64_t kBytes = std::uint64_t{64} << 20;
+    const fs::path a = generatedFile("validate-64mib-deflate.zs", kBytes, zs::Codec::Deflate);
+    const fs::path b = generatedFile(nameB, kBytes, codecB);
+    for (auto _ : state) {
+        auto differ =
+            makeZsDiffer(zs::ZsFile::open(openMappedFile(a)), zs::ZsFile::open(openMappedFile(b)));
+        NullDiffSink sink;
+        differ->run(sink, DiffOptions{});
+        benchmark::DoNotOptimize(sink.seen);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kBytes));
+}
+void BM_ZsCompareDeflateDeflate(benchmark::State& state) {
+    compare(state, zs::Codec::Deflate, "validate-64mib-deflate.zs");
+}
+void BM_ZsCompareDeflateLzma(benchmark::State& state) {
+    compare(state, zs::Codec::Lzma2, "validate-64mib-lzma.zs");
+}
+BENCHMARK(BM_ZsCompareDeflateDeflate)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ZsCompareDeflateLzma)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Building 32 MiB of records with the default codec on every core.
 void BM_ZsMakeLzma(benchmark::State& state) {

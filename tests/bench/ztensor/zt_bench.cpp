@@ -6,12 +6,14 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <thread>
 
 #include "formats/common/byte_source.h"
 #include "formats/common/diagnostic.h"
 #include "formats/ztensor/zt_convert.h"
+#include "formats/ztensor/zt_diff.h"
 #include "formats/ztensor/zt_file.h"
 #include "formats/ztensor/zt_logical.h"
 #include "formats/ztensor/zt_validator.h"
@@ -62,6 +64,23 @@ std::filesystem::path benchFile(unsigned tensors) {
         list.push_back(std::move(t));
     }
     ztWriteFile(path, list);
+    return path;
+}
+
+// A copy of the 1 GiB file with one float changed in one tensor (written once, kept).
+std::filesystem::path editedBenchFile() {
+    const auto from = benchFile(64);
+    const auto path = benchDir() / "strata-zt-bench-64x16MiB-edited.zt";
+    if (!std::filesystem::exists(path) ||
+        std::filesystem::file_size(path) != std::filesystem::file_size(from)) {
+        std::filesystem::copy_file(from, path, std::filesystem::copy_options::overwrite_existing);
+        const auto file = ZtFile::open(openMappedFile(from));
+        const ZtComponent* data = file->component(file->tensors()[10], "data");
+        std::fstream out(path, std::ios::in | std::ios::out | std::ios::binary);
+        out.seekp(static_cast<std::streamoff>(*data->offset + 4096));
+        const float changed = 1.5f;
+        out.write(reinterpret_cast<const char*>(&changed), sizeof changed);
+    }
     return path;
 }
 
@@ -116,6 +135,37 @@ void BM_ZtMemoryRead1GiB(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * all.size()));
 }
 BENCHMARK(BM_ZtMemoryRead1GiB)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+// Two 1 GiB files compared value by value (one element differs) on `threads` workers: to hold
+// against BM_ZtMemoryRead1GiB, bytes counted on both sides.
+void BM_ZtCompare1GiB(benchmark::State& state) {
+    const auto a = ZtFile::open(openMappedFile(benchFile(64)));
+    const auto b = ZtFile::open(openMappedFile(editedBenchFile()));
+    struct Count final : DiffSink {
+        std::uint64_t seen = 0;
+        bool add(Difference) override {
+            ++seen;
+            return true;
+        }
+    };
+    for (auto _ : state) {
+        Count sink;
+        DiffOptions options;
+        options.threads = static_cast<unsigned>(state.range(0));
+        makeZtDiffer(a, b)->run(sink, options);
+        if (sink.seen != 1) {
+            state.SkipWithError("expected exactly one changed tensor");
+        }
+    }
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * (a->fileSize() + b->fileSize())));
+}
+BENCHMARK(BM_ZtCompare1GiB)
     ->Arg(1)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond)

@@ -12,6 +12,7 @@
 #include "formats/common/le_reader.h"
 #include "formats/common/uleb128.h"
 #include "test_bytes.h"
+#include "test_corpus.h"
 
 namespace strata {
 namespace {
@@ -270,8 +271,7 @@ TEST(Zstd, RefusesHugeWindowWithSmallBound) {
 // ---- byte identity with ZS files in the conformance corpus ----
 
 std::filesystem::path corpusDir() {
-    const char* env = std::getenv("STRATA_CORPUS_DIR");
-    return env != nullptr ? std::filesystem::path(env) : std::filesystem::path(STRATA_CORPUS_DIR);
+    return strata::test::corpusRoot();
 }
 
 struct ZsBlock {
@@ -300,10 +300,8 @@ std::vector<ZsBlock> readZsBlocks(const ByteSource& file) {
 }
 
 TEST(ZsCorpus, RecompressingGivesTheReferenceBytes) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = corpusDir() / "zs" / "valid";
-    if (!std::filesystem::exists(dir)) {
-        GTEST_SKIP() << "no corpus at " << dir;
-    }
     struct Case {
         const char* file;
         bool lzma;

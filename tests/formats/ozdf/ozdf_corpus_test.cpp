@@ -29,6 +29,7 @@ std::string describeErrors(const std::vector<Diagnostic>& diagnostics) {
 }
 
 TEST(OzdfCorpus, EveryValidCaseReadsLikeTheReference) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path root = corpusDir();
     const nlohmann::json index = loadJson(root / "expected" / "index.json");
     std::size_t checked = 0;
@@ -69,6 +70,7 @@ TEST(OzdfCorpus, EveryValidCaseReadsLikeTheReference) {
 }
 
 TEST(OzdfCorpus, ResavedCorporaReadLikeTheReference) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path resaved = corpusDir() / "expected" / "resaved";
     std::size_t checked = 0;
     for (const auto& entry : fs::directory_iterator(resaved)) {

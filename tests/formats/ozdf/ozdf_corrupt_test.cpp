@@ -83,6 +83,7 @@ std::vector<Diagnostic> diagnosticsOf(const CorruptCase& c) {
 }
 
 TEST(OzdfCorrupt, EveryCaseGetsItsVerdictWithARegionOrFile) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const CorruptCase& c : kCases) {
         SCOPED_TRACE(std::string(c.name) + " " + c.code);
         const std::vector<Diagnostic> diagnostics = diagnosticsOf(c);
@@ -104,6 +105,7 @@ TEST(OzdfCorrupt, EveryCaseGetsItsVerdictWithARegionOrFile) {
 }
 
 TEST(OzdfCorrupt, AcceptedCasesHaveNoErrors) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const char* name : {"escape_attempt_backslash.ozdf", "unknown_block_kind_angle.ozdf",
                              "part_unicode_digits"}) {
         const fs::path path = test::corpusDir() / "corrupt" / name;
@@ -118,6 +120,7 @@ TEST(OzdfCorrupt, AcceptedCasesHaveNoErrors) {
 }
 
 TEST(OzdfCorrupt, RefusedCasesAreNotAccepted) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const CorruptCase& c : kCases) {
         if (c.severity != Severity::Error) {
             continue;
@@ -131,6 +134,7 @@ TEST(OzdfCorrupt, RefusedCasesAreNotAccepted) {
 }
 
 TEST(OzdfCorrupt, ErrorRegionPointsAtTheBadLine) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const Document document =
         readDocument(test::corpusDir() / "corrupt" / "hash_line_in_text.ozdf");
     const auto found =

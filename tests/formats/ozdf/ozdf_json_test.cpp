@@ -46,6 +46,7 @@ nlohmann::json loadJson(const fs::path& path) {
 }
 
 TEST(OzdfJson, DumpEqualsTheReferenceForEveryValidCase) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path root = corpusDir();
     std::size_t checked = 0;
     const nlohmann::json index = loadJson(root / "expected" / "index.json");
@@ -65,6 +66,7 @@ TEST(OzdfJson, DumpEqualsTheReferenceForEveryValidCase) {
 }
 
 TEST(OzdfJson, ExportImportRoundTripsEveryValidCorpus) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path valid = corpusDir() / "valid" / "handwritten";
     for (const fs::path& folder : {valid / "docs", valid / "dirdocs", valid / "corpora" / "mixed",
                                    corpusDir() / "valid" / "written_by_reference" / "api_corpus"}) {

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/ozdf/ozdf_document.h"
+#include "test_corpus.h"
 
 namespace strata::ozdf::test {
 
 inline std::filesystem::path corpusDir() {
-    const char* env = std::getenv("STRATA_CORPUS_DIR");
-    return std::filesystem::path(env != nullptr && *env != '\0' ? env : STRATA_CORPUS_DIR) / "ozdf";
+    return strata::test::corpusRoot() / "ozdf";
 }
 
 inline nlohmann::json toJson(const Document& document) {

@@ -18,6 +18,7 @@ std::unique_ptr<OpenedDocument> openPath(const fs::path& path) {
 }
 
 TEST(OzdfTree, DirectoryDocumentPartsLiveInTheirOwnFiles) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path path = ozdf::test::corpusDir() / "valid/handwritten/dirdocs/basic";
     const auto opened = openPath(path);
     ASSERT_NE(opened->root, nullptr);
@@ -46,6 +47,7 @@ TEST(OzdfTree, DirectoryDocumentPartsLiveInTheirOwnFiles) {
 }
 
 TEST(OzdfTree, StandaloneDocumentNodesNestAndCoverTheirBytes) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path path = ozdf::test::corpusDir() / "valid/handwritten/docs/list_named_items.ozdf";
     const auto opened = openPath(path);
     const Node* root = opened->root.get();
@@ -69,6 +71,7 @@ TEST(OzdfTree, StandaloneDocumentNodesNestAndCoverTheirBytes) {
 }
 
 TEST(OzdfTree, CorpusHoldsItsDocuments) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto opened = openPath(ozdf::test::corpusDir() / "valid/handwritten/corpora/mixed");
     EXPECT_EQ(opened->root->kind(), "ozdf.corpus");
     EXPECT_GT(opened->root->childCount(), 2U);

@@ -20,10 +20,8 @@ using test::subfolders;
 class RegistryCorpusDetection : public ::testing::Test {
 protected:
     void SetUp() override {
+        STRATA_SKIP_WITHOUT_CORPUS();
         corpus_ = corpusDir();
-        if (corpus_.empty()) {
-            GTEST_SKIP() << "conformance corpus not found (set STRATA_CORPUS_DIR)";
-        }
     }
 
     static Detection detect(const fs::path& path) { return FormatRegistry::builtin().detect(path); }

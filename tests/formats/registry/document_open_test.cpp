@@ -80,10 +80,8 @@ void expectGenericFileDocument(const OpenedDocument& document, const fs::path& f
 class RegistryCorpusOpen : public ::testing::Test {
 protected:
     void SetUp() override {
+        STRATA_SKIP_WITHOUT_CORPUS();
         corpus_ = corpusDir();
-        if (corpus_.empty()) {
-            GTEST_SKIP() << "conformance corpus not found (set STRATA_CORPUS_DIR)";
-        }
     }
     fs::path corpus_;
 };

@@ -8,24 +8,14 @@
 #include <stdexcept>
 
 #include "formats/registry/directory_listing.h"
+#include "test_corpus.h"
 
 namespace strata::test {
 
 namespace fs = std::filesystem;
 
 fs::path corpusDir() {
-    std::error_code ec;
-    if (const char* env = std::getenv("STRATA_CORPUS_DIR"); env != nullptr && *env != '\0') {
-        if (fs::is_directory(env, ec)) {
-            return env;
-        }
-    }
-#ifdef STRATA_CORPUS_DIR
-    if (fs::is_directory(STRATA_CORPUS_DIR, ec)) {
-        return STRATA_CORPUS_DIR;
-    }
-#endif
-    return {};
+    return haveCorpus() ? corpusRoot() : fs::path();
 }
 
 std::vector<fs::path> filesWithExtension(const fs::path& folder, std::string_view extension) {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "test_corpus.h"
+
 namespace strata::test {
 
 // STRATA_CORPUS_DIR from the environment, else the path compiled in; empty when neither exists.

@@ -132,10 +132,8 @@ TEST(ShardlakeKMeans, NearestCentroidPrefersTheFirstOfEqualDistances) {
 }
 
 TEST_F(ShardlakeBuild, CorpusInputRebuildsTheCorpusRootByteForByte) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path corpus = slCorpusDir();
-    if (!fs::exists(corpus / "input/vectors.jsonl")) {
-        GTEST_SKIP() << "Shardlake corpus not found";
-    }
     IngestRequest in;
     in.root = scratch.path() / "root";
     in.input = corpus / "input/vectors.jsonl";

@@ -32,10 +32,8 @@ nlohmann::json readJson(const fs::path& path) {
 class ShardlakeCorpus : public ::testing::Test {
 protected:
     void SetUp() override {
+        STRATA_SKIP_WITHOUT_CORPUS();
         corpus_ = slCorpusDir();
-        if (!fs::exists(corpus_ / "root")) {
-            GTEST_SKIP() << "Shardlake corpus not found (set STRATA_CORPUS_DIR)";
-        }
     }
     fs::path corpus_;
 };

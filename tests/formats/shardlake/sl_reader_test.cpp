@@ -225,10 +225,8 @@ TEST(ShardlakeKeys, EscapingKeysAreRejected) {
 }
 
 TEST(ShardlakeTree, CorpusRootTree) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path root = test::slCorpusDir() / "root";
-    if (!fs::exists(root)) {
-        GTEST_SKIP() << "Shardlake corpus not found";
-    }
     const auto document = FormatRegistry::builtin().open(root);
     ASSERT_EQ(document->format, FormatId::Shardlake);
     const Node& top = *document->root;

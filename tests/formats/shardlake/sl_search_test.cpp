@@ -29,10 +29,8 @@ std::string bitsOf(float value) {
 class ShardlakeSearch : public ::testing::Test {
 protected:
     void SetUp() override {
+        STRATA_SKIP_WITHOUT_CORPUS();
         corpus_ = test::slCorpusDir();
-        if (!fs::exists(corpus_ / "expected/queries.json")) {
-            GTEST_SKIP() << "Shardlake corpus not found (set STRATA_CORPUS_DIR)";
-        }
         std::ifstream in(corpus_ / "expected/queries.json");
         expected_ = nlohmann::json::parse(in);
         store_ = std::make_shared<Store>(corpus_ / "root");

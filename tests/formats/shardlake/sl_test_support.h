@@ -16,13 +16,12 @@
 #include "formats/common/diagnostic.h"
 #include "formats/shardlake/shardlake_store.h"
 #include "formats/shardlake/shardlake_validator.h"
+#include "test_corpus.h"
 
 namespace strata::test {
 
 inline std::filesystem::path slCorpusDir() {
-    const char* env = std::getenv("STRATA_CORPUS_DIR");
-    const std::filesystem::path root = env != nullptr ? env : STRATA_CORPUS_DIR;
-    return root / "shardlake";
+    return corpusRoot() / "shardlake";
 }
 
 // What a validation run reported (a CollectingSink cannot be returned by value).

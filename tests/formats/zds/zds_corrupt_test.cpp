@@ -56,7 +56,10 @@ const std::vector<Verdict>& verdicts() {
     return table;
 }
 
-class ZdsCorruptCorpus : public ::testing::TestWithParam<Verdict> {};
+class ZdsCorruptCorpus : public ::testing::TestWithParam<Verdict> {
+protected:
+    void SetUp() override { STRATA_SKIP_WITHOUT_CORPUS(); }
+};
 
 TEST_P(ZdsCorruptCorpus, GivesItsVerdict) {
     const Verdict& v = GetParam();
@@ -84,6 +87,7 @@ TEST_P(ZdsCorruptCorpus, GivesItsVerdict) {
 }
 
 TEST(ZdsCorrupt, SortedEntriesAreValid) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     CollectingSink sink;
     zds_test::validate(zds_test::corpusDir() / "corrupt" / "zdx_sorted_entries", sink);
     EXPECT_EQ(sink.countOf(Severity::Error), 0u) << zds_test::describe(sink);
@@ -109,6 +113,7 @@ namespace {
 
 // Diagnostics from a document's validator point into sources the document keeps alive.
 TEST(ZdsCorrupt, DocumentValidatorRegionsOutliveTheValidator) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto path = zds_test::corpusDir() / "corrupt" / "zdx_length_plus_one";
     const ZdsFormat format;
     const auto detection = format.probe(ProbeInput::fromPath(path));

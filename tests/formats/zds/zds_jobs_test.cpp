@@ -108,6 +108,7 @@ TEST(ZdsUnpack, RefusesAMemberClaimingFourGigabytes) {
 }
 
 TEST(ZdsUnpack, SizeLimitDuplicatesAndDamagedData) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("limits");
     const fs::path zip = dir.path() / "ok.zds";
     makeZip(zip, {{"collections/default/meta/data.jsonl", kData, true}});
@@ -175,6 +176,7 @@ TEST(ZdsJobs, CompactIgnoresAHugeCountAndKeepsLiveLines) {
 }
 
 TEST(ZdsJobs, ChooseCollection) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto two = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
     EXPECT_EQ(chooseZdsCollection(*two, "test").name(), "test");
     EXPECT_THROW(chooseZdsCollection(*two, ""), ZdsJobError);
@@ -463,6 +465,7 @@ std::vector<std::string> searchIds(const ZdsCollection& c, ZdsQuery q) {
 }
 
 TEST(ZdsSearch, FieldsIdsAndText) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
     const ZdsCollection& train = chooseZdsCollection(*ds, "train");
     const ZdsCollection& test = chooseZdsCollection(*ds, "test");
@@ -513,6 +516,7 @@ TEST(ZdsSearch, RegexOnASixteenMegabyteLineIsBounded) {
 }
 
 TEST(ZdsSearch, CancelAndLimit) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_100k");
     const ZdsCollection& c = *ds->collections.at(0);
     const auto m =

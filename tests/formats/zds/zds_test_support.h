@@ -13,14 +13,12 @@
 
 #include "formats/common/diagnostic.h"
 #include "formats/zds/zds_validator.h"
+#include "test_corpus.h"
 
 namespace strata::zds_test {
 
 inline std::filesystem::path corpusDir() {
-    if (const char* env = std::getenv("STRATA_CORPUS_DIR")) {
-        return std::filesystem::path(env) / "zds";
-    }
-    return std::filesystem::path(STRATA_CORPUS_DIR) / "zds";
+    return strata::test::corpusRoot() / "zds";
 }
 
 // Validators own the sources their diagnostics point into: keep them for the whole test run.

@@ -61,7 +61,10 @@ std::string writerCaseName(const ::testing::TestParamInfo<std::string>& param) {
     return n;
 }
 
-class ZdsWriterCorpus : public ::testing::TestWithParam<std::string> {};
+class ZdsWriterCorpus : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override { STRATA_SKIP_WITHOUT_CORPUS(); }
+};
 
 TEST_P(ZdsWriterCorpus, UnchangedSaveReadsBackTheSameDocuments) {
     ScratchDir dir("rt");
@@ -92,6 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, ZdsWriterCorpus,
                          writerCaseName);
 
 TEST(ZdsWriter, SecondUnchangedSaveIsByteIdentical) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("ident");
     const fs::path copy = dir.path() / "ds";
     fs::copy(corpusDir() / "valid" / "jsonl_compacted", copy, fs::copy_options::recursive);
@@ -110,6 +114,7 @@ TEST(ZdsWriter, SecondUnchangedSaveIsByteIdentical) {
 }
 
 TEST(ZdsWriter, EditsKeepUntouchedBytesAndIndexAgrees) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("edit");
     const fs::path copy = dir.path() / "ds";
     fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
@@ -183,6 +188,7 @@ TEST(ZdsWriter, NewDatasetFromTextOnly) {
 }
 
 TEST(ZdsWriter, ArchiveMembersAreStoredUnlessAskedToDeflate) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("store");
     const fs::path target = dir.path() / "out.zds";
     const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections.zds");
@@ -206,6 +212,7 @@ TEST(ZdsWriter, ArchiveMembersAreStoredUnlessAskedToDeflate) {
 }
 
 TEST(ZdsWriter, SaveAsFolderFromArchiveAndBack) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("saveas");
     const fs::path zds = corpusDir() / "valid" / "docs_mode.zds";
     const auto ds = ZdsDataset::open(zds);
@@ -217,6 +224,7 @@ TEST(ZdsWriter, SaveAsFolderFromArchiveAndBack) {
 }
 
 TEST(ZdsWriter, LayoutConversionKeepsValues) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("conv");
     const fs::path src = corpusDir() / "valid" / "docs_mode";
     const auto ds = ZdsDataset::open(src);
@@ -250,6 +258,7 @@ TEST(ZdsWriter, LayoutConversionKeepsValues) {
 }
 
 TEST(ZdsWriter, BadDocumentsThrowAndLeaveTheDatasetAlone) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("bad");
     const fs::path copy = dir.path() / "ds";
     fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
@@ -271,6 +280,7 @@ TEST(ZdsWriter, BadDocumentsThrowAndLeaveTheDatasetAlone) {
 }
 
 TEST(ZdsWriter, CancelLeavesTheDatasetAlone) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("cancel");
     const fs::path copy = dir.path() / "ds";
     fs::copy(corpusDir() / "valid" / "jsonl_100k", copy, fs::copy_options::recursive);

@@ -35,6 +35,7 @@ std::pair<std::string, std::string> dumpFraming(const nlohmann::json& entry) {
 }
 
 TEST(ZsValidCorpus, HeadersMatchReferenceInfo) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& entry : manifestFiles()) {
         SCOPED_TRACE(entry["file"].get<std::string>());
         const auto file = openZs(zsCorpus() / entry["file"].get<std::string>());
@@ -58,6 +59,7 @@ TEST(ZsValidCorpus, HeadersMatchReferenceInfo) {
 }
 
 TEST(ZsValidCorpus, RecordCountsAndDumpsMatch) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& entry : manifestFiles()) {
         const std::string name = entry["file"].get<std::string>();
         SCOPED_TRACE(name);
@@ -74,6 +76,7 @@ TEST(ZsValidCorpus, RecordCountsAndDumpsMatch) {
 }
 
 TEST(ZsValidCorpus, BlockLayoutMatchesManifest) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& entry : manifestFiles()) {
         const std::string name = entry["file"].get<std::string>();
         SCOPED_TRACE(name);
@@ -95,6 +98,7 @@ TEST(ZsValidCorpus, BlockLayoutMatchesManifest) {
 }
 
 TEST(ZsValidCorpus, EveryValidFileValidatesWithoutErrorsOrWarnings) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& entry : manifestFiles()) {
         const std::string name = entry["file"].get<std::string>();
         SCOPED_TRACE(name);
@@ -129,6 +133,7 @@ std::vector<std::string> run(const ZsFile& file, const RecordQuery& q) {
 }
 
 TEST(ZsValidCorpus, QueriesAgreeWithLinearScan) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     std::mt19937 random(1234);
     for (const char* name :
          {"valid/tiny.zs", "valid/multilevel-bf2.zs", "valid/multilevel-bf3-lzma.zs",
@@ -164,6 +169,7 @@ TEST(ZsValidCorpus, QueriesAgreeWithLinearScan) {
 }
 
 TEST(ZsValidCorpus, PrefixQueryReadsOnlyAFewBlocks) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/big-ngrams-1m.zs");
     const auto all = allRecords(file);
     ASSERT_EQ(all.size(), 1000000u);
@@ -186,6 +192,7 @@ TEST(ZsValidCorpus, PrefixQueryReadsOnlyAFewBlocks) {
 }
 
 TEST(ZsValidCorpus, FindRecordsHonoursLimit) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/codec-none.zs");
     EXPECT_EQ(file->findRecords(std::nullopt, std::nullopt, 5).size(), 5u);
     EXPECT_TRUE(file->findRecords(std::string("b"), std::string("a")).empty());

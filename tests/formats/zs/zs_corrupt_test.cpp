@@ -23,6 +23,7 @@ bool anyErrorCovers(const CollectingSink& sink, std::uint64_t offset) {
 }
 
 TEST(ZsCorrupt, EveryCaseGetsTheVerdictTheSpecGives) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto cases = readJson(zsCorpus() / "corrupt/cases.json");
     ASSERT_GE(cases.size(), 50u);
     for (const auto& c : cases) {
@@ -46,6 +47,7 @@ TEST(ZsCorrupt, EveryCaseGetsTheVerdictTheSpecGives) {
 }
 
 TEST(ZsCorrupt, SpecificCodesForKnownDefects) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const std::vector<std::pair<const char*, const char*>> expectations{
         {"magic-bad.zs", "ZS-MAGIC"},
         {"magic-version-2.zs", "ZS-MAGIC"},
@@ -103,6 +105,7 @@ TEST(ZsCorrupt, SpecificCodesForKnownDefects) {
 }
 
 TEST(ZsCorrupt, DiagnosticsCarryNodePaths) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto sink = validate(openZs(zsCorpus() / "corrupt/data-block-crc-wrong.zs"));
     bool found = false;
     for (const auto& d : sink->diagnostics()) {
@@ -117,6 +120,7 @@ TEST(ZsCorrupt, DiagnosticsCarryNodePaths) {
 }
 
 TEST(ZsCorrupt, IndexBeforeChildrenIsReadable) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "corrupt/index-before-children.zs");
     const auto base = openZs(zsCorpus() / "corrupt/base-none.zs");
     EXPECT_EQ(allRecords(file), allRecords(base));
@@ -124,6 +128,7 @@ TEST(ZsCorrupt, IndexBeforeChildrenIsReadable) {
 }
 
 TEST(ZsRefsuite, GoodAndBadAgreeWithTheReference) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto results = readJson(zsCorpus() / "refsuite/results.json");
     ASSERT_GE(results.size(), 40u);
     for (const auto& r : results) {
@@ -139,6 +144,7 @@ TEST(ZsRefsuite, GoodAndBadAgreeWithTheReference) {
 }
 
 TEST(ZsRefsuite, SpecificCodes) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const std::vector<std::pair<const char*, const char*>> expectations{
         {"bad-data-order.zs", "ZS-RECORD-ORDER"},   {"bad-index-key-1.zs", "ZS-INDEX-KEY"},
         {"bad-index-key-2.zs", "ZS-INDEX-KEY"},     {"bad-index-key-3.zs", "ZS-INDEX-KEY"},

@@ -201,6 +201,7 @@ TEST(ZsHostile, EveryDamagedBlockIsReportedUpToTheLimit) {
 }
 
 TEST(ZsHostile, CancelledValidationStops) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     CancelToken token;
     token.cancel();
     ValidationOptions options;
@@ -211,6 +212,7 @@ TEST(ZsHostile, CancelledValidationStops) {
 }
 
 TEST(ZsHostile, ProgressRisesToOne) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     std::vector<double> seen;
     ValidationOptions options;
     options.progress = [&](double f, const std::string&) { seen.push_back(f); };
@@ -221,6 +223,7 @@ TEST(ZsHostile, ProgressRisesToOne) {
 }
 
 TEST(ZsHostile, TruncatedPrefixesNeverCrash) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const std::string text = readText(zsCorpus() / "corrupt/base-lzma.zs");
     const Bytes full(text.begin(), text.end());
     for (std::size_t n = 0; n <= full.size(); n += 7) {
@@ -245,6 +248,7 @@ using namespace testing;
 // Every byte of a ZS file is covered by a CRC or checked structurally (lengths, offsets), so
 // flipping any single bit must give at least one error, and never a crash.
 TEST(ZsHostile, EverySingleBitFlipIsDetected) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const char* base :
          {"corrupt/base-none.zs", "corrupt/base-deflate.zs", "corrupt/base-lzma.zs"}) {
         SCOPED_TRACE(base);

@@ -15,14 +15,12 @@
 #include "formats/common/uleb128.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_validator.h"
+#include "test_corpus.h"
 
 namespace strata::zs::testing {
 
 inline std::filesystem::path zsCorpus() {
-    if (const char* env = std::getenv("STRATA_CORPUS_DIR")) {
-        return std::filesystem::path(env) / "zs";
-    }
-    return std::filesystem::path(STRATA_CORPUS_DIR) / "zs";
+    return strata::test::corpusRoot() / "zs";
 }
 
 inline std::string readText(const std::filesystem::path& path) {

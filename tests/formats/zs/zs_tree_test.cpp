@@ -19,6 +19,7 @@ const Node* childOfKind(const Node& node, const std::string& kind) {
 }
 
 TEST(ZsTree, TopLevelShape) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/tiny.zs");
     auto tree = buildZsTree(file);
     EXPECT_EQ(tree->kind(), "zs.file");
@@ -33,6 +34,7 @@ TEST(ZsTree, TopLevelShape) {
 }
 
 TEST(ZsTree, HeaderFieldsHaveRegions) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/tiny.zs");
     auto tree = buildZsTree(file);
     const Node* header = tree->child(1);
@@ -53,6 +55,7 @@ TEST(ZsTree, HeaderFieldsHaveRegions) {
 }
 
 TEST(ZsTree, OpeningReadsOnlyHeaderAndRoot) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/big-ngrams-1m.zs");
     EXPECT_EQ(file->blocksRead(), 1u);
     auto tree = buildZsTree(file);
@@ -69,6 +72,7 @@ TEST(ZsTree, OpeningReadsOnlyHeaderAndRoot) {
 }
 
 TEST(ZsTree, RecordsOfACompressedBlock) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/tiny.zs");
     auto tree = buildZsTree(file);
     Node* data = tree->child(2)->child(0);
@@ -82,6 +86,7 @@ TEST(ZsTree, RecordsOfACompressedBlock) {
 }
 
 TEST(ZsTree, ClickingARecordByteFindsTheRecord) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/codec-none.zs");
     const auto records = allRecords(file);
     auto tree = buildZsTree(file);
@@ -95,6 +100,7 @@ TEST(ZsTree, ClickingARecordByteFindsTheRecord) {
 }
 
 TEST(ZsTree, BlocksListInFileOrder) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "valid/multilevel-bf2.zs");
     auto tree = buildZsTree(file);
     const Node* blocks = childOfKind(*tree, "zs.blocks");
@@ -104,6 +110,7 @@ TEST(ZsTree, BlocksListInFileOrder) {
 }
 
 TEST(ZsTree, DamageShowsAsErrorStatus) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openZs(zsCorpus() / "corrupt/data-block-crc-wrong.zs");
     auto tree = buildZsTree(file);
     const Node* blocks = childOfKind(*tree, "zs.blocks");

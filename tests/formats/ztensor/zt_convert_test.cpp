@@ -78,7 +78,10 @@ std::string corpusCaseName(const ::testing::TestParamInfo<const char*>& param) {
     return testName(param.param);
 }
 
-class ZtConvertCorpus : public ::testing::TestWithParam<const char*> {};
+class ZtConvertCorpus : public ::testing::TestWithParam<const char*> {
+protected:
+    void SetUp() override { STRATA_SKIP_WITHOUT_CORPUS(); }
+};
 
 TEST_P(ZtConvertCorpus, UnchangedPlanRewritesReferenceFilesByteForByte) {
     const auto file = openCorpus(GetParam());
@@ -124,7 +127,10 @@ void PrintTo(const Recoding& recoding, std::ostream* out) {
     *out << testName(recoding);
 }
 
-class ZtConvertRoundTrip : public ::testing::TestWithParam<std::tuple<std::string, Recoding>> {};
+class ZtConvertRoundTrip : public ::testing::TestWithParam<std::tuple<std::string, Recoding>> {
+protected:
+    void SetUp() override { STRATA_SKIP_WITHOUT_CORPUS(); }
+};
 
 std::string roundTripCaseName(
     const ::testing::TestParamInfo<ZtConvertRoundTrip::ParamType>& param) {
@@ -173,6 +179,7 @@ INSTANTIATE_TEST_SUITE_P(
     roundTripCaseName);
 
 TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorpus("dense_raw.zt");
     ZtConvertPlan plan = ztPlanFor(*file);
     ASSERT_TRUE(ztRenameTensor(plan, "t_int8", "bytes"));
@@ -194,6 +201,7 @@ TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
 }
 
 TEST(ZtConvert, SingleThreadGivesTheSameBytes) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorpus("dense_raw.zt");
     ZtConvertPlan plan = ztPlanFor(*file);
     ztSetEncoding(plan, ZtEncoding::Zstd);
@@ -202,6 +210,7 @@ TEST(ZtConvert, SingleThreadGivesTheSameBytes) {
 }
 
 TEST(ZtConvert, RejectsBadPlans) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorpus("dense_raw.zt");
     ZtConvertPlan plan = ztPlanFor(*file);
     plan.tensors[1].name = plan.tensors[0].name;
@@ -225,6 +234,7 @@ std::shared_ptr<const ZtFile> openCorrupt(const std::string& name) {
 }
 
 TEST(ZtConvert, RefusesDamagedData) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const char* name : {"digest_mismatch.zt", "zstd_wrong_shape.zt", "zstd_length_short.zt",
                              "truncated_data.zt", "length_past_eof.zt"}) {
         const auto file = openCorrupt(name);
@@ -244,6 +254,7 @@ TEST(ZtConvert, RefusesDamagedData) {
 }
 
 TEST(ZtConvert, WrongDigestCanBeRefreshedWhenNotVerified) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorrupt("digest_mismatch.zt");
     ZtConvertPlan plan = ztPlanFor(*file);
     plan.verifyDigests = false;
@@ -253,6 +264,7 @@ TEST(ZtConvert, WrongDigestCanBeRefreshedWhenNotVerified) {
 }
 
 TEST(ZtConvert, FileIsReplacedOnlyWhenComplete) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = std::filesystem::temp_directory_path() / "strata-zt-convert-test";
     std::filesystem::create_directories(dir);
     const auto target = dir / "out.zt";

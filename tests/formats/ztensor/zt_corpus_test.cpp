@@ -26,6 +26,7 @@ std::string sha256Hex(std::span<const std::uint8_t> bytes) {
 }
 
 TEST(ZtCorpus, ValidFilesHaveNoErrorsOrWarnings) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = ztCorpusDir() / "valid";
     std::size_t files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -43,6 +44,7 @@ TEST(ZtCorpus, ValidFilesHaveNoErrorsOrWarnings) {
 }
 
 TEST(ZtCorpus, LogicalTensorsMatchTheReference) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = ztCorpusDir();
     std::ifstream lines(dir / "expected" / "logical.jsonl");
     std::map<std::string, std::shared_ptr<const ZtFile>> files;
@@ -97,6 +99,7 @@ TEST(ZtCorpus, LogicalTensorsMatchTheReference) {
 }
 
 TEST(ZtCorpus, SparseTensorsExpandToTheReferenceEntries) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "sparse_raw.zt"));
     const ZtTensor* csr = file->findTensor("csr_f32");
     ASSERT_NE(csr, nullptr);
@@ -178,6 +181,7 @@ const std::map<std::string, std::pair<std::string, Severity>>& expectedVerdicts(
 }
 
 TEST(ZtCorpus, EveryCorruptCaseGetsItsVerdictWithARegion) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = ztCorpusDir();
     const auto cases = readJson(dir / "corrupt" / "cases.json");
     ASSERT_TRUE(cases.is_array());
@@ -214,6 +218,7 @@ TEST(ZtCorpus, EveryCorruptCaseGetsItsVerdictWithARegion) {
 }
 
 TEST(ZtCorpus, DamagedManifestsAreStillShown) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = ztCorpusDir() / "corrupt";
     // The size field is off by one, or bytes were inserted after the manifest: Strata finds
     // the manifest anyway so the tree still shows the tensor.

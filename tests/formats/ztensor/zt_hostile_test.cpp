@@ -160,6 +160,7 @@ TEST(ZtHostile, SparseIndicesPointingFarAway) {
 // Every valid corpus file, damaged at random: opening, validating, building the tree and
 // reading every tensor must never crash.
 TEST(ZtHostile, RandomDamageToCorpusFiles) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = test::ztCorpusDir() / "valid";
     std::mt19937 rng(20261123);
     for (const char* name : {"single_f32_raw_crc32c.zt", "single_f32_zstd.zt", "sparse_raw.zt",

@@ -14,6 +14,7 @@ namespace {
 using test::ztCorpusDir;
 
 TEST(ZtLogical, SummariesMatchTheCorpus) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     std::ifstream expected(ztCorpusDir() / "expected" / "logical.jsonl");
     ASSERT_TRUE(expected);
     std::string line;
@@ -67,6 +68,7 @@ TEST(ZtLogical, ElementValues) {
 }
 
 TEST(ZtLogical, StatsOfDenseAndSparseTensors) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto sparse = ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "sparse_raw.zt"));
     const ZtTensor* csr = sparse->findTensor("csr_f32");
     ASSERT_NE(csr, nullptr);
@@ -104,6 +106,7 @@ TEST(ZtLogical, StatsOfDenseAndSparseTensors) {
 }
 
 TEST(ZtLogical, ReadComponentCutsAtElementsAndChecksSizes) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "dense_zstd.zt"));
     const ZtTensor* big = file->findTensor("t_big_f32");
     ASSERT_NE(big, nullptr);

@@ -26,6 +26,7 @@ nlohmann::json dense(const std::string& dtype, const nlohmann::json& shape, std:
 }
 
 TEST(ZtReader, OpensOnlyTheHeaderAndManifestAndBuildsTheTree) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
     ASSERT_TRUE(file->manifestDecoded());
     EXPECT_EQ(file->version(), "1.0");
@@ -69,6 +70,7 @@ TEST(ZtReader, OpensOnlyTheHeaderAndManifestAndBuildsTheTree) {
 }
 
 TEST(ZtReader, ZeroLengthComponentsShareOffsetsWithoutOverlap) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto v = ztValidate(openMappedFile(test::ztCorpusDir() / "valid" / "sparse_raw.zt"));
     EXPECT_FALSE(v.has("ZT-OVERLAP")) << v.describe();
     ZtBuilder builder;
@@ -84,6 +86,7 @@ TEST(ZtReader, ZeroLengthComponentsShareOffsetsWithoutOverlap) {
 }
 
 TEST(ZtReader, TensorsComeInFileOrder) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
     ASSERT_FALSE(file->tensors().empty());
     // The reference writer sorts tensor names bytewise.
@@ -342,6 +345,7 @@ TEST(ZtReader, ManyProblemsAreCappedPerCode) {
 }
 
 TEST(ZtReader, CancelledValidationStops) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     CancelToken cancel;
     cancel.cancel();
     const auto file =
@@ -353,6 +357,7 @@ TEST(ZtReader, CancelledValidationStops) {
 }
 
 TEST(ZtReader, ParallelAndSerialValidationAgree) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto path = test::ztCorpusDir() / "corrupt" / "csr_indptr_not_monotone.zt";
     const auto one = ztValidate(openMappedFile(path), 1);
     const auto four = ztValidate(openMappedFile(path), 4);

@@ -15,13 +15,12 @@
 #include "formats/common/diagnostic.h"
 #include "formats/ztensor/zt_file.h"
 #include "formats/ztensor/zt_validator.h"
+#include "test_corpus.h"
 
 namespace strata::test {
 
 inline std::filesystem::path ztCorpusDir() {
-    const char* env = std::getenv("STRATA_CORPUS_DIR");
-    const std::filesystem::path root = env != nullptr ? env : STRATA_CORPUS_DIR;
-    return root / "ztensor";
+    return corpusRoot() / "ztensor";
 }
 
 // Builds a zTensor v1.0 file the way the reference writer lays it out: magic, components each

@@ -18,6 +18,7 @@
 #include "model/ozdf/ozdf_editor.h"
 #include "model/ozdf/ozdf_find_replace.h"
 #include "model/ozdf/ozdf_jsonl_jobs.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::model;
@@ -26,8 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path corpusRoot() {
-    const QByteArray env = qgetenv("STRATA_CORPUS_DIR");
-    return fs::path(env.isEmpty() ? STRATA_CORPUS_DIR : env.toStdString()) / "ozdf";
+    return strata::test::corpusRoot() / "ozdf";
 }
 
 fs::path mixedCorpus() {
@@ -86,6 +86,7 @@ private:
 
 private slots:
     void everyEditUndoesAndRedoes() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         QUndoStack stack;
         const int doc = standaloneIndex(*session);
@@ -139,6 +140,7 @@ private slots:
     }
 
     void listsAndDocumentKindsConvert() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         QUndoStack stack;
         const int doc = standaloneIndex(*session);
@@ -162,6 +164,7 @@ private slots:
     }
 
     void documentsAreAddedRenamedAndRemoved() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         QUndoStack stack;
         const int count = session->documentCount();
@@ -188,6 +191,7 @@ private slots:
     }
 
     void findReplacePreviewsAndAppliesAsOneStep() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         QUndoStack stack;
         const std::string before = snapshot(*session);
@@ -236,6 +240,7 @@ private slots:
     }
 
     void findJobRunsInTheBackground() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         JobRunner runner;
         OzdfFindQuery query;
@@ -248,6 +253,7 @@ private slots:
     }
 
     void corpusModelCountsAndSorts() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         OzdfCorpusModel model(*session);
         QCOMPARE(model.rowCount(), session->documentCount());
@@ -272,6 +278,7 @@ private slots:
     }
 
     void corpusModelCountsFollowEditsUndoAndRemoval() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         OzdfCorpusModel model(*session);
         const int doc = standaloneIndex(*session);
@@ -311,6 +318,7 @@ private slots:
     }
 
     void editorReusesWhatOpeningRead() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         QString error;
         auto document = Document::open(QString::fromStdString(mixedCorpus().string()), &error);
         QVERIFY2(document, qPrintable(error));
@@ -347,6 +355,7 @@ private slots:
     }
 
     void jsonlExportAndImportRunAsJobs() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         QTemporaryDir dir;
         auto session = load();
         JobRunner runner;
@@ -381,6 +390,7 @@ private slots:
     }
 
     void documentModelShowsTheTree() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         auto session = load();
         OzdfDocumentModel model(*session);
         const int doc = standaloneIndex(*session);
@@ -405,6 +415,7 @@ private slots:
     }
 
     void editorSavesInPlaceAndToANewFolder() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
         QTemporaryDir dir;
         const fs::path folder = copyMixed(dir);
         QString error;

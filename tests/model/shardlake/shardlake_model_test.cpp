@@ -27,13 +27,14 @@
 #include "model/shardlake/shardlake_session.h"
 #include "model/shardlake/shardlake_shard_table_model.h"
 #include "model/shardlake/shardlake_vector_model.h"
+#include "test_corpus.h"
 
 namespace fs = std::filesystem;
 using namespace strata::model;
 
 namespace {
 
-const fs::path kCorpus = fs::path(STRATA_CORPUS_DIR) / "shardlake";
+const fs::path kCorpus = strata::test::corpusRoot() / "shardlake";
 
 std::unique_ptr<Document> openDocument(const fs::path& path) {
     QString error;
@@ -108,6 +109,7 @@ private slots:
 };
 
 void ShardlakeModelTest::sessionReadsTheRoot() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -136,6 +138,7 @@ void ShardlakeModelTest::sessionReadsTheRoot() {
 }
 
 void ShardlakeModelTest::rootModelShowsAliasTargets() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -158,6 +161,7 @@ void ShardlakeModelTest::rootModelShowsAliasTargets() {
 }
 
 void ShardlakeModelTest::fingerprintsMatchOnTheCorpus() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -178,6 +182,7 @@ void ShardlakeModelTest::fingerprintsMatchOnTheCorpus() {
 }
 
 void ShardlakeModelTest::fingerprintMismatchIsFound() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "corrupt" / "wrong_fingerprint");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -204,6 +209,7 @@ void ShardlakeModelTest::fingerprintMismatchIsFound() {
 }
 
 void ShardlakeModelTest::vectorModelReadsOnlyTheRowsAsked() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -234,6 +240,7 @@ void ShardlakeModelTest::vectorModelReadsOnlyTheRowsAsked() {
 }
 
 void ShardlakeModelTest::centroidsAsVectors() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root" / "indexes" / "idx-l2" / "coarse_quantizer.cq");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -253,6 +260,7 @@ void ShardlakeModelTest::centroidsAsVectors() {
 }
 
 void ShardlakeModelTest::damagedHeadersStayBounded() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     for (const char* name : {"shard_header_count_minus1", "shard_truncated", "shard_bad_magic",
                              "shard_truncated_header"}) {
         auto document = openDocument(kCorpus / "corrupt" / name);
@@ -293,6 +301,7 @@ void ShardlakeModelTest::queryMatchesTheReference_data() {
 }
 
 void ShardlakeModelTest::queryMatchesTheReference() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     QFETCH(QString, index);
     QFETCH(QString, metric);
     QFETCH(int, query);
@@ -342,6 +351,7 @@ void ShardlakeModelTest::queryMatchesTheReference() {
 }
 
 void ShardlakeModelTest::queryById() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -386,6 +396,7 @@ void ShardlakeModelTest::queryVectorParsing() {
 }
 
 void ShardlakeModelTest::pcaOfASmallRoot() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -465,6 +476,7 @@ void ShardlakeModelTest::pcaOfASmallRoot() {
 }
 
 void ShardlakeModelTest::pcaJobDeliversAndCancels() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     ShardlakeSession session(document->opened());
@@ -489,6 +501,7 @@ void ShardlakeModelTest::pcaJobDeliversAndCancels() {
 }
 
 void ShardlakeModelTest::aliasEditUndoRedoSave() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     QTemporaryDir dir;
     const fs::path root = copyRoot(dir, kCorpus / "root");
     // The reference's alias file, byte for byte.
@@ -555,6 +568,7 @@ void ShardlakeModelTest::aliasEditUndoRedoSave() {
 }
 
 void ShardlakeModelTest::aliasEditRejectsBadInput() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto document = openDocument(kCorpus / "root");
     QVERIFY(document);
     auto* editor = new ShardlakeAliasEditor(*document, kCorpus / "root",
@@ -576,6 +590,7 @@ void ShardlakeModelTest::aliasEditRejectsBadInput() {
 }
 
 void ShardlakeModelTest::buildJobMakesASearchableIndex() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     QTemporaryDir dir;
     const fs::path root = copyRoot(dir, kCorpus / "root");
     ShardlakeBuildSpec spec;

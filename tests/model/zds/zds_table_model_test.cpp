@@ -19,6 +19,7 @@
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_search_results.h"
 #include "model/zds/zds_table_model.h"
+#include "test_corpus.h"
 
 namespace fs = std::filesystem;
 using namespace strata;
@@ -27,7 +28,7 @@ using namespace strata::model;
 namespace {
 
 fs::path corpus(const std::string& rel) {
-    return fs::path(STRATA_CORPUS_DIR) / "zds" / rel;
+    return strata::test::corpusRoot() / "zds" / rel;
 }
 
 // A writable copy of a corpus dataset.
@@ -163,6 +164,7 @@ void ZdsTableModelTest::listsWhatTheReferenceReads_data() {
 }
 
 void ZdsTableModelTest::listsWhatTheReferenceReads() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     QFETCH(QString, dataset);
     const fs::path path = corpus("valid/" + dataset.toStdString());
     auto o = open(path);
@@ -211,6 +213,7 @@ void ZdsTableModelTest::listsWhatTheReferenceReads() {
 }
 
 void ZdsTableModelTest::rowsInFileOrderWithOrWithoutIndex() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     for (const char* name : {"jsonl_two_collections", "jsonl_index_absent"}) {
         auto o = open(corpus(std::string("valid/") + name));
         QVERIFY(o);
@@ -265,6 +268,7 @@ void ZdsTableModelTest::rowsAreTheLiveSet() {
 }
 
 void ZdsTableModelTest::columnsFromSampleAndUserColumns() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto o = open(corpus("valid/jsonl_two_collections"));
     QVERIFY(o);
     ZdsTableModel& m = *o->editor->table(indexOfCollection(*o->editor, "test"));
@@ -279,6 +283,7 @@ void ZdsTableModelTest::columnsFromSampleAndUserColumns() {
 }
 
 void ZdsTableModelTest::sortsInAJob() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto o = open(corpus("valid/jsonl_two_collections"));
     QVERIFY(o);
     ZdsTableModel& m = *o->editor->table(indexOfCollection(*o->editor, "test"));
@@ -294,6 +299,7 @@ void ZdsTableModelTest::sortsInAJob() {
 }
 
 void ZdsTableModelTest::editsUndoAndRedo() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto o = open(corpus("valid/jsonl_two_collections"));
     QVERIFY(o);
     ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
@@ -344,6 +350,7 @@ void ZdsTableModelTest::editsUndoAndRedo() {
 }
 
 void ZdsTableModelTest::refusesBadEdits() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto o = open(corpus("valid/jsonl_two_collections"));
     QVERIFY(o);
     ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
@@ -365,6 +372,7 @@ void ZdsTableModelTest::refusesBadEdits() {
 }
 
 void ZdsTableModelTest::saveReopenValidateByteIdentical() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     QTemporaryDir dir;
     const fs::path path = copyDataset(dir, "valid/jsonl_two_collections");
     const fs::path trainData = path / "collections/train/meta/data.jsonl";
@@ -418,6 +426,7 @@ void ZdsTableModelTest::saveReopenValidateByteIdentical() {
 }
 
 void ZdsTableModelTest::saveArchive() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     QTemporaryDir dir;
     const fs::path path = copyDataset(dir, "valid/jsonl_two_collections.zds");
     const std::set<std::string> codesBefore = codes(validate(path));
@@ -444,6 +453,7 @@ void ZdsTableModelTest::saveArchive() {
 }
 
 void ZdsTableModelTest::searchJobs() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto o = open(corpus("valid/jsonl_100k"));
     QVERIFY(o);
     ZdsTableModel* m = o->editor->table(0);

@@ -13,12 +13,13 @@
 #include "model/zs/zs_block_stats.h"
 #include "model/zs/zs_header_rows.h"
 #include "model/zs/zs_index_model.h"
+#include "test_corpus.h"
 
 using strata::model::ZsIndexModel;
 
 namespace {
 
-const QString kCorpus = QStringLiteral(STRATA_CORPUS_DIR "/zs/");
+const QString kCorpus = QString::fromStdString((strata::test::corpusRoot() / "zs").string()) + '/';
 
 std::shared_ptr<const strata::zs::ZsFile> openZs(const QString& relative) {
     return strata::zs::ZsFile::open(strata::openMappedFile((kCorpus + relative).toStdString()));
@@ -61,11 +62,7 @@ void expandAll(ZsIndexModel& model, const QModelIndex& parent, std::map<int, int
 class ZsIndexModelTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        if (!QFile::exists(kCorpus + "manifest.json")) {
-            QSKIP("the ZS corpus is not available");
-        }
-    }
+    void initTestCase() { STRATA_QSKIP_WITHOUT_CORPUS(); }
 
     void multiLevelIndexHasEveryBlock_data() {
         QTest::addColumn<QString>("file");

@@ -17,12 +17,13 @@
 #include "formats/zs/zs_reader.h"
 #include "model/zs/zs_make_job.h"
 #include "model/zs/zs_records_model.h"
+#include "test_corpus.h"
 
 using strata::model::ZsRecordsModel;
 
 namespace {
 
-const QString kCorpus = QStringLiteral(STRATA_CORPUS_DIR "/zs/");
+const QString kCorpus = QString::fromStdString((strata::test::corpusRoot() / "zs").string()) + '/';
 
 std::shared_ptr<const strata::zs::ZsFile> openZs(const QString& relative) {
     return strata::zs::ZsFile::open(strata::openMappedFile((kCorpus + relative).toStdString()));
@@ -87,11 +88,7 @@ QString sha256(const QByteArray& bytes) {
 class ZsRecordsModelTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        if (!QFile::exists(kCorpus + "manifest.json")) {
-            QSKIP("the ZS corpus is not available");
-        }
-    }
+    void initTestCase() { STRATA_QSKIP_WITHOUT_CORPUS(); }
 
     void everyValidFileReadsToItsDump() {
         const auto m = manifest();

@@ -21,6 +21,7 @@
 #include "model/ztensor/zt_editor.h"
 #include "model/ztensor/zt_manifest_models.h"
 #include "model/ztensor/zt_tensor_table_model.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::model;
@@ -28,7 +29,8 @@ using namespace strata::model;
 namespace {
 
 QString corpus(const QString& relative) {
-    return QStringLiteral(STRATA_CORPUS_DIR "/ztensor/") + relative;
+    return QString::fromStdString((strata::test::corpusRoot() / "ztensor").string()) + '/' +
+           relative;
 }
 
 std::shared_ptr<const ZtFile> fileOf(const Document& document) {
@@ -64,6 +66,7 @@ private:
 };
 
 void ZtEditorTest::init() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     dir_ = std::make_unique<QTemporaryDir>();
     QVERIFY(dir_->isValid());
 }

@@ -26,6 +26,7 @@
 #include "model/ztensor/zt_tensor_jobs.h"
 #include "model/ztensor/zt_tensor_table_model.h"
 #include "model/ztensor/zt_values_model.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::model;
@@ -33,7 +34,8 @@ using namespace strata::model;
 namespace {
 
 QString corpus(const QString& relative) {
-    return QStringLiteral(STRATA_CORPUS_DIR "/ztensor/") + relative;
+    return QString::fromStdString((strata::test::corpusRoot() / "ztensor").string()) + '/' +
+           relative;
 }
 
 std::shared_ptr<const ZtFile> openCorpus(const QString& relative) {
@@ -94,6 +96,7 @@ private slots:
 };
 
 void ZtModelsTest::tableMatchesLogicalJsonl() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     const auto expected = expectedTensors();
     QVERIFY(expected.size() >= 12);
     for (const auto& [fileName, tensors] : expected) {
@@ -133,6 +136,7 @@ void ZtModelsTest::tableMatchesLogicalJsonl() {
 }
 
 void ZtModelsTest::denseValuesMatchSha256() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     int checked = 0;
     for (const auto& [fileName, tensors] : expectedTensors()) {
         auto file = openCorpus(QStringLiteral("valid/") + QString::fromStdString(fileName));
@@ -155,6 +159,7 @@ void ZtModelsTest::denseValuesMatchSha256() {
 }
 
 void ZtModelsTest::valuesModelSlicesAndPages() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     // t_float32: shape [2, 3, 4], values -3.0, -2.75, ... in steps of 0.25.
     for (const QString& name :
          {QStringLiteral("valid/dense_raw.zt"), QStringLiteral("valid/dense_zstd.zt")}) {
@@ -188,6 +193,7 @@ void ZtModelsTest::valuesModelSlicesAndPages() {
 }
 
 void ZtModelsTest::scalarAndVectorShapes() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto file = openCorpus(QStringLiteral("valid/dense_raw.zt"));
     ZtValuesModel model;
     model.setTensor(load(*file, "t_scalar_f32"));
@@ -206,6 +212,7 @@ void ZtModelsTest::scalarAndVectorShapes() {
 }
 
 void ZtModelsTest::elementTexts() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto file = openCorpus(QStringLiteral("valid/dense_zstd.zt"));
     ZtValuesModel model;
     model.setTensor(load(*file, "t_float16"));
@@ -226,6 +233,7 @@ void ZtModelsTest::elementTexts() {
 }
 
 void ZtModelsTest::sparseEntriesAndDensified() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     const auto expected = expectedTensors();
     for (const QString& name :
          {QStringLiteral("sparse_raw.zt"), QStringLiteral("sparse_zstd_crc32c.zt")}) {
@@ -277,6 +285,7 @@ void ZtModelsTest::sparseEntriesAndDensified() {
 }
 
 void ZtModelsTest::statsOfKnownTensors() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto single = openCorpus(QStringLiteral("valid/single_f32_raw.zt"));
     std::string error;
     auto stats = ztComputeStats(*single, single->tensors().front(), 5, nullptr, {}, &error);
@@ -340,6 +349,7 @@ void ZtModelsTest::statsAccumulatorSplitsElements() {
 }
 
 void ZtModelsTest::digestStatuses() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto statusesOf = [](const QString& relative) {
         auto file = openCorpus(relative);
         CollectingSink sink;
@@ -359,6 +369,7 @@ void ZtModelsTest::digestStatuses() {
 }
 
 void ZtModelsTest::digestJobFillsStatuses() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto file = openCorpus(QStringLiteral("corrupt/digest_mismatch.zt"));
     JobRunner runner;
     auto* job = qobject_cast<ZtDigestJob*>(startZtDigestVerification(runner, file));
@@ -377,6 +388,7 @@ void ZtModelsTest::digestJobFillsStatuses() {
 }
 
 void ZtModelsTest::manifestTreeAndAttributes() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     auto file = openCorpus(QStringLiteral("valid/attrs_extra_keys.zt"));
     std::unique_ptr<QStandardItemModel> tree(ztBuildManifestTree(file->manifestJson(), nullptr));
     QCOMPARE(tree->rowCount(), static_cast<int>(file->manifestJson().size()));
@@ -408,6 +420,7 @@ void ZtModelsTest::manifestTreeAndAttributes() {
 // Every damaged corpus file goes through every model: tensors that can be read show their
 // values, the others an error, and nothing reads out of bounds (run under ASan in CI).
 void ZtModelsTest::corruptFilesAreShownSafely() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
     const QDir dir(corpus(QStringLiteral("corrupt")));
     const QStringList files = dir.entryList({QStringLiteral("*.zt")}, QDir::Files);
     QVERIFY(files.size() > 30);

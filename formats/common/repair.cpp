@@ -1,0 +1,28 @@
+#include "repair.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace strata {
+
+std::filesystem::path repairStagePath(const std::filesystem::path& output) {
+    return output.parent_path() /
+           ("." + output.filename().string() + ".strata-repair-" + std::to_string(::getpid()));
+}
+
+void publishRepairOutput(const std::filesystem::path& staged, const std::filesystem::path& output) {
+    if (::link(staged.c_str(), output.c_str()) != 0) {
+        const int error = errno;
+        std::error_code ec;
+        std::filesystem::remove(staged, ec);
+        throw RepairError(output.string() + ": " +
+                          (error == EEXIST ? std::string("exists; a repair never replaces a file")
+                                           : std::string(std::strerror(error))));
+    }
+    std::error_code ec;
+    std::filesystem::remove(staged, ec);
+}
+
+}  // namespace strata

@@ -1,0 +1,62 @@
+// What repairing a damaged file or folder produces: a new output beside the input (never in
+// place, never over an existing path), validated before it is reported, and a report of every
+// action taken and every loss, each pointing at the input's bytes. Each format's repair planner
+// (formats/<format>/*_repair.h) fills one; `strata-cli repair` and the GUI print it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "region.h"
+#include "validator.h"
+
+namespace strata {
+
+struct RepairStep {
+    std::string description;  // one line for a person
+    Region region;            // the input's bytes concerned (invalid when none)
+};
+
+struct RepairReport {
+    std::string itemName = "items";   // what was counted: "records", "documents"
+    std::uint64_t recovered = 0;      // items written to the output
+    std::uint64_t lostKnown = 0;      // items known to be lost (when countable)
+    std::vector<RepairStep> actions;  // what was done: kept, rebuilt, dropped
+    std::vector<RepairStep> losses;   // what could not be saved
+    bool dryRun = false;
+    bool written = false;  // the output exists and validated
+    std::filesystem::path output;
+
+    bool complete() const { return losses.empty(); }
+};
+
+struct RepairOptions {
+    bool dryRun = false;  // plan and report only; write nothing
+    const CancelToken* cancel = nullptr;
+    ProgressCallback progress;
+
+    void reportProgress(double fraction, const std::string& text) const {
+        if (progress) {
+            progress(fraction, text);
+        }
+    }
+};
+
+// The input cannot be read at all, nothing could be recovered, the output path is taken, or the
+// repaired output failed its own validation (then nothing is left under the output name).
+class RepairError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Moves the finished `staged` file to `output` only if nothing is there (no overwrite, even in a
+// race): link, then unlink the stage. Throws RepairError naming `output` when it is taken.
+void publishRepairOutput(const std::filesystem::path& staged, const std::filesystem::path& output);
+
+// A stage beside `output` for the repair to write into: ".NAME.strata-repair-PID".
+std::filesystem::path repairStagePath(const std::filesystem::path& output);
+
+}  // namespace strata

@@ -1,0 +1,18 @@
+// Compares two Shardlake storage roots: datasets, index versions and aliases matched by name
+// (only in A removed, only in B added). Common JSON documents (a dataset's info.json and
+// metadata.json, an index's manifest.json, an alias) are compared as JSON, field by field; the
+// binary files of an index (shards, coarse quantizer, PQ codebook) by name and bytes; a
+// dataset's vectors by id, a changed vector with the L2 distance between its two values.
+#pragma once
+
+#include <memory>
+
+#include "formats/common/diff.h"
+#include "shardlake_store.h"
+
+namespace strata {
+
+std::unique_ptr<Differ> makeShardlakeDiffer(std::shared_ptr<const shardlake::Store> a,
+                                            std::shared_ptr<const shardlake::Store> b);
+
+}  // namespace strata

@@ -1,0 +1,358 @@
+#include "zs_repair.h"
+
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "formats/common/diagnostic.h"
+#include "zs_reader.h"
+#include "zs_validator.h"
+#include "zs_writer.h"
+
+namespace strata::zs {
+
+namespace {
+
+std::string shown(const std::string& record) {
+    std::string out;
+    for (const char ch : record.substr(0, 60)) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c < 0x7F) {
+            out += ch;
+        } else {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", c);
+            out += hex;
+        }
+    }
+    return record.size() > 60 ? out + "…" : out;
+}
+
+bool lessOrEqual(const std::string& a, std::span<const std::uint8_t> b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    const int c = std::memcmp(a.data(), b.data(), n);
+    return c < 0 || (c == 0 && a.size() <= b.size());
+}
+
+// One data block found by scanning: its records when intact (or decodable in order), else why
+// not.
+struct ScannedBlock {
+    Region region;
+    std::uint8_t level = 0;  // 0, or an index level whose payload was not index entries
+    bool indexLike = false;  // marked as data, but its payload reads as index entries
+    std::vector<std::string> records;
+    bool usable = false;
+    bool crcMismatch = false;
+    std::string problem;
+};
+
+// Decodes the block and collects its records if they are in order after `previous`.
+void readRecords(const ByteSource& source, const BlockFrame& frame, Codec codec,
+                 const ReadLimits& limits, const std::string* previous, ScannedBlock& out) {
+    const Payload payload = decodePayload(source, frame, codec, limits);
+    if (payload.status != DecodeStatus::Ok) {
+        out.problem = "does not decode: " + payload.message;
+        return;
+    }
+    RecordCursor cursor(payload.bytes.bytes);
+    const std::string* last = previous;
+    while (auto record = cursor.next()) {
+        if (last != nullptr && !lessOrEqual(*last, *record)) {
+            out.problem = "its records are out of order";
+            out.records.clear();
+            return;
+        }
+        out.records.emplace_back(reinterpret_cast<const char*>(record->data()), record->size());
+        last = &out.records.back();
+    }
+    if (cursor.problem()) {
+        out.problem = "its records cannot be read: " + cursor.problem()->message;
+        out.records.clear();
+        return;
+    }
+    out.usable = true;
+}
+
+nlohmann::ordered_json metadataOf(const Header& header, const ByteSource& source) {
+    const ByteView v = source.view(header.metadataRegion.offset, header.metadataRegion.length);
+    auto parsed = nlohmann::ordered_json::parse(v.data(), v.data() + v.size(), nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        throw RepairError("the header's metadata is not a JSON object; nothing to copy it from");
+    }
+    return parsed;
+}
+
+class ZsSalvage {
+public:
+    ZsSalvage(std::shared_ptr<const ZsFile> file, const RepairOptions& options)
+        : file_(std::move(file)), options_(options) {}
+
+    // Scans every block from the first to the end of the file.
+    void scan(RepairReport& report) {
+        const ByteSource& source = file_->source();
+        const Codec codec = *file_->header().codec;
+        std::uint64_t at = file_->blocksBegin();
+        const std::uint64_t end = source.size();
+        std::size_t indexBlocks = 0;
+        while (at < end) {
+            if (options_.cancel != nullptr && options_.cancel->cancelled()) {
+                throw RepairError("cancelled");
+            }
+            options_.reportProgress(double(at) / double(end),
+                                    "block at byte " + std::to_string(at));
+            const FrameRead frame = readFrame(source, at, end);
+            if (!frame.usable()) {
+                lostTail(report, at, end, frame);
+                return;
+            }
+            const Region whole{&source, at, frame.frame.totalLength()};
+            at = frame.frame.end();
+            levels_[whole.offset] = frame.frame.level;
+            if (frame.frame.kind() == BlockKind::Extension) {
+                continue;  // valid anywhere; readers skip them
+            }
+            if (frame.frame.kind() == BlockKind::Index && readIndex(frame.frame, codec)) {
+                ++indexBlocks;
+                continue;
+            }
+            ScannedBlock block;
+            block.region = whole;
+            block.level = frame.frame.level;
+            block.crcMismatch = !checkBlockCrc(source, frame.frame).ok();
+            readRecords(source, frame.frame, codec, file_->limits(), lastKept(), block);
+            if (!block.usable && block.level == 0) {
+                block.indexLike = holdsIndexEntries(frame.frame, codec);
+            }
+            blocks_.push_back(std::move(block));
+        }
+        // Cut at a block boundary: the header says the file is longer and the root index it
+        // names (written last) is not there.
+        const std::uint64_t declared = file_->header().totalFileLength;
+        if (declared > end && !levels_.contains(file_->header().rootIndexOffset)) {
+            const std::string* last = lastKept();
+            report.losses.push_back(
+                {"the file is " + std::to_string(declared - end) +
+                     " bytes shorter than its header says (" + std::to_string(declared) +
+                     "): blocks after byte " + std::to_string(end) +
+                     " are missing; records after " +
+                     (last != nullptr ? "'" + shown(*last) + "'" : "the start") +
+                     " that were there are lost",
+                 Region{&source, end, 0}});
+        }
+        report.actions.push_back({"index rebuilt from the " + std::to_string(kept()) +
+                                      " data blocks kept (" + std::to_string(indexBlocks) +
+                                      " index blocks in the input not used)",
+                                  {}});
+    }
+
+    // Losses and kept blocks into the report, key ranges from the neighbours.
+    void account(RepairReport& report) const {
+        for (std::size_t i = 0; i < blocks_.size(); ++i) {
+            const ScannedBlock& b = blocks_[i];
+            if (b.usable) {
+                report.recovered += b.records.size();
+                if (b.level != 0) {
+                    report.actions.push_back(
+                        {"kept the block at byte " + std::to_string(b.region.offset) +
+                             " marked as level " + std::to_string(b.level) +
+                             ": its payload is not index entries but " +
+                             std::to_string(b.records.size()) + " records in order",
+                         b.region});
+                }
+                if (b.crcMismatch) {
+                    report.actions.push_back(
+                        {"kept the data block at byte " + std::to_string(b.region.offset) +
+                             ": its CRC does not match, but it decodes to " +
+                             std::to_string(b.records.size()) + " records in order",
+                         b.region});
+                }
+                continue;
+            }
+            if (b.level != 0 || b.indexLike) {
+                // An index block, damaged or under the wrong level: the index is rebuilt anyway.
+                report.actions.push_back({"left out the block at byte " +
+                                              std::to_string(b.region.offset) + " (level " +
+                                              std::to_string(b.level) + "): " +
+                                              (b.indexLike ? "it holds index entries, not records"
+                                                           : "a damaged index block") +
+                                              "; the new index replaces it",
+                                          b.region});
+                continue;
+            }
+            report.losses.push_back({"the data block at byte " + std::to_string(b.region.offset) +
+                                         " (" + std::to_string(b.region.length) + " bytes) " +
+                                         (b.crcMismatch ? "fails its CRC and " : "") + b.problem +
+                                         "; its records are lost: " + keyRange(i),
+                                     b.region});
+        }
+        // Children the input's index lists that were not kept as data and are not index blocks:
+        // an extension block where data was (readers skip it), so what it held is lost too.
+        for (const std::uint64_t child : referenced_) {
+            const auto level = levels_.find(child);
+            if (level == levels_.end() || blockKindOf(level->second) != BlockKind::Extension) {
+                continue;
+            }
+            report.losses.push_back({"the index lists the block at byte " + std::to_string(child) +
+                                         " as a child, but its level byte says extension (" +
+                                         std::to_string(level->second) +
+                                         "), so readers skip it; whatever records it held are lost",
+                                     Region{&file_->source(), child, 1}});
+        }
+    }
+
+    void write(const std::filesystem::path& stage, const nlohmann::ordered_json& metadata) const {
+        WriterOptions options;
+        options.codec = *file_->header().codec;
+        ZsWriter writer(stage, metadata, options);
+        for (const ScannedBlock& b : blocks_) {
+            if (b.usable && !b.records.empty()) {
+                writer.addBlock(b.records);
+            }
+        }
+        writer.finish();
+    }
+
+private:
+    // An index block whose payload reads as index entries: its children are noted, so a child
+    // that turns out not to be data can be reported.
+    bool readIndex(const BlockFrame& frame, Codec codec) {
+        const Payload payload = decodePayload(file_->source(), frame, codec, file_->limits());
+        if (payload.status != DecodeStatus::Ok) {
+            return true;  // a damaged index block loses nothing: the index is rebuilt anyway
+        }
+        const IndexPayload index = parseIndexPayload(payload.bytes.bytes);
+        if (index.problem || index.entries.empty()) {
+            return false;  // not index entries: perhaps records under the wrong level
+        }
+        for (const IndexEntry& e : index.entries) {
+            referenced_.insert(e.childOffset);
+        }
+        return true;
+    }
+
+    bool holdsIndexEntries(const BlockFrame& frame, Codec codec) const {
+        const Payload payload = decodePayload(file_->source(), frame, codec, file_->limits());
+        if (payload.status != DecodeStatus::Ok) {
+            return false;
+        }
+        const IndexPayload index = parseIndexPayload(payload.bytes.bytes);
+        return !index.problem && !index.entries.empty();
+    }
+
+    const std::string* lastKept() const {
+        for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
+            if (it->usable && !it->records.empty()) {
+                return &it->records.back();
+            }
+        }
+        return nullptr;
+    }
+
+    std::size_t kept() const {
+        std::size_t n = 0;
+        for (const auto& b : blocks_) {
+            n += b.usable ? 1 : 0;
+        }
+        return n;
+    }
+
+    std::string keyRange(std::size_t lost) const {
+        const std::string* before = nullptr;
+        const std::string* after = nullptr;
+        for (std::size_t i = lost; i-- > 0;) {
+            if (blocks_[i].usable && !blocks_[i].records.empty()) {
+                before = &blocks_[i].records.back();
+                break;
+            }
+        }
+        for (std::size_t i = lost + 1; i < blocks_.size(); ++i) {
+            if (blocks_[i].usable && !blocks_[i].records.empty()) {
+                after = &blocks_[i].records.front();
+                break;
+            }
+        }
+        if (before == nullptr && after == nullptr) {
+            return "any key";
+        }
+        if (before == nullptr) {
+            return "keys up to '" + shown(*after) + "'";
+        }
+        if (after == nullptr) {
+            return "keys from '" + shown(*before) + "' on";
+        }
+        return "keys between '" + shown(*before) + "' and '" + shown(*after) + "'";
+    }
+
+    void lostTail(RepairReport& report, std::uint64_t at, std::uint64_t end,
+                  const FrameRead& frame) const {
+        const std::string* last = lastKept();
+        report.losses.push_back({"bytes " + std::to_string(at) + " to " + std::to_string(end) +
+                                     " (the end of the file) hold no complete block (" +
+                                     frame.message + "); records after " +
+                                     (last != nullptr ? "'" + shown(*last) + "'" : "the start") +
+                                     " that were there are lost",
+                                 Region{&file_->source(), at, end - at}});
+    }
+
+    std::shared_ptr<const ZsFile> file_;
+    const RepairOptions& options_;
+    std::vector<ScannedBlock> blocks_;
+    std::map<std::uint64_t, std::uint8_t> levels_;  // every framed block: offset → level
+    std::set<std::uint64_t> referenced_;            // children named by readable index blocks
+};
+
+void validateOutput(const std::filesystem::path& stage) {
+    auto file = ZsFile::open(openMappedFile(stage));
+    CollectingSink sink;
+    ZsValidator(file).run(sink, ValidationOptions{});
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.severity == Severity::Error) {
+            throw RepairError("the repaired file does not validate (" + d.code + ": " + d.message +
+                              "); nothing was written");
+        }
+    }
+}
+
+}  // namespace
+
+RepairReport repairZsFile(const std::filesystem::path& input, const std::filesystem::path& output,
+                          const RepairOptions& options) {
+    RepairReport report;
+    report.itemName = "records";
+    report.dryRun = options.dryRun;
+    report.output = output;
+    std::error_code ec;
+    if (!options.dryRun && std::filesystem::exists(std::filesystem::symlink_status(output, ec))) {
+        throw RepairError(output.string() + ": exists; a repair never replaces a file");
+    }
+    auto file = ZsFile::open(openMappedFile(input));
+    const Header& header = file->header();
+    if (!header.hasFields || !header.codec) {
+        throw RepairError(input.string() +
+                          ": the header cannot be read (no codec and no metadata to rebuild from)");
+    }
+    const nlohmann::ordered_json metadata = metadataOf(header, file->source());
+    ZsSalvage salvage(file, options);
+    salvage.scan(report);
+    salvage.account(report);
+    if (report.recovered == 0) {
+        throw RepairError(input.string() + ": no record could be recovered");
+    }
+    if (options.dryRun) {
+        return report;
+    }
+    const auto stage = repairStagePath(output);
+    try {
+        salvage.write(stage, metadata);
+        validateOutput(stage);
+    } catch (...) {
+        std::filesystem::remove(stage, ec);
+        throw;
+    }
+    publishRepairOutput(stage, output);
+    report.written = true;
+    return report;
+}
+
+}  // namespace strata::zs

@@ -1,0 +1,142 @@
+#include "comparison.h"
+
+#include <QElapsedTimer>
+
+#include <mutex>
+
+#include "formats/registry/format_diff.h"
+
+namespace strata::model {
+
+namespace {
+
+// Hands differences to the GUI thread in batches, so a million of them are not a million events.
+class BatchingDiffSink final : public strata::DiffSink {
+public:
+    using Deliver = std::function<void(std::vector<strata::Difference>)>;
+    BatchingDiffSink(Deliver deliver, quint64 limit) : deliver_(std::move(deliver)), limit_(limit) {
+        sinceFlush_.start();
+    }
+    bool add(strata::Difference d) override {
+        if (taken_ >= limit_) {
+            limited_ = true;
+            return false;
+        }
+        ++taken_;
+        pending_.push_back(std::move(d));
+        if (pending_.size() >= 512 || sinceFlush_.elapsed() >= 100) {
+            flush();
+        }
+        return true;
+    }
+    void flush() {
+        if (!pending_.empty()) {
+            deliver_(std::move(pending_));
+            pending_.clear();
+        }
+        sinceFlush_.restart();
+    }
+    bool limited() const { return limited_; }
+
+private:
+    Deliver deliver_;
+    quint64 limit_;
+    quint64 taken_ = 0;
+    bool limited_ = false;
+    std::vector<strata::Difference> pending_;
+    QElapsedTimer sinceFlush_;
+};
+
+}  // namespace
+
+Comparison::Comparison(std::unique_ptr<Document> a, std::unique_ptr<Document> b, QObject* parent)
+    : QObject(parent), a_(std::move(a)), b_(std::move(b)), model_(new DiffModel(this)) {}
+
+Comparison::~Comparison() {
+    cancel();
+}
+
+std::unique_ptr<Comparison> Comparison::open(const QString& a, const QString& b, QString* error) {
+    QString why;
+    auto da = Document::open(a, &why);
+    if (!da) {
+        if (error != nullptr) {
+            *error = tr("A (%1): %2").arg(a, why);
+        }
+        return nullptr;
+    }
+    auto db = Document::open(b, &why);
+    if (!db) {
+        if (error != nullptr) {
+            *error = tr("B (%1): %2").arg(b, why);
+        }
+        return nullptr;
+    }
+    return std::make_unique<Comparison>(std::move(da), std::move(db));
+}
+
+Job* Comparison::start(JobRunner& runner, strata::DiffOptions options, quint64 limit) {
+    cancel();
+    model_->clear();
+    error_.clear();
+    summary_ = {};
+    state_ = State::Running;
+    emit stateChanged(state_);
+    auto sa = a_->opened();
+    auto sb = b_->opened();
+    QPointer<Comparison> self(this);
+    const QString title = tr("Compare %1 with %2").arg(a_->displayName(), b_->displayName());
+    job_ = runner.start(title, [sa, sb, self, options, limit](JobContext& context) mutable {
+        BatchingDiffSink sink(
+            [&context, self](std::vector<strata::Difference> batch) {
+                auto shared = std::make_shared<std::vector<strata::Difference>>(std::move(batch));
+                context.post([self, shared] {
+                    if (self) {
+                        self->model_->append(std::move(*shared));
+                    }
+                });
+            },
+            limit);
+        options.cancel = &context.cancelToken();
+        options.progress = context.progressCallback();
+        State state = State::Failed;
+        QString error;
+        strata::DiffSummary summary;
+        try {
+            auto differ = strata::makeDiffer(*sa, *sb);
+            const strata::DiffOutcome outcome = differ->run(sink, options);
+            summary = differ->summary();
+            summary.limited = sink.limited();
+            state = outcome == strata::DiffOutcome::Completed ? State::Completed
+                    : outcome == strata::DiffOutcome::Stopped ? State::Stopped
+                                                              : State::Cancelled;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        sink.flush();
+        context.post([self, state, error, summary] {
+            if (self) {
+                self->finish(state, error, summary);
+            }
+        });
+        if (!error.isEmpty()) {
+            context.fail(error);
+        }
+    });
+    return job_;
+}
+
+void Comparison::cancel() {
+    if (job_ && job_->isRunning()) {
+        job_->cancel();
+    }
+}
+
+void Comparison::finish(State state, const QString& error, const strata::DiffSummary& summary) {
+    state_ = state;
+    error_ = error;
+    summary_ = summary;
+    emit stateChanged(state_);
+}
+
+}  // namespace strata::model

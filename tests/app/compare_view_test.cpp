@@ -1,0 +1,199 @@
+// The compare view: two datasets written here are compared as a job, the differences arrive in
+// the table with their counts, F7 / Shift+F7 step through them, each step shows both sides'
+// bytes in the hex views and selects the node there in the trees, and the kind filters hide
+// rows. A side that cannot be opened, or two formats, give a clear error.
+#include <QAction>
+#include <QCheckBox>
+#include <QFile>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "app/compare/compare_view.h"
+#include "app/gui/document_view.h"
+#include "app/gui/hex_view.h"
+#include "app/gui/main_window.h"
+#include "model/compare/comparison.h"
+#include "model/core/document.h"
+#include "model/core/structure_model.h"
+#include "model/zds/zds_edit_commands.h"
+#include "model/zds/zds_editor.h"
+#include "model/zds/zds_table_model.h"
+
+using namespace strata;
+using namespace strata::gui;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// Waits for the comparison's job and the batches it posted.
+void finish(MainWindow& window) {
+    QVERIFY(window.waitUntilIdle(60000));
+    QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+class CompareViewTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("StrataTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("compare_view_test"));
+        QVERIFY(dir_.isValid());
+        writeFile(dir_.filePath("a/collections/c/meta/data.jsonl"),
+                  "{\"_id\":\"x\",\"v\":1}\n{\"_id\":\"y\",\"v\":2}\n{\"_id\":\"w\",\"v\":0}\n");
+        writeFile(dir_.filePath("b/collections/c/meta/data.jsonl"),
+                  "{\"_id\":\"x\",\"v\":1}\n{\"_id\":\"y\",\"v\":3}\n{\"_id\":\"z\",\"v\":4}\n");
+        writeFile(dir_.filePath("raw.bin"), "not a dataset");
+    }
+
+    void differencesArriveAndStepping() {
+        MainWindow window;
+        window.setInteractive(false);
+        CompareView* view = window.compareFiles(dir_.filePath("a"), dir_.filePath("b"));
+        QVERIFY(view != nullptr);
+        finish(window);
+        QCOMPARE(view->comparison()->state(), model::Comparison::State::Completed);
+        auto* differences = view->comparison()->differences();
+        QCOMPARE(differences->rowCount(), 3);  // y changed, w removed, z added
+        QCOMPARE(differences->count(DiffKind::Changed), 1);
+        QCOMPARE(differences->count(DiffKind::Removed), 1);
+        QCOMPARE(differences->count(DiffKind::Added), 1);
+        QVERIFY(view->statusLabel()->text().contains(QStringLiteral("content differs")));
+
+        // The view selects the first difference by itself; F7 goes on, Shift+F7 goes back.
+        QCOMPARE(view->differencesView()->currentIndex().row(), 0);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        view->differencesView()->setFocus();
+        QTest::keyClick(view->differencesView(), Qt::Key_F7);
+        QCOMPARE(view->differencesView()->currentIndex().row(), 1);
+        QTest::keyClick(view->differencesView(), Qt::Key_F7, Qt::ShiftModifier);
+        QCOMPARE(view->differencesView()->currentIndex().row(), 0);
+
+        // Each difference shows its bytes on the side(s) that hold it.
+        for (int row = 0; row < 3; ++row) {
+            view->differencesView()->setCurrentIndex(view->filter()->index(row, 0));
+            const Difference& d = differences->difference(
+                view->filter()->mapToSource(view->filter()->index(row, 0)).row());
+            for (int side = 0; side < 2; ++side) {
+                const DiffSide& s = side == 0 ? d.a : d.b;
+                if (!s.region.valid()) {
+                    continue;
+                }
+                QCOMPARE(view->hexView(side)->cursorOffset(), quint64(s.region.offset));
+                const QModelIndex node = view->treeView(side)->currentIndex();
+                QVERIFY(node.isValid());
+                const quint64 nodeOffset =
+                    node.data(model::StructureModel::OffsetRole).toULongLong();
+                const quint64 nodeLength =
+                    node.data(model::StructureModel::LengthRole).toULongLong();
+                QVERIFY(nodeOffset <= s.region.offset);
+                QVERIFY(s.region.offset < nodeOffset + std::max<quint64>(1, nodeLength));
+            }
+        }
+    }
+
+    void kindFiltersHideRows() {
+        MainWindow window;
+        window.setInteractive(false);
+        CompareView* view = window.compareFiles(dir_.filePath("a"), dir_.filePath("b"));
+        QVERIFY(view != nullptr);
+        finish(window);
+        view->kindFilter(int(DiffKind::Added))->setChecked(false);
+        view->kindFilter(int(DiffKind::Removed))->setChecked(false);
+        QCOMPARE(view->filter()->rowCount(), 1);
+        QCOMPARE(view->filter()->index(0, 1).data().toString(), QStringLiteral("c/y"));
+    }
+
+    void theSameDatasetHasNoDifferences() {
+        MainWindow window;
+        window.setInteractive(false);
+        CompareView* view = window.compareFiles(dir_.filePath("a"), dir_.filePath("a"));
+        QVERIFY(view != nullptr);
+        finish(window);
+        QCOMPARE(view->comparison()->differences()->rowCount(), 0);
+        QVERIFY(view->statusLabel()->text().contains(QStringLiteral("same content")));
+    }
+
+    void sidesThatCannotBeComparedSaySo() {
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.compareFiles(dir_.filePath("a"), dir_.filePath("missing")) == nullptr);
+        QVERIFY(window.lastError().contains(QStringLiteral("missing")));
+        CompareView* view = window.compareFiles(dir_.filePath("a"), dir_.filePath("raw.bin"));
+        QVERIFY(view != nullptr);
+        finish(window);
+        QCOMPARE(view->comparison()->state(), model::Comparison::State::Failed);
+        QVERIFY(view->statusLabel()->text().contains(QStringLiteral("cannot compare")));
+    }
+
+    // Review Changes: what Save would write against the files on disk, before saving.
+    void reviewChangesShowsWhatSaveWouldWrite() {
+        const QString path = dir_.filePath("review");
+        writeFile(path + "/collections/c/meta/data.jsonl",
+                  "{\"_id\":\"x\",\"v\":1}\n{\"_id\":\"y\",\"v\":2}\n");
+        const QByteArray before = [&] {
+            QFile f(path + "/collections/c/meta/data.jsonl");
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(path));
+        QVERIFY(window.waitUntilIdle(30000));
+        model::Document* document = window.currentView()->document();
+        auto* editor = qobject_cast<model::ZdsEditor*>(document->editor());
+        QVERIFY(editor != nullptr);
+        QVERIFY(editor->loaded());
+        model::ZdsTableModel* table = editor->table(0);
+        QCOMPARE(
+            model::replaceZdsDocument(document->undoStack(), table, 1, "{\"_id\":\"y\",\"v\":20}"),
+            QString());
+        QCOMPARE(model::deleteZdsDocuments(document->undoStack(), table, {0}), QString());
+
+        QVERIFY(window.reviewChanges() != nullptr);
+        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(window.waitUntilIdle(30000));  // the comparison the review started
+        QCoreApplication::processEvents();
+        const auto views = window.findChildren<CompareView*>();
+        QCOMPARE(views.size(), 1);
+        CompareView* view = views.front();
+        QVERIFY(view->windowTitle().contains(QStringLiteral("Review changes")));
+        auto* differences = view->comparison()->differences();
+        // How Save stores the collection (an index it adds) may show as stored differently.
+        QCOMPARE(differences->rowCount() - differences->count(DiffKind::Encoding), 2);
+        QCOMPARE(differences->count(DiffKind::Changed), 1);
+        QCOMPARE(differences->count(DiffKind::Removed), 1);
+        // Nothing was saved: the files and the document's state are as they were.
+        QFile f(path + "/collections/c/meta/data.jsonl");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+        QVERIFY(document->isModified());
+    }
+
+    void reviewWithoutAnEditorSaysSo() {
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(dir_.filePath("raw.bin")));
+        QVERIFY(window.reviewChanges() == nullptr);
+        QVERIFY(window.lastError().contains(QStringLiteral("no editor")));
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(CompareViewTest)
+#include "compare_view_test.moc"

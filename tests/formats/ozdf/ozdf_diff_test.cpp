@@ -1,0 +1,156 @@
+// Comparing OZDF documents: diff(A, A) is empty, rewrapped text and other header case are
+// encoding differences only, a known set of edits (a changed paragraph with its words, a removed
+// block, an added list item, a moved block, a changed comment) is reported exactly and mirrors
+// when the sides swap, and the word diff finds the changed words.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "formats/common/byte_source.h"
+#include "formats/ozdf/ozdf_diff.h"
+#include "formats/ozdf/ozdf_parser.h"
+
+namespace strata {
+namespace {
+
+struct Collected final : DiffSink {
+    std::vector<Difference> all;
+    bool add(Difference d) override {
+        all.push_back(std::move(d));
+        return true;
+    }
+    std::multimap<std::string, Difference> byPath() const {
+        std::multimap<std::string, Difference> out;
+        for (const Difference& d : all) {
+            out.emplace(d.path, d);
+        }
+        return out;
+    }
+};
+
+std::shared_ptr<const ozdf::Document> parse(const std::string& text,
+                                            const std::string& name = "doc.ozdf") {
+    return std::make_shared<const ozdf::Document>(
+        ozdf::readDocumentSource(makeBufferSource(text, name), name));
+}
+
+Collected diff(const std::string& a, const std::string& b) {
+    auto differ = makeOzdfDiffer({parse(a), nullptr}, {parse(b), nullptr});
+    Collected sink;
+    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    return sink;
+}
+
+const std::string kBase =
+    "#### TITLE\n"
+    "Little Women\n"
+    "\n"
+    "#### BODY\n"
+    "Christmas won't be Christmas without any presents, grumbled Jo.\n"
+    "\n"
+    "It's so dreadful to be poor!\n"
+    "\n"
+    "#### [CHAPTERS]\n"
+    "==== ONE\n"
+    "Playing pilgrims.\n"
+    "\n"
+    "==== TWO\n"
+    "A merry Christmas.\n"
+    "\n"
+    "#### COMMENT\n"
+    "draft one\n"
+    "\n"
+    "#### NOTES\n"
+    "Keep.\n";
+
+TEST(OzdfDiff, ADocumentEqualsItself) {
+    EXPECT_TRUE(diff(kBase, kBase).all.empty());
+}
+
+TEST(OzdfDiff, RewrappedTextIsOnlyEncoding) {
+    std::string rewrapped = kBase;
+    const std::string line = "Christmas won't be Christmas without any presents, grumbled Jo.\n";
+    rewrapped.replace(rewrapped.find(line), line.size(),
+                      "Christmas won't be Christmas\nwithout any presents, grumbled Jo.\n");
+    const Collected c = diff(kBase, rewrapped);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Encoding);
+    EXPECT_EQ(c.all[0].path, "doc.ozdf/block BODY");
+}
+
+TEST(OzdfDiff, AKnownSetOfEditsIsReportedExactlyAndMirrors) {
+    const std::string edited =
+        "#### NOTES\n"  // moved to the front
+        "Keep.\n"
+        "\n"
+        "#### BODY\n"
+        "Christmas won't be Christmas without any gifts, grumbled Jo.\n"
+        "\n"
+        "It's so dreadful to be poor!\n"
+        "\n"
+        "#### [CHAPTERS]\n"
+        "==== ONE\n"
+        "Playing pilgrims.\n"
+        "\n"
+        "==== TWO\n"
+        "A merry Christmas.\n"
+        "\n"
+        "==== THREE\n"
+        "Good Samaritans.\n"
+        "\n"
+        "#### COMMENT\n"
+        "draft two\n";
+    const auto ab = diff(kBase, edited).byPath();
+    // TITLE removed; BODY changed; CHAPTERS changed (item THREE added); comment changed; NOTES
+    // moved (TITLE's removal alone moves nothing).
+    ASSERT_EQ(ab.size(), 5u);
+    EXPECT_EQ(ab.find("doc.ozdf/block TITLE")->second.kind, DiffKind::Removed);
+    const Difference& body = ab.find("doc.ozdf/block BODY")->second;
+    EXPECT_EQ(body.kind, DiffKind::Changed);
+    ASSERT_EQ(body.fields.size(), 2u);
+    EXPECT_EQ(body.fields[0].path, "paragraph 1");
+    EXPECT_EQ(body.fields[1].path, "paragraph 1 words");
+    EXPECT_EQ(body.fields[1].a, "presents,");
+    EXPECT_EQ(body.fields[1].b, "gifts,");
+    const Difference& chapters = ab.find("doc.ozdf/list CHAPTERS")->second;
+    ASSERT_EQ(chapters.fields.size(), 1u);
+    EXPECT_EQ(chapters.fields[0].path, "item THREE");
+    EXPECT_EQ(chapters.fields[0].kind, DiffKind::Added);
+    EXPECT_EQ(ab.find("doc.ozdf/comment 1")->second.kind, DiffKind::Changed);
+    EXPECT_EQ(ab.find("doc.ozdf/block NOTES")->second.kind, DiffKind::Moved);
+
+    const auto ba = diff(edited, kBase).byPath();
+    ASSERT_EQ(ba.size(), ab.size());
+    EXPECT_EQ(ba.find("doc.ozdf/block TITLE")->second.kind, DiffKind::Added);
+    EXPECT_EQ(ba.find("doc.ozdf/list CHAPTERS")->second.fields[0].kind, DiffKind::Removed);
+    EXPECT_EQ(ba.find("doc.ozdf/block NOTES")->second.kind, DiffKind::Moved);
+}
+
+TEST(OzdfDiff, HeaderCaseIsOnlyEncoding) {
+    std::string lower = kBase;
+    lower.replace(lower.find("#### NOTES"), 10, "#### notes");
+    const Collected c = diff(kBase, lower);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Encoding);
+}
+
+TEST(OzdfDiff, WordDiffKeepsTheCommonWords) {
+    const OzdfWordDiff w =
+        ozdfWordDiff("the quick brown fox jumps", "the slow brown fox leaps high");
+    EXPECT_EQ(w.removed, (std::vector<std::string>{"quick", "jumps"}));
+    EXPECT_EQ(w.added, (std::vector<std::string>{"slow", "leaps", "high"}));
+}
+
+TEST(OzdfDiff, HugeParagraphsFallBackToPositionalPairing) {
+    std::string a, b;
+    for (int i = 0; i < 5000; ++i) {
+        a += "w" + std::to_string(i) + " ";
+        b += "w" + std::to_string(i == 2500 ? -1 : i) + " ";
+    }
+    const OzdfWordDiff w = ozdfWordDiff(a, b);
+    EXPECT_EQ(w.removed, (std::vector<std::string>{"w2500"}));
+    EXPECT_EQ(w.added, (std::vector<std::string>{"w-1"}));
+}
+
+}  // namespace
+}  // namespace strata

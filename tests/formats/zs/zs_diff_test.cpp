@@ -1,0 +1,222 @@
+// Comparing ZS files: diff(A, A) is empty, the same records in other blocks or another codec
+// are only encoding differences, a known set of record edits is reported exactly and mirrors
+// when the sides swap, and damage on either side is a clear error naming the side.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <random>
+#include <set>
+
+#include "formats/common/byte_source.h"
+#include "formats/zs/zs_diff.h"
+#include "formats/zs/zs_writer.h"
+
+namespace strata::zs {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Scratch {
+public:
+    Scratch()
+        : path_(fs::temp_directory_path() /
+                ("strata_zs_diff_" + std::to_string(::getpid()) + "_" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~Scratch() { fs::remove_all(path_); }
+    fs::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    fs::path path_;
+};
+
+struct Collected final : DiffSink {
+    std::vector<Difference> all;
+    bool add(Difference d) override {
+        all.push_back(std::move(d));
+        return true;
+    }
+    std::map<std::string, DiffKind> byPath() const {
+        std::map<std::string, DiffKind> out;
+        for (const Difference& d : all) {
+            out[d.path] = d.kind;
+        }
+        return out;
+    }
+};
+
+std::vector<std::string> keys(int n, const std::string& prefix = "key") {
+    std::vector<std::string> out;
+    for (int i = 0; i < n; ++i) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%s%06d", prefix.c_str(), i);
+        out.emplace_back(buffer);
+    }
+    return out;
+}
+
+// Writes `records` (sorted) in blocks of `perBlock`.
+std::shared_ptr<const ZsFile> write(const fs::path& path, const std::vector<std::string>& records,
+                                    std::size_t perBlock, Codec codec = Codec::Deflate,
+                                    nlohmann::ordered_json metadata = {{"name", "t"}}) {
+    WriterOptions options;
+    options.codec = codec;
+    options.threads = 1;
+    ZsWriter writer(path, metadata, options);
+    for (std::size_t i = 0; i < records.size(); i += perBlock) {
+        writer.addBlock({records.begin() + long(i),
+                         records.begin() + long(std::min(records.size(), i + perBlock))});
+    }
+    writer.finish();
+    return ZsFile::open(openMappedFile(path));
+}
+
+Collected diff(std::shared_ptr<const ZsFile> a, std::shared_ptr<const ZsFile> b,
+               DiffSummary* summary = nullptr) {
+    auto differ = makeZsDiffer(std::move(a), std::move(b));
+    Collected sink;
+    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    if (summary != nullptr) {
+        *summary = differ->summary();
+    }
+    return sink;
+}
+
+TEST(ZsDiff, AFileEqualsItself) {
+    Scratch dir;
+    const auto f = write(dir / "a.zs", keys(5000), 700);
+    DiffSummary summary;
+    EXPECT_TRUE(diff(f, f, &summary).all.empty());
+    EXPECT_EQ(summary.compared, 5000u);
+}
+
+TEST(ZsDiff, SameRecordsInOtherBlocksAndCodecAreOnlyEncoding) {
+    Scratch dir;
+    const auto a = write(dir / "a.zs", keys(5000), 700, Codec::Deflate);
+    const auto b = write(dir / "b.zs", keys(5000), 2000, Codec::Lzma2);
+    DiffSummary summary;
+    const auto c = diff(a, b, &summary).byPath();
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c.at("header/codec"), DiffKind::Encoding);
+    EXPECT_EQ(c.at("blocks"), DiffKind::Encoding);
+    EXPECT_TRUE(summary.contentEqual());
+}
+
+TEST(ZsDiff, AKnownSetOfEditsIsReportedExactlyAndMirrors) {
+    Scratch dir;
+    std::vector<std::string> base = keys(3000);
+    std::vector<std::string> edited = base;
+    edited.erase(edited.begin() + 1500);              // key001500 removed
+    edited.erase(edited.begin());                     // key000000 removed
+    edited.push_back("zzz-last");                     // added at the end
+    edited.insert(edited.begin() + 9, "key000009x");  // added in the middle
+    std::string binary("key\x01\xff", 5);
+    edited.insert(edited.begin(), binary);  // sorts before "key000001"
+    const auto a = write(dir / "a.zs", base, 500, Codec::Deflate, {{"name", "t"}, {"v", 1}});
+    const auto b = write(dir / "b.zs", edited, 333, Codec::Deflate, {{"name", "t"}, {"v", 2}});
+    const auto ab = diff(a, b).byPath();
+    const std::map<std::string, DiffKind> expected{
+        {"header/metadata", DiffKind::Changed},  {"record/key000000", DiffKind::Removed},
+        {"record/key001500", DiffKind::Removed}, {"record/key000009x", DiffKind::Added},
+        {"record/zzz-last", DiffKind::Added},    {"record/key\\x01\\xff", DiffKind::Added}};
+    EXPECT_EQ(ab, expected);
+    const auto ba = diff(b, a).byPath();
+    ASSERT_EQ(ba.size(), ab.size());
+    for (const auto& [path, kind] : ab) {
+        const DiffKind mirrored = kind == DiffKind::Added     ? DiffKind::Removed
+                                  : kind == DiffKind::Removed ? DiffKind::Added
+                                                              : kind;
+        EXPECT_EQ(ba.at(path), mirrored) << path;
+    }
+}
+
+TEST(ZsDiff, DuplicateRecordsCountAsAMultiset) {
+    Scratch dir;
+    const auto a = write(dir / "a.zs", {"a", "b", "b", "c"}, 2);
+    const auto b = write(dir / "b.zs", {"a", "b", "c"}, 2);
+    const Collected c = diff(a, b);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].path, "record/b");
+    EXPECT_EQ(c.all[0].kind, DiffKind::Removed);
+}
+
+TEST(ZsDiff, ADamagedBlockIsAnErrorNamingTheSideAndOffset) {
+    Scratch dir;
+    write(dir / "a.zs", keys(3000), 500);
+    const auto good = write(dir / "b.zs", keys(3000), 500);
+    // Flip a byte inside the data blocks of A, past the header.
+    {
+        std::fstream f(dir / "a.zs", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(long(good->blocksBegin()) + 40);
+        f.put('\x5a');
+    }
+    const auto bad = ZsFile::open(openMappedFile(dir / "a.zs"));
+    Collected sink;
+    auto differ = makeZsDiffer(bad, good);
+    try {
+        differ->run(sink, {});
+        FAIL() << "expected a DiffError";
+    } catch (const DiffError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("A (", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("byte "), std::string::npos) << e.what();
+    }
+}
+
+// Property: for random record multisets, diff(A, B) reports exactly the multiset differences
+// (A − B removed, B − A added), diff(B, A) mirrors it, and diff(A, A) is empty.
+TEST(ZsDiff, RandomRecordSetsReportExactlyTheMultisetDifference) {
+    Scratch dir;
+    std::mt19937 rng(20261125);
+    for (int round = 0; round < 12; ++round) {
+        std::vector<std::string> a, b;
+        const int n = 1 + int(rng() % 3000);
+        for (int i = 0; i < n; ++i) {
+            const std::string key = "k" + std::to_string(rng() % 2000);
+            if (rng() % 3 != 0) {
+                a.push_back(key);
+            }
+            if (rng() % 3 != 0) {
+                b.push_back(key);
+            }
+        }
+        if (a.empty() || b.empty()) {
+            continue;
+        }
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        std::multiset<std::string> onlyA, onlyB;
+        std::set_difference(a.begin(), a.end(), b.begin(), b.end(),
+                            std::inserter(onlyA, onlyA.end()));
+        std::set_difference(b.begin(), b.end(), a.begin(), a.end(),
+                            std::inserter(onlyB, onlyB.end()));
+        const auto fa = write(dir / ("a" + std::to_string(round)), a, 1 + rng() % 700);
+        const auto fb = write(dir / ("b" + std::to_string(round)), b, 1 + rng() % 700);
+        std::multiset<std::string> removed, added;
+        for (const Difference& d : diff(fa, fb).all) {
+            if (d.kind == DiffKind::Removed) {
+                removed.insert(d.path.substr(7));
+            } else if (d.kind == DiffKind::Added) {
+                added.insert(d.path.substr(7));
+            }
+        }
+        EXPECT_EQ(removed, onlyA) << "round " << round;
+        EXPECT_EQ(added, onlyB) << "round " << round;
+        std::multiset<std::string> mirroredRemoved;
+        for (const Difference& d : diff(fb, fa).all) {
+            if (d.kind == DiffKind::Removed) {
+                mirroredRemoved.insert(d.path.substr(7));
+            }
+        }
+        EXPECT_EQ(mirroredRemoved, onlyB) << "round " << round;
+        EXPECT_TRUE(diff(fa, fa).all.empty());
+    }
+}
+
+}  // namespace
+}  // namespace strata::zs

@@ -1,0 +1,265 @@
+// Comparing zTensor files: diff(A, A) is empty, the same values stored another way compare as
+// the same content, a known set of edits is reported exactly, diff(B, A) mirrors diff(A, B), and
+// the value statistics are right for every kind of dtype.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "formats/common/byte_source.h"
+#include "formats/ztensor/zt_diff.h"
+#include "formats/ztensor/zt_logical.h"
+#include "formats/ztensor/zt_writer.h"
+
+namespace strata {
+namespace {
+
+struct Collected final : DiffSink {
+    std::vector<Difference> all;
+    bool add(Difference d) override {
+        all.push_back(std::move(d));
+        return true;
+    }
+    std::map<std::string, Difference> byPath() const {
+        std::map<std::string, Difference> out;
+        for (const Difference& d : all) {
+            out[d.path] = d;
+        }
+        return out;
+    }
+};
+
+template <typename T>
+std::vector<std::uint8_t> bytesOf(const std::vector<T>& values) {
+    std::vector<std::uint8_t> out(values.size() * sizeof(T));
+    std::memcpy(out.data(), values.data(), out.size());
+    return out;
+}
+
+struct Spec {
+    Spec(std::string n, ZtDType d, std::vector<std::uint64_t> s, std::vector<std::uint8_t> bytes,
+         ZtEncoding e = ZtEncoding::Raw, std::optional<ZtDigestAlgorithm> g = std::nullopt)
+        : name(std::move(n)),
+          dtype(d),
+          shape(std::move(s)),
+          data(std::move(bytes)),
+          encoding(e),
+          digest(g) {}
+    std::string name;
+    ZtDType dtype;
+    std::vector<std::uint64_t> shape;
+    std::vector<std::uint8_t> data;
+    ZtEncoding encoding;
+    std::optional<ZtDigestAlgorithm> digest;
+};
+
+std::shared_ptr<const ZtFile> build(const std::vector<Spec>& tensors,
+                                    ZtWriterOptions options = {}) {
+    std::vector<std::uint8_t> out;
+    ZtWriter writer(
+        [&](std::span<const std::uint8_t> b) { out.insert(out.end(), b.begin(), b.end()); },
+        options);
+    for (const Spec& s : tensors) {
+        ZtWriterTensor t;
+        t.name = s.name;
+        t.dtype = s.dtype;
+        t.shape = s.shape;
+        t.components.push_back({"data", s.data, s.encoding, s.digest});
+        writer.add(t);
+    }
+    writer.finish();
+    return ZtFile::open(makeBufferSource(std::move(out), "test.zt"));
+}
+
+Collected diff(std::shared_ptr<const ZtFile> a, std::shared_ptr<const ZtFile> b,
+               DiffOptions options = {}, DiffSummary* summary = nullptr) {
+    auto differ = makeZtDiffer(std::move(a), std::move(b));
+    Collected sink;
+    EXPECT_EQ(differ->run(sink, options), DiffOutcome::Completed);
+    if (summary != nullptr) {
+        *summary = differ->summary();
+    }
+    return sink;
+}
+
+std::vector<float> ramp(std::size_t n) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        v[i] = float(i) * 0.5f;
+    }
+    return v;
+}
+
+std::string field(const Difference& d, const std::string& path) {
+    for (const auto& f : d.fields) {
+        if (f.path == path) {
+            return f.b;
+        }
+    }
+    return "<none>";
+}
+
+TEST(ZtDiff, AFileEqualsItself) {
+    const auto f = build({{"w", ZtDType::Float32, {4, 3}, bytesOf(ramp(12))},
+                          {"b", ZtDType::Int64, {2}, bytesOf(std::vector<std::int64_t>{1, -2})}});
+    DiffSummary summary;
+    EXPECT_TRUE(diff(f, f, {}, &summary).all.empty());
+    EXPECT_EQ(summary.compared, 2u);
+}
+
+TEST(ZtDiff, SameValuesStoredAnotherWayAreOnlyEncoding) {
+    const auto raw = build({{"w", ZtDType::Float32, {1000}, bytesOf(ramp(1000))}});
+    const auto packed = build({{"w",
+                                ZtDType::Float32,
+                                {1000},
+                                bytesOf(ramp(1000)),
+                                ZtEncoding::Zstd,
+                                ZtDigestAlgorithm::Sha256}});
+    DiffSummary summary;
+    const Collected c = diff(raw, packed, {}, &summary);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Encoding);
+    EXPECT_EQ(c.all[0].path, "tensor/w");
+    EXPECT_NE(c.all[0].description.find("raw in A, zstd in B"), std::string::npos);
+    EXPECT_TRUE(summary.contentEqual());
+}
+
+TEST(ZtDiff, AKnownSetOfEditsIsReportedExactly) {
+    std::vector<float> edited = ramp(100);
+    edited[7] = 100.0f;  // |Δ| = 96.5
+    edited[42] += 1.0f;  // |Δ| = 1
+    ZtWriterOptions withAttr;
+    withAttr.attributes = {{"epoch", "3"}};
+    const auto a = build({{"w", ZtDType::Float32, {100}, bytesOf(ramp(100))},
+                          {"gone", ZtDType::UInt8, {2}, {1, 2}},
+                          {"shape", ZtDType::Float32, {4}, bytesOf(ramp(4))}});
+    const auto b = build({{"w", ZtDType::Float32, {100}, bytesOf(edited)},
+                          {"new", ZtDType::UInt8, {1}, {9}},
+                          {"shape", ZtDType::Float32, {2, 2}, bytesOf(ramp(4))}},
+                         withAttr);
+    const auto c = diff(a, b).byPath();
+    ASSERT_EQ(c.size(), 5u);
+    EXPECT_EQ(c.at("tensor/gone").kind, DiffKind::Removed);
+    EXPECT_EQ(c.at("tensor/new").kind, DiffKind::Added);
+    EXPECT_EQ(c.at("attributes/epoch").kind, DiffKind::Added);
+    const Difference& shape = c.at("tensor/shape");
+    EXPECT_EQ(shape.kind, DiffKind::Changed);
+    EXPECT_EQ(field(shape, "shape"), "[2, 2]");
+    const Difference& w = c.at("tensor/w");
+    EXPECT_EQ(w.kind, DiffKind::Changed);
+    EXPECT_EQ(field(w, "data.differing"), "2");
+    EXPECT_EQ(field(w, "data.first_index"), "7");
+    EXPECT_EQ(field(w, "data.max_abs"), "96.5");
+    EXPECT_EQ(w.a.region.offset % 64, 0u);  // points at the data component's bytes
+}
+
+TEST(ZtDiff, SwappingSidesMirrorsTheResult) {
+    const auto a = build({{"x", ZtDType::Int32, {3}, bytesOf(std::vector<std::int32_t>{1, 2, 3})},
+                          {"y", ZtDType::UInt8, {1}, {1}}});
+    const auto b = build({{"x", ZtDType::Int32, {3}, bytesOf(std::vector<std::int32_t>{1, 5, 3})},
+                          {"z", ZtDType::UInt8, {1}, {1}}});
+    const auto ab = diff(a, b).byPath();
+    const auto ba = diff(b, a).byPath();
+    ASSERT_EQ(ab.size(), ba.size());
+    EXPECT_EQ(ab.at("tensor/y").kind, DiffKind::Removed);
+    EXPECT_EQ(ba.at("tensor/y").kind, DiffKind::Added);
+    EXPECT_EQ(ab.at("tensor/z").kind, DiffKind::Added);
+    EXPECT_EQ(ba.at("tensor/z").kind, DiffKind::Removed);
+    EXPECT_EQ(field(ab.at("tensor/x"), "data.max_abs"), "3");
+    EXPECT_EQ(field(ba.at("tensor/x"), "data.max_abs"), "3");
+}
+
+TEST(ZtDiff, ZstdAgainstRawStillFindsTheChangedElement) {
+    std::vector<float> edited = ramp(300000);
+    edited[299999] = -1.0f;
+    const auto a =
+        build({{"w", ZtDType::Float32, {300000}, bytesOf(ramp(300000)), ZtEncoding::Zstd}});
+    const auto b = build({{"w", ZtDType::Float32, {300000}, bytesOf(edited)}});
+    const auto c = diff(a, b).byPath();
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(field(c.at("tensor/w"), "data.first_index"), "299999");
+    EXPECT_EQ(field(c.at("tensor/w"), "data.differing"), "1");
+}
+
+TEST(ZtDiff, QuickModeComparesDigestsWithoutReadingValues) {
+    std::vector<float> edited = ramp(10);
+    edited[1] = 9.0f;
+    const auto a = build({{"w",
+                           ZtDType::Float32,
+                           {10},
+                           bytesOf(ramp(10)),
+                           ZtEncoding::Raw,
+                           ZtDigestAlgorithm::Sha256}});
+    const auto b = build({{"w",
+                           ZtDType::Float32,
+                           {10},
+                           bytesOf(edited),
+                           ZtEncoding::Raw,
+                           ZtDigestAlgorithm::Sha256}});
+    DiffOptions quick;
+    quick.quick = true;
+    const auto c = diff(a, b, quick).byPath();
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_NE(field(c.at("tensor/w"), "data.digest"), "<none>");
+    EXPECT_EQ(field(c.at("tensor/w"), "data.differing"), "<none>");
+    EXPECT_TRUE(diff(a, a, quick).all.empty());
+}
+
+TEST(ZtDiff, HalfFloatsAndNonFiniteValues) {
+    // f16: 1.0 = 0x3C00, 2.0 = 0x4000, +inf = 0x7C00.
+    const std::vector<std::uint16_t> a{0x3C00, 0x3C00, 0x3C00};
+    const std::vector<std::uint16_t> b{0x3C00, 0x4000, 0x7C00};
+    ZtValueDiff v;
+    ztCompareElements(ZtDType::Float16, bytesOf(a).data(), bytesOf(b).data(), 3, 10, v);
+    EXPECT_EQ(v.elements, 3u);
+    EXPECT_EQ(v.differing, 2u);
+    EXPECT_EQ(*v.firstDiffering, 11u);
+    EXPECT_EQ(v.nonFinite, 1u);
+    EXPECT_DOUBLE_EQ(v.maxAbs, 1.0);
+    EXPECT_DOUBLE_EQ(v.maxRel, 0.5);
+    EXPECT_DOUBLE_EQ(v.rms(), std::sqrt(1.0 / 3.0));
+}
+
+TEST(ZtDiff, SignedZeroDiffersInBitsNotInDistance) {
+    const std::vector<double> a{0.0}, b{-0.0};
+    ZtValueDiff v;
+    ztCompareElements(ZtDType::Float64, bytesOf(a).data(), bytesOf(b).data(), 1, 0, v);
+    EXPECT_EQ(v.differing, 1u);
+    EXPECT_EQ(v.maxAbs, 0.0);
+}
+
+TEST(ZtDiff, ParallelRawComparisonMergesTalliesInOrder) {
+    std::vector<std::int16_t> base(3'000'000, 7), edited = base;
+    edited[2'999'998] = 9;
+    edited[1'500'000] = 4;
+    const auto a = build({{"t", ZtDType::Int16, {3'000'000}, bytesOf(base)}});
+    const auto b = build({{"t", ZtDType::Int16, {3'000'000}, bytesOf(edited)}});
+    for (unsigned threads : {1u, 2u, 5u}) {
+        const ZtComponent& ca = *a->component(a->tensors()[0], "data");
+        const ZtComponent& cb = *b->component(b->tensors()[0], "data");
+        const auto r = ztCompareComponents(*a, ca, *b, cb, ZtDType::Int16, nullptr, threads);
+        ASSERT_TRUE(r.ok) << r.error;
+        EXPECT_EQ(r.diff.elements, 3'000'000u);
+        EXPECT_EQ(r.diff.differing, 2u);
+        EXPECT_EQ(*r.diff.firstDiffering, 1'500'000u);
+        EXPECT_DOUBLE_EQ(r.diff.maxAbs, 3.0);
+    }
+}
+
+TEST(ZtDiff, AnUnreadableManifestIsAClearError) {
+    const auto good = build({{"w", ZtDType::UInt8, {1}, {1}}});
+    const auto bad =
+        ZtFile::open(makeBufferSource(std::string("ZTEN1000garbage-garbage"), "bad.zt"));
+    Collected sink;
+    auto differ = makeZtDiffer(good, bad);
+    try {
+        differ->run(sink, {});
+        FAIL() << "expected a DiffError";
+    } catch (const DiffError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad.zt"), std::string::npos);
+    }
+}
+
+}  // namespace
+}  // namespace strata
