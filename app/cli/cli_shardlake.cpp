@@ -276,7 +276,7 @@ std::optional<std::vector<float>> vectorOfId(const sl::Store& store, const sl::L
     if (vectors) {
         sl::forEachDatasetLine(*vectors, [&](const sl::DatasetLine& line) {
             if (line.id == id && line.error.empty()) {
-                found = line.values;
+                found = std::vector<float>(line.values.begin(), line.values.end());
                 return false;
             }
             return true;

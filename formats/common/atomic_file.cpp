@@ -15,6 +15,7 @@ namespace strata {
 namespace {
 
 constexpr int kCreateAttempts = 100;
+constexpr std::uint64_t kWritebackStep = 32ull << 20;
 
 std::atomic<std::uint64_t> syncCalls{0};
 
@@ -118,6 +119,17 @@ void AtomicFile::write(std::span<const std::uint8_t> bytes) {
         bytes = bytes.subspan(static_cast<std::size_t>(n));
         written_ += static_cast<std::uint64_t>(n);
     }
+    if (durability_ == Durability::Immediate && written_ - writebackStarted_ >= kWritebackStep) {
+        startWriteback();
+    }
+}
+
+void AtomicFile::startWriteback() noexcept {
+    // Only a hint: commit() still fsyncs, so a failure here changes nothing.
+    (void)::sync_file_range(fd_, static_cast<off_t>(writebackStarted_),
+                            static_cast<off_t>(written_ - writebackStarted_),
+                            SYNC_FILE_RANGE_WRITE);
+    writebackStarted_ = written_;
 }
 
 void AtomicFile::write(std::string_view text) {

@@ -37,7 +37,9 @@ public:
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
-    // Appends bytes to the temporary file. Throws FileWriteError (e.g. disk full).
+    // Appends bytes to the temporary file. Throws FileWriteError (e.g. disk full). With
+    // Durability::Immediate, every 32 MiB written are handed to the disk without waiting, so
+    // the fsync in commit() only waits for the tail of a large file.
     void write(std::span<const std::uint8_t> bytes);
     void write(std::string_view text);
 
@@ -61,12 +63,14 @@ public:
 private:
     void requireOpen(const char* action) const;
     void closeAndRemove() noexcept;
+    void startWriteback() noexcept;
 
     std::filesystem::path target_;
     std::filesystem::path tempPath_;
     Durability durability_ = Durability::Immediate;
     int fd_ = -1;
     std::uint64_t written_ = 0;
+    std::uint64_t writebackStarted_ = 0;  // bytes already handed to the disk
     bool committed_ = false;
 };
 

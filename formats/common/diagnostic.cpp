@@ -56,6 +56,15 @@ void CappedSink::accept(Diagnostic diagnostic) {
     tally.worstDropped = std::max(tally.worstDropped, diagnostic.severity);
 }
 
+void CappedSink::countDropped(const std::string& code, std::size_t count, Severity worst) {
+    if (count == 0) {
+        return;
+    }
+    Tally& tally = tallies_[code];
+    tally.count += count;
+    tally.worstDropped = std::max(tally.worstDropped, worst);
+}
+
 void CappedSink::finish() {
     for (const auto& [code, tally] : tallies_) {
         if (maxPerCode_ != 0 && tally.count > maxPerCode_) {

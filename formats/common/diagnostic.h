@@ -88,6 +88,10 @@ public:
     CappedSink(DiagnosticSink& target, std::size_t maxPerCode, std::string summaryCode = {})
         : target_(target), maxPerCode_(maxPerCode), summaryCode_(std::move(summaryCode)) {}
     void finish();
+    // Counts `count` diagnostics of `code` that were capped before they got here (work done on
+    // another thread keeps only the first maxPerCode of each code), as if they had been
+    // reported and dropped. Call from the thread that reports.
+    void countDropped(const std::string& code, std::size_t count, Severity worst);
 
 protected:
     void accept(Diagnostic diagnostic) override;

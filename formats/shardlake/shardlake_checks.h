@@ -5,13 +5,18 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "formats/common/checksums.h"
 #include "formats/common/validator.h"
 #include "shardlake_binary.h"
+#include "shardlake_dataset.h"
+#include "shardlake_manifest.h"
 #include "shardlake_store.h"
 
 namespace strata::shardlake {
@@ -26,12 +31,38 @@ public:
     void reportProblems(const std::vector<BinaryProblem>& problems);
     // One summary per code that hit the cap.
     void finish() { capped_.finish(); }
+    // Diagnostics capped off another thread's work (see DeferredSink).
+    void countDropped(const std::string& code, std::size_t count, Severity worst) {
+        capped_.countDropped(code, count, worst);
+    }
     bool cancelled() const { return options_.cancelled(); }
     const ValidationOptions& options() const { return options_; }
 
 private:
     CappedSink capped_;
     const ValidationOptions& options_;
+};
+
+// Diagnostics of work done off the reporting thread (one shard), in order and capped per code
+// as the Reporter caps them, replayed into the Reporter later so the report reads the same.
+class DeferredSink final : public DiagnosticSink {
+public:
+    explicit DeferredSink(std::size_t maxPerCode) : maxPerCode_(maxPerCode) {}
+    void replayInto(Reporter& reporter);
+    void replayInto(DeferredSink& other);
+
+protected:
+    void accept(Diagnostic diagnostic) override;
+
+private:
+    struct Dropped {
+        std::size_t count = 0;
+        Severity worst = Severity::Info;
+    };
+    std::size_t maxPerCode_;
+    std::vector<Diagnostic> kept_;
+    std::map<std::string, std::size_t> counts_;
+    std::map<std::string, Dropped> dropped_;
 };
 
 // Ids seen across the shards of one index: (id, where) pairs sorted at the end.
@@ -41,6 +72,8 @@ public:
     static constexpr std::size_t kLimit = std::size_t{1} << 27;
 
     void add(std::uint64_t id, Region where);
+    // Adds the ids another collector saw, after this one's, as if added here.
+    void append(IdCollector&& other);
     // Reports SL-DUPLICATE-ID for every id seen more than once.
     void reportDuplicates(Reporter& reporter, const char* scope);
 
@@ -60,43 +93,101 @@ std::string hex16(std::uint64_t value);
 
 // Records and centroids of a shard whose header parsed: non-finite values, PQ codes >= pq_k,
 // ids (into `ids` when given).
+// With `hash`, the whole file is also hashed (FNV-1a) in the same pass.
 void checkShardContent(const ByteSource& source, const ShardLayout& layout, Reporter& reporter,
-                       IdCollector* ids);
+                       IdCollector* ids, Fnv1a64* hash = nullptr);
 void checkCoarseContent(const ByteSource& source, const CoarseLayout& layout, Reporter& reporter);
 void checkCodebookContent(const ByteSource& source, const CodebookLayout& layout,
                           Reporter& reporter);
 
-// The vectors of a dataset by id, to compare raw shard records with.
-struct DatasetVectors {
-    // Larger datasets are not loaded (and not compared): 128 MiB of values.
-    static constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 25;
-    std::unordered_map<std::uint64_t, std::size_t> row;  // id → offset in `values`
-    std::vector<float> values;
-    std::size_t dims = 0;
-    // False when the file is missing, damaged (its own check reports that), too large, has
-    // repeated ids, or its dims differ from the index's.
-    bool usable = false;
-};
-
-// Datasets loaded during one validation run, so indexes built from one dataset share it.
-class DatasetCache {
+// The raw records of one index, compared with its dataset's vectors while the dataset is
+// scanned (the dataset is not kept in memory): each record is found equal, found different, or
+// not found. The comparison only counts when the dataset is usable: every line parsed, ids
+// unique, every vector of the index's dims, and no more values than kMaxValues.
+class RecordMatcher {
 public:
-    std::shared_ptr<const DatasetVectors> load(const Store& store, const std::string& key,
-                                               std::size_t dims, const CancelToken* cancel);
-    void remember(const std::string& key, std::shared_ptr<const DatasetVectors> vectors) {
-        cache_[key] = std::move(vectors);
-    }
+    static constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 25;
+    enum class Verdict : std::uint8_t { Missing, Equal, Differs };
+
+    explicit RecordMatcher(std::size_t dims) : dims_(dims) {}
+    // The records of shard `shard` (records of recordSize bytes from `records`, an id and
+    // dims f32 each), which must stay mapped until the matcher is done.
+    void addShard(std::size_t shard, const std::uint8_t* records, std::uint64_t count,
+                  std::uint64_t recordSize);
+    // Before the first line.
+    void seal();
+    // Each line of the dataset, in file order.
+    void feed(const DatasetLine& line);
+    // After the last line.
+    void finish();
+    // The dataset file is missing: nothing is compared.
+    void noDataset();
+    bool finished() const { return finished_; }
+    // False once a line made the dataset unusable: the rest need not be read.
+    bool wantsMore() const { return usable_; }
+
+    bool usable() const { return usable_ && finished_; }
+    Verdict verdict(std::size_t shard, std::uint64_t record) const;
 
 private:
-    std::map<std::string, std::shared_ptr<const DatasetVectors>> cache_;
+    struct Ref {
+        std::uint64_t id;
+        std::uint32_t shard;
+        std::uint32_t record;
+    };
+    struct Shard {
+        const std::uint8_t* records = nullptr;
+        std::uint64_t recordSize = 0;
+        std::vector<Verdict> verdicts;
+    };
+    bool matches(const Ref& ref, std::span<const float> values) const;
+
+    std::size_t dims_;
+    std::vector<Ref> refs_;  // sorted by id after seal()
+    std::map<std::size_t, Shard> shards_;
+    std::vector<std::uint64_t> datasetIds_;
+    std::uint64_t lines_ = 0;
+    bool usable_ = true;
+    bool finished_ = false;
 };
 
-// `datasets` null: shards are not compared with the dataset.
+// One shard checked off the reporting thread: what checkShard reports (all but the comparison
+// with the dataset) and the ids it saw, to replay in manifest order.
+struct ShardScan {
+    const ShardEntry* entry = nullptr;
+    ByteSourcePtr source;
+    std::unique_ptr<DeferredSink> diagnostics;
+    IdCollector ids;
+    // Raw records whose header and length agree: compared with the dataset.
+    std::optional<ShardLayout> comparable;
+    ByteView records;  // their bytes, kept mapped for the comparison
+};
+
+// An index whose shards were scanned (in parallel, one pass per shard file) before the
+// reporting starts, so the dataset scan can compare their records.
+struct PreparedIndex {
+    std::string version;
+    ByteSourcePtr manifestSource;
+    std::shared_ptr<JsonDoc> doc;
+    std::optional<IndexManifest> manifest;  // when the manifest parsed
+    std::vector<Diagnostic> manifestFindings;
+    std::vector<ShardScan> shards;           // manifest order, each artifact key once
+    std::shared_ptr<RecordMatcher> matcher;  // when the records are compared with a dataset
+};
+
+// Scans the shards of indexes/<version>; nothing is reported yet.
+std::shared_ptr<PreparedIndex> prepareIndex(const Store& store, const std::string& version,
+                                            const ValidationOptions& options);
+// Runs the comparison of an index nobody fed: scans the manifest's vectors file on its own.
+void matchOnItsOwn(const Store& store, PreparedIndex& index, const CancelToken* cancel);
+
+// Reports everything about an index; `prepared` from prepareIndex (for this version).
 void checkIndex(const Store& store, const std::string& version, Reporter& reporter,
-                DatasetCache* datasets);
-// With `datasets`, the vectors read during the scan are kept for the index checks.
+                PreparedIndex& prepared);
+// Every check of a dataset; the matchers of `indexes` built from its vectors file are fed in
+// the same scan.
 void checkDataset(const Store& store, const std::string& version, Reporter& reporter,
-                  DatasetCache* datasets);
+                  const std::vector<std::shared_ptr<PreparedIndex>>& indexes = {});
 void checkAlias(const Store& store, const std::string& name, Reporter& reporter);
 // Aliases a manifest names that have no alias file (warnings).
 void checkManifestAliases(const Store& store, Reporter& reporter);

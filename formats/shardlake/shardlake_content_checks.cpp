@@ -1,6 +1,7 @@
 // Byte-level checks shared by the index check and the single-file validators: the reporter,
 // fingerprints, and scans over records, centroids and codewords.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -70,6 +71,48 @@ void Reporter::reportProblems(const std::vector<BinaryProblem>& problems) {
     }
 }
 
+void DeferredSink::accept(Diagnostic diagnostic) {
+    if (maxPerCode_ == 0 || ++counts_[diagnostic.code] <= maxPerCode_) {
+        kept_.push_back(std::move(diagnostic));
+        return;
+    }
+    Dropped& dropped = dropped_[diagnostic.code];
+    ++dropped.count;
+    dropped.worst = std::max(dropped.worst, diagnostic.severity);
+}
+
+void DeferredSink::replayInto(Reporter& reporter) {
+    for (Diagnostic& d : kept_) {
+        reporter.report(std::move(d));
+    }
+    for (const auto& [code, dropped] : dropped_) {
+        reporter.countDropped(code, dropped.count, dropped.worst);
+    }
+    kept_.clear();
+    dropped_.clear();
+}
+
+void DeferredSink::replayInto(DeferredSink& other) {
+    for (Diagnostic& d : kept_) {
+        other.report(std::move(d));
+    }
+    for (const auto& [code, dropped] : dropped_) {
+        Dropped& into = other.dropped_[code];
+        into.count += dropped.count;
+        into.worst = std::max(into.worst, dropped.worst);
+    }
+    kept_.clear();
+    dropped_.clear();
+}
+
+void IdCollector::append(IdCollector&& other) {
+    for (const Seen& seen : other.seen_) {
+        add(seen.id, {seen.source, seen.offset, 8});
+    }
+    overflowed_ = overflowed_ || other.overflowed_;
+    other.seen_ = {};
+}
+
 void IdCollector::add(std::uint64_t id, Region where) {
     if (seen_.size() >= kLimit) {
         overflowed_ = true;
@@ -120,12 +163,20 @@ std::string hex16(std::uint64_t value) {
 }
 
 void checkShardContent(const ByteSource& source, const ShardLayout& layout, Reporter& reporter,
-                       IdCollector* ids) {
+                       IdCollector* ids, Fnv1a64* hash) {
+    std::uint64_t hashed = 0;  // bytes of the file hashed so far, in order
+    auto hashUpTo = [&](std::uint64_t end) {
+        for (; hash != nullptr && hashed < end; hashed = std::min(end, hashed + kChunkBytes)) {
+            hash->update(source.view(hashed, std::min(end, hashed + kChunkBytes) - hashed).bytes);
+        }
+    };
     if (!layout.layoutKnown) {
+        hashUpTo(source.size());
         return;
     }
     checkVectors(source, layout.centroidsOffset, layout.centroidsPresent(), layout.dims, "centroid",
                  reporter);
+    hashUpTo(std::min(layout.recordsOffset, source.size()));
     const std::uint64_t count = layout.recordsPresent();
     const std::uint64_t recordsPerChunk =
         std::max<std::uint64_t>(1, kChunkBytes / layout.recordSize);
@@ -135,7 +186,11 @@ void checkShardContent(const ByteSource& source, const ShardLayout& layout, Repo
         const std::uint64_t base = layout.recordOffset(first);
         const ByteView view = source.view(base, n * layout.recordSize);
         if (view.size() != n * layout.recordSize) {
-            return;
+            break;
+        }
+        if (hash != nullptr && hashed == base) {
+            hash->update(view.bytes);  // the same pass: the chunk is hashed while in cache
+            hashed = base + view.size();
         }
         for (std::uint64_t i = 0; i < n; ++i) {
             const std::uint8_t* record = view.data() + i * layout.recordSize;
@@ -163,6 +218,79 @@ void checkShardContent(const ByteSource& source, const ShardLayout& layout, Repo
             }
         }
     }
+    hashUpTo(source.size());
+}
+
+void RecordMatcher::addShard(std::size_t shard, const std::uint8_t* records, std::uint64_t count,
+                             std::uint64_t recordSize) {
+    if (!usable_ || refs_.size() + count > kMaxValues / std::max<std::size_t>(dims_, 1)) {
+        usable_ = false;  // more records than the largest dataset that is compared
+        refs_ = {};
+        return;
+    }
+    Shard& s = shards_[shard];
+    s.records = records;
+    s.recordSize = recordSize;
+    s.verdicts.assign(static_cast<std::size_t>(count), Verdict::Missing);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        refs_.push_back({decodeLe<std::uint64_t>(records + i * recordSize),
+                         static_cast<std::uint32_t>(shard), static_cast<std::uint32_t>(i)});
+    }
+}
+
+void RecordMatcher::seal() {
+    std::sort(refs_.begin(), refs_.end(), [](const Ref& a, const Ref& b) { return a.id < b.id; });
+}
+
+bool RecordMatcher::matches(const Ref& ref, std::span<const float> values) const {
+    const Shard& s = shards_.at(ref.shard);
+    const std::uint8_t* vector = s.records + std::uint64_t{ref.record} * s.recordSize + 8;
+    if constexpr (std::endian::native == std::endian::little) {
+        return std::memcmp(vector, values.data(), values.size() * sizeof(float)) == 0;
+    } else {
+        std::vector<float> decoded(values.size());
+        decodeF32s({vector, values.size() * sizeof(float)}, decoded);
+        return std::memcmp(decoded.data(), values.data(), values.size() * sizeof(float)) == 0;
+    }
+}
+
+void RecordMatcher::feed(const DatasetLine& line) {
+    if (!usable_) {
+        return;
+    }
+    ++lines_;
+    usable_ = line.error.empty() && line.id && line.values.size() == dims_ && dims_ != 0 &&
+              lines_ * dims_ <= kMaxValues;
+    if (!usable_) {
+        refs_ = {};
+        datasetIds_ = {};
+        return;
+    }
+    datasetIds_.push_back(*line.id);
+    const auto range = std::equal_range(refs_.begin(), refs_.end(), Ref{*line.id, 0, 0},
+                                        [](const Ref& a, const Ref& b) { return a.id < b.id; });
+    for (auto it = range.first; it != range.second; ++it) {
+        shards_.at(it->shard).verdicts[it->record] =
+            matches(*it, line.values) ? Verdict::Equal : Verdict::Differs;
+    }
+}
+
+void RecordMatcher::finish() {
+    std::sort(datasetIds_.begin(), datasetIds_.end());
+    if (std::adjacent_find(datasetIds_.begin(), datasetIds_.end()) != datasetIds_.end()) {
+        usable_ = false;  // a repeated id: which of its vectors a record should equal is unclear
+    }
+    datasetIds_ = {};
+    finished_ = true;
+}
+
+void RecordMatcher::noDataset() {
+    usable_ = false;
+    finished_ = true;
+}
+
+RecordMatcher::Verdict RecordMatcher::verdict(std::size_t shard, std::uint64_t record) const {
+    return shards_.at(shard).verdicts.at(static_cast<std::size_t>(record));
 }
 
 void checkCoarseContent(const ByteSource& source, const CoarseLayout& layout, Reporter& reporter) {

@@ -43,7 +43,7 @@ std::vector<float> valuesAt(const ByteSourcePtr& source, const VectorLine& line)
     const auto one = makeBufferSource(
         std::string_view(reinterpret_cast<const char*>(v.data()), v.size()), source->name());
     shardlake::forEachDatasetLine(*one, [&](const shardlake::DatasetLine& l) {
-        values = l.values;
+        values.assign(l.values.begin(), l.values.end());
         return false;
     });
     return values;

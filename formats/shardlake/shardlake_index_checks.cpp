@@ -1,5 +1,7 @@
 // The checks of one index version: its manifest, the files the manifest names, and every shard
 // against the manifest (fingerprint, header, length, dims, counts, centroids, PQ parameters).
+// Shards are checked on pool threads, one pass over each file, before anything is reported;
+// their findings are then reported in manifest order, as a sequential check would.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -7,6 +9,7 @@
 #include <unordered_map>
 
 #include "formats/common/le_reader.h"
+#include "formats/common/ordered_pool.h"
 #include "shardlake_checks.h"
 #include "shardlake_dataset.h"
 #include "shardlake_diagnostic.h"
@@ -24,41 +27,32 @@ struct IndexContext {
     const IndexManifest& manifest;
     Reporter& reporter;
     IdCollector ids;
-    std::shared_ptr<const DatasetVectors> dataset;
 };
 
 // Raw records whose vector differs from the dataset's vector with the same id (warnings: the
 // fingerprint cannot see a shard rewritten together with its manifest).
-void compareWithDataset(IndexContext& ctx, const ShardEntry& entry, const ByteSource& source,
-                        const ShardLayout& layout) {
-    if (!ctx.dataset) {
-        return;
-    }
-    const DatasetVectors& dataset = *ctx.dataset;
-    if (!dataset.usable || layout.isPq() || !layout.layoutKnown || layout.dims != dataset.dims) {
-        return;
-    }
-    std::vector<float> values(layout.dims);
-    for (std::uint64_t i = 0; i < layout.recordsPresent() && !ctx.reporter.cancelled(); ++i) {
-        const std::uint64_t offset = layout.recordOffset(i);
-        const ByteView record = source.view(offset, layout.recordSize);
-        const std::uint64_t id = decodeLe<std::uint64_t>(record.data());
-        const auto row = dataset.row.find(id);
-        if (row == dataset.row.end()) {
-            ctx.reporter.report(warningAt("SL-VECTOR-MISMATCH",
-                                          entry.artifactKey + ": record " + std::to_string(i) +
-                                              " has id " + std::to_string(id) +
-                                              ", which the dataset does not have",
-                                          {&source, offset, 8}));
+void reportComparison(Reporter& reporter, const RecordMatcher& matcher, std::size_t shard,
+                      const ShardScan& scan) {
+    const ShardLayout& layout = *scan.comparable;
+    const ByteSource& source = *scan.source;
+    const std::string& key = scan.entry->artifactKey;
+    for (std::uint64_t i = 0; i < layout.recordsPresent() && !reporter.cancelled(); ++i) {
+        const RecordMatcher::Verdict verdict = matcher.verdict(shard, i);
+        if (verdict == RecordMatcher::Verdict::Equal) {
             continue;
         }
-        decodeF32s({record.data() + 8, record.size() - 8}, values);
-        if (std::memcmp(values.data(), dataset.values.data() + row->second,
-                        values.size() * sizeof(float)) != 0) {
-            ctx.reporter.report(warningAt("SL-VECTOR-MISMATCH",
-                                          entry.artifactKey + ": the vector of id " +
-                                              std::to_string(id) + " differs from the dataset's",
-                                          {&source, offset + 8, layout.recordSize - 8}));
+        const std::uint64_t offset = layout.recordOffset(i);
+        const std::uint64_t id = decodeLe<std::uint64_t>(source.view(offset, 8).data());
+        if (verdict == RecordMatcher::Verdict::Missing) {
+            reporter.report(warningAt("SL-VECTOR-MISMATCH",
+                                      key + ": record " + std::to_string(i) + " has id " +
+                                          std::to_string(id) + ", which the dataset does not have",
+                                      {&source, offset, 8}));
+        } else {
+            reporter.report(warningAt(
+                "SL-VECTOR-MISMATCH",
+                key + ": the vector of id " + std::to_string(id) + " differs from the dataset's",
+                {&source, offset + 8, layout.recordSize - 8}));
         }
     }
 }
@@ -96,11 +90,12 @@ std::string fingerprintHint(const std::string& expected, const std::string& actu
     return {};
 }
 
-void checkFingerprint(IndexContext& ctx, const ShardEntry& entry, const ByteSource& source) {
+void checkFingerprint(IndexContext& ctx, const ShardEntry& entry, const ByteSource& source,
+                      std::uint64_t hash) {
     if (entry.fingerprint.empty()) {
         return;
     }
-    const std::string actual = hex16(fingerprintOf(source, ctx.reporter.options().cancel));
+    const std::string actual = hex16(hash);
     if (entry.fingerprint != actual) {
         ctx.reporter.report(makeDiagnostic(
             Severity::Error, "SL-FINGERPRINT",
@@ -209,16 +204,40 @@ void checkShardCentroid(IndexContext& ctx, const ShardEntry& entry, const ShardP
     }
 }
 
-void checkShard(IndexContext& ctx, const ShardEntry& entry) {
+// Everything about one shard but the comparison with the dataset, in one pass over the file:
+// its fingerprint is computed while its records are checked. Fills `scan`.
+void checkShard(IndexContext& ctx, const ShardEntry& entry, ShardScan& scan) {
     const std::string pointer = pointerOf("/shards", entry.position, "artifact_key");
-    ByteSourcePtr source = requireFile(ctx, entry.artifactKey, pointer, "shard artifact");
-    if (!source) {
+    scan.source = requireFile(ctx, entry.artifactKey, pointer, "shard artifact");
+    if (!scan.source) {
         return;
     }
-    checkFingerprint(ctx, entry, *source);
-    const ShardParse parse = parseShard(*source);
+    const ByteSource& source = *scan.source;
+    const ByteView whole = source.view(0, source.size());
+    prefault(std::string_view(reinterpret_cast<const char*>(whole.data()), whole.size()));
+    const ShardParse parse = parseShard(source);
+    const bool known = parse.layout && (parse.layout->version == 1 || parse.layout->version == 2);
+    const bool versionFits = known && parse.layout->isPq() == ctx.manifest.compression.pqShards();
+    // Records are only meaningful when the header and the length agree.
+    const bool content = versionFits && parse.problems.empty();
+    Fnv1a64 hash;
+    Fnv1a64* wanted = entry.fingerprint.empty() ? nullptr : &hash;
+    // Content findings wait until the header findings are reported, as they always came after.
+    DeferredSink contentSink(ctx.reporter.options().maxPerCode);
+    if (content) {
+        ValidationOptions uncapped = ctx.reporter.options();
+        uncapped.maxPerCode = 0;  // contentSink caps
+        Reporter contentReporter(contentSink, uncapped);
+        checkShardContent(source, *parse.layout, contentReporter, &ctx.ids, wanted);
+    } else if (wanted != nullptr) {
+        checkFingerprint(ctx, entry, source, fingerprintOf(source, ctx.reporter.options().cancel));
+        wanted = nullptr;
+    }
+    if (wanted != nullptr) {
+        checkFingerprint(ctx, entry, source, hash.value());
+    }
     ctx.reporter.reportProblems(parse.problems);
-    if (!parse.layout || (parse.layout->version != 1 && parse.layout->version != 2)) {
+    if (!known) {
         return;
     }
     // Read with the wrong layout, every later field would be noise.
@@ -226,11 +245,13 @@ void checkShard(IndexContext& ctx, const ShardEntry& entry) {
         return;
     }
     checkShardAgainstEntry(ctx, entry, parse);
-    checkShardCentroid(ctx, entry, parse, *source);
-    // Records are only meaningful when the header and the length agree.
-    if (parse.problems.empty()) {
-        checkShardContent(*source, *parse.layout, ctx.reporter, &ctx.ids);
-        compareWithDataset(ctx, entry, *source, *parse.layout);
+    checkShardCentroid(ctx, entry, parse, source);
+    if (content) {
+        contentSink.replayInto(*scan.diagnostics);
+        if (!parse.layout->isPq() && parse.layout->layoutKnown && ctx.manifest.dims &&
+            parse.layout->dims == *ctx.manifest.dims) {
+            scan.comparable = parse.layout;
+        }
     }
 }
 
@@ -375,78 +396,145 @@ void checkOrphans(IndexContext& ctx, const std::string& version) {
 
 }  // namespace
 
-std::shared_ptr<const DatasetVectors> DatasetCache::load(const Store& store, const std::string& key,
-                                                         std::size_t dims,
-                                                         const CancelToken* cancel) {
-    const auto cached = cache_.find(key);
-    if (cached != cache_.end() && cached->second->dims == dims) {
-        return cached->second;
+namespace {
+
+ShardScan scanShard(const Store& store, const PreparedIndex& index, const ShardEntry& entry,
+                    const ValidationOptions& options) {
+    ShardScan scan;
+    scan.entry = &entry;
+    scan.diagnostics = std::make_unique<DeferredSink>(options.maxPerCode);
+    ValidationOptions uncapped = options;
+    uncapped.maxPerCode = 0;  // scan.diagnostics caps
+    uncapped.progress = {};
+    Reporter reporter(*scan.diagnostics, uncapped);
+    IndexContext ctx{store, *index.doc, *index.manifest, reporter, {}};
+    checkShard(ctx, entry, scan);
+    scan.ids = std::move(ctx.ids);
+    if (scan.comparable) {
+        const ShardLayout& layout = *scan.comparable;
+        scan.records =
+            scan.source->view(layout.recordsOffset, layout.recordsPresent() * layout.recordSize);
     }
-    auto out = std::make_shared<DatasetVectors>();
-    out->dims = dims;
-    ByteSourcePtr source = store.source(key);
-    bool ok = source != nullptr && dims != 0;
-    if (ok) {
-        forEachDatasetLine(*source, [&](const DatasetLine& line) {
-            ok = line.error.empty() && line.id && line.values.size() == dims &&
-                 out->values.size() + dims <= DatasetVectors::kMaxValues &&
-                 out->row.emplace(*line.id, out->values.size()).second;
-            out->values.insert(out->values.end(), line.values.begin(), line.values.end());
-            return ok && !(cancel != nullptr && cancel->cancelled());
-        });
+    return scan;
+}
+
+// The dataset is compared with raw shards only; PQ codes are not vectors.
+void buildMatcher(PreparedIndex& index) {
+    const IndexManifest& m = *index.manifest;
+    if (!m.dims || *m.dims == 0 || m.compression.pqShards() || m.vectorsKey.empty()) {
+        return;
     }
-    out->usable = ok;
-    if (!ok) {
-        out->values.clear();
-        out->row.clear();
+    index.matcher = std::make_shared<RecordMatcher>(static_cast<std::size_t>(*m.dims));
+    for (std::size_t i = 0; i < index.shards.size(); ++i) {
+        const ShardScan& scan = index.shards[i];
+        if (scan.comparable) {
+            index.matcher->addShard(i, scan.records.data(), scan.comparable->recordsPresent(),
+                                    scan.comparable->recordSize);
+        }
     }
-    cache_[key] = out;
-    return out;
+    index.matcher->seal();
+}
+
+}  // namespace
+
+std::shared_ptr<PreparedIndex> prepareIndex(const Store& store, const std::string& version,
+                                            const ValidationOptions& options) {
+    auto index = std::make_shared<PreparedIndex>();
+    index->version = version;
+    index->manifestSource = store.source("indexes/" + version + "/manifest.json");
+    if (!index->manifestSource) {
+        return index;
+    }
+    index->doc = std::make_shared<JsonDoc>(loadJson(index->manifestSource));
+    if (!index->doc->parsed) {
+        return index;
+    }
+    index->manifest = readIndexManifest(*index->doc, index->manifestFindings);
+    std::set<std::string> seen;
+    std::vector<const ShardEntry*> entries;
+    for (const ShardEntry& entry : index->manifest->shards) {
+        if (seen.insert(entry.artifactKey).second) {
+            entries.push_back(&entry);
+        }
+    }
+    // Each shard on a pool thread; results come back in manifest order.
+    const unsigned threads = options.threads;
+    OrderedPool<ShardScan> pool(threads, 2 * std::max(2u, threads), options.cancel);
+    std::size_t submitted = 0;
+    auto submit = [&] {
+        if (submitted < entries.size()) {
+            const ShardEntry* entry = entries[submitted++];
+            pool.submit([&store, &index, entry, &options] {
+                return scanShard(store, *index, *entry, options);
+            });
+        }
+    };
+    while (submitted < entries.size() && !pool.full()) {
+        submit();
+    }
+    while (std::optional<ShardScan> scan = pool.next()) {
+        submit();
+        index->shards.push_back(std::move(*scan));
+        options.reportProgress(
+            static_cast<double>(index->shards.size()) / static_cast<double>(entries.size()),
+            version + ": shard " + std::to_string(index->shards.size()) + " of " +
+                std::to_string(entries.size()));
+    }
+    if (index->shards.size() == entries.size()) {
+        buildMatcher(*index);
+    }
+    return index;
+}
+
+void matchOnItsOwn(const Store& store, PreparedIndex& index, const CancelToken* cancel) {
+    if (!index.matcher || index.matcher->finished()) {
+        return;
+    }
+    const ByteSourcePtr source = store.source(index.manifest->vectorsKey);
+    if (!source) {
+        index.matcher->noDataset();
+        return;
+    }
+    forEachDatasetLine(*source, [&](const DatasetLine& line) {
+        index.matcher->feed(line);
+        return index.matcher->wantsMore() && !(cancel != nullptr && cancel->cancelled());
+    });
+    index.matcher->finish();
 }
 
 void checkIndex(const Store& store, const std::string& version, Reporter& reporter,
-                DatasetCache* datasets) {
+                PreparedIndex& prepared) {
     const std::string manifestKey = "indexes/" + version + "/manifest.json";
-    ByteSourcePtr manifestSource = store.source(manifestKey);
-    if (!manifestSource) {
+    if (!prepared.manifestSource) {
         reporter.report(errorAt("SL-MISSING", "index manifest missing: " + manifestKey, {},
                                 store.pathOf(manifestKey).string()));
         return;
     }
-    const JsonDoc doc = loadJson(manifestSource);
+    const JsonDoc& doc = *prepared.doc;
     if (!doc.parsed) {
         reporter.report(jsonError(doc, "index manifest " + manifestKey));
         return;
     }
-    std::vector<Diagnostic> found;
-    const IndexManifest manifest = readIndexManifest(doc, found);
-    reporter.reportAll(std::move(found));
+    reporter.reportAll(std::move(prepared.manifestFindings));
+    const IndexManifest& manifest = *prepared.manifest;
     if (!manifest.indexVersion.empty() && manifest.indexVersion != version) {
         reporter.report(errorAt("SL-NAME",
                                 "index_version \"" + manifest.indexVersion +
                                     "\" but the index folder is \"" + version + "\"",
                                 doc.regionOf("/index_version")));
     }
-    IndexContext ctx{store, doc, manifest, reporter, {}, {}};
+    IndexContext ctx{store, doc, manifest, reporter, {}};
     checkDatasetLink(ctx);
-    // The dataset is compared with raw shards only; PQ codes are not vectors.
-    if (datasets != nullptr && manifest.dims && !manifest.compression.pqShards() &&
-        !manifest.vectorsKey.empty()) {
-        ctx.dataset =
-            datasets->load(store, manifest.vectorsKey, static_cast<std::size_t>(*manifest.dims),
-                           reporter.options().cancel);
-    }
     checkCodebook(ctx);
     checkCoarseQuantizer(ctx);
-    std::set<std::string> done;
-    for (std::size_t i = 0; i < manifest.shards.size() && !reporter.cancelled(); ++i) {
-        const ShardEntry& entry = manifest.shards[i];
-        reporter.options().reportProgress(
-            static_cast<double>(i) / static_cast<double>(manifest.shards.size()),
-            version + ": shard " + std::to_string(i + 1) + " of " +
-                std::to_string(manifest.shards.size()));
-        if (done.insert(entry.artifactKey).second) {
-            checkShard(ctx, entry);
+    const RecordMatcher* matcher =
+        prepared.matcher && prepared.matcher->usable() ? prepared.matcher.get() : nullptr;
+    for (std::size_t i = 0; i < prepared.shards.size() && !reporter.cancelled(); ++i) {
+        ShardScan& scan = prepared.shards[i];
+        scan.diagnostics->replayInto(reporter);
+        ctx.ids.append(std::move(scan.ids));
+        if (matcher != nullptr && scan.comparable) {
+            reportComparison(reporter, *matcher, i, scan);
         }
     }
     ctx.ids.reportDuplicates(reporter, ("index " + version).c_str());

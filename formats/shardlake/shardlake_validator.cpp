@@ -18,79 +18,53 @@ std::string stem(const std::string& name) {
     return name.ends_with(".json") ? name.substr(0, name.size() - 5) : name;
 }
 
-// Dims, ids and finiteness of every line of vectors.jsonl.
-// Collects the vectors for the index checks while the dataset is scanned anyway.
-class VectorCollector {
-public:
-    void add(const DatasetLine& line) {
-        if (!out_->usable) {
-            return;
-        }
-        if (out_->values.empty()) {
-            out_->dims = line.values.size();
-        }
-        out_->usable = line.error.empty() && line.id && line.values.size() == out_->dims &&
-                       out_->values.size() + out_->dims <= DatasetVectors::kMaxValues &&
-                       out_->row.emplace(*line.id, out_->values.size()).second;
-        if (!out_->usable) {
-            out_->values = {};
-            out_->row = {};
-            return;
-        }
-        out_->values.insert(out_->values.end(), line.values.begin(), line.values.end());
-    }
-    std::shared_ptr<DatasetVectors> take() { return std::move(out_); }
-
-private:
-    std::shared_ptr<DatasetVectors> out_ = [] {
-        auto v = std::make_shared<DatasetVectors>();
-        v->usable = true;
-        return v;
-    }();
-};
-
+// Dims, ids and finiteness of every line of vectors.jsonl; `matchers` see every line too.
 void checkDatasetVectors(const ByteSource& source, const JsonDoc& infoDoc, const DatasetInfo& info,
-                         Reporter& reporter, VectorCollector* collector) {
+                         Reporter& reporter, const std::vector<RecordMatcher*>& matchers) {
     std::optional<std::size_t> firstDims;
     std::uint64_t lines = 0;
     IdCollector ids;
-    forEachDatasetLine(source, [&](const DatasetLine& line) {
-        ++lines;
-        if (collector != nullptr) {
-            collector->add(line);
-        }
-        if (!line.error.empty()) {
-            reporter.report(errorAt(
-                "SL-JSON", "vectors line " + std::to_string(line.lineNumber) + ": " + line.error,
-                line.region));
-        }
-        if (line.id) {
-            ids.add(*line.id, line.region);
-        }
-        if (line.nonFinite) {
-            reporter.report(errorAt("SL-NONFINITE",
-                                    "vectors line " + std::to_string(line.lineNumber) +
-                                        " holds a value that is not a finite f32",
-                                    line.region));
-        }
-        if (line.hasValues && !firstDims) {
-            firstDims = line.values.size();
-            if (info.dims && *info.dims != line.values.size()) {
-                reporter.report(
-                    makeDiagnostic(Severity::Error, "SL-DIMS",
-                                   "dataset info says dims " + std::to_string(*info.dims) +
-                                       "; the vectors have " + std::to_string(line.values.size()),
-                                   {infoDoc.regionOf("/dims"), line.region}));
+    forEachDatasetLine(
+        source,
+        [&](const DatasetLine& line) {
+            ++lines;
+            for (RecordMatcher* matcher : matchers) {
+                matcher->feed(line);
             }
-        } else if (line.hasValues && line.values.size() != *firstDims) {
-            reporter.report(errorAt("SL-DIMS",
-                                    "vectors line " + std::to_string(line.lineNumber) + " has " +
-                                        std::to_string(line.values.size()) + " values, not " +
-                                        std::to_string(*firstDims),
-                                    line.region));
-        }
-        return !reporter.cancelled();
-    });
+            if (!line.error.empty()) {
+                reporter.report(
+                    errorAt("SL-JSON",
+                            "vectors line " + std::to_string(line.lineNumber) + ": " + line.error,
+                            line.region));
+            }
+            if (line.id) {
+                ids.add(*line.id, line.region);
+            }
+            if (line.nonFinite) {
+                reporter.report(errorAt("SL-NONFINITE",
+                                        "vectors line " + std::to_string(line.lineNumber) +
+                                            " holds a value that is not a finite f32",
+                                        line.region));
+            }
+            if (line.hasValues && !firstDims) {
+                firstDims = line.values.size();
+                if (info.dims && *info.dims != line.values.size()) {
+                    reporter.report(makeDiagnostic(
+                        Severity::Error, "SL-DIMS",
+                        "dataset info says dims " + std::to_string(*info.dims) +
+                            "; the vectors have " + std::to_string(line.values.size()),
+                        {infoDoc.regionOf("/dims"), line.region}));
+                }
+            } else if (line.hasValues && line.values.size() != *firstDims) {
+                reporter.report(errorAt("SL-DIMS",
+                                        "vectors line " + std::to_string(line.lineNumber) +
+                                            " has " + std::to_string(line.values.size()) +
+                                            " values, not " + std::to_string(*firstDims),
+                                        line.region));
+            }
+            return !reporter.cancelled();
+        },
+        reporter.options().threads);
     if (info.count && *info.count != lines && !reporter.cancelled()) {
         reporter.report(
             makeDiagnostic(Severity::Error, "SL-COUNT",
@@ -112,7 +86,7 @@ void requireDatasetFile(const Store& store, const JsonDoc& doc, const std::strin
 }  // namespace
 
 void checkDataset(const Store& store, const std::string& version, Reporter& reporter,
-                  DatasetCache* datasets) {
+                  const std::vector<std::shared_ptr<PreparedIndex>>& indexes) {
     const std::string key = "datasets/" + version + "/info.json";
     ByteSourcePtr source = store.source(key);
     if (!source) {
@@ -147,10 +121,19 @@ void checkDataset(const Store& store, const std::string& version, Reporter& repo
     }
     if (ByteSourcePtr vectors = store.source(info.vectorsKey)) {
         reporter.options().reportProgress(0.0, "dataset " + version + ": vectors");
-        VectorCollector collector;
-        checkDatasetVectors(*vectors, doc, info, reporter, datasets ? &collector : nullptr);
-        if (datasets != nullptr && !reporter.cancelled()) {
-            datasets->remember(info.vectorsKey, collector.take());
+        // Indexes built from this file compare their records in the same scan.
+        std::vector<RecordMatcher*> matchers;
+        for (const auto& index : indexes) {
+            if (index->matcher && !index->matcher->finished() &&
+                index->manifest->vectorsKey == info.vectorsKey) {
+                matchers.push_back(index->matcher.get());
+            }
+        }
+        checkDatasetVectors(*vectors, doc, info, reporter, matchers);
+        if (!reporter.cancelled()) {
+            for (RecordMatcher* matcher : matchers) {
+                matcher->finish();
+            }
         }
     }
 }
@@ -234,12 +217,13 @@ public:
                 runRoot(reporter);
                 break;
             case ValidationScope::Index: {
-                DatasetCache datasets;
-                checkIndex(*store_, target_.name, reporter, &datasets);
+                const auto index = prepareIndex(*store_, target_.name, options);
+                matchOnItsOwn(*store_, *index, options.cancel);
+                checkIndex(*store_, target_.name, reporter, *index);
                 break;
             }
             case ValidationScope::Dataset:
-                checkDataset(*store_, target_.name, reporter, nullptr);
+                checkDataset(*store_, target_.name, reporter);
                 break;
             case ValidationScope::Alias:
                 checkAlias(*store_, target_.name, reporter);
@@ -287,16 +271,26 @@ private:
         reporter.reportAll(found.diagnostics());
     }
 
+    // Shards are read first (in parallel), so each dataset scan can compare their records
+    // on the way; the report keeps its order: datasets, indexes, aliases.
     void runRoot(Reporter& reporter) {
-        DatasetCache datasets;
-        for (const std::string& version : store_->folders("datasets")) {
-            checkDataset(*store_, version, reporter, &datasets);
-        }
-        for (const std::string& version : store_->folders("indexes")) {
+        const std::vector<std::string> versions = store_->folders("indexes");
+        std::vector<std::shared_ptr<PreparedIndex>> indexes;
+        for (const std::string& version : versions) {
             if (reporter.cancelled()) {
                 return;
             }
-            checkIndex(*store_, version, reporter, &datasets);
+            indexes.push_back(prepareIndex(*store_, version, reporter.options()));
+        }
+        for (const std::string& version : store_->folders("datasets")) {
+            checkDataset(*store_, version, reporter, indexes);
+        }
+        for (std::size_t i = 0; i < versions.size(); ++i) {
+            if (reporter.cancelled()) {
+                return;
+            }
+            matchOnItsOwn(*store_, *indexes[i], reporter.options().cancel);
+            checkIndex(*store_, versions[i], reporter, *indexes[i]);
         }
         for (const std::string& name : store_->files("aliases")) {
             if (name.ends_with(".json")) {

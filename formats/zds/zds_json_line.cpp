@@ -1,9 +1,12 @@
 #include "zds_json_line.h"
 
 #include <algorithm>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <unordered_set>
+
+#include <simdjson.h>
 
 namespace strata {
 
@@ -11,6 +14,10 @@ namespace {
 
 constexpr std::size_t kMaxDuplicateKeysKept = 4;
 constexpr std::size_t kMaxDepth = 512;
+// simdjson's depth limit for the fast check: well below kMaxDepth, so anything it accepts
+// analyzeJsonLine accepts too, however the two count the levels.
+constexpr std::size_t kFastMaxDepth = 256;
+constexpr std::size_t kFastInitialCapacity = 1 << 16;
 
 class FactsHandler {
 public:
@@ -104,6 +111,40 @@ JsonLineFacts analyzeJsonLine(std::span<const std::uint8_t> text) {
         facts.error = "nesting deeper than " + std::to_string(kMaxDepth) + " levels";
     }
     return facts;
+}
+
+std::optional<std::string> provenDocumentId(std::span<const std::uint8_t> text) {
+    const std::string_view view(reinterpret_cast<const char*>(text.data()), text.size());
+    if (view.find("\\u") != std::string_view::npos) {
+        return std::nullopt;
+    }
+    thread_local simdjson::dom::parser parser = [] {
+        simdjson::dom::parser p;
+        // On failure max_depth() stays at its default and the fast check is skipped.
+        const simdjson::error_code allocated = p.allocate(kFastInitialCapacity, kFastMaxDepth);
+        (void)allocated;
+        return p;
+    }();
+    thread_local std::string padded;
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end of its input.
+    if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) {
+        padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    }
+    std::memcpy(padded.data(), text.data(), text.size());
+    std::memset(padded.data() + text.size(), 0, simdjson::SIMDJSON_PADDING);
+    simdjson::dom::object object;
+    if (parser.max_depth() != kFastMaxDepth ||
+        parser.parse(padded.data(), text.size(), false).get(object) != simdjson::SUCCESS) {
+        return std::nullopt;
+    }
+    std::optional<std::string_view> id;
+    for (const simdjson::dom::key_value_pair field : object) {
+        if (field.key == "_id") {  // the last `_id` counts, as in analyzeJsonLine
+            std::string_view s;
+            id = field.value.get(s) == simdjson::SUCCESS ? std::optional(s) : std::nullopt;
+        }
+    }
+    return id ? std::optional<std::string>(*id) : std::nullopt;
 }
 
 std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line) {

@@ -23,6 +23,13 @@ struct JsonLineFacts {
 
 JsonLineFacts analyzeJsonLine(std::span<const std::uint8_t> text);
 
+// The `_id` of a new document when simdjson's full parse proves what analyzeJsonLine would
+// find: one valid JSON object, nested well within analyzeJsonLine's limit, whose last top-level
+// `_id` is a string (decoded). Nothing when the fast parse cannot prove it (any error, deep
+// nesting, or a `\u` escape, whose surrogate rules the two parsers may treat differently): the
+// caller then asks analyzeJsonLine for the answer and the message. Safe on several threads.
+std::optional<std::string> provenDocumentId(std::span<const std::uint8_t> text);
+
 // The id the reference's byte scan would take from a line: the bytes after the first literal
 // `"_id":"` up to the next `"`, undecoded; nothing when the pattern is absent.
 std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line);

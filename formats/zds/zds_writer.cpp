@@ -25,6 +25,7 @@
 #include "zds_json_line.h"
 #include "zds_line_index.h"
 #include "zds_validator.h"
+#include "zds_write_checks.h"
 
 namespace strata {
 
@@ -34,6 +35,7 @@ using ojson = nlohmann::ordered_json;
 namespace {
 
 constexpr std::uint64_t kCopyChunk = 4ull << 20;
+constexpr std::size_t kWriteBuffer = 8u << 20;
 constexpr std::uint64_t kMaxMetadataBytes = 64ull << 20;
 constexpr std::uint64_t kProgressEvery = 4096;
 constexpr std::string_view kStagePrefix = "strata-stage-";
@@ -398,9 +400,25 @@ DocBytes resolveOriginal(const ZdsCollectionWrite& c, std::uint64_t index, ZdsLa
     return out;
 }
 
+// New JSON text that passed (or failed) checkNewDocument.
+DocBytes resolveText(const ZdsCollectionWrite& c, std::size_t n, const NewDocCheck& check,
+                     ZdsLayout want) {
+    if (!check.error.empty()) {
+        throw ZdsWriteError(check.error);
+    }
+    const std::string& json = c.documents[n].json;
+    DocBytes out;
+    out.id = check.id;
+    out.owned = want == ZdsLayout::Jsonl
+                    ? oneLine(json)
+                    : lineToDocsFile(std::span(reinterpret_cast<const std::uint8_t*>(json.data()),
+                                               json.size()),
+                                     out.id);
+    return out;
+}
+
 DocBytes resolveDoc(const ZdsCollectionWrite& c, std::size_t n, ZdsLayout want) {
     const ZdsWriteDoc& d = c.documents[n];
-    DocBytes out;
     if (d.dataRange) {
         return resolveDataLine(c, *d.dataRange, want);
     }
@@ -408,25 +426,7 @@ DocBytes resolveDoc(const ZdsCollectionWrite& c, std::size_t n, ZdsLayout want) 
         return resolveDocsFile(c, *d.docsFileId, want);
     }
     if (!d.originalIndex) {
-        const JsonLineFacts facts = analyzeJsonLine(
-            std::span(reinterpret_cast<const std::uint8_t*>(d.json.data()), d.json.size()));
-        if (!facts.valid || !facts.isObject) {
-            throw ZdsWriteError("collection " + c.name + ", new document " + std::to_string(n) +
-                                ": not a JSON object" +
-                                (facts.error.empty() ? "" : ": " + facts.error));
-        }
-        if (!facts.idIsString) {
-            throw ZdsWriteError("collection " + c.name + ", new document " + std::to_string(n) +
-                                ": no string _id");
-        }
-        out.id = facts.id;
-        out.owned =
-            want == ZdsLayout::Jsonl
-                ? oneLine(d.json)
-                : lineToDocsFile(std::span(reinterpret_cast<const std::uint8_t*>(d.json.data()),
-                                           d.json.size()),
-                                 out.id);
-        return out;
+        return resolveText(c, n, checkNewDocument(c, n), want);
     }
     return resolveOriginal(c, *d.originalIndex, want);
 }
@@ -478,65 +478,144 @@ std::string manifestText(const StagedCollection& s) {
 }
 
 // Whether a resolved document is written: a copied one that cannot be read is left out, with
-// a note; ids must be unique (the editor checks new ones first; live keys are unique).
-bool acceptDoc(const ZdsCollectionWrite& c, const ZdsWriteDoc& d, const DocBytes& doc,
-               std::unordered_set<std::string>& written, Progress& progress) {
-    if (!doc.skip.empty()) {
-        progress.notes.push_back(c.name + ": " + doc.skip);
+// a note (`skip` says why); ids must be unique (the editor checks new ones first; live keys are
+// unique).
+bool acceptDoc(const ZdsCollectionWrite& c, const ZdsWriteDoc& d, const std::string& id,
+               const std::string& skip, std::unordered_set<std::string>& written,
+               Progress& progress) {
+    if (!skip.empty()) {
+        progress.notes.push_back(c.name + ": " + skip);
         return false;
     }
-    if (!doc.id.empty() && !written.insert(doc.id).second) {
+    if (!id.empty() && !written.insert(id).second) {
         if (d.originalIndex || d.dataRange || d.docsFileId) {
-            progress.notes.push_back(c.name + ": another document with id '" + doc.id +
+            progress.notes.push_back(c.name + ": another document with id '" + id +
                                      "' is left out; the first one is kept");
             return false;
         }
-        throw ZdsWriteError("collection " + c.name + ": id " + doc.id + " appears twice");
+        throw ZdsWriteError("collection " + c.name + ": id " + id + " appears twice");
     }
     return true;
 }
 
-void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
-    AtomicFile data(s.dir / "meta" / "data.jsonl");
-    std::string index = encodeZdxHeader(0);
-    std::uint64_t offset = 0;
-    std::uint64_t indexed = 0;
-    std::uint64_t lines = 0;
-    std::unordered_set<std::string> written;
-    for (std::size_t n = 0; n < c.documents.size(); ++n) {
-        const DocBytes doc = resolveDoc(c, n, ZdsLayout::Jsonl);
-        if (!acceptDoc(c, c.documents[n], doc, written, progress)) {
-            if (!progress.step()) {
-                return;
-            }
-            continue;
+bool acceptDoc(const ZdsCollectionWrite& c, const ZdsWriteDoc& d, const DocBytes& doc,
+               std::unordered_set<std::string>& written, Progress& progress) {
+    return acceptDoc(c, d, doc.id, doc.skip, written, progress);
+}
+
+// Appends to an AtomicFile in large writes rather than one per document.
+class BufferedFile {
+public:
+    explicit BufferedFile(AtomicFile& file) : file_(file) { buffer_.reserve(kWriteBuffer); }
+    void append(std::span<const std::uint8_t> bytes) {
+        append(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    }
+    void append(std::string_view text) {
+        if (buffer_.size() + text.size() > kWriteBuffer) {
+            flush();
         }
-        const auto bytes = doc.bytes();
-        if (std::find(bytes.begin(), bytes.end(), '\n') != bytes.end()) {
-            throw ZdsWriteError("collection " + c.name + ": document " + doc.id +
+        if (text.size() >= kWriteBuffer) {
+            file_.write(text);
+        } else {
+            buffer_.append(text);
+        }
+    }
+    void flush() {
+        file_.write(buffer_);
+        buffer_.clear();
+    }
+
+private:
+    AtomicFile& file_;
+    std::string buffer_;
+};
+
+// data.jsonl and its ZDX entries, one document at a time.
+class JsonlStage {
+public:
+    JsonlStage(const ZdsCollectionWrite& c, const fs::path& file)
+        : c_(c), file_(file), out_(file_), index_(encodeZdxHeader(0)) {
+        written_.reserve(c.documents.size());
+    }
+
+    // False (after a note) when the document is left out.
+    bool add(const ZdsWriteDoc& d, const std::string& id, const std::string& skip,
+             std::string_view bytes, Progress& progress) {
+        if (!acceptDoc(c_, d, id, skip, written_, progress)) {
+            return false;
+        }
+        if (bytes.find('\n') != std::string_view::npos) {
+            throw ZdsWriteError("collection " + c_.name + ": document " + id +
                                 " spans several lines");
         }
-        data.write(bytes);
-        data.write("\n");
-        ++lines;
+        out_.append(bytes);
+        out_.append("\n");
         const std::uint64_t length = bytes.size() + 1;
-        if (!doc.id.empty()) {
+        if (!id.empty()) {
             try {
-                appendZdxEntry(index, doc.id, offset, length);
+                appendZdxEntry(index_, id, offset_, length);
             } catch (const std::length_error& e) {
-                throw ZdsWriteError("collection " + c.name + ": " + e.what());
+                throw ZdsWriteError("collection " + c_.name + ": " + e.what());
             }
-            ++indexed;
+            ++indexed_;
         }
-        offset += length;
+        offset_ += length;
+        return true;
+    }
+
+    // Commits data.jsonl; returns index.bin's bytes.
+    std::string finish() {
+        out_.flush();
+        file_.commit();
+        const std::string header = encodeZdxHeader(indexed_);
+        std::copy(header.begin(), header.end(), index_.begin());
+        return std::move(index_);
+    }
+    std::uint64_t indexed() const { return indexed_; }
+
+private:
+    const ZdsCollectionWrite& c_;
+    AtomicFile file_;
+    BufferedFile out_;
+    std::string index_;
+    std::uint64_t offset_ = 0;
+    std::uint64_t indexed_ = 0;
+    std::unordered_set<std::string> written_;
+};
+
+void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
+    JsonlStage stage(c, s.dir / "meta" / "data.jsonl");
+    NewDocChecks checks(c, progress.options.cancel);
+    for (std::size_t n = 0; n < c.documents.size(); ++n) {
+        const ZdsWriteDoc& d = c.documents[n];
+        const NewDocCheck* check = checks.next(n);
+        if (check == nullptr) {
+            return;  // cancelled
+        }
+        if (isNewText(d)) {
+            if (!check->error.empty()) {
+                throw ZdsWriteError(check->error);
+            }
+            std::string joined;
+            std::string_view text = d.json;
+            if (check->lineBreak) {
+                joined = oneLine(d.json);
+                text = joined;
+            }
+            stage.add(d, check->id, {}, text, progress);
+        } else {
+            const DocBytes doc = resolveDoc(c, n, ZdsLayout::Jsonl);
+            const auto bytes = doc.bytes();
+            stage.add(d, doc.id, doc.skip,
+                      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                      progress);
+        }
         if (!progress.step()) {
             return;
         }
     }
-    const std::string header = encodeZdxHeader(indexed);
-    std::copy(header.begin(), header.end(), index.begin());
-    data.commit();
-    s.count = indexed;
+    const std::string index = stage.finish();
+    s.count = stage.indexed();
     writeWholeFile(s.dir / "meta" / "index.bin", index);
     s.generated = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
     s.replacedPrefix = {"meta/data.jsonl", "meta/index.bin", "meta/manifest.json"};
@@ -545,7 +624,6 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
         s.replacedPrefix.insert({"docs/", "meta/order.ids", "meta/doc_index.jsonl",
                                  "meta/schemas.jsonl", "meta/journal.log"});
     }
-    (void)lines;
 }
 
 std::string previousFile(const ZdsCollection* c, const std::string& rel) {

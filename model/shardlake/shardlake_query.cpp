@@ -99,7 +99,7 @@ std::vector<float> findVectorById(const LoadedIndex& index, const Store& store,
     if (ByteSourcePtr vectors = vectorsKey.empty() ? nullptr : store.source(vectorsKey)) {
         forEachDatasetLine(*vectors, [&](const DatasetLine& line) {
             if (line.id == id && line.hasValues) {
-                out = line.values;
+                out.assign(line.values.begin(), line.values.end());
                 return false;
             }
             return cancel == nullptr || !cancel->cancelled();

@@ -107,7 +107,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(e.entry.end() <= index->size());
     }
     const std::span<const std::uint8_t> jsonl(rest + indexSize, restSize - indexSize);
-    (void)strata::analyzeJsonLine(jsonl);
+    // The writer's fast check accepts only what the full check accepts, with the same id.
+    const strata::JsonLineFacts facts = strata::analyzeJsonLine(jsonl);
+    if (const auto proven = strata::provenDocumentId(jsonl)) {
+        check(facts.valid && facts.isObject && facts.idIsString && facts.id == *proven);
+    }
     (void)strata::referenceScanId(jsonl);
 
     const fs::path root = workDir() / "dataset";

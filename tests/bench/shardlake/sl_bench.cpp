@@ -17,6 +17,8 @@
 #include "formats/shardlake/shardlake_distance_kernels.h"
 #include "formats/shardlake/shardlake_json_writer.h"
 #include "formats/shardlake/shardlake_search.h"
+#include "formats/shardlake/shardlake_store.h"
+#include "formats/shardlake/shardlake_validator.h"
 
 namespace {
 
@@ -150,6 +152,23 @@ void BM_ShardlakeIngest(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ShardlakeIngest)->Iterations(2)->Unit(benchmark::kMillisecond);
+
+// Full validation of the built root: the dataset's 200,000 lines parsed, every shard
+// fingerprinted and checked record by record, every record compared with the dataset.
+void BM_ShardlakeValidateRoot(benchmark::State& state) {
+    const auto store = std::make_shared<sl::Store>(builtRoot());
+    for (auto _ : state) {
+        strata::CollectingSink sink;
+        strata::ValidationOptions options;
+        options.threads = static_cast<unsigned>(state.range(0));
+        sl::makeShardlakeValidator(store, {})->run(sink, options);
+        if (sink.countOf(strata::Severity::Error) != 0) {
+            state.SkipWithError("the benchmark root does not validate");
+            return;
+        }
+    }
+}
+BENCHMARK(BM_ShardlakeValidateRoot)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // A sparse 1 GiB raw shard: header, one centroid, and records that are zeros.
 const fs::path& gibShard() {

@@ -3,12 +3,14 @@
 // inputs to the builder and the search loader.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "formats/common/byte_source.h"
 #include "formats/shardlake/shardlake_alias_edit.h"
 #include "formats/shardlake/shardlake_builder.h"
+#include "formats/shardlake/shardlake_dataset.h"
 #include "formats/shardlake/shardlake_json_writer.h"
 #include "formats/shardlake/shardlake_kmeans.h"
 #include "formats/shardlake/shardlake_rng.h"
@@ -248,6 +250,43 @@ TEST_F(ShardlakeBuild, BadInputsAreRefusedWithReasons) {
     EXPECT_NE(buildIndex(r).error.find("already exists"), std::string::npos);
     r.replace = true;
     EXPECT_TRUE(buildIndex(r).ok);
+}
+
+// An input of several 4 MiB blocks (parsed on pool threads): lines numbered across blocks, the
+// first parse error in the file wins over an earlier dimension mismatch (as the checks always
+// ran: parse, then dimensions), and a failed ingest leaves no folder behind.
+TEST_F(ShardlakeBuild, LargeInputKeepsLineNumbersAndErrorOrder) {
+    std::string text;
+    std::size_t lines = 0;
+    while (text.size() < (13u << 20)) {
+        ++lines;
+        text += "{\"id\": " + std::to_string(lines) + ", \"vector\": [";
+        for (int k = 0; k < 32; ++k) {
+            text += std::to_string((lines * 7 + k) % 1000) + ".5, ";
+        }
+        text += "1]}\n";
+    }
+    const BuildOutcome good = ingest(text);
+    ASSERT_TRUE(good.ok) << good.error;
+    EXPECT_EQ(good.vectors, lines);
+    std::string error;
+    const auto vectors = readDatasetVectors(
+        *openMappedFile(scratch.path() / "root/datasets/ds/vectors.jsonl"), &error);
+    ASSERT_EQ(vectors.size(), lines) << error;
+    EXPECT_EQ(vectors.back().id, lines);
+    fs::remove_all(scratch.path() / "root");
+
+    std::string bad = text;
+    bad.insert(bad.find('\n') + 1, "{\"id\": 999999999, \"vector\": [1]}\n");  // line 2
+    const std::size_t late = bad.find('\n', 10u << 20) + 1;
+    const std::size_t lateLine =
+        static_cast<std::size_t>(std::count(bad.begin(), bad.begin() + late, '\n')) + 1;
+    bad.insert(late, "{\"id\": 5, \"vector\": [1, oops]}\n");
+    const BuildOutcome refused = ingest(bad);
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error.rfind("line " + std::to_string(lateLine) + ": ", 0), 0u)
+        << refused.error;
+    EXPECT_FALSE(fs::exists(scratch.path() / "root")) << "a failed ingest left folders";
 }
 
 TEST_F(ShardlakeBuild, HostileDatasetInfoIsRefused) {

@@ -325,6 +325,57 @@ TEST(ZdsWriter, SixteenMegabyteDocument) {
     EXPECT_EQ((*lines)[1].length, big.size() + 1);
 }
 
+// Many batches of new documents (checked ahead on pool threads): the bytes are exactly the
+// documents in order, line breaks become spaces, and the first problem in document order is
+// the one reported, whatever batch it falls in.
+TEST(ZdsWriter, ManyNewDocumentsInOrderAndFirstProblemWins) {
+    ScratchDir dir("many");
+    ZdsCollectionWrite w;
+    w.name = "default";
+    std::string expected;
+    for (int i = 0; i < 20000; ++i) {
+        std::string doc = R"({"_id":"n)" + std::to_string(i) + R"(","v":)" + std::to_string(i) +
+                          (i % 5000 == 7 ? ",\n\"nl\":1}" : "}");
+        w.documents.push_back(ZdsWriteDoc::text(doc));
+        std::replace(doc.begin(), doc.end(), '\n', ' ');
+        expected += doc + "\n";
+    }
+    const fs::path target = dir.path() / "ds";
+    writeZdsDataset(nullptr, {w}, target);
+    EXPECT_EQ(zds_test::readAll(target / "collections/default/meta/data.jsonl"), expected);
+    std::string report;
+    EXPECT_EQ(validationErrors(target, &report), 0u) << report;
+
+    ZdsCollectionWrite bad = w;
+    bad.documents[13000] = ZdsWriteDoc::text(R"({"_id":5})");
+    bad.documents[17000] = ZdsWriteDoc::text("not json");
+    try {
+        writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
+        ADD_FAILURE() << "no error";
+    } catch (const ZdsWriteError& e) {
+        EXPECT_EQ(std::string(e.what()), "collection default, new document 13000: no string _id");
+    }
+    bad.documents[9000] = ZdsWriteDoc::text(R"({"_id":"n3"})");
+    try {
+        writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
+        ADD_FAILURE() << "no error";
+    } catch (const ZdsWriteError& e) {
+        EXPECT_EQ(std::string(e.what()), "collection default: id n3 appears twice");
+    }
+    bad.documents[100] = ZdsWriteDoc::text(R"({"_id":"x",)");
+    try {
+        writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
+        ADD_FAILURE() << "no error";
+    } catch (const ZdsWriteError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("collection default, new document 100: not a JSON "
+                                              "object: ",
+                                              0),
+                  0u)
+            << e.what();
+    }
+    EXPECT_FALSE(fs::exists(dir.path() / "bad/collections"));
+}
+
 // ---- crash safety ----
 
 constexpr int kKillDocs = 60000;
