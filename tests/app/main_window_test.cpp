@@ -173,7 +173,8 @@ private slots:
     // A temporary file a killed save left beside the file is reported, and the panel removes it
     // after asking, then validates again.
     void leftoversAreReportedAndRemovedAfterAsking() {
-        QFile source(QStringLiteral(STRATA_CORPUS_DIR "/ztensor/valid/dense_raw.zt"));
+        QFile source(QString::fromStdString(
+            (strata::test::corpusRoot() / "ztensor/valid/dense_raw.zt").string()));
         if (!source.open(QIODevice::ReadOnly)) {
             QSKIP("corpus not available");
         }

@@ -38,6 +38,7 @@
 #include "model/ozdf/ozdf_editor.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_table_model.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::gui;
@@ -45,7 +46,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kCorpus(STRATA_CORPUS_DIR);
+const fs::path kCorpus = strata::test::corpusRoot();
 
 QString readAll(const fs::path& path) {
     QFile file(QString::fromStdString(path.string()));

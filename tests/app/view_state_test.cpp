@@ -33,6 +33,7 @@
 #include "model/ozdf/ozdf_editor.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_table_model.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::gui;
@@ -40,7 +41,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kCorpus(STRATA_CORPUS_DIR);
+const fs::path kCorpus = strata::test::corpusRoot();
 
 DocumentView* reopened(MainWindow& window, QPointer<DocumentView> old) {
     QDeadlineTimer deadline(30000);
