@@ -5,7 +5,9 @@
 // same input. Writes that would read back differently are refused.
 #include <fnmatch.h>
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include "test_corpus.h"
 
 #include <fstream>
 #include <map>
@@ -358,6 +360,7 @@ const std::map<std::string, std::string> kResavedInputs = {
 // Saving each corpus to a new folder: the files read back document by document as the
 // reference reads its own resaved copy.
 TEST(OzdfWriterConformance, SavedCorporaReadBackAsTheReferenceReadsItsOwnCopy) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& [name, input] : kResavedInputs) {
         SCOPED_TRACE(name);
         Scratch out(name);
@@ -370,6 +373,7 @@ TEST(OzdfWriterConformance, SavedCorporaReadBackAsTheReferenceReadsItsOwnCopy) {
 
 // `ozdf fmt` rewrites a corpus in place: the same reading afterwards.
 TEST(OzdfWriterConformance, FmtInPlaceReadsBackAsTheReferenceReadsItsOwnCopy) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& [name, input] : kResavedInputs) {
         SCOPED_TRACE(name);
         Scratch copy(name + "_fmt");
@@ -385,6 +389,7 @@ TEST(OzdfWriterConformance, FmtInPlaceReadsBackAsTheReferenceReadsItsOwnCopy) {
 
 // export → import → save: the same documents.
 TEST(OzdfWriterConformance, JsonlImportWritesTheDocumentsItWasGiven) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     for (const auto& [name, input] : kResavedInputs) {
         SCOPED_TRACE(name);
         Scratch out(name + "_import");

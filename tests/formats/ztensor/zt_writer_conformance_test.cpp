@@ -4,7 +4,9 @@
 // layout fact of the reference writer, and compared tensor by tensor with what went in.
 // Converting reference files gives the reference's other files byte for byte.
 #include <gtest/gtest.h>
+
 #include <zstd.h>
+#include "test_corpus.h"
 
 #include <fstream>
 #include <map>
@@ -414,6 +416,7 @@ void expectDenseTensorsAsTheReferenceRead(const ReadFile& read, const std::strin
 }
 
 TEST(ZtWriterConformance, ConvertingReferenceFilesGivesTheReferenceFiles) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     struct Case {
         const char* from;
         std::optional<ZtEncoding> encoding;
@@ -452,6 +455,7 @@ TEST(ZtWriterConformance, ConvertingReferenceFilesGivesTheReferenceFiles) {
 }
 
 TEST(ZtWriterConformance, EditsSavedThroughTheWriterReadBackTensorByTensor) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path dir = test::ztCorpusDir() / "valid";
     const auto file = ZtFile::open(openMappedFile(dir / "sparse_raw.zt"));
     const ReadFile before = readZt(slurp(dir / "sparse_raw.zt"));
@@ -582,6 +586,7 @@ TEST(ZtWriterConformance, ImportedArraysReadBackTensorByTensor) {
 
 // A name or attribute that is not UTF-8 would make the reference refuse the whole manifest.
 TEST(ZtWriterConformance, TextThatIsNotUtf8IsRefused) {
+    STRATA_SKIP_WITHOUT_CORPUS();
     const auto values = test::f32Bytes({1});
     const std::string bad = "caf\xe9";
     EXPECT_THROW(ztWriteToBuffer({{bad,
