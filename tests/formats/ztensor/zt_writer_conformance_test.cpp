@@ -25,29 +25,40 @@ namespace fs = std::filesystem;
 
 // ---- an independent CBOR decoder: definite lengths, shortest heads, what a manifest uses ------
 
+struct CborEntry;
+
 struct Cbor {
     enum class Kind { Uint, Text, Array, Map, Other } kind = Kind::Other;
     std::uint64_t number = 0;
     std::string text;
     std::vector<Cbor> items;
-    std::vector<std::pair<std::string, Cbor>> entries;  // in file order
+    std::vector<CborEntry> entries;  // in file order (a pair of an incomplete type is not allowed)
 
-    const Cbor* find(std::string_view key) const {
-        for (const auto& [k, v] : entries) {
-            if (k == key) {
-                return &v;
-            }
-        }
-        return nullptr;
-    }
-    std::vector<std::string> keys() const {
-        std::vector<std::string> out;
-        for (const auto& entry : entries) {
-            out.push_back(entry.first);
-        }
-        return out;
-    }
+    const Cbor* find(std::string_view key) const;
+    std::vector<std::string> keys() const;
 };
+
+struct CborEntry {
+    std::string key;
+    Cbor value;
+};
+
+const Cbor* Cbor::find(std::string_view key) const {
+    for (const auto& [k, v] : entries) {
+        if (k == key) {
+            return &v;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<std::string> Cbor::keys() const {
+    std::vector<std::string> out;
+    for (const auto& entry : entries) {
+        out.push_back(entry.key);
+    }
+    return out;
+}
 
 // Well-formed UTF-8 sequences (lead byte and continuation bytes; enough for a layout check).
 bool validUtf8(std::string_view s) {
@@ -115,7 +126,7 @@ public:
                     if (key.kind != Cbor::Kind::Text) {
                         return fail("map key is not text");
                     }
-                    out.entries.emplace_back(key.text, item(depth + 1));
+                    out.entries.push_back({key.text, item(depth + 1)});
                 }
                 return out;
             default:
