@@ -112,8 +112,9 @@ TEST(OrderedPool, CancelTokenStopsQueuedWork) {
 }
 
 TEST(OrderedPool, CancelWakesABlockedProducer) {
-    OrderedPool<int> pool(1, 1);
+    // Declared before the pool: the pool's destructor joins the worker that still reads it.
     std::atomic<bool> release{false};
+    OrderedPool<int> pool(1, 1);
     pool.submit([&] {
         while (!release) {
             std::this_thread::sleep_for(1ms);
