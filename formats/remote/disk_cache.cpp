@@ -56,8 +56,8 @@ void DiskCache::store(const std::filesystem::path& objectDir, std::uint64_t inde
     }
     const auto final = objectDir / (std::to_string(index) + ".block");
     const auto temp =
-        objectDir / (std::to_string(index) + ".tmp" + std::to_string(counter.fetch_add(1)) +
-                     "-" + std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())));
+        objectDir / (std::to_string(index) + ".tmp" + std::to_string(counter.fetch_add(1)) + "-" +
+                     std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())));
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(bytes.data()),

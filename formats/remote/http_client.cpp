@@ -50,21 +50,36 @@ std::optional<std::uint64_t> parseNumber(std::string_view text) {
 
 std::string statusText(long status) {
     switch (status) {
-        case 200: return "200 OK";
-        case 206: return "206 Partial Content";
-        case 301: return "301 Moved Permanently";
-        case 302: return "302 Found";
-        case 401: return "401 Unauthorized";
-        case 403: return "403 Forbidden";
-        case 404: return "404 Not Found";
-        case 412: return "412 Precondition Failed";
-        case 416: return "416 Range Not Satisfiable";
-        case 429: return "429 Too Many Requests";
-        case 500: return "500 Internal Server Error";
-        case 502: return "502 Bad Gateway";
-        case 503: return "503 Service Unavailable";
-        case 504: return "504 Gateway Timeout";
-        default: return std::to_string(status);
+        case 200:
+            return "200 OK";
+        case 206:
+            return "206 Partial Content";
+        case 301:
+            return "301 Moved Permanently";
+        case 302:
+            return "302 Found";
+        case 401:
+            return "401 Unauthorized";
+        case 403:
+            return "403 Forbidden";
+        case 404:
+            return "404 Not Found";
+        case 412:
+            return "412 Precondition Failed";
+        case 416:
+            return "416 Range Not Satisfiable";
+        case 429:
+            return "429 Too Many Requests";
+        case 500:
+            return "500 Internal Server Error";
+        case 502:
+            return "502 Bad Gateway";
+        case 503:
+            return "503 Service Unavailable";
+        case 504:
+            return "504 Gateway Timeout";
+        default:
+            return std::to_string(status);
     }
 }
 
@@ -439,13 +454,13 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
                      "; Strata reads remote files by ranges and did not download it"},
                 false};
         case Transfer::Abort::TooLong:
-            throw AttemptError{{RemoteError::Kind::BadResponse, url, status,
-                                request.range ? "the server sent more than the " +
-                                                    std::to_string(t.limit) +
-                                                    " bytes asked for (bytes " + range + ")"
-                                              : "the response is larger than " +
-                                                    std::to_string(t.limit) + " bytes"},
-                               false};
+            throw AttemptError{
+                {RemoteError::Kind::BadResponse, url, status,
+                 request.range
+                     ? "the server sent more than the " + std::to_string(t.limit) +
+                           " bytes asked for (bytes " + range + ")"
+                     : "the response is larger than " + std::to_string(t.limit) + " bytes"},
+                false};
         case Transfer::Abort::ErrorBodyCut:
             return std::move(t.response);
         case Transfer::Abort::None:
@@ -465,9 +480,8 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
         std::string what = curl_easy_strerror(rc);
         if (rc == CURLE_OPERATION_TIMEDOUT) {
             what = "timed out (no connection within " +
-                   std::to_string(options_.connectTimeout.count()) +
-                   " ms, or no data for " + std::to_string(options_.lowSpeedTime.count()) +
-                   " s)";
+                   std::to_string(options_.connectTimeout.count()) + " ms, or no data for " +
+                   std::to_string(options_.lowSpeedTime.count()) + " s)";
         } else if (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR) {
             what = "the connection dropped after " + std::to_string(t.response.body.size()) +
                    " bytes of the body (" + what + ")";
@@ -559,9 +573,10 @@ HttpResponse HttpClient::perform(const HttpRequest& request,
                         path += (path.empty() ? "" : " -> ") + step;
                     }
                     throw RemoteError(RemoteError::Kind::Redirect, request.url, status,
-                                      (loop ? "redirect loop: " : "more than " +
-                                           std::to_string(options_.maxRedirects) +
-                                           " redirects: ") + path);
+                                      (loop ? "redirect loop: "
+                                            : "more than " + std::to_string(options_.maxRedirects) +
+                                                  " redirects: ") +
+                                          path);
                 }
                 url = target;
                 continue;
@@ -572,8 +587,10 @@ HttpResponse HttpClient::perform(const HttpRequest& request,
                                    "the server answered " + statusText(status) +
                                        (says.empty() ? "" : " (" + says + ")"));
                 if (const auto after = parseNumber(response.header("retry-after"))) {
-                    wait = std::max(wait, std::min(options_.retryBackoffMax,
-                                                   std::chrono::milliseconds(std::min<std::uint64_t>(*after, 3600) * 1000)));
+                    wait =
+                        std::max(wait, std::min(options_.retryBackoffMax,
+                                                std::chrono::milliseconds(
+                                                    std::min<std::uint64_t>(*after, 3600) * 1000)));
                 }
                 throw AttemptError{*last, true};
             }

@@ -40,7 +40,7 @@ struct HttpRequest {
 };
 
 struct ContentRange {
-    std::uint64_t first = 0, last = 0;  // inclusive; meaningless when unsatisfiedLength
+    std::uint64_t first = 0, last = 0;   // inclusive; meaningless when unsatisfiedLength
     std::optional<std::uint64_t> total;  // "bytes a-b/*" leaves it empty
     bool unsatisfied = false;            // "bytes */N" (416)
 };

@@ -47,9 +47,7 @@ public:
     }
 
     // Keeps blocks that arrived with the first response.
-    void adopt(std::uint64_t index, Block block) {
-        storeBlock(index, block);
-    }
+    void adopt(std::uint64_t index, Block block) { storeBlock(index, block); }
 
     ByteView view(std::uint64_t offset, std::uint64_t length, FetchPool& pool);
 
@@ -132,9 +130,9 @@ void RemoteObject::checkIdentity(const HttpResponse& response) {
     if (!identity_.etag.empty()) {
         const std::string now = response.header("etag");
         if (now != identity_.etag) {
-            markChanged("its ETag was " + identity_.etag + ", now " +
-                            (now.empty() ? "missing" : now),
-                        response.status);
+            markChanged(
+                "its ETag was " + identity_.etag + ", now " + (now.empty() ? "missing" : now),
+                response.status);
         }
     } else if (!identity_.lastModified.empty()) {
         const std::string now = response.header("last-modified");
@@ -200,8 +198,8 @@ std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t 
                               " asked for");
     }
     for (std::uint64_t b = first; b <= last; ++b) {
-        const auto start = response.body.begin() + static_cast<std::ptrdiff_t>(
-                                                       (b - first) * blockSize_);
+        const auto start =
+            response.body.begin() + static_cast<std::ptrdiff_t>((b - first) * blockSize_);
         auto block = std::make_shared<const std::vector<std::uint8_t>>(
             start, start + static_cast<std::ptrdiff_t>(blockLength(b)));
         storeBlock(b, block);
@@ -245,9 +243,8 @@ std::vector<RunPtr> RemoteObject::makeRunsLocked(const std::vector<std::uint64_t
 // topped up in half-windows so read-ahead requests stay large.
 std::vector<RunPtr> RemoteObject::planReadAheadLocked(std::uint64_t offset, std::uint64_t end) {
     const auto& o = core_->options;
-    const std::uint64_t maxWindow =
-        std::max<std::uint64_t>(blockSize_, std::min<std::uint64_t>(o.readAheadBytes,
-                                                                    o.cacheBytes / 2));
+    const std::uint64_t maxWindow = std::max<std::uint64_t>(
+        blockSize_, std::min<std::uint64_t>(o.readAheadBytes, o.cacheBytes / 2));
     const std::uint64_t window =
         std::min<std::uint64_t>(maxWindow, blockSize_ << std::min(streak_ + 1, 20u));
     const bool nearFrontier = offset <= frontier_ + blockSize_ && offset + window >= frontier_;
@@ -271,9 +268,9 @@ std::vector<RunPtr> RemoteObject::planReadAheadLocked(std::uint64_t offset, std:
         }
     }
     prefetchedTo_ = std::max(prefetchedTo_, target);
-    const std::uint64_t perRun = std::clamp<std::uint64_t>(
-        windowBlocks / std::max(1u, o.parallelRequests), 1,
-        std::max<std::uint64_t>(1, o.maxRequestBytes / blockSize_));
+    const std::uint64_t perRun =
+        std::clamp<std::uint64_t>(windowBlocks / std::max(1u, o.parallelRequests), 1,
+                                  std::max<std::uint64_t>(1, o.maxRequestBytes / blockSize_));
     return makeRunsLocked(wanted, perRun);
 }
 
@@ -418,16 +415,14 @@ ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
     if (response.body.size() != firstBlock) {
         throw RemoteError(RemoteError::Kind::BadResponse, target.name, response.status,
                           "the server sent " + std::to_string(response.body.size()) +
-                              " bytes where the first " + std::to_string(firstBlock) +
-                              " of a " + std::to_string(identity.size) +
-                              "-byte file were asked for");
+                              " bytes where the first " + std::to_string(firstBlock) + " of a " +
+                              std::to_string(identity.size) + "-byte file were asked for");
     }
     identity.etag = response.header("etag");
     identity.lastModified = response.header("last-modified");
     const bool pinned = !identity.etag.empty() || !identity.lastModified.empty();
     const std::string key = response.url + "\n" + identity.etag + "\n" + identity.lastModified +
-                            "\n" + std::to_string(identity.size) + "\n" +
-                            std::to_string(blockSize);
+                            "\n" + std::to_string(identity.size) + "\n" + std::to_string(blockSize);
     RemoteTarget pinnedTarget = target;
     pinnedTarget.url = response.url;  // later ranges skip the redirects
     auto object = std::make_shared<RemoteObject>(

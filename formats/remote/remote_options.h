@@ -17,8 +17,8 @@ namespace strata {
 struct RemoteRequestLogEntry {
     std::string method;  // GET, HEAD
     std::string url;
-    std::string range;  // "bytes=0-262143", empty when none
-    long status = 0;    // 0 when no response arrived
+    std::string range;        // "bytes=0-262143", empty when none
+    long status = 0;          // 0 when no response arrived
     std::uint64_t bytes = 0;  // body bytes received
     unsigned attempt = 1;     // 2+ for retries
     std::string error;        // transport error, empty on a response
@@ -34,12 +34,12 @@ struct RemoteCounters {
     std::atomic<std::uint64_t> prefetchedBlocks{0};
 
     struct Snapshot {
-        std::uint64_t requests = 0, bytesFetched = 0, cacheHits = 0, cacheMisses = 0,
-                      retries = 0, prefetchedBlocks = 0;
+        std::uint64_t requests = 0, bytesFetched = 0, cacheHits = 0, cacheMisses = 0, retries = 0,
+                      prefetchedBlocks = 0;
     };
     Snapshot snapshot() const {
-        return {requests.load(), bytesFetched.load(), cacheHits.load(),
-                cacheMisses.load(), retries.load(), prefetchedBlocks.load()};
+        return {requests.load(),    bytesFetched.load(), cacheHits.load(),
+                cacheMisses.load(), retries.load(),      prefetchedBlocks.load()};
     }
 };
 

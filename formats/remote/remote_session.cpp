@@ -110,11 +110,17 @@ RemoteSession::RemoteSession(RemoteOptions options)
 
 RemoteSession::~RemoteSession() = default;
 
-const RemoteOptions& RemoteSession::options() const { return core_->options; }
+const RemoteOptions& RemoteSession::options() const {
+    return core_->options;
+}
 
-RemoteCounters::Snapshot RemoteSession::counters() const { return core_->counters->snapshot(); }
+RemoteCounters::Snapshot RemoteSession::counters() const {
+    return core_->counters->snapshot();
+}
 
-std::size_t RemoteSession::cachedBytes() const { return core_->cache.bytes(); }
+std::size_t RemoteSession::cachedBytes() const {
+    return core_->cache.bytes();
+}
 
 ByteSourcePtr RemoteSession::open(const Location& location) const {
     RemoteTarget target;
@@ -149,6 +155,8 @@ RemoteCancelScope::RemoteCancelScope(const CancelToken* token) : previous_(threa
     threadCancel = token;
 }
 
-RemoteCancelScope::~RemoteCancelScope() { threadCancel = previous_; }
+RemoteCancelScope::~RemoteCancelScope() {
+    threadCancel = previous_;
+}
 
 }  // namespace strata

@@ -86,9 +86,9 @@ S3Settings resolveS3Settings(const RemoteOptions& options, const EnvLookup& env)
     S3Settings s;
     s.region = firstSet({options.region, env("AWS_REGION"), env("AWS_DEFAULT_REGION"),
                          fromProfile("region"), "us-east-1"});
-    s.endpoint = withoutTrailingSlash(firstSet({options.endpoint, env("AWS_ENDPOINT_URL_S3"),
-                                                env("AWS_ENDPOINT_URL"),
-                                                fromProfile("endpoint_url")}));
+    s.endpoint =
+        withoutTrailingSlash(firstSet({options.endpoint, env("AWS_ENDPOINT_URL_S3"),
+                                       env("AWS_ENDPOINT_URL"), fromProfile("endpoint_url")}));
     if (options.anonymous) {
         s.credentialSource = "anonymous";
         return s;
@@ -101,9 +101,9 @@ S3Settings resolveS3Settings(const RemoteOptions& options, const EnvLookup& env)
         s.credentialSource = "environment";
     } else if (!fromProfile("aws_access_key_id").empty() &&
                !fromProfile("aws_secret_access_key").empty()) {
-        s.signing = AwsSigning{s.region, fromProfile("aws_access_key_id"),
-                               fromProfile("aws_secret_access_key"),
-                               fromProfile("aws_session_token")};
+        s.signing =
+            AwsSigning{s.region, fromProfile("aws_access_key_id"),
+                       fromProfile("aws_secret_access_key"), fromProfile("aws_session_token")};
         s.credentialSource = "profile " + profile;
     } else {
         s.credentialSource = "none (anonymous requests)";

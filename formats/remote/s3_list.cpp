@@ -11,9 +11,9 @@ S3Listing parseListObjectsV2(std::string_view xml, const std::string& url) {
     const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
     const pugi::xml_node root = doc.child("ListBucketResult");
     if (!parsed || !root) {
-        throw SourceError(url + ": the listing is not an S3 ListBucketResult document" +
-                          (parsed ? std::string() : std::string(" (") + parsed.description() +
-                                                        ")"));
+        throw SourceError(
+            url + ": the listing is not an S3 ListBucketResult document" +
+            (parsed ? std::string() : std::string(" (") + parsed.description() + ")"));
     }
     S3Listing out;
     for (const pugi::xml_node item : root.children("Contents")) {
@@ -68,8 +68,7 @@ S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,
                               " " + response.bodyText());
     }
     return parseListObjectsV2(
-        std::string_view(reinterpret_cast<const char*>(response.body.data()),
-                         response.body.size()),
+        std::string_view(reinterpret_cast<const char*>(response.body.data()), response.body.size()),
         request.url);
 }
 

@@ -74,9 +74,8 @@ void scanWith(benchmark::State& state, const ByteSource& source, unsigned reader
     std::vector<std::thread> threads;
     const std::uint64_t part = kFileSize / readers;
     for (unsigned r = 0; r < readers; ++r) {
-        threads.emplace_back([&, r] {
-            benchmark::DoNotOptimize(scan(source, r * part, (r + 1) * part, hash));
-        });
+        threads.emplace_back(
+            [&, r] { benchmark::DoNotOptimize(scan(source, r * part, (r + 1) * part, hash)); });
     }
     for (auto& t : threads) {
         t.join();
@@ -117,7 +116,10 @@ void BM_RemoteScan(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(requests), benchmark::Counter::kAvgIterations);
 }
 
-BENCHMARK(BM_LocalScan)->ArgsProduct({{1, 2}, {0, 1}})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LocalScan)
+    ->ArgsProduct({{1, 2}, {0, 1}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RemoteScan)
     ->ArgsProduct({{1, 2}, {0, 1}, {1, 4}})
     ->UseRealTime()
