@@ -164,26 +164,6 @@ int compareRecords(const std::string& a, const std::string& b) {
     return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
-// Printable ASCII as is, every other byte as \xNN, so binary keys stay one readable line.
-std::string recordText(const std::string& record, std::size_t maxChars) {
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (const char ch : record) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (out.size() >= maxChars) {
-            return out + "…";
-        }
-        if (c >= 0x20 && c < 0x7F && c != '\\') {
-            out += ch;
-        } else {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
 class ZsDiffer final : public Differ {
 public:
     ZsDiffer(std::shared_ptr<const ZsFile> a, std::shared_ptr<const ZsFile> b)
@@ -253,7 +233,7 @@ private:
                                 std::uint64_t blockOffset) {
         Difference d;
         d.kind = kind;
-        const std::string shown = recordText(record, options_->maxValueChars);
+        const std::string shown = zs::printableBytes(zs::asBytes(record), options_->maxValueChars);
         d.path = "record/" + shown;
         d.description = std::string("record '") + shown + "' is only in " +
                         (kind == DiffKind::Removed ? "A" : "B");

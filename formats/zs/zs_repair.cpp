@@ -14,19 +14,9 @@ namespace strata::zs {
 
 namespace {
 
+// A record for a message: printable, cut after 60 bytes.
 std::string shown(const std::string& record) {
-    std::string out;
-    for (const char ch : record.substr(0, 60)) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x20 && c < 0x7F) {
-            out += ch;
-        } else {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "\\x%02x", c);
-            out += hex;
-        }
-    }
-    return record.size() > 60 ? out + "…" : out;
+    return printableBytes(asBytes(record), 60);
 }
 
 bool lessOrEqual(const std::string& a, std::span<const std::uint8_t> b) {
