@@ -26,10 +26,10 @@ struct RepairArgs {
 Json stepJson(const RepairStep& step) {
     Json out = Json::object();
     out["description"] = step.description;
-    if (step.region.valid()) {
-        out["file"] = step.region.source->name();
-        out["offset"] = step.region.offset;
-        out["length"] = step.region.length;
+    if (step.bytes.valid()) {
+        out["file"] = step.bytes.file;
+        out["offset"] = step.bytes.offset;
+        out["length"] = step.bytes.length;
     } else {
         out["file"] = nullptr;
         out["offset"] = nullptr;

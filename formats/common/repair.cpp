@@ -1,11 +1,21 @@
 #include "repair.h"
 
+#include "byte_source.h"
+
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace strata {
+
+RepairStep::RepairStep(std::string description, const Region& region)
+    : description(std::move(description)) {
+    if (region.valid()) {
+        bytes = {region.source->name(), region.offset, region.length};
+    }
+}
 
 std::filesystem::path repairStagePath(const std::filesystem::path& output) {
     return output.parent_path() /

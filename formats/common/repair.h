@@ -15,9 +15,22 @@
 
 namespace strata {
 
+// The input's bytes a step concerns. Owned, by file name: a report outlives the byte sources
+// the planner opened.
+struct RepairBytes {
+    std::string file;  // empty when the step concerns no particular bytes
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+
+    bool valid() const { return !file.empty(); }
+};
+
 struct RepairStep {
+    RepairStep() = default;
+    RepairStep(std::string description, const Region& region);  // region may be invalid
+
     std::string description;  // one line for a person
-    Region region;            // the input's bytes concerned (invalid when none)
+    RepairBytes bytes;
 };
 
 struct RepairReport {

@@ -111,7 +111,9 @@ TEST(ZsRepair, ADamagedBlockLosesExactlyItsRecords) {
     flipByte(dir / "in.zs", blocks[4] + 20);  // inside block 5's payload
     const RepairReport report = repairZsFile(dir / "in.zs", dir / "out.zs");
     ASSERT_EQ(report.losses.size(), 1u);
-    EXPECT_EQ(report.losses[0].region.offset, blocks[4]);
+    EXPECT_EQ(report.losses[0].bytes.offset, blocks[4]);
+    // The report names the file itself: the sources the repair read are closed by now.
+    EXPECT_NE(report.losses[0].bytes.file.find("in.zs"), std::string::npos);
     EXPECT_NE(report.losses[0].description.find("between 'key000399' and 'key000500'"),
               std::string::npos)
         << report.losses[0].description;
@@ -141,7 +143,7 @@ TEST(ZsRepair, ATruncatedFileKeepsEveryCompleteBlockBeforeTheCut) {
     fs::resize_file(dir / "in.zs", blocks[7] + 10);  // inside block 8
     const RepairReport report = repairZsFile(dir / "in.zs", dir / "out.zs");
     ASSERT_EQ(report.losses.size(), 1u);
-    EXPECT_EQ(report.losses[0].region.offset, blocks[7]);
+    EXPECT_EQ(report.losses[0].bytes.offset, blocks[7]);
     EXPECT_EQ(records(dir / "out.zs"), keys(0, 700));
     EXPECT_TRUE(validates(dir / "out.zs"));
 }
