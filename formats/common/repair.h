@@ -27,7 +27,7 @@ struct RepairBytes {
 
 struct RepairStep {
     RepairStep() = default;
-    RepairStep(std::string description, const Region& region);  // region may be invalid
+    RepairStep(std::string text, const Region& region);  // region may be invalid
 
     std::string description;  // one line for a person
     RepairBytes bytes;
