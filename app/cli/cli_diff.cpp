@@ -6,6 +6,7 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "command_context.h"
@@ -31,6 +32,9 @@ struct DiffArgs {
     bool strict = false;
     bool quick = false;
     std::uint64_t limit = 0;
+    std::size_t answerK = 10;
+    std::size_t answerQueries = 100;
+    std::optional<std::size_t> nprobe;
 };
 
 Json sideJson(const DiffSide& side) {
@@ -130,6 +134,9 @@ int runDiff(const DiffArgs& args) {
     options.cancel = &diffInterrupt;
     options.progress = terminalProgress();
     options.quick = args.quick;
+    options.answerK = args.answerK;
+    options.answerQueries = args.answerQueries;
+    options.answerNprobe = args.nprobe;
     Json list = Json::array();
     CliDiffSink sink(args, list, options.progress);
     std::signal(SIGINT, onDiffInterrupt);
@@ -184,6 +191,14 @@ void registerDiffCommand(CLI::App& app, CommandContext& context) {
                       "Differences of storage alone (codec, layout, order) also make exit 1");
     command->add_flag("--quick", args->quick,
                       "Compare digests instead of values where both sides carry them");
+    command
+        ->add_option("--top-k", args->answerK,
+                     "Shardlake: index versions are compared by their top K answers")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+    command->add_option("--queries", args->answerQueries,
+                        "Shardlake: vectors of A's dataset asked of both indexes (0: skip)");
+    command->add_option("--nprobe", args->nprobe,
+                        "Shardlake: shards probed per query (default: A's manifest default)");
     command->callback([&context, args] { runGuarded(context, [&] { return runDiff(*args); }); });
 }
 

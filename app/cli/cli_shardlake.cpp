@@ -17,6 +17,7 @@
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
 #include "formats/shardlake/shardlake_alias_edit.h"
+#include "formats/shardlake/shardlake_answer_overlap.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/shardlake/shardlake_dataset.h"
 #include "formats/shardlake/shardlake_json.h"
@@ -246,12 +247,6 @@ std::vector<float> parseVector(const std::string& text) {
     return out;
 }
 
-std::string datasetKey(const sl::Store& store, const std::string& version) {
-    const sl::JsonDoc doc = sl::loadJson(store.source("indexes/" + version + "/manifest.json"));
-    std::vector<Diagnostic> ignored;
-    return doc.parsed ? sl::readIndexManifest(doc, ignored).vectorsKey : std::string();
-}
-
 // The stored vector of `id`: from a raw shard, else from the dataset's vectors.
 std::optional<std::vector<float>> vectorOfId(const sl::Store& store, const sl::LoadedIndex& index,
                                              std::uint64_t id) {
@@ -271,7 +266,7 @@ std::optional<std::vector<float>> vectorOfId(const sl::Store& store, const sl::L
             }
         }
     }
-    const ByteSourcePtr vectors = store.source(datasetKey(store, index.version));
+    const ByteSourcePtr vectors = store.source(sl::indexDatasetKey(store, index.version));
     std::optional<std::vector<float>> found;
     if (vectors) {
         sl::forEachDatasetLine(*vectors, [&](const sl::DatasetLine& line) {
@@ -286,7 +281,7 @@ std::optional<std::vector<float>> vectorOfId(const sl::Store& store, const sl::L
 }
 
 std::vector<sl::DatasetVector> datasetVectors(const sl::Store& store, const std::string& version) {
-    const ByteSourcePtr source = store.source(datasetKey(store, version));
+    const ByteSourcePtr source = store.source(sl::indexDatasetKey(store, version));
     if (!source) {
         throw std::runtime_error("the index's dataset vectors are missing");
     }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -75,6 +76,12 @@ struct DiffOptions {
     unsigned threads = 0;  // 0 = one per core
     bool quick = false;    // compare digests where both sides have them instead of values
     std::size_t maxValueChars = 120;  // DiffSide::value is cut to this
+    // Shardlake: two index versions over the same data are also compared by their answers, the
+    // top `answerK` for `answerQueries` vectors sampled from A's dataset with `answerNprobe`
+    // shards probed (unset: A's manifest default). answerQueries = 0 skips it.
+    std::size_t answerK = 10;
+    std::size_t answerQueries = 100;
+    std::optional<std::size_t> answerNprobe;
 
     bool cancelled() const { return cancel != nullptr && cancel->cancelled(); }
     void reportProgress(double fraction, const std::string& text) const {

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "formats/common/json_diff.h"
+#include "shardlake_answer_overlap.h"
 #include "shardlake_dataset.h"
 
 namespace strata {
@@ -76,12 +78,100 @@ public:
                 return o;
             }
         }
+        const DiffOutcome o = compareAnswers();
+        if (o != DiffOutcome::Completed) {
+            return o;
+        }
         options.reportProgress(1.0, "done");
         return DiffOutcome::Completed;
     }
 
 private:
-    bool put(Difference d) { return report(*sink_, std::move(d)); }
+    bool put(Difference d) {
+        // An index version with any difference is worth comparing by its answers.
+        if (d.path.starts_with("indexes/")) {
+            const std::string rest = d.path.substr(8);
+            changedIndexes_.insert(rest.substr(0, rest.find('/')));
+        }
+        return report(*sink_, std::move(d));
+    }
+
+    // Index versions to compare by their answers: one name on both sides whose files differ,
+    // then versions found on one side only, paired by the dataset they index.
+    std::vector<std::pair<std::string, std::string>> answerPairs() const {
+        const auto na = a_->folders("indexes"), nb = b_->folders("indexes");
+        const std::set<std::string> inA(na.begin(), na.end()), inB(nb.begin(), nb.end());
+        std::vector<std::pair<std::string, std::string>> pairs;
+        std::map<std::string, std::string> onlyB;  // dataset key -> first version only in B
+        for (const auto& v : nb) {
+            if (!inA.contains(v)) {
+                onlyB.emplace(shardlake::indexDatasetKey(*b_, v), v);
+            }
+        }
+        for (const auto& v : na) {
+            if (inB.contains(v)) {
+                if (changedIndexes_.contains(v)) {
+                    pairs.emplace_back(v, v);
+                }
+                continue;
+            }
+            const auto match = onlyB.find(shardlake::indexDatasetKey(*a_, v));
+            if (match != onlyB.end() && !match->first.empty()) {
+                pairs.emplace_back(v, match->second);
+                onlyB.erase(match);
+            }
+        }
+        return pairs;
+    }
+
+    DiffOutcome compareAnswers() {
+        if (options_->answerQueries == 0) {
+            return DiffOutcome::Completed;
+        }
+        for (const auto& [va, vb] : answerPairs()) {
+            shardlake::AnswerOverlapOptions o;
+            o.k = options_->answerK;
+            o.queries = options_->answerQueries;
+            o.nprobe = options_->answerNprobe;
+            o.threads = options_->threads;
+            o.cancel = options_->cancel;
+            options_->reportProgress(0.99, "comparing the answers of index " + va);
+            const auto overlap = shardlake::compareIndexAnswers(*a_, va, *b_, vb, o);
+            if (options_->cancelled()) {
+                return DiffOutcome::Cancelled;
+            }
+            // An index that cannot be searched is reported by its files' differences already.
+            if (!overlap.error.empty() || overlap.queries == 0) {
+                continue;
+            }
+            ++summary_.compared;
+            if (!put(answerDifference(va, vb, overlap))) {
+                return DiffOutcome::Stopped;
+            }
+        }
+        return DiffOutcome::Completed;
+    }
+
+    static std::string percent(double share) { return formatDistance(share * 100) + " %"; }
+
+    static Difference answerDifference(const std::string& va, const std::string& vb,
+                                       const shardlake::AnswerOverlap& o) {
+        Difference d;
+        d.kind = o.bAgainstA < 1 ? DiffKind::Changed : DiffKind::Encoding;
+        d.path = "answers/" + va + (va == vb ? "" : " vs " + vb);
+        const std::string k = std::to_string(o.k);
+        d.description =
+            "top-" + k + " answers to " + std::to_string(o.queries) + " vectors of A's dataset (" +
+            (o.nprobe == 0 ? std::string("every shard") : "nprobe " + std::to_string(o.nprobe)) +
+            "): B finds " + percent(o.bAgainstA) + " of A's; against the exact " +
+            "answer A finds " + percent(o.aAgainstExact) + ", B " + percent(o.bAgainstExact) +
+            (o.sameDataset ? "" : " (each over its own dataset, which differ)");
+        d.fields.push_back({"recall@" + k + " of B against A", DiffKind::Changed, "",
+                            formatDistance(o.bAgainstA)});
+        d.fields.push_back({"recall@" + k + " against the exact answer", DiffKind::Changed,
+                            formatDistance(o.aAgainstExact), formatDistance(o.bAgainstExact)});
+        return d;
+    }
 
     static std::vector<std::string> names(const Store& s, const char* folder, bool files) {
         return files ? s.files(folder) : s.folders(folder);
@@ -315,6 +405,7 @@ private:
     }
 
     std::shared_ptr<const Store> a_, b_;
+    std::set<std::string> changedIndexes_;
     DiffSink* sink_ = nullptr;
     const DiffOptions* options_ = nullptr;
 };

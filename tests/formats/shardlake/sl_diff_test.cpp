@@ -8,6 +8,8 @@
 #include <fstream>
 #include <map>
 
+#include "formats/shardlake/shardlake_answer_overlap.h"
+#include "formats/shardlake/shardlake_builder.h"
 #include "formats/shardlake/shardlake_diff.h"
 
 namespace strata {
@@ -54,12 +56,51 @@ struct Collected final : DiffSink {
     }
 };
 
-Collected diff(const fs::path& a, const fs::path& b) {
+Collected diff(const fs::path& a, const fs::path& b, const DiffOptions& options = {}) {
     auto differ = makeShardlakeDiffer(std::make_shared<const shardlake::Store>(a),
                                       std::make_shared<const shardlake::Store>(b));
     Collected sink;
-    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, options), DiffOutcome::Completed);
     return sink;
+}
+
+// 600 vectors of 8 dimensions in a few clusters, ingested as dataset "ds" under `root`, and
+// an index version `version` over them.
+void builtRoot(const fs::path& root, const std::string& version, std::uint32_t shards,
+               std::uint64_t seed) {
+    fs::create_directories(root);
+    std::string lines;
+    std::uint64_t state = 12345;
+    auto next = [&state] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return double(state >> 11) / double(1ull << 53);
+    };
+    for (int id = 0; id < 600; ++id) {
+        lines += "{\"id\": " + std::to_string(id) + ", \"vector\": [";
+        for (int d = 0; d < 8; ++d) {
+            lines += (d ? ", " : "") + std::to_string((id % 5) * 2.0 + next());
+        }
+        lines += "]}\n";
+    }
+    write(root / "input.jsonl", lines);
+    shardlake::IngestRequest in;
+    in.root = root;
+    in.input = root / "input.jsonl";
+    in.datasetVersion = "ds";
+    in.timestamp = "2026-01-01T00:00:00Z";
+    ASSERT_TRUE(shardlake::ingestVectors(in).ok);
+    fs::remove(root / "input.jsonl");
+    shardlake::BuildRequest r;
+    r.root = root;
+    r.datasetVersion = "ds";
+    r.indexVersion = version;
+    r.metric = shardlake::Metric::Euclidean;
+    r.numShards = shards;
+    r.nprobe = 1;
+    r.kmeansSeed = seed;
+    r.timestamp = "2026-01-01T00:00:00Z";
+    const auto built = shardlake::buildIndex(r);
+    ASSERT_TRUE(built.ok) << built.error;
 }
 
 TEST(ShardlakeDiff, ARootEqualsItself) {
@@ -103,6 +144,64 @@ TEST(ShardlakeDiff, AKnownSetOfChangesIsReportedExactlyAndMirrors) {
     EXPECT_EQ(ba.at("datasets/d2").kind, DiffKind::Removed);
     EXPECT_EQ(ba.at("datasets/d1/vectors.jsonl/4").kind, DiffKind::Removed);
     EXPECT_EQ(ba.at("datasets/d1/vectors.jsonl/3").fields.at(0).b, "5");
+}
+
+TEST(ShardlakeDiff, RebuiltIndexesAreComparedByTheirAnswers) {
+    Roots dir;
+    builtRoot(dir / "a", "v1", 4, 1);
+    builtRoot(dir / "b", "v1", 8, 2);
+    const auto ab = diff(dir / "a", dir / "b").byPath;
+    ASSERT_TRUE(ab.contains("answers/v1"));
+    const Difference& d = ab.at("answers/v1");
+    ASSERT_EQ(d.fields.size(), 2u);
+    EXPECT_EQ(d.fields[0].path, "recall@10 of B against A");
+    const double bAgainstA = std::stod(d.fields[0].b);
+    EXPECT_GT(bAgainstA, 0.0);
+    EXPECT_LE(bAgainstA, 1.0);
+    EXPECT_NE(d.description.find("nprobe 1"), std::string::npos) << d.description;
+    // Mirrors: the overlap of two top-10 lists is the same seen from either side.
+    const auto ba = diff(dir / "b", dir / "a").byPath;
+    ASSERT_TRUE(ba.contains("answers/v1"));
+    EXPECT_EQ(ba.at("answers/v1").fields[0].b, d.fields[0].b);
+    EXPECT_EQ(ba.at("answers/v1").fields[1].a, d.fields[1].b);
+    EXPECT_EQ(ba.at("answers/v1").kind, d.kind);
+    // Turned off, no answers are compared.
+    DiffOptions off;
+    off.answerQueries = 0;
+    EXPECT_FALSE(diff(dir / "a", dir / "b", off).byPath.contains("answers/v1"));
+}
+
+TEST(ShardlakeDiff, ProbingEveryShardFindsTheExactAnswer) {
+    Roots dir;
+    builtRoot(dir / "a", "v1", 4, 1);
+    builtRoot(dir / "b", "v2", 6, 3);
+    shardlake::AnswerOverlapOptions options;
+    options.nprobe = 0;
+    options.queries = 50;
+    const auto overlap = shardlake::compareIndexAnswers(shardlake::Store(dir / "a"), "v1",
+                                                        shardlake::Store(dir / "b"), "v2", options);
+    ASSERT_TRUE(overlap.error.empty()) << overlap.error;
+    EXPECT_EQ(overlap.queries, 50u);
+    EXPECT_TRUE(overlap.sameDataset);
+    EXPECT_DOUBLE_EQ(overlap.aAgainstExact, 1.0);
+    EXPECT_DOUBLE_EQ(overlap.bAgainstExact, 1.0);
+    EXPECT_DOUBLE_EQ(overlap.bAgainstA, 1.0);
+    // Versions found on one side only are paired by the dataset they index.
+    DiffOptions all;
+    all.answerNprobe = 0;
+    const auto ab = diff(dir / "a", dir / "b", all).byPath;
+    ASSERT_TRUE(ab.contains("answers/v1 vs v2"));
+    EXPECT_EQ(ab.at("answers/v1 vs v2").kind, DiffKind::Encoding);
+}
+
+TEST(ShardlakeDiff, AnIndexThatCannotBeSearchedSaysWhy) {
+    Roots dir;
+    builtRoot(dir / "a", "v1", 4, 1);
+    makeRoot(dir / "b");
+    const auto overlap = shardlake::compareIndexAnswers(shardlake::Store(dir / "a"), "v1",
+                                                        shardlake::Store(dir / "b"), "v1", {});
+    EXPECT_NE(overlap.error.find("B's index v1 cannot be searched"), std::string::npos)
+        << overlap.error;
 }
 
 }  // namespace
