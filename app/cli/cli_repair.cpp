@@ -21,6 +21,7 @@ struct RepairArgs {
     std::string input, output;
     bool dryRun = false;
     bool json = false;
+    bool recomputeDigests = false;
 };
 
 Json stepJson(const RepairStep& step) {
@@ -82,6 +83,7 @@ int runRepair(const RepairArgs& args) {
     const std::string format(formatName(detection.format));
     RepairOptions options;
     options.dryRun = args.dryRun;
+    options.recomputeDigests = args.recomputeDigests;
     options.progress = terminalProgress();
     RepairReport report;
     try {
@@ -110,6 +112,9 @@ void registerRepairCommand(CLI::App& app, CommandContext& context) {
     command->add_flag("--dry-run", args->dryRun,
                       "Report what would be saved and lost; write nothing");
     command->add_flag("--json", args->json, "Print the report as JSON (schema strata.repair/1)");
+    command->add_flag("--recompute-digests", args->recomputeDigests,
+                      "zTensor: keep tensors whose digest does not match, with new digests "
+                      "(they then vouch for bytes no digest protected)");
     command->callback(
         [&context, args] { runGuarded(context, [args] { return runRepair(*args); }); });
 }

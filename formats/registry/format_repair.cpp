@@ -2,11 +2,12 @@
 
 #include "format_registry.h"
 #include "formats/zs/zs_repair.h"
+#include "formats/ztensor/zt_repair.h"
 
 namespace strata {
 
 bool canRepair(FormatId format) {
-    return format == FormatId::Zs;
+    return format == FormatId::Zs || format == FormatId::ZTensor;
 }
 
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
@@ -15,11 +16,13 @@ RepairReport repairPath(const std::filesystem::path& input, const std::filesyste
     switch (detection.format) {
         case FormatId::Zs:
             return zs::repairZsFile(input, output, options);
+        case FormatId::ZTensor:
+            return repairZtFile(input, output, options);
         default:
             break;
     }
     throw RepairError("repairing " + std::string(formatName(detection.format)) +
-                      " is not supported yet (ZS files can be repaired)");
+                      " is not supported yet (ZS and zTensor files can be repaired)");
 }
 
 }  // namespace strata

@@ -1,0 +1,302 @@
+#include "zt_repair.h"
+
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "formats/common/atomic_file.h"
+#include "zt_digest.h"
+#include "zt_validator.h"
+#include "zt_writer.h"
+
+namespace strata {
+
+namespace {
+
+const std::string kTensorPrefix = "manifest/tensors/";
+
+// Faults of where the bytes are, not of the bytes: writing the components afresh mends them.
+bool placementCode(const std::string& code) {
+    return code == "ZT-ALIGN" || code == "ZT-OVERLAP";
+}
+bool digestCode(const std::string& code) {
+    return code == "ZT-DIGEST" || code == "ZT-DIGEST-FORMAT";
+}
+
+// The errors the validator found, per tensor (by manifest path), and the rest.
+struct Findings {
+    std::vector<std::vector<const Diagnostic*>> perTensor;
+    std::vector<const Diagnostic*> fileLevel;
+};
+
+// The tensor a diagnostic's node path names: "manifest/tensors/<name>" or
+// ".../<name>/components/<role>"; names may hold '/', so the longest name that fits wins.
+std::optional<std::size_t> tensorOf(const ZtFile& file, const std::string& path) {
+    if (!path.starts_with(kTensorPrefix)) {
+        return std::nullopt;
+    }
+    const std::string_view rest = std::string_view(path).substr(kTensorPrefix.size());
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < file.tensors().size(); ++i) {
+        const std::string& name = file.tensors()[i].name;
+        const bool fits = rest == name || (rest.starts_with(name) &&
+                                           rest.substr(name.size()).starts_with("/components/"));
+        if (fits && (!best || name.size() > file.tensors()[*best].name.size())) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+Findings sortFindings(const ZtFile& file, const std::vector<Diagnostic>& diagnostics) {
+    Findings out;
+    out.perTensor.resize(file.tensors().size());
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity != Severity::Error) {
+            continue;
+        }
+        if (const auto t = tensorOf(file, d.nodePath)) {
+            out.perTensor[*t].push_back(&d);
+        } else {
+            out.fileLevel.push_back(&d);
+        }
+    }
+    return out;
+}
+
+Region tensorBytes(const ZtFile& file, const ZtTensor& tensor) {
+    for (const std::size_t c : tensor.components) {
+        const ZtComponent& component = file.components()[c];
+        if (component.data.valid()) {
+            return component.data;
+        }
+    }
+    return tensor.entry;
+}
+
+class ZtSalvage {
+public:
+    ZtSalvage(std::shared_ptr<const ZtFile> file, const RepairOptions& options)
+        : file_(std::move(file)), options_(options) {}
+
+    void plan(RepairReport& report) {
+        CollectingSink sink;
+        ValidationOptions validation;
+        validation.cancel = options_.cancel;
+        validation.maxPerCode = std::numeric_limits<std::size_t>::max();
+        validation.progress = [this](double fraction, const std::string& text) {
+            options_.reportProgress(fraction * 0.5, text);
+        };
+        makeZtValidator(file_)->run(sink, validation);
+        if (options_.cancel != nullptr && options_.cancel->cancelled()) {
+            throw RepairError("cancelled; nothing was written");
+        }
+        const Findings findings = sortFindings(*file_, sink.diagnostics());
+        for (std::size_t i = 0; i < file_->tensors().size(); ++i) {
+            decide(i, findings.perTensor[i], report);
+        }
+        for (const Diagnostic* d : findings.fileLevel) {
+            report.actions.push_back({"not carried over: " + d->code + " " + d->message,
+                                      d->regions.empty() ? Region{} : d->regions.front()});
+        }
+        if (file_->version() != "1.0") {
+            report.actions.push_back(
+                {"written as zTensor 1.0 (the input says version '" + file_->version() + "')",
+                 file_->versionField()});
+        }
+    }
+
+    void write(const std::filesystem::path& stage, RepairReport& report) const {
+        AtomicFile out(stage);
+        ZtWriterOptions options;
+        for (const auto& [key, value] : file_->attributes()) {
+            if (ztIsValidText(key) && ztIsValidText(value)) {
+                options.attributes.emplace_back(key, value);
+            } else {
+                report.actions.push_back({"left out the attribute '" + key +
+                                              "': it is not UTF-8 text, which readers refuse",
+                                          {}});
+            }
+        }
+        ZtWriter writer([&out](std::span<const std::uint8_t> bytes) { out.write(bytes); }, options);
+        for (std::size_t i = 0; i < keep_.size(); ++i) {
+            if (options_.cancel != nullptr && options_.cancel->cancelled()) {
+                throw RepairError("cancelled; nothing was written");
+            }
+            writer.addStored(stored(file_->tensors()[keep_[i]]));
+            options_.reportProgress(0.5 + 0.4 * double(i + 1) / double(keep_.size()),
+                                    "writing tensors");
+        }
+        writer.finish();
+        out.commit();
+    }
+
+private:
+    // Keeps or loses one tensor, saying why in the report.
+    void decide(std::size_t index, const std::vector<const Diagnostic*>& errors,
+                RepairReport& report) {
+        const ZtTensor& tensor = file_->tensors()[index];
+        const Region bytes = tensorBytes(*file_, tensor);
+        const std::string why = lossReason(tensor, errors);
+        if (!why.empty()) {
+            report.losses.push_back({"tensor '" + tensor.name + "' is lost: " + why, bytes});
+            return;
+        }
+        keep_.push_back(index);
+        ++report.recovered;
+        if (const std::string placement = firstOf(errors, placementCode); !placement.empty()) {
+            report.actions.push_back({"tensor '" + tensor.name +
+                                          "': its components are written at new, aligned offsets "
+                                          "that overlap nothing (" +
+                                          placement + ")",
+                                      bytes});
+        }
+        if (const std::string digest = firstOf(errors, digestCode); !digest.empty()) {
+            recompute_.insert(index);
+            report.actions.push_back(
+                {"tensor '" + tensor.name + "': digests recomputed as asked (" + digest +
+                     "); the new digests vouch for bytes that no digest protected",
+                 bytes});
+        }
+    }
+
+    // Why a tensor cannot be kept, or "".
+    std::string lossReason(const ZtTensor& tensor,
+                           const std::vector<const Diagnostic*>& errors) const {
+        for (const Diagnostic* d : errors) {
+            if (!placementCode(d->code) && !digestCode(d->code)) {
+                return d->code + ": " + d->message;
+            }
+        }
+        if (!tensor.dtype) {
+            return "its dtype '" + tensor.dtypeName + "' is unknown";
+        }
+        const std::string digest = firstOf(errors, digestCode);
+        if (!digest.empty() && !options_.recomputeDigests) {
+            return digest +
+                   " (its bytes or its digest are damaged; asking for digests to be "
+                   "recomputed keeps it with new ones)";
+        }
+        // Bytes shared with the magic, the manifest or another component are its own only if a
+        // digest says so.
+        if (overlaps(errors) && (!digest.empty() || !allDigested(tensor))) {
+            return firstOf(errors, placementCode) +
+                   ", and no matching digest shows which bytes "
+                   "are its own";
+        }
+        return {};
+    }
+
+    static bool overlaps(const std::vector<const Diagnostic*>& errors) {
+        for (const Diagnostic* d : errors) {
+            if (d->code == "ZT-OVERLAP") {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Every component carries a digest (which the validator then found to match).
+    bool allDigested(const ZtTensor& tensor) const {
+        for (const std::size_t c : tensor.components) {
+            if (!file_->components()[c].digest) {
+                return false;
+            }
+        }
+        return !tensor.components.empty();
+    }
+
+    static std::string firstOf(const std::vector<const Diagnostic*>& errors,
+                               bool (*matches)(const std::string&)) {
+        for (const Diagnostic* d : errors) {
+            if (matches(d->code)) {
+                return d->code + ": " + d->message;
+            }
+        }
+        return {};
+    }
+
+    ZtStoredTensor stored(const ZtTensor& tensor) const {
+        ZtStoredTensor out{tensor.name, *tensor.dtype, tensor.shape, tensor.formatName, {}};
+        const bool recompute = recompute_.contains(indexOf(tensor));
+        for (const std::size_t c : tensor.components) {
+            const ZtComponent& component = file_->components()[c];
+            const ByteView view = file_->source()->view(*component.offset, *component.length);
+            std::string digest = component.digest.value_or("");
+            if (recompute && !digest.empty()) {
+                const ZtDigestSpec spec = parseZtDigest(digest);
+                digest = ztDigestText(spec.usable() ? spec.algorithm : ZtDigestAlgorithm::Sha256,
+                                      view.bytes);
+            }
+            out.components.push_back({component.role, view.bytes, component.encoding, digest});
+        }
+        return out;
+    }
+
+    std::size_t indexOf(const ZtTensor& tensor) const {
+        return static_cast<std::size_t>(&tensor - file_->tensors().data());
+    }
+
+    std::shared_ptr<const ZtFile> file_;
+    const RepairOptions& options_;
+    std::vector<std::size_t> keep_;  // tensors written, in manifest order
+    std::set<std::size_t> recompute_;
+};
+
+void validateOutput(const std::filesystem::path& path) {
+    CollectingSink sink;
+    makeZtValidator(ZtFile::open(openMappedFile(path)))->run(sink, {});
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.severity == Severity::Error) {
+            throw RepairError("the repaired file does not validate (" + d.code + ": " + d.message +
+                              "); nothing was written");
+        }
+    }
+}
+
+}  // namespace
+
+RepairReport repairZtFile(const std::filesystem::path& input, const std::filesystem::path& output,
+                          const RepairOptions& options) {
+    RepairReport report;
+    report.itemName = "tensors";
+    report.dryRun = options.dryRun;
+    report.output = output;
+    std::error_code ec;
+    if (!options.dryRun && std::filesystem::exists(std::filesystem::symlink_status(output, ec))) {
+        throw RepairError(output.string() + ": exists; a repair never replaces a file");
+    }
+    auto file = ZtFile::open(openMappedFile(input));
+    if (!file->manifestDecoded()) {
+        throw RepairError(input.string() +
+                          ": the manifest cannot be read, so no tensor's name, type or shape is "
+                          "known; nothing can be recovered");
+    }
+    ZtSalvage salvage(file, options);
+    salvage.plan(report);
+    if (report.recovered == 0) {
+        throw RepairError(input.string() + ": no tensor could be recovered");
+    }
+    if (options.dryRun) {
+        return report;
+    }
+    const auto stage = repairStagePath(output);
+    try {
+        salvage.write(stage, report);
+        validateOutput(stage);
+    } catch (const RepairError&) {
+        std::filesystem::remove(stage, ec);
+        throw;
+    } catch (const std::exception& e) {
+        std::filesystem::remove(stage, ec);
+        throw RepairError(output.string() + ": " + e.what());
+    }
+    publishRepairOutput(stage, output);
+    options.reportProgress(1.0, "done");
+    report.written = true;
+    return report;
+}
+
+}  // namespace strata

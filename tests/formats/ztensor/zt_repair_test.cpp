@@ -1,0 +1,303 @@
+// Repairing zTensor files: an intact file comes back whole; a tensor whose bytes fail their
+// digest or do not decode is lost (reported with its bytes) and every other tensor is copied
+// with the same stored bytes; recomputing digests keeps it and says what that vouches for; a
+// misaligned component is moved; an unreadable manifest is refused; the output validates, never
+// replaces a file, and a dry run writes nothing. Random damage: what is kept is exactly what was
+// intact. Damaged corpus files repair to valid files holding only tensors of the original.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "formats/common/byte_source.h"
+#include "formats/ztensor/zt_decode.h"
+#include "formats/ztensor/zt_repair.h"
+#include "formats/ztensor/zt_writer.h"
+#include "zt_test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Scratch {
+public:
+    Scratch()
+        : path_(fs::temp_directory_path() /
+                ("strata_zt_repair_" + std::to_string(::getpid()) + "_" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~Scratch() { fs::remove_all(path_); }
+    fs::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    fs::path path_;
+};
+
+void writeBytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::vector<std::uint8_t> readBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Six float32 tensors of 256 values, "t0".."t5", every other one zstd; crc32c digests.
+std::vector<std::vector<std::uint8_t>> tensorValues() {
+    std::vector<std::vector<std::uint8_t>> out;
+    for (int t = 0; t < 6; ++t) {
+        std::vector<std::uint8_t> bytes(256 * 4);
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            bytes[i] = static_cast<std::uint8_t>((i / 4) * (t + 1) + t);
+        }
+        out.push_back(std::move(bytes));
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> sixTensors(bool digests = true) {
+    static const auto values = tensorValues();
+    std::vector<ZtWriterTensor> tensors;
+    for (int t = 0; t < 6; ++t) {
+        ZtWriterComponent data{"data", values[std::size_t(t)],
+                               t % 2 == 0 ? ZtEncoding::Raw : ZtEncoding::Zstd, std::nullopt};
+        if (digests) {
+            data.digest = ZtDigestAlgorithm::Crc32c;
+        }
+        tensors.push_back({"t" + std::to_string(t), ZtDType::Float32, {256}, "dense", {data}});
+    }
+    ZtWriterOptions options;
+    options.attributes = {{"note", "kept"}};
+    return ztWriteToBuffer(tensors, options);
+}
+
+std::shared_ptr<const ZtFile> openZt(const fs::path& path) {
+    return ZtFile::open(openMappedFile(path));
+}
+
+// Tensor name -> logical bytes.
+std::map<std::string, std::vector<std::uint8_t>> contents(const fs::path& path) {
+    const auto file = openZt(path);
+    std::map<std::string, std::vector<std::uint8_t>> out;
+    for (const ZtTensor& t : file->tensors()) {
+        const ZtBytes bytes = ztTensorBytes(*file, t);
+        EXPECT_TRUE(bytes.ok()) << bytes.error;
+        out[t.name].assign(bytes.bytes().begin(), bytes.bytes().end());
+    }
+    return out;
+}
+
+bool validates(const fs::path& path) {
+    const auto v = test::ztValidate(openMappedFile(path));
+    EXPECT_EQ(v.errors(), 0u) << path << "\n" << v.describe();
+    return v.errors() == 0;
+}
+
+const ZtComponent& dataOf(const ZtFile& file, const std::string& tensor) {
+    return *file.component(*file.findTensor(tensor), "data");
+}
+
+TEST(ZtRepair, AnIntactFileComesBackWhole) {
+    Scratch dir;
+    writeBytes(dir / "in.zt", sixTensors());
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    EXPECT_TRUE(report.complete());
+    EXPECT_TRUE(report.written);
+    EXPECT_EQ(report.recovered, 6u);
+    EXPECT_EQ(contents(dir / "out.zt"), contents(dir / "in.zt"));
+    EXPECT_TRUE(validates(dir / "out.zt"));
+    const auto out = openZt(dir / "out.zt");
+    ASSERT_EQ(out->attributes().size(), 1u);
+    EXPECT_EQ(out->attributes()[0].second, "kept");
+    // The same stored bytes and digests: the copy vouches for nothing the original did not.
+    const auto in = openZt(dir / "in.zt");
+    EXPECT_EQ(dataOf(*out, "t1").digest, dataOf(*in, "t1").digest);
+    EXPECT_EQ(dataOf(*out, "t1").encoding, ZtEncoding::Zstd);
+}
+
+TEST(ZtRepair, ATensorFailingItsDigestIsLostAndTheOthersKept) {
+    Scratch dir;
+    auto bytes = sixTensors();
+    writeBytes(dir / "good.zt", bytes);
+    const auto good = openZt(dir / "good.zt");
+    const ZtComponent& t2 = dataOf(*good, "t2");
+    bytes[*t2.offset + 17] ^= 0x40;
+    writeBytes(dir / "in.zt", bytes);
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    ASSERT_EQ(report.losses.size(), 1u);
+    EXPECT_NE(report.losses[0].description.find("tensor 't2' is lost: ZT-DIGEST"),
+              std::string::npos)
+        << report.losses[0].description;
+    EXPECT_EQ(report.losses[0].bytes.offset, *t2.offset);
+    EXPECT_EQ(report.losses[0].bytes.length, *t2.length);
+    EXPECT_EQ(report.recovered, 5u);
+    auto expected = contents(dir / "good.zt");
+    expected.erase("t2");
+    EXPECT_EQ(contents(dir / "out.zt"), expected);
+    EXPECT_TRUE(validates(dir / "out.zt"));
+}
+
+TEST(ZtRepair, RecomputingDigestsKeepsTheTensorAndSaysWhatThatVouchesFor) {
+    Scratch dir;
+    auto bytes = sixTensors();
+    writeBytes(dir / "good.zt", bytes);
+    const ZtComponent& t4 = dataOf(*openZt(dir / "good.zt"), "t4");
+    bytes[*t4.offset + 3] ^= 0x01;
+    writeBytes(dir / "in.zt", bytes);
+    RepairOptions options;
+    options.recomputeDigests = true;
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt", options);
+    EXPECT_TRUE(report.complete());
+    EXPECT_EQ(report.recovered, 6u);
+    ASSERT_EQ(report.actions.size(), 1u);
+    EXPECT_NE(report.actions[0].description.find("vouch for bytes that no digest protected"),
+              std::string::npos);
+    EXPECT_TRUE(validates(dir / "out.zt"));
+}
+
+TEST(ZtRepair, AZstdComponentThatDoesNotDecodeIsLost) {
+    Scratch dir;
+    auto bytes = sixTensors(false);
+    writeBytes(dir / "good.zt", bytes);
+    const ZtComponent& t3 = dataOf(*openZt(dir / "good.zt"), "t3");
+    for (std::uint64_t i = 4; i < 12; ++i) {
+        bytes[*t3.offset + i] = 0xFF;  // past the zstd frame header
+    }
+    writeBytes(dir / "in.zt", bytes);
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    ASSERT_EQ(report.losses.size(), 1u);
+    EXPECT_NE(report.losses[0].description.find("tensor 't3' is lost"), std::string::npos);
+    EXPECT_EQ(report.recovered, 5u);
+    EXPECT_TRUE(validates(dir / "out.zt"));
+}
+
+TEST(ZtRepair, AMisalignedComponentIsMovedToAnAlignedOffset) {
+    Scratch dir;
+    test::ZtBuilder builder;
+    const std::vector<std::uint8_t> values = {0, 0, 128, 63, 0, 0, 0, 64};        // 1.0f, 2.0f
+    builder.bytes().insert(builder.bytes().end(), values.begin(), values.end());  // at 8
+    const nlohmann::json manifest = {
+        {"version", "1.0"},
+        {"generator", "test"},
+        {"tensors",
+         {{"w",
+           {{"dtype", "float32"},
+            {"shape", {2}},
+            {"format", "dense"},
+            {"components", {{"data", {{"offset", 8}, {"length", 8}, {"encoding", "raw"}}}}}}}}}};
+    writeBytes(dir / "in.zt", builder.finish(manifest));
+    ASSERT_TRUE(test::ztValidate(openMappedFile(dir / "in.zt")).has("ZT-ALIGN"));
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    EXPECT_TRUE(report.complete());
+    ASSERT_FALSE(report.actions.empty());
+    EXPECT_NE(report.actions[0].description.find("ZT-ALIGN"), std::string::npos);
+    EXPECT_TRUE(validates(dir / "out.zt"));
+    EXPECT_EQ(contents(dir / "out.zt").at("w"), values);
+}
+
+TEST(ZtRepair, AnUnreadableManifestIsRefused) {
+    Scratch dir;
+    auto bytes = sixTensors();
+    bytes.resize(bytes.size() - 20);
+    writeBytes(dir / "in.zt", bytes);
+    EXPECT_THROW(repairZtFile(dir / "in.zt", dir / "out.zt"), RepairError);
+    EXPECT_FALSE(fs::exists(dir / "out.zt"));
+}
+
+TEST(ZtRepair, NeverReplacesAFileAndADryRunWritesNothing) {
+    Scratch dir;
+    writeBytes(dir / "in.zt", sixTensors());
+    writeBytes(dir / "taken.zt", {1, 2, 3});
+    EXPECT_THROW(repairZtFile(dir / "in.zt", dir / "taken.zt"), RepairError);
+    EXPECT_EQ(readBytes(dir / "taken.zt"), (std::vector<std::uint8_t>{1, 2, 3}));
+    RepairOptions dry;
+    dry.dryRun = true;
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt", dry);
+    EXPECT_EQ(report.recovered, 6u);
+    EXPECT_FALSE(report.written);
+    EXPECT_FALSE(fs::exists(dir / "out.zt"));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / ""), fs::directory_iterator()), 2);
+}
+
+// Random bytes of random components flipped: the kept tensors are exactly those whose bytes
+// were not touched, each with its original values.
+TEST(ZtRepair, RandomDamageKeepsExactlyTheIntactTensors) {
+    Scratch dir;
+    const auto pristine = sixTensors();
+    writeBytes(dir / "good.zt", pristine);
+    const auto good = openZt(dir / "good.zt");
+    const auto goodContents = contents(dir / "good.zt");
+    std::mt19937_64 random(20261125);
+    for (int round = 0; round < 40; ++round) {
+        auto bytes = pristine;
+        std::set<std::string> damaged;
+        const int flips = 1 + int(random() % 3);
+        for (int f = 0; f < flips; ++f) {
+            const ZtTensor& t = good->tensors()[random() % good->tensors().size()];
+            const ZtComponent& c = *good->component(t, "data");
+            bytes[*c.offset + random() % *c.length] ^= std::uint8_t(1 + random() % 255);
+            damaged.insert(t.name);
+        }
+        const fs::path in = dir / ("in" + std::to_string(round) + ".zt");
+        const fs::path out = dir / ("out" + std::to_string(round) + ".zt");
+        writeBytes(in, bytes);
+        const RepairReport report = repairZtFile(in, out);
+        auto expected = goodContents;
+        for (const auto& name : damaged) {
+            expected.erase(name);
+        }
+        EXPECT_EQ(report.losses.size(), damaged.size()) << "round " << round;
+        EXPECT_EQ(contents(out), expected) << "round " << round;
+        EXPECT_TRUE(validates(out)) << "round " << round;
+    }
+}
+
+// Every damaged corpus file either repairs to a valid file whose tensors all hold the values
+// some tensor of that name held in the input, or is refused with a RepairError.
+TEST(ZtRepair, DamagedCorpusFilesRepairToValidFilesOrAreRefused) {
+    const fs::path invalid = test::ztCorpusDir() / "corrupt";
+    if (!fs::is_directory(invalid)) {
+        GTEST_SKIP() << "no corpus: set STRATA_CORPUS_DIR";
+    }
+    Scratch dir;
+    int repaired = 0, refused = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(invalid)) {
+        if (entry.path().extension() != ".zt") {
+            continue;
+        }
+        const fs::path out = dir / (entry.path().stem().string() + ".repaired.zt");
+        try {
+            const RepairReport report = repairZtFile(entry.path(), out);
+            EXPECT_TRUE(validates(out)) << entry.path();
+            const auto in = openZt(entry.path());
+            const auto repairedFile = openZt(out);
+            for (const ZtTensor& t : repairedFile->tensors()) {
+                const ZtTensor* original = in->findTensor(t.name);
+                ASSERT_NE(original, nullptr) << entry.path() << " " << t.name;
+                const ZtBytes before = ztTensorBytes(*in, *original);
+                const ZtBytes after = ztTensorBytes(*repairedFile, t);
+                ASSERT_TRUE(after.ok()) << entry.path() << " " << t.name;
+                if (before.ok()) {
+                    EXPECT_TRUE(std::ranges::equal(before.bytes(), after.bytes()))
+                        << entry.path() << " " << t.name;
+                }
+            }
+            EXPECT_EQ(report.recovered, repairedFile->tensors().size());
+            ++repaired;
+        } catch (const RepairError&) {
+            EXPECT_FALSE(fs::exists(out)) << entry.path();
+            ++refused;
+        }
+    }
+    EXPECT_GT(repaired + refused, 0);
+}
+
+}  // namespace
+}  // namespace strata
