@@ -535,7 +535,7 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
         return nullptr;
     }
     if (!canRepair(view->document()->format())) {
-        showError(tr("Repairing %1 is not supported yet (ZS files can be repaired).")
+        showError(tr("Repairing %1 is not supported yet (ZS and zTensor files can be repaired).")
                       .arg(view->document()->formatName()));
         return nullptr;
     }
@@ -564,7 +564,8 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
             }
             model::startRepair(
                 *self->runner_, input, target, false,
-                [self, target](std::shared_ptr<const RepairReport> done, const QString& why) {
+                [self, input, target](std::shared_ptr<const RepairReport> done,
+                                      const QString& why) {
                     if (!self) {
                         return;
                     }
@@ -577,8 +578,19 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
                             .arg(model::repairReportText(*done).section(QLatin1Char('\n'), 0, 0)),
                         10000);
                     self->openPath(target);
+                    self->compareRepair(input, target);
                 });
         });
+}
+
+void MainWindow::compareRepair(const QString& damaged, const QString& repaired) {
+    QString error;
+    auto comparison = model::Comparison::open(damaged, repaired, &error);
+    if (comparison) {  // formats without a differ yet simply get no view
+        showComparison(std::move(comparison),
+                       tr("Repair of %1: the damaged file (A) and the repaired copy (B)")
+                           .arg(QFileInfo(damaged).fileName()));
+    }
 }
 
 CompareView* MainWindow::showComparison(std::unique_ptr<model::Comparison> comparison,

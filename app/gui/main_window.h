@@ -115,6 +115,9 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // Opens the compare view between a damaged file and its repaired copy, where the format
+    // can be compared.
+    void compareRepair(const QString& damaged, const QString& repaired);
     CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,
                                 const QString& title);
     void createActions();

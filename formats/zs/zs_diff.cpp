@@ -5,6 +5,8 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "formats/common/json_diff.h"
 
@@ -17,11 +19,14 @@ using zs::ZsFile;
 constexpr std::size_t kQueuedBatches = 8;
 constexpr std::size_t kBatchRecords = 4096;
 
-// Records of one data block (or part of one), copied out of the decoded payload.
+// Records of one data block (or part of one), copied out of the decoded payload; or, with no
+// records, a block that cannot be read.
 struct RecordBatch {
     std::uint64_t blockOffset = 0;
     bool firstOfBlock = false;
     std::vector<std::string> records;
+    std::string damage;  // why the block cannot be read, when it cannot
+    std::uint64_t damageLength = 0;
 };
 
 // One side's records in file order, decoded on a thread of its own and pulled in batches.
@@ -64,12 +69,27 @@ private:
     void produce() {
         try {
             zs::ZsRecordIterator it(file_);
-            RecordBatch batch;
+            while (walk(it)) {
+            }
+        } catch (const std::exception& e) {
+            std::lock_guard lock(mutex_);
+            error_ = e.what();
+        }
+        std::lock_guard lock(mutex_);
+        done_ = true;
+        changed_.notify_all();
+    }
+
+    // Pushes records until the end, or until a damaged block, which is pushed as such; true to
+    // go on after it.
+    bool walk(zs::ZsRecordIterator& it) {
+        RecordBatch batch;
+        try {
             std::uint64_t block = UINT64_MAX;
             while (auto record = it.next()) {
                 if (it.blockOffset() != block || batch.records.size() == kBatchRecords) {
                     if (!batch.records.empty() && !push(std::move(batch))) {
-                        return;
+                        return false;
                     }
                     batch = {};
                     batch.firstOfBlock = it.blockOffset() != block;
@@ -80,19 +100,23 @@ private:
                 batch.records.emplace_back(reinterpret_cast<const char*>(record->data()),
                                            record->size());
             }
-            if (!batch.records.empty() && !push(std::move(batch))) {
-                return;
+            if (!batch.records.empty()) {
+                push(std::move(batch));
             }
+            return false;  // the end of the records
         } catch (const zs::ZsReadError& e) {
-            std::lock_guard lock(mutex_);
-            error_ = std::string(e.what()) + " (byte " + std::to_string(e.offset()) + ")";
-        } catch (const std::exception& e) {
-            std::lock_guard lock(mutex_);
-            error_ = e.what();
+            // The records read before the damage stand; the block is reported and the walk
+            // goes on at the next block when its length could be read.
+            if (!batch.records.empty() && !push(std::move(batch))) {
+                return false;
+            }
+            const auto damage = it.skipDamage();
+            RecordBatch marker;
+            marker.blockOffset = damage.offset;
+            marker.damageLength = damage.length;
+            marker.damage = std::string(e.what()) + " (byte " + std::to_string(e.offset()) + ")";
+            return push(std::move(marker)) && damage.canContinue;
         }
-        std::lock_guard lock(mutex_);
-        done_ = true;
-        changed_.notify_all();
     }
 
     bool push(RecordBatch batch) {
@@ -129,6 +153,9 @@ public:
     const std::string& record() const { return batch_.records[at_]; }
     std::uint64_t blockOffset() const { return batch_.blockOffset; }
     std::uint64_t count() const { return count_; }  // records passed so far
+    bool hasDamage() const { return !damage_.empty(); }
+    // The damaged blocks met since the last call, in file order.
+    std::vector<RecordBatch> takeDamage() { return std::exchange(damage_, {}); }
     void advance() {
         ++count_;
         if (++at_ >= batch_.records.size()) {
@@ -139,7 +166,13 @@ public:
 private:
     void fill() {
         at_ = 0;
-        end_ = !stream_.next(batch_);  // batches are never empty
+        for (;;) {
+            end_ = !stream_.next(batch_);  // record batches are never empty
+            if (end_ || batch_.damage.empty()) {
+                break;
+            }
+            damage_.push_back(std::move(batch_));
+        }
         if (end_) {
             if (const std::string e = stream_.error(); !e.empty()) {
                 throw DiffError(std::string(1, side_) + " (" + name_ + "): " + e);
@@ -151,6 +184,7 @@ private:
     char side_;
     std::string name_;
     RecordBatch batch_;
+    std::vector<RecordBatch> damage_;
     std::size_t at_ = 0;
     std::uint64_t count_ = 0;
     bool end_ = false;
@@ -246,6 +280,9 @@ private:
         RecordCursor ca(sa, 'A', a_->displayName()), cb(sb, 'B', b_->displayName());
         std::uint64_t steps = 0;
         while (!ca.atEnd() || !cb.atEnd()) {
+            if ((ca.hasDamage() || cb.hasDamage()) && !reportDamage(ca, cb)) {
+                return DiffOutcome::Stopped;
+            }
             if ((++steps & 0xFFFF) == 0) {
                 if (options_->cancelled()) {
                     return DiffOutcome::Cancelled;
@@ -269,11 +306,37 @@ private:
             }
             cur.advance();
         }
+        if (!reportDamage(ca, cb)) {
+            return DiffOutcome::Stopped;
+        }
         if (!layout(sa.blocks(), sb.blocks(), ca.count())) {
             return DiffOutcome::Stopped;
         }
         options_->reportProgress(1.0, "done");
         return DiffOutcome::Completed;
+    }
+
+    // Blocks that cannot be read are differences of their own; their records are not compared
+    // (records of the other side in their key range then show as only there).
+    bool reportDamage(RecordCursor& ca, RecordCursor& cb) {
+        for (const auto& [cursor, side, file] :
+             {std::tuple{&ca, 'A', a_.get()}, std::tuple{&cb, 'B', b_.get()}}) {
+            for (const RecordBatch& marker : cursor->takeDamage()) {
+                Difference d;
+                d.kind = DiffKind::Changed;
+                d.path = std::string("damage/") + side + "/" + std::to_string(marker.blockOffset);
+                d.description = std::string(1, side) + ": the block at byte " +
+                                std::to_string(marker.blockOffset) + " cannot be read (" +
+                                marker.damage + "); records in its " +
+                                std::to_string(marker.damageLength) + " bytes are not compared";
+                (side == 'A' ? d.a : d.b).region =
+                    Region{&file->source(), marker.blockOffset, marker.damageLength};
+                if (!put(std::move(d))) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     void progress(const RecordCursor& ca, const RecordCursor& cb) const {

@@ -273,10 +273,13 @@ bool ZsRecordIterator::loadNextDataBlock() {
     while (position_ < end) {
         const std::uint64_t offset = position_;
         const FrameRead frame = readFrame(file_->source(), offset, end);
+        frameOffset_ = offset;
         if (!frame.usable()) {
+            frameEnd_ = end;
+            frameBroken_ = true;
             throw ZsReadError(frame.message, offset);
         }
-        position_ = frame.frame.end();
+        position_ = frameEnd_ = frame.frame.end();
         if (frame.frame.kind() != BlockKind::Data) {
             file_->checkSkippedBlock(frame.frame);
             continue;
@@ -289,6 +292,11 @@ bool ZsRecordIterator::loadNextDataBlock() {
         return true;
     }
     return false;
+}
+
+ZsRecordIterator::Damage ZsRecordIterator::skipDamage() {
+    cursor_.reset();
+    return {frameOffset_, frameEnd_ - frameOffset_, !frameBroken_};
 }
 
 std::optional<std::span<const std::uint8_t>> ZsRecordIterator::next() {

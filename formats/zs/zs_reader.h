@@ -134,11 +134,22 @@ public:
     // Offset of the data block the last record came from.
     std::uint64_t blockOffset() const { return blockOffset_; }
 
+    // After next() threw: the bytes of the block at fault (to the end of the blocks when its
+    // length cannot be read), and whether the walk can go on at the block after it. What was
+    // left of that block is dropped.
+    struct Damage {
+        std::uint64_t offset = 0, length = 0;
+        bool canContinue = false;
+    };
+    Damage skipDamage();
+
 private:
     bool loadNextDataBlock();
 
     std::shared_ptr<const ZsFile> file_;
     std::uint64_t position_;
+    std::uint64_t frameOffset_ = 0, frameEnd_ = 0;  // the block read last
+    bool frameBroken_ = false;
     std::uint64_t blockOffset_ = 0;
     Payload payload_;
     std::optional<RecordCursor> cursor_;

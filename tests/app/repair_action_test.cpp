@@ -1,6 +1,7 @@
 // Tools > Repair… on a damaged ZS file: the repair is planned and run as jobs, the repaired copy
 // is written beside the file under a free "-repaired" name (the damaged file untouched) and
-// opens in a new tab; a format without a repair says so.
+// opens in a new tab with a compare view against the damaged file; a format without a repair
+// says so.
 #include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -8,10 +9,12 @@
 
 #include <fstream>
 
+#include "app/compare/compare_view.h"
 #include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_writer.h"
+#include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/repair/repair_job.h"
 
@@ -70,6 +73,15 @@ private slots:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), before);
+        // The compare view between the damaged file and its repair shows only the damage.
+        const auto views = window.findChildren<CompareView*>();
+        QCOMPARE(views.size(), 1);
+        QVERIFY(views.front()->windowTitle().contains(QStringLiteral("repaired copy")));
+        QVERIFY(window.waitUntilIdle(30000));
+        model::Comparison* comparison = views.front()->comparison();
+        QCOMPARE(comparison->state(), model::Comparison::State::Completed);
+        QCOMPARE(comparison->summary().total(), quint64(1));  // the cut, nothing else
+        QCOMPARE(comparison->summary().changed, quint64(1));
         // A second repair picks the next free name.
         QCOMPARE(model::suggestedRepairPath(path), dir_.filePath("damaged-repaired-2.zs"));
     }
