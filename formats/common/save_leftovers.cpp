@@ -79,6 +79,20 @@ std::optional<std::pair<std::string, std::int64_t>> stageTarget(std::string_view
     return std::pair{target, std::stoll(std::string(pid))};
 }
 
+// `.NAME.strata-repair-PID` (formats/common/repair.h) → {NAME, PID}.
+std::optional<std::pair<std::string, std::int64_t>> repairTarget(std::string_view name) {
+    constexpr std::string_view kMarker = ".strata-repair-";
+    const std::size_t at = name.rfind(kMarker);
+    if (!name.starts_with('.') || at == std::string_view::npos || at < 2) {
+        return std::nullopt;
+    }
+    const std::string_view pid = name.substr(at + kMarker.size());
+    if (pid.empty() || !allOf(pid, isDigit) || pid.size() > 9) {
+        return std::nullopt;
+    }
+    return std::pair{std::string(name.substr(1, at - 1)), std::stoll(std::string(pid))};
+}
+
 // `.NAME.XXXXXXXX.part` → NAME.
 std::optional<std::string> partTarget(std::string_view name) {
     const std::size_t fixed = 1 + kPartHexLength + kPartSuffix.size();  // ".XXXXXXXX.part"
@@ -340,6 +354,12 @@ std::string quoted(const std::string& name) {
 
 std::string describe(const Leftover& l) {
     const bool running = l.use == LeftoverUse::InUse;
+    if (l.repairOutput) {
+        return running
+                   ? "repaired copy being written as " + quoted(l.target)
+                   : "unfinished repaired copy of an interrupted repair to " + quoted(l.target) +
+                         " (" + sizeText(l) + "); nothing was written as " + quoted(l.target);
+    }
     switch (l.kind) {
         case LeftoverKind::TempFile:
             return running ? "temporary file of a save of " + quoted(l.target) + " in progress"
@@ -424,6 +444,16 @@ std::optional<Leftover> classifyLeftover(const fs::path& path) {
     }
     Leftover out;
     out.path = path;
+    if (const auto repair = repairTarget(name);
+        repair && (S_ISDIR(info.st_mode) || S_ISREG(info.st_mode))) {
+        out.kind = S_ISDIR(info.st_mode) ? LeftoverKind::StageFolder : LeftoverKind::TempFile;
+        out.isFolder = S_ISDIR(info.st_mode);
+        out.target = repair->first;
+        out.writerPid = repair->second;
+        out.repairOutput = true;
+        out.bytes = out.isFolder ? 0 : static_cast<std::uint64_t>(info.st_size);
+        return out;
+    }
     if (S_ISDIR(info.st_mode)) {
         const auto stage = stageTarget(name);
         if (!stage) {

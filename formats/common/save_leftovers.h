@@ -52,6 +52,9 @@ struct Leftover {
     std::uint64_t bytes = 0;
     // The writing process named by a stage folder; 0 when the name holds none.
     std::int64_t writerPid = 0;
+    // The stage of a repair (`.NAME.strata-repair-PID`, a file or a folder): an unfinished
+    // repaired copy that was never given the name NAME.
+    bool repairOutput = false;
     LeftoverUse use = LeftoverUse::Unknown;
     // Processes holding it (or a file in it) open, or its writer when still running.
     std::vector<std::int64_t> processes;
