@@ -105,7 +105,23 @@ TEST_F(SaveLeftoversTest, ClassifiesTheNamesWritersGiveAndNothingElse) {
     ASSERT_TRUE(early);
     EXPECT_EQ(early->target, "set.zds");
 
-    for (const char* name : {"data.zt.strata-abc123def456", ".data.zt.strata-ABC123DEF456",
+    // A repair's stage: a file, or a folder for folder formats.
+    put(dir_ / ".fixed.zs.strata-repair-321", "x");
+    fs::create_directories(dir_ / ".fixed-set.strata-repair-322");
+    const auto repairFile = classifyLeftover(dir_ / ".fixed.zs.strata-repair-321");
+    ASSERT_TRUE(repairFile);
+    EXPECT_EQ(repairFile->kind, LeftoverKind::TempFile);
+    EXPECT_TRUE(repairFile->repairOutput);
+    EXPECT_EQ(repairFile->target, "fixed.zs");
+    EXPECT_EQ(repairFile->writerPid, 321);
+    const auto repairFolder = classifyLeftover(dir_ / ".fixed-set.strata-repair-322");
+    ASSERT_TRUE(repairFolder);
+    EXPECT_EQ(repairFolder->kind, LeftoverKind::StageFolder);
+    EXPECT_TRUE(repairFolder->isFolder);
+    EXPECT_EQ(repairFolder->target, "fixed-set");
+
+    for (const char* name : {".x.strata-repair-", ".x.strata-repair-12a", ".strata-repair-5",
+                             "data.zt.strata-abc123def456", ".data.zt.strata-ABC123DEF456",
                              ".data.zt.strata-abc", ".strata-abc123def456", ".big.zs.0123ABCD.part",
                              ".big.zs.123abcd.part", "notes.txt", ".hidden"}) {
         SCOPED_TRACE(name);
