@@ -3,9 +3,12 @@
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "formats/common/diagnostic.h"
+#include "formats/common/ordered_pool.h"
 #include "zs_reader.h"
 #include "zs_validator.h"
 #include "zs_writer.h"
@@ -19,49 +22,80 @@ std::string shown(const std::string& record) {
     return printableBytes(asBytes(record), 60);
 }
 
-bool lessOrEqual(const std::string& a, std::span<const std::uint8_t> b) {
+bool lessOrEqual(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
     const std::size_t n = std::min(a.size(), b.size());
-    const int c = std::memcmp(a.data(), b.data(), n);
+    const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
     return c < 0 || (c == 0 && a.size() <= b.size());
 }
 
-// One data block found by scanning: its records when intact (or decodable in order), else why
-// not.
+std::string text(std::span<const std::uint8_t> bytes) {
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// One data block found by scanning: its first and last records and how many it holds when
+// intact (or decodable in order), else why not. Records themselves are never kept: a repair
+// holds a few blocks at a time, whatever the size of the file.
 struct ScannedBlock {
     Region region;
     std::uint8_t level = 0;  // 0, or an index level whose payload was not index entries
     bool indexLike = false;  // marked as data, but its payload reads as index entries
-    std::vector<std::string> records;
+    std::string first, last;
+    std::uint64_t count = 0;
     bool usable = false;
     bool crcMismatch = false;
     std::string problem;
 };
 
-// Decodes the block and collects its records if they are in order after `previous`.
-void readRecords(const ByteSource& source, const BlockFrame& frame, Codec codec,
-                 const ReadLimits& limits, const std::string* previous, ScannedBlock& out) {
+// What a worker makes of one block: the block as far as it can tell on its own (its records in
+// order among themselves), and the decoded payload to hash if the block is kept.
+struct DecodedBlock {
+    ScannedBlock block;
+    BlockFrame frame;
+    std::vector<std::uint8_t> payload;
+};
+
+bool holdsIndexEntries(std::span<const std::uint8_t> payload) {
+    const IndexPayload index = parseIndexPayload(payload);
+    return !index.problem && !index.entries.empty();
+}
+
+DecodedBlock decodeBlock(const ByteSource& source, const BlockFrame& frame, Codec codec,
+                         const ReadLimits& limits) {
+    DecodedBlock out;
+    out.frame = frame;
+    ScannedBlock& block = out.block;
+    block.region = Region{&source, frame.offset, frame.totalLength()};
+    block.level = frame.level;
+    block.crcMismatch = !checkBlockCrc(source, frame).ok();
     const Payload payload = decodePayload(source, frame, codec, limits);
     if (payload.status != DecodeStatus::Ok) {
-        out.problem = "does not decode: " + payload.message;
-        return;
+        block.problem = "does not decode: " + payload.message;
+        return out;
     }
-    RecordCursor cursor(payload.bytes.bytes);
-    const std::string* last = previous;
+    const auto bytes = payload.bytes.bytes;
+    RecordCursor cursor(bytes);
+    std::span<const std::uint8_t> previous;
     while (auto record = cursor.next()) {
-        if (last != nullptr && !lessOrEqual(*last, *record)) {
-            out.problem = "its records are out of order";
-            out.records.clear();
-            return;
+        if (block.count++ == 0) {
+            block.first = text(*record);
+        } else if (!lessOrEqual(previous, *record)) {
+            block.problem = "its records are out of order";
         }
-        out.records.emplace_back(reinterpret_cast<const char*>(record->data()), record->size());
-        last = &out.records.back();
+        previous = *record;
     }
-    if (cursor.problem()) {
-        out.problem = "its records cannot be read: " + cursor.problem()->message;
-        out.records.clear();
-        return;
+    if (block.problem.empty() && cursor.problem()) {
+        block.problem = "its records cannot be read: " + cursor.problem()->message;
     }
-    out.usable = true;
+    if (!block.problem.empty()) {
+        block.count = 0;
+        block.first.clear();
+        block.indexLike = block.level == 0 && holdsIndexEntries(bytes);
+        return out;
+    }
+    block.last = text(previous);
+    block.usable = true;  // so far: the order after the previous block is checked in turn
+    out.payload.assign(bytes.begin(), bytes.end());
+    return out;
 }
 
 nlohmann::ordered_json metadataOf(const Header& header, const ByteSource& source) {
@@ -78,13 +112,22 @@ public:
     ZsSalvage(std::shared_ptr<const ZsFile> file, const RepairOptions& options)
         : file_(std::move(file)), options_(options) {}
 
-    // Scans every block from the first to the end of the file.
-    void scan(RepairReport& report) {
+    // Scans every block from the first to the end of the file, decoding data blocks on every
+    // core; with a writer, each block kept is copied into it as it is found (its stored bytes
+    // unchanged: the codec is the same).
+    void scan(RepairReport& report, ZsWriter* writer) {
         const ByteSource& source = file_->source();
         const Codec codec = *file_->header().codec;
         std::uint64_t at = file_->blocksBegin();
         const std::uint64_t end = source.size();
         std::size_t indexBlocks = 0;
+        const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+        OrderedPool<DecodedBlock> pool(threads, 2 * std::size_t{threads}, options_.cancel);
+        auto take = [&] {
+            if (auto decoded = pool.next()) {
+                keep(std::move(*decoded), writer);
+            }
+        };
         while (at < end) {
             if (options_.cancel != nullptr && options_.cancel->cancelled()) {
                 throw RepairError("cancelled");
@@ -93,12 +136,14 @@ public:
                                     "block at byte " + std::to_string(at));
             const FrameRead frame = readFrame(source, at, end);
             if (!frame.usable()) {
+                while (pool.inFlight() > 0) {
+                    take();
+                }
                 lostTail(report, at, end, frame);
                 return;
             }
-            const Region whole{&source, at, frame.frame.totalLength()};
             at = frame.frame.end();
-            levels_[whole.offset] = frame.frame.level;
+            levels_[frame.frame.offset] = frame.frame.level;
             if (frame.frame.kind() == BlockKind::Extension) {
                 continue;  // valid anywhere; readers skip them
             }
@@ -106,15 +151,18 @@ public:
                 ++indexBlocks;
                 continue;
             }
-            ScannedBlock block;
-            block.region = whole;
-            block.level = frame.frame.level;
-            block.crcMismatch = !checkBlockCrc(source, frame.frame).ok();
-            readRecords(source, frame.frame, codec, file_->limits(), lastKept(), block);
-            if (!block.usable && block.level == 0) {
-                block.indexLike = holdsIndexEntries(frame.frame, codec);
+            if (pool.full()) {
+                take();
             }
-            blocks_.push_back(std::move(block));
+            pool.submit([&source, f = frame.frame, codec, limits = file_->limits()] {
+                return decodeBlock(source, f, codec, limits);
+            });
+        }
+        while (pool.inFlight() > 0) {
+            take();
+        }
+        if (options_.cancel != nullptr && options_.cancel->cancelled()) {
+            throw RepairError("cancelled");
         }
         // Cut at a block boundary: the header says the file is longer and the root index it
         // names (written last) is not there.
@@ -136,26 +184,50 @@ public:
                                   {}});
     }
 
+    // Takes the next block in file order: usable only if its records follow the last block kept.
+    void keep(DecodedBlock decoded, ZsWriter* writer) {
+        ScannedBlock& block = decoded.block;
+        if (block.usable && block.count > 0 && lastKept_ &&
+            !lessOrEqual(asBytes(*lastKept_), asBytes(block.first))) {
+            block.usable = false;
+            block.problem = "its records are out of order";
+            block.first.clear();
+            block.last.clear();
+            block.count = 0;
+            block.indexLike = block.level == 0 && holdsIndexEntries(decoded.payload);
+        }
+        if (block.usable && block.count > 0) {
+            lastKept_ = block.last;
+            if (writer != nullptr) {
+                const BlockFrame& f = decoded.frame;
+                const ByteView stored = file_->source().view(f.payloadOffset(), f.payloadLength());
+                writer->addEncodedBlock({stored.bytes.begin(), stored.bytes.end()}, decoded.payload,
+                                        block.first, block.last);
+            }
+        }
+        blocks_.push_back(std::move(block));
+    }
+
     // Losses and kept blocks into the report, key ranges from the neighbours.
     void account(RepairReport& report) const {
         for (std::size_t i = 0; i < blocks_.size(); ++i) {
             const ScannedBlock& b = blocks_[i];
             if (b.usable) {
-                report.recovered += b.records.size();
+                report.recovered += b.count;
                 if (b.level != 0) {
-                    report.actions.push_back(
-                        {"kept the block at byte " + std::to_string(b.region.offset) +
-                             " marked as level " + std::to_string(b.level) +
-                             ": its payload is not index entries but " +
-                             std::to_string(b.records.size()) + " records in order",
-                         b.region});
+                    report.actions.push_back({"kept the block at byte " +
+                                                  std::to_string(b.region.offset) +
+                                                  " marked as level " + std::to_string(b.level) +
+                                                  ": its payload is not index entries but " +
+                                                  std::to_string(b.count) + " records in order",
+                                              b.region});
                 }
                 if (b.crcMismatch) {
-                    report.actions.push_back(
-                        {"kept the data block at byte " + std::to_string(b.region.offset) +
-                             ": its CRC does not match, but it decodes to " +
-                             std::to_string(b.records.size()) + " records in order",
-                         b.region});
+                    report.actions.push_back({"kept the data block at byte " +
+                                                  std::to_string(b.region.offset) +
+                                                  ": its CRC does not match, but it decodes to " +
+                                                  std::to_string(b.count) + " records in order",
+                                              b.region});
                 }
                 continue;
             }
@@ -191,18 +263,6 @@ public:
         }
     }
 
-    void write(const std::filesystem::path& stage, const nlohmann::ordered_json& metadata) const {
-        WriterOptions options;
-        options.codec = *file_->header().codec;
-        ZsWriter writer(stage, metadata, options);
-        for (const ScannedBlock& b : blocks_) {
-            if (b.usable && !b.records.empty()) {
-                writer.addBlock(b.records);
-            }
-        }
-        writer.finish();
-    }
-
 private:
     // An index block whose payload reads as index entries: its children are noted, so a child
     // that turns out not to be data can be reported.
@@ -221,23 +281,7 @@ private:
         return true;
     }
 
-    bool holdsIndexEntries(const BlockFrame& frame, Codec codec) const {
-        const Payload payload = decodePayload(file_->source(), frame, codec, file_->limits());
-        if (payload.status != DecodeStatus::Ok) {
-            return false;
-        }
-        const IndexPayload index = parseIndexPayload(payload.bytes.bytes);
-        return !index.problem && !index.entries.empty();
-    }
-
-    const std::string* lastKept() const {
-        for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
-            if (it->usable && !it->records.empty()) {
-                return &it->records.back();
-            }
-        }
-        return nullptr;
-    }
+    const std::string* lastKept() const { return lastKept_ ? &*lastKept_ : nullptr; }
 
     std::size_t kept() const {
         std::size_t n = 0;
@@ -251,14 +295,14 @@ private:
         const std::string* before = nullptr;
         const std::string* after = nullptr;
         for (std::size_t i = lost; i-- > 0;) {
-            if (blocks_[i].usable && !blocks_[i].records.empty()) {
-                before = &blocks_[i].records.back();
+            if (blocks_[i].usable && blocks_[i].count > 0) {
+                before = &blocks_[i].last;
                 break;
             }
         }
         for (std::size_t i = lost + 1; i < blocks_.size(); ++i) {
-            if (blocks_[i].usable && !blocks_[i].records.empty()) {
-                after = &blocks_[i].records.front();
+            if (blocks_[i].usable && blocks_[i].count > 0) {
+                after = &blocks_[i].first;
                 break;
             }
         }
@@ -288,6 +332,7 @@ private:
     std::shared_ptr<const ZsFile> file_;
     const RepairOptions& options_;
     std::vector<ScannedBlock> blocks_;
+    std::optional<std::string> lastKept_;           // the last record of the last block kept
     std::map<std::uint64_t, std::uint8_t> levels_;  // every framed block: offset → level
     std::set<std::uint64_t> referenced_;            // children named by readable index blocks
 };
@@ -324,18 +369,31 @@ RepairReport repairZsFile(const std::filesystem::path& input, const std::filesys
     }
     const nlohmann::ordered_json metadata = metadataOf(header, file->source());
     ZsSalvage salvage(file, options);
-    salvage.scan(report);
-    salvage.account(report);
-    if (report.recovered == 0) {
-        throw RepairError(input.string() + ": no record could be recovered");
-    }
     if (options.dryRun) {
+        salvage.scan(report, nullptr);
+        salvage.account(report);
+        if (report.recovered == 0) {
+            throw RepairError(input.string() + ": no record could be recovered");
+        }
         return report;
     }
+    // The stage is written while the input is scanned, so no block is decoded twice and only
+    // a few are held at a time; it is removed again unless it is whole and valid.
     const auto stage = repairStagePath(output);
     try {
-        salvage.write(stage, metadata);
+        WriterOptions writerOptions;
+        writerOptions.codec = *header.codec;
+        ZsWriter writer(stage, metadata, writerOptions);
+        salvage.scan(report, &writer);
+        salvage.account(report);
+        if (report.recovered == 0) {
+            throw RepairError(input.string() + ": no record could be recovered");
+        }
+        writer.finish();
         validateOutput(stage);
+    } catch (const ZsWriteError& e) {
+        std::filesystem::remove(stage, ec);
+        throw RepairError(output.string() + ": " + e.what());
     } catch (...) {
         std::filesystem::remove(stage, ec);
         throw;

@@ -311,6 +311,27 @@ void ZsWriter::addBlock(std::vector<std::string> records) {
     });
 }
 
+void ZsWriter::addEncodedBlock(std::vector<std::uint8_t> stored,
+                               std::span<const std::uint8_t> payload, std::string first,
+                               std::string last) {
+    if (haveRecord_ && first < lastRecord_) {
+        throw ZsWriteError("records are not sorted: a block starting with \"" +
+                           printableBytes(asBytes(first)) + "\" comes after \"" +
+                           printableBytes(asBytes(lastRecord_)) + "\"");
+    }
+    while (written_ < submitted_) {
+        drainOne();  // the blocks given before it go first
+    }
+    lastRecord_ = last;
+    haveRecord_ = true;
+    sha_.update(payload);
+    Compressed block;
+    block.stored = std::move(stored);
+    block.first = std::move(first);
+    block.last = std::move(last);
+    writeData(std::move(block));  // hashes block.payload, which is empty
+}
+
 void ZsWriter::drainOne() {
     auto block = pool_->next();
     if (!block) {

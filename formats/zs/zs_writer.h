@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <istream>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -57,6 +58,12 @@ public:
     // Appends one data block. Records must be sorted, within the block and after every record
     // already written (ZS requires it; Strata refuses to write an invalid file).
     void addBlock(std::vector<std::string> records);
+    // Appends a data block already compressed with this writer's codec, its stored bytes
+    // unchanged (a repair copying intact blocks): `payload` is what they decode to (records with
+    // their length prefixes, hashed for the header), `first` and `last` its first and last
+    // records, which must follow every record already written. Throws ZsWriteError.
+    void addEncodedBlock(std::vector<std::uint8_t> stored, std::span<const std::uint8_t> payload,
+                         std::string first, std::string last);
     // Writes the remaining index levels and the final header, then the magic. Throws
     // ZsWriteError (for example when no record was added: a ZS file holds at least one).
     void finish();
