@@ -148,7 +148,8 @@ TEST(ZtRepair, RecomputingDigestsKeepsTheTensorAndSaysWhatThatVouchesFor) {
     Scratch dir;
     auto bytes = sixTensors();
     writeBytes(dir / "good.zt", bytes);
-    const ZtComponent& t4 = dataOf(*openZt(dir / "good.zt"), "t4");
+    const auto good = openZt(dir / "good.zt");
+    const ZtComponent& t4 = dataOf(*good, "t4");
     bytes[*t4.offset + 3] ^= 0x01;
     writeBytes(dir / "in.zt", bytes);
     RepairOptions options;
@@ -166,7 +167,8 @@ TEST(ZtRepair, AZstdComponentThatDoesNotDecodeIsLost) {
     Scratch dir;
     auto bytes = sixTensors(false);
     writeBytes(dir / "good.zt", bytes);
-    const ZtComponent& t3 = dataOf(*openZt(dir / "good.zt"), "t3");
+    const auto good = openZt(dir / "good.zt");
+    const ZtComponent& t3 = dataOf(*good, "t3");
     for (std::uint64_t i = 4; i < 12; ++i) {
         bytes[*t3.offset + i] = 0xFF;  // past the zstd frame header
     }
