@@ -173,4 +173,21 @@ ByteSourcePtr makeBufferSource(std::unique_ptr<std::uint8_t[]> bytes, std::size_
     return std::make_shared<OwnedArraySource>(std::move(bytes), size, std::move(name));
 }
 
+bool sameBytes(const ByteSource& a, const ByteSource& b) {
+    if (&a == &b) {
+        return true;
+    }
+    if (a.size() != b.size()) {
+        return false;
+    }
+    constexpr std::uint64_t kStep = 4 << 20;
+    for (std::uint64_t at = 0; at < a.size(); at += kStep) {
+        const ByteView x = a.view(at, kStep), y = b.view(at, kStep);
+        if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size()) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace strata

@@ -67,4 +67,7 @@ ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name = "<buff
 ByteSourcePtr makeBufferSource(std::unique_ptr<std::uint8_t[]> bytes, std::size_t size,
                                std::string name);
 
+// Whether two sources hold the same bytes, compared a few MiB at a time.
+bool sameBytes(const ByteSource& a, const ByteSource& b);
+
 }  // namespace strata

@@ -16,6 +16,28 @@ RepairStep::RepairStep(std::string text, const Region& region) : description(std
     }
 }
 
+RepairReport beginRepair(std::string itemName, const std::filesystem::path& output,
+                         const RepairOptions& options) {
+    RepairReport report;
+    report.itemName = std::move(itemName);
+    report.dryRun = options.dryRun;
+    report.output = output;
+    std::error_code ec;
+    if (!options.dryRun && std::filesystem::exists(std::filesystem::symlink_status(output, ec))) {
+        throw RepairError(output.string() + ": exists; a repair never replaces a file");
+    }
+    return report;
+}
+
+void requireValidOutput(const std::vector<Diagnostic>& diagnostics) {
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::Error) {
+            throw RepairError("the repaired output does not validate (" + d.code + ": " +
+                              d.message + "); nothing was written");
+        }
+    }
+}
+
 std::filesystem::path repairStagePath(const std::filesystem::path& output) {
     return output.parent_path() /
            ("." + output.filename().string() + ".strata-repair-" + std::to_string(::getpid()));

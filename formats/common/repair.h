@@ -68,6 +68,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A report of a repair to `output` counting `itemName`. Throws RepairError when `output` exists
+// (a repair never replaces anything), unless it is a dry run.
+RepairReport beginRepair(std::string itemName, const std::filesystem::path& output,
+                         const RepairOptions& options);
+
+// The repaired output's own validation: throws RepairError quoting its first error.
+void requireValidOutput(const std::vector<Diagnostic>& diagnostics);
+
 // Moves the finished `staged` file to `output` only if nothing is there (no overwrite, even in a
 // race): link, then unlink the stage. Throws RepairError naming `output` when it is taken.
 void publishRepairOutput(const std::filesystem::path& staged, const std::filesystem::path& output);

@@ -157,23 +157,6 @@ double recall(const Answers& found, const Answers& truth) {
     return counted == 0 ? 1.0 : sum / double(counted);
 }
 
-bool sameBytes(const ByteSource& a, const ByteSource& b) {
-    if (&a == &b) {
-        return true;
-    }
-    if (a.size() != b.size()) {
-        return false;
-    }
-    constexpr std::uint64_t kStep = 4 << 20;
-    for (std::uint64_t at = 0; at < a.size(); at += kStep) {
-        const ByteView x = a.view(at, kStep), y = b.view(at, kStep);
-        if (x.size() != y.size() || std::memcmp(x.data(), y.data(), x.size()) != 0) {
-            return false;
-        }
-    }
-    return true;
-}
-
 struct Side {
     LoadedIndex index;
     ByteSourcePtr vectors;

@@ -299,20 +299,6 @@ private:
         return put(std::move(d));
     }
 
-    static bool sameBytes(const ByteSource& a, const ByteSource& b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        constexpr std::uint64_t kChunk = 4 << 20;
-        for (std::uint64_t at = 0; at < a.size(); at += kChunk) {
-            const ByteView va = a.view(at, kChunk), vb = b.view(at, kChunk);
-            if (va.size() != vb.size() || std::memcmp(va.data(), vb.data(), va.size()) != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     bool binaryFile(const std::string& path) {
         const ByteSourcePtr sa = a_->source(path), sb = b_->source(path);
         bool both = false;

@@ -341,26 +341,15 @@ void validateOutput(const std::filesystem::path& stage) {
     auto file = ZsFile::open(openMappedFile(stage));
     CollectingSink sink;
     ZsValidator(file).run(sink, ValidationOptions{});
-    for (const Diagnostic& d : sink.diagnostics()) {
-        if (d.severity == Severity::Error) {
-            throw RepairError("the repaired file does not validate (" + d.code + ": " + d.message +
-                              "); nothing was written");
-        }
-    }
+    requireValidOutput(sink.diagnostics());
 }
 
 }  // namespace
 
 RepairReport repairZsFile(const std::filesystem::path& input, const std::filesystem::path& output,
                           const RepairOptions& options) {
-    RepairReport report;
-    report.itemName = "records";
-    report.dryRun = options.dryRun;
-    report.output = output;
+    RepairReport report = beginRepair("records", output, options);
     std::error_code ec;
-    if (!options.dryRun && std::filesystem::exists(std::filesystem::symlink_status(output, ec))) {
-        throw RepairError(output.string() + ": exists; a repair never replaces a file");
-    }
     auto file = ZsFile::open(openMappedFile(input));
     const Header& header = file->header();
     if (!header.hasFields || !header.codec) {

@@ -248,26 +248,15 @@ private:
 void validateOutput(const std::filesystem::path& path) {
     CollectingSink sink;
     makeZtValidator(ZtFile::open(openMappedFile(path)))->run(sink, {});
-    for (const Diagnostic& d : sink.diagnostics()) {
-        if (d.severity == Severity::Error) {
-            throw RepairError("the repaired file does not validate (" + d.code + ": " + d.message +
-                              "); nothing was written");
-        }
-    }
+    requireValidOutput(sink.diagnostics());
 }
 
 }  // namespace
 
 RepairReport repairZtFile(const std::filesystem::path& input, const std::filesystem::path& output,
                           const RepairOptions& options) {
-    RepairReport report;
-    report.itemName = "tensors";
-    report.dryRun = options.dryRun;
-    report.output = output;
+    RepairReport report = beginRepair("tensors", output, options);
     std::error_code ec;
-    if (!options.dryRun && std::filesystem::exists(std::filesystem::symlink_status(output, ec))) {
-        throw RepairError(output.string() + ": exists; a repair never replaces a file");
-    }
     auto file = ZtFile::open(openMappedFile(input));
     if (!file->manifestDecoded()) {
         throw RepairError(input.string() +

@@ -15,26 +15,16 @@
 #include "formats/common/byte_source.h"
 #include "formats/zs/zs_diff.h"
 #include "formats/zs/zs_writer.h"
+#include "scratch_dir.h"
 
 namespace strata::zs {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Scratch {
+class Scratch : public test::ScratchDir {
 public:
-    Scratch()
-        : path_(fs::temp_directory_path() /
-                ("strata_zs_diff_" + std::to_string(::getpid()) + "_" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~Scratch() { fs::remove_all(path_); }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-    fs::path path_;
+    Scratch() : ScratchDir("zs_diff") {}
 };
 
 struct Collected final : DiffSink {

@@ -15,6 +15,7 @@
 #include "formats/zs/zs_repair.h"
 #include "formats/zs/zs_validator.h"
 #include "formats/zs/zs_writer.h"
+#include "scratch_dir.h"
 #include "test_corpus.h"
 
 namespace strata::zs {
@@ -22,20 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class Scratch {
+class Scratch : public test::ScratchDir {
 public:
-    Scratch()
-        : path_(fs::temp_directory_path() /
-                ("strata_zs_repair_" + std::to_string(::getpid()) + "_" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~Scratch() { fs::remove_all(path_); }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-    fs::path path_;
+    Scratch() : ScratchDir("zs_repair") {}
 };
 
 std::vector<std::string> keys(int first, int count) {

@@ -16,6 +16,7 @@
 #include "formats/ztensor/zt_decode.h"
 #include "formats/ztensor/zt_repair.h"
 #include "formats/ztensor/zt_writer.h"
+#include "scratch_dir.h"
 #include "zt_test_support.h"
 
 namespace strata {
@@ -23,20 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class Scratch {
+class Scratch : public test::ScratchDir {
 public:
-    Scratch()
-        : path_(fs::temp_directory_path() /
-                ("strata_zt_repair_" + std::to_string(::getpid()) + "_" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~Scratch() { fs::remove_all(path_); }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-private:
-    fs::path path_;
+    Scratch() : ScratchDir("zt_repair") {}
 };
 
 void writeBytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
@@ -104,6 +94,22 @@ const ZtComponent& dataOf(const ZtFile& file, const std::string& tensor) {
     return *file.component(*file.findTensor(tensor), "data");
 }
 
+struct Span {
+    std::uint64_t offset = 0, length = 0;
+};
+
+// Writes `bytes` as good.zt, and as in.zt with byte `at` of tensor `name`'s data flipped by
+// `mask`; returns where that data lies.
+Span damageTensor(const Scratch& dir, std::vector<std::uint8_t> bytes, const std::string& name,
+                  std::uint64_t at, std::uint8_t mask) {
+    writeBytes(dir / "good.zt", bytes);
+    const auto good = openZt(dir / "good.zt");
+    const ZtComponent& data = dataOf(*good, name);
+    bytes[*data.offset + at] ^= mask;
+    writeBytes(dir / "in.zt", bytes);
+    return {*data.offset, *data.length};
+}
+
 TEST(ZtRepair, AnIntactFileComesBackWhole) {
     Scratch dir;
     writeBytes(dir / "in.zt", sixTensors());
@@ -124,19 +130,14 @@ TEST(ZtRepair, AnIntactFileComesBackWhole) {
 
 TEST(ZtRepair, ATensorFailingItsDigestIsLostAndTheOthersKept) {
     Scratch dir;
-    auto bytes = sixTensors();
-    writeBytes(dir / "good.zt", bytes);
-    const auto good = openZt(dir / "good.zt");
-    const ZtComponent& t2 = dataOf(*good, "t2");
-    bytes[*t2.offset + 17] ^= 0x40;
-    writeBytes(dir / "in.zt", bytes);
+    const Span t2 = damageTensor(dir, sixTensors(), "t2", 17, 0x40);
     const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
     ASSERT_EQ(report.losses.size(), 1u);
     EXPECT_NE(report.losses[0].description.find("tensor 't2' is lost: ZT-DIGEST"),
               std::string::npos)
         << report.losses[0].description;
-    EXPECT_EQ(report.losses[0].bytes.offset, *t2.offset);
-    EXPECT_EQ(report.losses[0].bytes.length, *t2.length);
+    EXPECT_EQ(report.losses[0].bytes.offset, t2.offset);
+    EXPECT_EQ(report.losses[0].bytes.length, t2.length);
     EXPECT_EQ(report.recovered, 5u);
     auto expected = contents(dir / "good.zt");
     expected.erase("t2");
@@ -146,12 +147,7 @@ TEST(ZtRepair, ATensorFailingItsDigestIsLostAndTheOthersKept) {
 
 TEST(ZtRepair, RecomputingDigestsKeepsTheTensorAndSaysWhatThatVouchesFor) {
     Scratch dir;
-    auto bytes = sixTensors();
-    writeBytes(dir / "good.zt", bytes);
-    const auto good = openZt(dir / "good.zt");
-    const ZtComponent& t4 = dataOf(*good, "t4");
-    bytes[*t4.offset + 3] ^= 0x01;
-    writeBytes(dir / "in.zt", bytes);
+    damageTensor(dir, sixTensors(), "t4", 3, 0x01);
     RepairOptions options;
     options.recomputeDigests = true;
     const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt", options);
