@@ -81,18 +81,31 @@ private slots:
 
     void cleanupTestCase() { nginx_.reset(); }
 
+    void opensUrlReadOnlyWithTree_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("zs") << QString::fromLatin1(kSmallFile) << QStringLiteral("ZS");
+        QTest::newRow("ztensor") << QStringLiteral("ztensor/valid/dense_raw.zt")
+                                 << QStringLiteral("zTensor");
+        QTest::newRow("raw") << QStringLiteral("README.md") << QStringLiteral("raw binary");
+    }
+
     void opensUrlReadOnlyWithTree() {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        const QByteArray path = file.toUtf8();
         MainWindow window;
         window.setInteractive(false);
         window.show();
-        QVERIFY2(window.openPath(url(kSmallFile)), qPrintable(window.lastError()));
+        QVERIFY2(window.openPath(url(path.constData())), qPrintable(window.lastError()));
         DocumentView* view = window.currentView();
         QVERIFY(view != nullptr);
         strata::model::Document* doc = view->document();
         QVERIFY(doc->isRemote());
         QVERIFY(doc->isReadOnly());
-        QCOMPARE(doc->path(), url(kSmallFile));
-        QCOMPARE(doc->displayName(), QStringLiteral("codec-none.zs"));
+        QCOMPARE(doc->path(), url(path.constData()));
+        QCOMPARE(doc->displayName(), QFileInfo(file).fileName());
+        QCOMPARE(doc->formatName().toLower(), format.toLower());
         QVERIFY(window.windowTitle().contains(QStringLiteral("read-only (remote)")));
         QVERIFY(window.readOnlyIndicator()->isVisible());
         QVERIFY(doc->editor() == nullptr);
@@ -114,13 +127,17 @@ private slots:
         while (model->canFetchMore(root)) {
             model->fetchMore(root);
         }
-        QVERIFY(model->rowCount(root) > 0);
+        // A raw binary's tree is its one root node; the formats' trees have children.
+        QCOMPARE(model->rowCount(root) > 0, doc->format() != strata::FormatId::RawBinary);
         for (int row = 0; row < model->rowCount(root); ++row) {
             QVERIFY(!model->index(row, 0, root).data().toString().isEmpty());
         }
         // The bytes shown are the file's.
-        const QByteArray local = readAll(corpusFile(kSmallFile));
+        const QByteArray local = readAll(corpusFile(path.constData()));
         QCOMPARE(doc->primaryFile()->read(0, 64), local.left(64));
+        // No validation or entropy job started by itself.
+        QVERIFY(window.jobRunner()->jobs().isEmpty());
+        QVERIFY(!view->entropyRequested());
     }
 
     void networkIndicatorCountsRequests() {
