@@ -41,6 +41,7 @@
 #include "model/core/document.h"
 #include "model/core/format_editor.h"
 #include "model/core/job_runner.h"
+#include "model/core/open_url_job.h"
 #include "model/core/remote_access.h"
 #include "model/core/save_job.h"
 #include "model/core/structure_model.h"
@@ -453,7 +454,45 @@ bool MainWindow::openUrl(const QString& url, const model::RemoteOpenSettings& se
     return showDocument(std::move(document));
 }
 
+model::Job* MainWindow::startOpenUrl(const QString& url,
+                                     const model::RemoteOpenSettings& settings) {
+    const QString wanted = url.trimmed();
+    for (int i = 0; i < documentCount(); ++i) {
+        if (viewAt(i)->document()->path() == wanted) {
+            tabs_->setCurrentIndex(i);
+            return nullptr;
+        }
+    }
+    model::OpenUrlJob* job = model::startOpenUrl(*runner_, wanted, settings);
+    statusBar()->showMessage(tr("Opening %1…").arg(wanted), 5000);
+    connect(job, &model::Job::finished, this, [this, job] {
+        switch (job->state()) {
+            case model::Job::State::Finished:
+                if (std::unique_ptr<model::Document> document = job->takeDocument()) {
+                    showDocument(std::move(document));
+                }
+                break;
+            case model::Job::State::Failed:
+                showError(tr("Could not open %1: %2").arg(job->url(), job->errorText()));
+                break;
+            default:
+                statusBar()->showMessage(tr("Opening %1 was cancelled.").arg(job->url()), 5000);
+                break;
+        }
+    });
+    return job;
+}
+
 bool MainWindow::showDocument(std::unique_ptr<model::Document> document) {
+    if (document->isRemote()) {
+        // Opened twice in the background: the first tab wins.
+        for (int i = 0; i < documentCount(); ++i) {
+            if (viewAt(i)->document()->path() == document->path()) {
+                tabs_->setCurrentIndex(i);
+                return true;
+            }
+        }
+    }
     auto* view = new DocumentView(std::move(document), runner_, tabs_);
     const int width = QSettings().value(kBytesPerRowKey, 16).toInt();
     view->hexView()->setBytesPerRow(width);
@@ -532,7 +571,11 @@ bool MainWindow::reopenView(DocumentView* view, const QString& newPath, bool aft
 
 void MainWindow::openPaths(const QStringList& paths) {
     for (const QString& path : paths) {
-        openPath(path);
+        if (model::isRemoteUrl(path)) {
+            startOpenUrl(path, model::RemoteOpenSettings::load());
+        } else {
+            openPath(path);
+        }
     }
 }
 
@@ -550,7 +593,7 @@ void MainWindow::openUrlDialog() {
     }
     const model::RemoteOpenSettings settings = dialog.settings();
     settings.save();
-    openUrl(dialog.url(), settings);
+    startOpenUrl(dialog.url(), settings);
 }
 
 void MainWindow::openFolderDialog() {

@@ -53,6 +53,11 @@ public:
     // Opens a remote file read-only in a new tab (or switches to its tab), remembering the URL
     // among the recent ones. Errors name the URL, shown as for openPath.
     bool openUrl(const QString& url, const model::RemoteOpenSettings& settings);
+    // The same as a background job (progress and cancel in the Jobs dock; the window stays
+    // responsive while the server answers): File > Open URL…, URLs on the command line, in the
+    // hand-over and dropped. The tab opens when the job finishes. Returns nullptr when the URL
+    // is open already (its tab is shown).
+    model::Job* startOpenUrl(const QString& url, const model::RemoteOpenSettings& settings);
     // Closes the document (asking about unsaved edits and text typed but not applied) and opens
     // its path again in the same tab position, showing the same tab, selection and scroll
     // positions: after a job wrote new files, or the files changed on disk.

@@ -37,6 +37,16 @@ public:
     static std::unique_ptr<Document> openUrl(const QString& url,
                                              const RemoteOpenSettings& settings = {},
                                              QString* error = nullptr);
+    // openUrl in two steps, so the network part can run on a job's thread: fetchUrl makes no
+    // QObject (opened is null on failure, with *error set); fromRemote builds the document on
+    // the thread that will own it.
+    struct RemoteOpen {
+        std::shared_ptr<strata::RemoteSession> session;
+        std::unique_ptr<strata::OpenedDocument> opened;
+    };
+    static RemoteOpen fetchUrl(const QString& url, const RemoteOpenSettings& settings,
+                               QString* error = nullptr);
+    static std::unique_ptr<Document> fromRemote(RemoteOpen remote);
 
     explicit Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
     ~Document() override;

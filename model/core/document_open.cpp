@@ -43,6 +43,21 @@ std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
 
 std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpenSettings& settings,
                                             QString* error) {
+    RemoteOpen remote = fetchUrl(url, settings, error);
+    return remote.opened ? fromRemote(std::move(remote)) : nullptr;
+}
+
+std::unique_ptr<Document> Document::fromRemote(RemoteOpen remote) {
+    if (!remote.opened) {
+        return nullptr;
+    }
+    auto document = std::make_unique<Document>(std::move(remote.opened));
+    document->session_ = std::move(remote.session);
+    return document;
+}
+
+Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSettings& settings,
+                                        QString* error) {
     const QString text = url.trimmed();
     try {
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
@@ -50,15 +65,10 @@ std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpen
             session->open(strata::Location::parse(text.toStdString()));
         std::unique_ptr<strata::OpenedDocument> opened =
             strata::FormatRegistry::builtin().open(source);
-        if (!opened) {
-            if (error != nullptr) {
-                *error = tr("%1: no format could open it").arg(text);
-            }
-            return nullptr;
+        if (!opened && error != nullptr) {
+            *error = tr("%1: no format could open it").arg(text);
         }
-        auto document = std::make_unique<Document>(std::move(opened));
-        document->session_ = std::move(session);
-        return document;
+        return {std::move(session), std::move(opened)};
     } catch (const strata::RemoteError& e) {
         if (error != nullptr) {
             *error = QString::fromStdString(e.what());
@@ -73,7 +83,7 @@ std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpen
             *error = text + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
         }
     }
-    return nullptr;
+    return {};
 }
 
 }  // namespace strata::model

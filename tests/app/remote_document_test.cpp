@@ -29,6 +29,7 @@
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
+#include "model/core/open_url_job.h"
 #include "model/core/remote_access.h"
 #include "model/core/structure_model.h"
 #include "remote_servers.h"
@@ -216,6 +217,57 @@ private slots:
         // Other schemes are refused, never taken for a local path.
         QVERIFY(!window.openPath(QStringLiteral("ftp://127.0.0.1/x.zs")));
         QVERIFY(window.lastError().contains(QStringLiteral("refused")));
+    }
+
+    void opensInTheBackground() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QPointer<strata::model::Job> job =
+            window.startOpenUrl(url(kSmallFile), strata::model::RemoteOpenSettings{});
+        QVERIFY(job != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Finished);
+        QCOMPARE(window.documentCount(), 1);
+        QVERIFY(window.currentView()->document()->isRemote());
+        // Asking again shows the open tab.
+        QVERIFY(window.startOpenUrl(url(kSmallFile), {}) == nullptr);
+        QCOMPARE(window.documentCount(), 1);
+
+        // A 404 fails the job with the URL in the error; no tab.
+        const QString missing = url("zs/valid/no-such-file.zs");
+        job = window.startOpenUrl(missing, {});
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Failed);
+        QVERIFY2(job->errorText().contains(missing), qPrintable(job->errorText()));
+        QVERIFY(window.lastError().contains(missing));
+        QCOMPARE(window.documentCount(), 1);
+    }
+
+    void cancelsAStalledOpen() {
+        const std::string missing = strata::test::proxyMissing();
+        if (!missing.empty()) {
+            const QByteArray why = ("fault proxy unavailable: " + missing).c_str();
+            if (serversRequired()) {
+                QFAIL(why.constData());
+            }
+            QSKIP(why.constData());
+        }
+        strata::test::FaultProxy proxy(nginx_->port());
+        // Headers, then nothing for a minute.
+        const QString stalled =
+            QString::fromStdString(proxy.url("gui", "stall", std::string("/") + kSmallFile));
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QPointer<strata::model::Job> job = window.startOpenUrl(stalled, {});
+        QVERIFY(job != nullptr);
+        // Cancel once the worker is on its way to the server (it says so before the request).
+        QTRY_VERIFY_WITH_TIMEOUT(job->statusText().contains(QStringLiteral("fetching")), 30000);
+        job->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 30000);
+        QCOMPARE(job->state(), strata::model::Job::State::Cancelled);
+        QCOMPARE(window.documentCount(), 0);
     }
 
     void openUrlDialogOffersRecentUrls() {
