@@ -2,8 +2,6 @@
 
 #include <QPointer>
 
-#include "formats/remote/remote_session.h"
-
 namespace strata::model {
 
 OpenUrlJob::OpenUrlJob(QString url, QObject* parent)
@@ -14,8 +12,6 @@ OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url,
     auto* job = new OpenUrlJob(url.trimmed());
     QPointer<OpenUrlJob> guard(job);
     runner.start(job, [guard, url = job->url(), settings](JobContext& context) {
-        // Cancel ends a request waiting on the server promptly.
-        const strata::RemoteCancelScope scope(&context.cancelToken());
         context.setProgress(0.0, QObject::tr("fetching the first block"));
         QString error;
         auto remote =

@@ -2,7 +2,6 @@
 
 #include <QPointer>
 
-#include "formats/remote/remote_session.h"
 #include "model/core/structure_model.h"
 
 namespace strata::model {
@@ -46,8 +45,6 @@ Job* startLocalCopy(JobRunner& runner, Document& document, const QString& path) 
     ByteOverlay::EditMap edits = file->edits();
     const QString title = QObject::tr("Save a local copy of %1").arg(document.displayName());
     return runner.start(title, [source, edits = std::move(edits), path](JobContext& context) {
-        // A read blocked on the network ends promptly when the job is cancelled.
-        const strata::RemoteCancelScope scope(&context.cancelToken());
         const std::uint64_t total = source->size();
         const QString error = ByteOverlay::writeEdited(
             *source, edits, path, &context.cancelToken(), [&context, total](double fraction) {
