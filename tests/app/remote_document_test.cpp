@@ -176,6 +176,9 @@ private slots:
         QVERIFY(window.waitUntilIdle(60000));
         const QFileInfo info(corpusFile(kBigFile));
         const strata::model::NetworkStats stats = window.currentView()->document()->networkStats();
+        qInfo("opening %s fetched %llu of %lld bytes in %llu requests", kBigFile,
+              static_cast<unsigned long long>(stats.bytesFetched), info.size(),
+              static_cast<unsigned long long>(stats.requests));
         // Header, root index and what the first screen shows: far less than the file.
         QVERIFY2(
             stats.bytesFetched < quint64(info.size()) / 2,
@@ -202,6 +205,28 @@ private slots:
                  QStringList{QStringLiteral("copy.zs")});
         // The tab stays on the URL, still read-only.
         QCOMPARE(window.currentView()->document()->path(), url(kSmallFile));
+    }
+
+    void cancelledCopyLeavesNoFile() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(url(kBigFile)));
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("copy.zs"));
+        QPointer<strata::model::Job> job = window.saveLocalCopy(target);
+        QVERIFY(job != nullptr);
+        job->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        // Whether the cancel came in time or not, the target is whole or absent, never half.
+        const QStringList left = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);
+        if (job->state() == strata::model::Job::State::Cancelled) {
+            QVERIFY2(left.isEmpty(), qPrintable(left.join(u' ')));
+        } else {
+            QCOMPARE(job->state(), strata::model::Job::State::Finished);
+            QCOMPARE(left, QStringList{QStringLiteral("copy.zs")});
+            QCOMPARE(readAll(target), readAll(corpusFile(kBigFile)));
+        }
     }
 
     void notFoundNamesTheUrl() {
