@@ -62,16 +62,13 @@ NetworkStats networkStatsOf(const strata::RemoteSession& session) {
 }
 
 QString networkSummary(const NetworkStats& stats) {
-    return QCoreApplication::translate("strata::model", "%n request(s)", nullptr,
-                                       static_cast<int>(stats.requests)) +
-           QStringLiteral(" · ") +
-           QCoreApplication::translate("strata::model", "%1 fetched")
-               .arg(QLocale::c().formattedDataSize(
-                   static_cast<qint64>(std::min<quint64>(stats.bytesFetched, INT64_MAX)), 1,
-                   QLocale::DataSizeIecFormat)) +
-           QStringLiteral(" · ") +
-           QCoreApplication::translate("strata::model", "%n cache hit(s)", nullptr,
-                                       static_cast<int>(stats.cacheHits));
+    auto tr = [](const char* text) { return QCoreApplication::translate("strata::model", text); };
+    const QString size = QLocale::c().formattedDataSize(
+        static_cast<qint64>(std::min<quint64>(stats.bytesFetched, INT64_MAX)), 1,
+        QLocale::DataSizeIecFormat);
+    return (stats.requests == 1 ? tr("1 request") : tr("%1 requests").arg(stats.requests)) +
+           QStringLiteral(" · ") + tr("%1 fetched").arg(size) + QStringLiteral(" · ") +
+           (stats.cacheHits == 1 ? tr("1 cache hit") : tr("%1 cache hits").arg(stats.cacheHits));
 }
 
 QStringList recentUrls() {

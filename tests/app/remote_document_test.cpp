@@ -321,6 +321,13 @@ private slots:
         QVERIFY(!dialog.settings().anonymous);
     }
 
+    void networkSummaryReads() {
+        QCOMPARE(strata::model::networkSummary({1, 2048, 0, 1}),
+                 QStringLiteral("1 request · 2.0 KiB fetched · 0 cache hits"));
+        QCOMPARE(strata::model::networkSummary({3, 100, 1, 2}),
+                 QStringLiteral("3 requests · 100 bytes fetched · 1 cache hit"));
+    }
+
     void handOverKeepsUrls() {
         const QString server = QStringLiteral("strata-test-") +
                                QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
