@@ -69,6 +69,14 @@ QString canonical(const QString& path) {
     return c.isEmpty() ? info.absoluteFilePath() : c;
 }
 
+// "Could not open URL: why", naming the URL once (remote errors start with it already).
+QString urlOpenError(const QString& url, const QString& error) {
+    const QString prefix = url + QStringLiteral(": ");
+    return error.startsWith(prefix)
+               ? MainWindow::tr("Could not open %1: %2").arg(url, error.mid(prefix.size()))
+               : MainWindow::tr("Could not open %1: %2").arg(url, error);
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -448,7 +456,7 @@ bool MainWindow::openUrl(const QString& url, const model::RemoteOpenSettings& se
         QApplication::restoreOverrideCursor();
     }
     if (!document) {
-        showError(tr("Could not open %1: %2").arg(wanted, error));
+        showError(urlOpenError(wanted, error));
         return false;
     }
     return showDocument(std::move(document));
@@ -473,7 +481,7 @@ model::Job* MainWindow::startOpenUrl(const QString& url,
                 }
                 break;
             case model::Job::State::Failed:
-                showError(tr("Could not open %1: %2").arg(job->url(), job->errorText()));
+                showError(urlOpenError(job->url(), job->errorText()));
                 break;
             default:
                 statusBar()->showMessage(tr("Opening %1 was cancelled.").arg(job->url()), 5000);
