@@ -295,6 +295,73 @@ private slots:
         QCOMPARE(window.documentCount(), 0);
     }
 
+    // s3:// with the dialog's endpoint and profile: signed with the profile's keys (checked by
+    // the fault proxy in front of s3rver), refused with wrong ones, unsigned when anonymous.
+    void opensS3WithProfileAndEndpoint() {
+        for (const std::string& missing :
+             {strata::test::s3rverMissing(), strata::test::proxyMissing()}) {
+            if (!missing.empty()) {
+                const QByteArray why = ("S3 test server unavailable: " + missing).c_str();
+                if (serversRequired()) {
+                    QFAIL(why.constData());
+                }
+                QSKIP(why.constData());
+            }
+        }
+        strata::test::S3Server s3({"strata"});
+        strata::test::FaultProxy proxy(s3.port(), {"S3RVER:S3RVER"});
+        const QByteArray bytes = readAll(corpusFile(kSmallFile));
+        s3.put("strata", "zs/codec-none.zs", bytes.toStdString());
+        QTemporaryDir aws;
+        QFile credentials(aws.filePath(QStringLiteral("credentials")));
+        QVERIFY(credentials.open(QIODevice::WriteOnly));
+        credentials.write(
+            "[gui]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n"
+            "[wrong]\naws_access_key_id = S3RVER\naws_secret_access_key = no\n");
+        credentials.close();
+        qputenv("AWS_SHARED_CREDENTIALS_FILE", credentials.fileName().toLocal8Bit());
+        qputenv("AWS_CONFIG_FILE", "/nonexistent");
+        qputenv("AWS_REGION", "us-east-1");
+        for (const char* name : {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                                 "AWS_PROFILE", "AWS_ENDPOINT_URL"}) {
+            qunsetenv(name);
+        }
+        const QString key = QStringLiteral("s3://strata/zs/codec-none.zs");
+        strata::model::RemoteOpenSettings settings;
+        settings.endpoint = QStringLiteral("http://127.0.0.1:%1").arg(proxy.port());
+        settings.profile = QStringLiteral("gui");
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY2(window.openUrl(key, settings), qPrintable(window.lastError()));
+            strata::model::Document* doc = window.currentView()->document();
+            QVERIFY(doc->isReadOnly());
+            QCOMPARE(doc->path(), key);
+            QCOMPARE(doc->primaryFile()->read(0, bytes.size()), bytes);
+        }
+        {
+            settings.profile = QStringLiteral("wrong");
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY(!window.openUrl(key, settings));
+            QVERIFY2(window.lastError().contains(key), qPrintable(window.lastError()));
+            QVERIFY2(window.lastError().contains(QStringLiteral("403")),
+                     qPrintable(window.lastError()));
+        }
+        {
+            settings.anonymous = true;  // the wrong profile is not used at all
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY2(window.openUrl(key, settings), qPrintable(window.lastError()));
+        }
+        // The dialog's settings are kept for the next time.
+        settings.save();
+        const strata::model::RemoteOpenSettings loaded = strata::model::RemoteOpenSettings::load();
+        QCOMPARE(loaded.endpoint, settings.endpoint);
+        QCOMPARE(loaded.profile, settings.profile);
+        QVERIFY(loaded.anonymous);
+    }
+
     void openUrlDialogOffersRecentUrls() {
         strata::model::clearRecentUrls();
         {
