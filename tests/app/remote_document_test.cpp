@@ -360,6 +360,7 @@ private slots:
         QCOMPARE(loaded.endpoint, settings.endpoint);
         QCOMPARE(loaded.profile, settings.profile);
         QVERIFY(loaded.anonymous);
+        strata::model::RemoteOpenSettings{}.save();  // later tests open http:// with defaults
     }
 
     void openUrlDialogOffersRecentUrls() {
