@@ -535,6 +535,7 @@ bool MainWindow::showDocument(std::unique_ptr<model::Document> document) {
     tabs_->setCurrentIndex(index);
     if (doc->isRemote()) {
         model::addRecentUrl(doc->path());
+        rebuildRecentMenu();
         // Validating reads the whole file: over the network only when asked (F7).
         statusBar()->showMessage(tr("Opened %1 as %2, read-only (remote). Validate (F7) reads "
                                     "the whole file.")
@@ -1267,11 +1268,21 @@ void MainWindow::rebuildRecentMenu() {
         recentMenu_->addAction(QDir::toNativeSeparators(path), this,
                                [this, path] { openPath(path); });
     }
-    recentMenu_->setEnabled(!recent.isEmpty());
-    if (!recent.isEmpty()) {
+    // URLs after the files, opened in the background like File > Open URL….
+    const QStringList urls = model::recentUrls();
+    if (!recent.isEmpty() && !urls.isEmpty()) {
+        recentMenu_->addSeparator();
+    }
+    for (const QString& url : urls) {
+        recentMenu_->addAction(url, this, [this, url] { openPaths({url}); });
+    }
+    const bool any = !recent.isEmpty() || !urls.isEmpty();
+    recentMenu_->setEnabled(any);
+    if (any) {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("&Clear List"), this, [this] {
             QSettings().remove(kRecentKey);
+            model::clearRecentUrls();
             rebuildRecentMenu();
         });
     }

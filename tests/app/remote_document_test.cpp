@@ -371,6 +371,17 @@ private slots:
             QVERIFY(window.openPath(url(kSmallFile)));
         }
         QCOMPARE(strata::model::recentUrls(), QStringList{url(kSmallFile)});
+        {
+            // File > Open Recent lists it and opens it again.
+            MainWindow window;
+            window.setInteractive(false);
+            QAction* recent = findAction(window, url(kSmallFile));
+            QVERIFY(recent != nullptr);
+            recent->trigger();
+            QVERIFY(window.waitUntilIdle(60000));
+            QCOMPARE(window.documentCount(), 1);
+            QCOMPARE(window.currentView()->document()->path(), url(kSmallFile));
+        }
         strata::model::RemoteOpenSettings settings;
         settings.endpoint = QStringLiteral("http://127.0.0.1:9");
         settings.profile = QStringLiteral("test");
