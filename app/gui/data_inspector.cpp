@@ -1,5 +1,7 @@
 #include "data_inspector.h"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -60,7 +62,9 @@ void DataInspector::refresh() {
     std::array<std::uint8_t, kBytesRead> buffer{};
     std::size_t got = 0;
     if (overlay_ && offset_ < overlay_->size()) {
-        got = overlay_->read(offset_, buffer);
+        const QByteArray bytes = overlay_->read(offset_, buffer.size());  // never throws
+        got = static_cast<std::size_t>(bytes.size());
+        std::copy(bytes.begin(), bytes.end(), buffer.begin());
     }
     const QList<DecodedValue> values = decodeAll(std::span(buffer.data(), got));
     table_->setRowCount(static_cast<int>(values.size()));

@@ -100,7 +100,7 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
     syncing_ = true;
     tree_->setCurrentIndex(rootIndex);
     syncing_ = false;
-    if (document_->format() == strata::FormatId::RawBinary) {
+    if (document_->format() == strata::FormatId::RawBinary && !document_->isRemote()) {
         computeEntropy();
     }
     installFormatViews(*this);
@@ -183,6 +183,11 @@ void DocumentView::buildLayout() {
     if (document_->format() == strata::FormatId::RawBinary) {
         entropyView_ = new EntropyView(centreTabs_);
         centreTabs_->addTab(entropyView_, tr("Entropy"));
+        if (document_->isRemote()) {
+            entropyView_->clear(
+                tr("The entropy profile reads the whole remote file: Tools > "
+                   "Compute Entropy Profile starts it."));
+        }
         connect(entropyView_, &EntropyView::offsetClicked, this, [this](quint64 offset) {
             centreTabs_->setCurrentIndex(0);
             goToOffset(offset);
@@ -280,7 +285,13 @@ void DocumentView::setCurrentFile(model::ByteOverlay* file) {
     }
     const strata::ByteSource* source = &file->source();
     const strata::Node* fileNode = document_->fileNodeFor(source);
-    segments_ = collectMapSegments(fileNode, source);
+    // A remote file's map colours only what the tree shows at first: descending further would
+    // fetch index blocks no one asked for.
+    MapSegmentOptions options;
+    if (document_->isRemote()) {
+        options.maxDepth = 1;
+    }
+    segments_ = collectMapSegments(fileNode, source, options);
     fileMap_->setFile(file->size(), fileNode, source);
     fileMap_->setSegments(segments_);
     fileMap_->setViewport(hex_->firstVisibleOffset(), hex_->visibleByteCount());
@@ -573,6 +584,7 @@ void DocumentView::computeEntropy() {
         (entropyJob_ && entropyJob_->isRunning())) {
         return;
     }
+    entropyRequested_ = true;
     if (entropyView_) {
         entropyView_->clear(tr("Computing the entropy profile…"));
     }

@@ -79,8 +79,10 @@ public:
 
     // Starts the validation job (nullptr when the format has none).
     model::Job* validate();
-    // Starts the entropy job for the current file unless it ran or runs already.
+    // Starts the entropy job for the current file unless it ran or runs already. Local raw
+    // binaries start it on open; remote documents only when asked (it reads every byte).
     void computeEntropy();
+    bool entropyRequested() const { return entropyRequested_; }
     const std::optional<model::EntropyProfile>& entropy() const { return entropy_; }
     // Jobs this view started that are still running.
     QList<model::Job*> runningJobs() const;
@@ -137,6 +139,7 @@ private:
     model::ByteOverlay* currentFile_ = nullptr;
     const strata::Node* currentNode_ = nullptr;
     bool syncing_ = false;
+    bool entropyRequested_ = false;
 
     QSplitter* splitter_ = nullptr;
     QTreeView* tree_ = nullptr;

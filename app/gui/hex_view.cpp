@@ -541,7 +541,11 @@ bool HexView::handleEditing(QKeyEvent* event) {
             return false;
         }
         clearSelection();
-        const auto old = static_cast<unsigned char>(overlay_->read(cursor_, 1).at(0));
+        const QByteArray current = overlay_->read(cursor_, 1);
+        if (current.isEmpty()) {
+            return false;  // unreadable here (a failed remote read)
+        }
+        const auto old = static_cast<unsigned char>(current.at(0));
         const int value = pendingNibble_ == 0 ? (digit << 4) | (old & 0x0F) : (old & 0xF0) | digit;
         const quint64 at = cursor_;
         emit overwriteRequested(at, QByteArray(1, static_cast<char>(value)));

@@ -107,9 +107,12 @@ int main(int argc, char* argv[]) {
                                 "zTensor files."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("paths"),
-                                 QApplication::translate("main", "Files or folders to open."),
-                                 QStringLiteral("[paths...]"));
+    parser.addPositionalArgument(
+        QStringLiteral("paths"),
+        QApplication::translate("main",
+                                "Files or folders to open, or http://, https:// and s3:// URLs "
+                                "of files (opened read-only)."),
+        QStringLiteral("[paths or URLs...]"));
     const QCommandLineOption newInstance(
         QStringLiteral("new-instance"),
         QApplication::translate("main", "Open a new window even when Strata is running."));

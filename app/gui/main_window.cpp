@@ -20,6 +20,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QThread>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoGroup>
 
@@ -40,9 +41,13 @@
 #include "model/core/document.h"
 #include "model/core/format_editor.h"
 #include "model/core/job_runner.h"
+#include "model/core/open_url_job.h"
+#include "model/core/remote_access.h"
+#include "model/core/save_job.h"
 #include "model/core/structure_model.h"
 #include "model/core/text_draft.h"
 #include "model/repair/repair_job.h"
+#include "open_url_dialog.h"
 
 namespace strata::gui {
 namespace {
@@ -53,11 +58,23 @@ const char* const kStateKey = "mainWindow/state";
 const char* const kAutoValidateKey = "autoValidate";
 const char* const kBytesPerRowKey = "hexView/bytesPerRow";
 constexpr int kStateVersion = 1;
+constexpr int kNetworkRefreshMs = 500;
 
 QString canonical(const QString& path) {
+    if (model::isRemoteUrl(path)) {
+        return path.trimmed();  // a URL names itself; the local file system knows nothing of it
+    }
     const QFileInfo info(path);
     const QString c = info.canonicalFilePath();
     return c.isEmpty() ? info.absoluteFilePath() : c;
+}
+
+// "Could not open URL: why", naming the URL once (remote errors start with it already).
+QString urlOpenError(const QString& url, const QString& error) {
+    const QString prefix = url + QStringLiteral(": ");
+    return error.startsWith(prefix)
+               ? MainWindow::tr("Could not open %1: %2").arg(url, error.mid(prefix.size()))
+               : MainWindow::tr("Could not open %1: %2").arg(url, error);
 }
 
 }  // namespace
@@ -115,6 +132,18 @@ void MainWindow::createActions() {
     saveAsAction_ = new QAction(tr("Save &As…"), this);
     saveAsAction_->setShortcuts(QKeySequence::SaveAs);
     connect(saveAsAction_, &QAction::triggered, this, &MainWindow::saveAsDialog);
+    localCopyAction_ = new QAction(tr("Save a &Local Copy…"), this);
+    localCopyAction_->setToolTip(tr("Download the remote file to a local path (a job)"));
+    connect(localCopyAction_, &QAction::triggered, this, &MainWindow::saveLocalCopyDialog);
+    computeEntropyAction_ = new QAction(tr("Compute &Entropy Profile"), this);
+    connect(computeEntropyAction_, &QAction::triggered, this, [this] {
+        if (DocumentView* view = currentView()) {
+            view->computeEntropy();
+            entropyDock_->show();
+            entropyDock_->raise();
+            showEntropy();
+        }
+    });
     closeAction_ = new QAction(tr("&Close Tab"), this);
     closeAction_->setShortcuts(QKeySequence::Close);
     connect(closeAction_, &QAction::triggered, this, [this] { closeTab(tabs_->currentIndex()); });
@@ -178,6 +207,8 @@ void MainWindow::createMenus() {
     open->setShortcuts(QKeySequence::Open);
     QAction* openFolder = file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog);
     openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    QAction* openUrl = file->addAction(tr("Open &URL…"), this, &MainWindow::openUrlDialog);
+    openUrl->setShortcut(QKeySequence(tr("Ctrl+Shift+U")));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Compare With…"), this, &MainWindow::compareWithDialog);
@@ -191,6 +222,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(saveAction_);
     file->addAction(saveAsAction_);
+    file->addAction(localCopyAction_);
     reviewAction_ = file->addAction(tr("Re&view Changes…"), this, &MainWindow::reviewChanges);
     file->addAction(closeAction_);
     QAction* reload = file->addAction(tr("Re&load"), this, [this] {
@@ -244,7 +276,8 @@ void MainWindow::createMenus() {
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(validateAction_);
-    tools->addAction(tr("&Repair…"), this, [this] { repairCurrent(); });
+    repairAction_ = tools->addAction(tr("&Repair…"), this, [this] { repairCurrent(); });
+    tools->addAction(computeEntropyAction_);
     QAction* autoValidate = tools->addAction(tr("Validate on &Open"));
     autoValidate->setCheckable(true);
     autoValidate->setChecked(autoValidate_);
@@ -318,6 +351,18 @@ void MainWindow::createStatusBar() {
     cursorLabel_ = new QLabel(this);
     selectionLabel_ = new QLabel(this);
     jobLabel_ = new QLabel(this);
+    readOnlyLabel_ = new QLabel(tr("read-only (remote)"), this);
+    readOnlyLabel_->setObjectName(QStringLiteral("readOnlyIndicator"));
+    readOnlyLabel_->hide();
+    networkLabel_ = new QLabel(this);
+    networkLabel_->setObjectName(QStringLiteral("networkIndicator"));
+    networkLabel_->setToolTip(
+        tr("Requests made, bytes fetched and blocks found in the cache "
+           "for this remote document"));
+    networkLabel_->hide();
+    networkTimer_ = new QTimer(this);
+    networkTimer_->setInterval(kNetworkRefreshMs);
+    connect(networkTimer_, &QTimer::timeout, this, &MainWindow::updateNetworkStatus);
     jobProgress_ = new QProgressBar(this);
     jobProgress_->setRange(0, 1000);
     jobProgress_->setMaximumWidth(160);
@@ -326,6 +371,8 @@ void MainWindow::createStatusBar() {
     jobLabel_->hide();
     statusBar()->addPermanentWidget(jobLabel_);
     statusBar()->addPermanentWidget(jobProgress_);
+    statusBar()->addPermanentWidget(networkLabel_);
+    statusBar()->addPermanentWidget(readOnlyLabel_);
     statusBar()->addPermanentWidget(formatLabel_);
     statusBar()->addPermanentWidget(sizeLabel_);
     statusBar()->addPermanentWidget(cursorLabel_);
@@ -372,6 +419,9 @@ DocumentView* MainWindow::currentView() const {
 }
 
 bool MainWindow::openPath(const QString& path) {
+    if (model::isRemoteUrl(path)) {
+        return openUrl(path, model::RemoteOpenSettings::load());
+    }
     const QString wanted = canonical(path);
     for (int i = 0; i < documentCount(); ++i) {
         if (canonical(viewAt(i)->document()->path()) == wanted) {
@@ -384,6 +434,72 @@ bool MainWindow::openPath(const QString& path) {
     if (!document) {
         showError(tr("Could not open %1: %2").arg(QDir::toNativeSeparators(path), error));
         return false;
+    }
+    return showDocument(std::move(document));
+}
+
+bool MainWindow::openUrl(const QString& url, const model::RemoteOpenSettings& settings) {
+    const QString wanted = url.trimmed();
+    for (int i = 0; i < documentCount(); ++i) {
+        if (viewAt(i)->document()->path() == wanted) {
+            tabs_->setCurrentIndex(i);
+            return true;
+        }
+    }
+    QString error;
+    std::unique_ptr<model::Document> document;
+    {
+        // The first block and what the format's open reads come over the network.
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        statusBar()->showMessage(tr("Opening %1…").arg(wanted));
+        document = model::Document::openUrl(wanted, settings, &error);
+        QApplication::restoreOverrideCursor();
+    }
+    if (!document) {
+        showError(urlOpenError(wanted, error));
+        return false;
+    }
+    return showDocument(std::move(document));
+}
+
+model::Job* MainWindow::startOpenUrl(const QString& url,
+                                     const model::RemoteOpenSettings& settings) {
+    const QString wanted = url.trimmed();
+    for (int i = 0; i < documentCount(); ++i) {
+        if (viewAt(i)->document()->path() == wanted) {
+            tabs_->setCurrentIndex(i);
+            return nullptr;
+        }
+    }
+    model::OpenUrlJob* job = model::startOpenUrl(*runner_, wanted, settings);
+    statusBar()->showMessage(tr("Opening %1…").arg(wanted), 5000);
+    connect(job, &model::Job::finished, this, [this, job] {
+        switch (job->state()) {
+            case model::Job::State::Finished:
+                if (std::unique_ptr<model::Document> document = job->takeDocument()) {
+                    showDocument(std::move(document));
+                }
+                break;
+            case model::Job::State::Failed:
+                showError(urlOpenError(job->url(), job->errorText()));
+                break;
+            default:
+                statusBar()->showMessage(tr("Opening %1 was cancelled.").arg(job->url()), 5000);
+                break;
+        }
+    });
+    return job;
+}
+
+bool MainWindow::showDocument(std::unique_ptr<model::Document> document) {
+    if (document->isRemote()) {
+        // Opened twice in the background: the first tab wins.
+        for (int i = 0; i < documentCount(); ++i) {
+            if (viewAt(i)->document()->path() == document->path()) {
+                tabs_->setCurrentIndex(i);
+                return true;
+            }
+        }
     }
     auto* view = new DocumentView(std::move(document), runner_, tabs_);
     const int width = QSettings().value(kBytesPerRowKey, 16).toInt();
@@ -414,8 +530,19 @@ bool MainWindow::openPath(const QString& path) {
         }
     });
     const int index = tabs_->addTab(view, doc->displayName());
-    tabs_->setTabToolTip(index, QDir::toNativeSeparators(doc->path()));
+    tabs_->setTabToolTip(index,
+                         doc->isRemote() ? doc->path() : QDir::toNativeSeparators(doc->path()));
     tabs_->setCurrentIndex(index);
+    if (doc->isRemote()) {
+        model::addRecentUrl(doc->path());
+        rebuildRecentMenu();
+        // Validating reads the whole file: over the network only when asked (F7).
+        statusBar()->showMessage(tr("Opened %1 as %2, read-only (remote). Validate (F7) reads "
+                                    "the whole file.")
+                                     .arg(doc->displayName(), doc->formatName()),
+                                 8000);
+        return true;
+    }
     addRecentFile(doc->path());
     if (autoValidate_) {
         view->validate();
@@ -453,7 +580,11 @@ bool MainWindow::reopenView(DocumentView* view, const QString& newPath, bool aft
 
 void MainWindow::openPaths(const QStringList& paths) {
     for (const QString& path : paths) {
-        openPath(path);
+        if (model::isRemoteUrl(path)) {
+            startOpenUrl(path, model::RemoteOpenSettings::load());
+        } else {
+            openPath(path);
+        }
     }
 }
 
@@ -462,6 +593,16 @@ void MainWindow::openFileDialog() {
         this, tr("Open File"), {},
         tr("Strata files (*.zs *.zds *.ozdf *.zt *.ztensor);;All files (*)"));
     openPaths(paths);
+}
+
+void MainWindow::openUrlDialog() {
+    OpenUrlDialog dialog(model::recentUrls(), model::RemoteOpenSettings::load(), this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const model::RemoteOpenSettings settings = dialog.settings();
+    settings.save();
+    startOpenUrl(dialog.url(), settings);
 }
 
 void MainWindow::openFolderDialog() {
@@ -532,6 +673,12 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
     DocumentView* view = currentView();
     if (view == nullptr) {
         showError(tr("Open a damaged file first."));
+        return nullptr;
+    }
+    if (view->document()->isRemote()) {
+        showError(tr("Repair reads and writes local files: save a local copy of %1 first "
+                     "(File > Save a Local Copy…).")
+                      .arg(view->document()->displayName()));
         return nullptr;
     }
     if (!canRepair(view->document()->format())) {
@@ -798,6 +945,10 @@ model::Job* MainWindow::startFormatSave(DocumentView* view, const QString& path,
 
 void MainWindow::save() {
     DocumentView* view = currentView();
+    if (view != nullptr && view->document()->isReadOnly()) {
+        saveLocalCopyDialog();  // nothing is written back to a server
+        return;
+    }
     if (view != nullptr && view->document()->editor() != nullptr) {
         // The format's writer saves the content it understands, in place and atomically.
         startEditorSave(view, view->document()->path());
@@ -837,8 +988,55 @@ void MainWindow::save() {
     }
 }
 
+model::Job* MainWindow::saveLocalCopy(const QString& path) {
+    DocumentView* view = currentView();
+    if (view == nullptr || path.isEmpty()) {
+        return nullptr;
+    }
+    model::Job* job = model::startLocalCopy(*runner_, *view->document(), path);
+    if (job == nullptr) {
+        showError(tr("%1 has no file to save.").arg(view->document()->displayName()));
+        return nullptr;
+    }
+    view->trackJob(job);
+    jobsDock_->show();
+    QPointer<MainWindow> self(this);
+    connect(job, &model::Job::finished, this, [self, job, path] {
+        if (!self) {
+            return;
+        }
+        const QString shown = QDir::toNativeSeparators(path);
+        if (job->state() == model::Job::State::Finished) {
+            self->statusBar()->showMessage(tr("Saved a local copy: %1").arg(shown), 8000);
+        } else if (job->state() == model::Job::State::Failed) {
+            self->showError(
+                tr("Could not save a local copy to %1: %2").arg(shown, job->errorText()));
+        } else {
+            self->statusBar()->showMessage(
+                tr("Local copy cancelled; %1 was not written.").arg(shown), 8000);
+        }
+    });
+    return job;
+}
+
+void MainWindow::saveLocalCopyDialog() {
+    DocumentView* view = currentView();
+    if (view == nullptr) {
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save a Local Copy"),
+                                                      view->document()->displayName());
+    if (!path.isEmpty()) {
+        saveLocalCopy(path);
+    }
+}
+
 void MainWindow::saveAsDialog() {
     DocumentView* view = currentView();
+    if (view != nullptr && view->document()->isReadOnly()) {
+        saveLocalCopyDialog();
+        return;
+    }
     if (view != nullptr && view->document()->editor() != nullptr) {
         model::Document* doc = view->document();
         const QString path =
@@ -923,6 +1121,11 @@ void MainWindow::showEntropy() {
     }
     if (view->entropy()) {
         entropy_->setProfile(*view->entropy());
+    } else if (view->document()->isRemote() && !view->entropyRequested()) {
+        // The profile reads every byte: over the network only when asked.
+        entropy_->clear(
+            tr("The entropy profile reads the whole remote file: Tools > Compute "
+               "Entropy Profile starts it."));
     } else {
         entropy_->clear(tr("Computing the entropy profile…"));
         view->computeEntropy();
@@ -969,7 +1172,10 @@ void MainWindow::onCurrentTabChanged() {
     bookmarks_->setDocument(view ? view->document() : nullptr);
     if (view) {
         overwriteAction_->setChecked(view->hexView()->isEditable());
-        setWindowTitle(tr("%1 — Strata").arg(view->document()->displayName()));
+        const model::Document* doc = view->document();
+        setWindowTitle(doc->isReadOnly()
+                           ? tr("%1 — read-only (remote) — Strata").arg(doc->displayName())
+                           : tr("%1 — Strata").arg(doc->displayName()));
     } else {
         setWindowTitle(tr("Strata"));
     }
@@ -980,6 +1186,7 @@ void MainWindow::onCurrentTabChanged() {
     }
     updateStatus();
     updateActions();
+    updateNetworkStatus();
 }
 
 void MainWindow::updateActions() {
@@ -992,6 +1199,28 @@ void MainWindow::updateActions() {
         a->setEnabled(open);
     }
     reviewAction_->setEnabled(open);
+    // Remote documents are read-only: nothing edits them or writes them back.
+    const bool readOnly = open && view->document()->isReadOnly();
+    for (QAction* a : {saveAction_, reviewAction_, overwriteAction_, repairAction_}) {
+        a->setEnabled(open && !readOnly);
+    }
+    localCopyAction_->setEnabled(readOnly);
+    computeEntropyAction_->setEnabled(open);
+}
+
+void MainWindow::updateNetworkStatus() {
+    const DocumentView* view = currentView();
+    const bool remote = view != nullptr && view->document()->isRemote();
+    networkLabel_->setVisible(remote);
+    readOnlyLabel_->setVisible(remote && view->document()->isReadOnly());
+    if (!remote) {
+        networkTimer_->stop();
+        return;
+    }
+    if (!networkTimer_->isActive()) {
+        networkTimer_->start();
+    }
+    networkLabel_->setText(model::networkSummary(view->document()->networkStats()));
 }
 
 void MainWindow::updateStatus() {
@@ -1051,11 +1280,21 @@ void MainWindow::rebuildRecentMenu() {
         recentMenu_->addAction(QDir::toNativeSeparators(path), this,
                                [this, path] { openPath(path); });
     }
-    recentMenu_->setEnabled(!recent.isEmpty());
-    if (!recent.isEmpty()) {
+    // URLs after the files, opened in the background like File > Open URL….
+    const QStringList urls = model::recentUrls();
+    if (!recent.isEmpty() && !urls.isEmpty()) {
+        recentMenu_->addSeparator();
+    }
+    for (const QString& url : urls) {
+        recentMenu_->addAction(url, this, [this, url] { openPaths({url}); });
+    }
+    const bool any = !recent.isEmpty() || !urls.isEmpty();
+    recentMenu_->setEnabled(any);
+    if (any) {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("&Clear List"), this, [this] {
             QSettings().remove(kRecentKey);
+            model::clearRecentUrls();
             rebuildRecentMenu();
         });
     }
@@ -1064,7 +1303,7 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls()) {
         for (const QUrl& url : event->mimeData()->urls()) {
-            if (url.isLocalFile()) {
+            if (url.isLocalFile() || model::isRemoteUrl(url.toString())) {
                 event->acceptProposedAction();
                 return;
             }
@@ -1077,6 +1316,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
         if (url.isLocalFile()) {
             paths << url.toLocalFile();
+        } else if (model::isRemoteUrl(url.toString())) {
+            paths << url.toString();  // a link dragged from a browser opens read-only
         }
     }
     openPaths(paths);

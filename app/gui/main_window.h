@@ -6,6 +6,8 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <memory>
+
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -13,9 +15,12 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QTabWidget;
+class QTimer;
 class QUndoGroup;
 
 namespace strata::model {
+class Document;
+struct RemoteOpenSettings;
 class Job;
 class Comparison;
 class JobRunner;
@@ -42,7 +47,17 @@ public:
     // Opens a file or folder in a new tab (or switches to its tab when already open). Returns
     // false when it cannot be opened; the reason goes to a message box when interactive, to
     // the status bar and lastError() otherwise.
+    // http://, https:// and s3:// URLs open read-only through openUrl with the S3 settings
+    // last used in File > Open URL….
     bool openPath(const QString& path);
+    // Opens a remote file read-only in a new tab (or switches to its tab), remembering the URL
+    // among the recent ones. Errors name the URL, shown as for openPath.
+    bool openUrl(const QString& url, const model::RemoteOpenSettings& settings);
+    // The same as a background job (progress and cancel in the Jobs dock; the window stays
+    // responsive while the server answers): File > Open URL…, URLs on the command line, in the
+    // hand-over and dropped. The tab opens when the job finishes. Returns nullptr when the URL
+    // is open already (its tab is shown).
+    model::Job* startOpenUrl(const QString& url, const model::RemoteOpenSettings& settings);
     // Closes the document (asking about unsaved edits and text typed but not applied) and opens
     // its path again in the same tab position, showing the same tab, selection and scroll
     // positions: after a job wrote new files, or the files changed on disk.
@@ -83,6 +98,14 @@ public:
     // Saves the current document to `path` (the current file of the hex view). Returns an
     // error text or empty.
     QString saveCurrentAs(const QString& path);
+    // File > Save a Local Copy…: writes the current document's file to `path` as a background
+    // job (atomically: temp file beside it, fsync, rename); the tab stays on its document.
+    model::Job* saveLocalCopy(const QString& path);
+    // The status-bar indicator of the current remote document's requests, bytes and cache
+    // hits (hidden for local documents), and the read-only mark.
+    QLabel* networkIndicator() const { return networkLabel_; }
+    QLabel* readOnlyIndicator() const { return readOnlyLabel_; }
+    void updateNetworkStatus();
     // Saves through the document's format editor as a background job, after applying the text
     // typed into its editors (asking when that text cannot be applied); the tab then shows the
     // saved files, `path` after a Save As, as they looked. Returns the job, or nullptr when
@@ -94,6 +117,8 @@ public:
 public slots:
     void openFileDialog();
     void openFolderDialog();
+    void openUrlDialog();
+    void saveLocalCopyDialog();
     // "Compare With…": the current document against a file or folder the user picks.
     void compareWithDialog();
     void save();
@@ -147,6 +172,7 @@ private:
     bool reopenView(DocumentView* view, const QString& path, bool afterSave);
     void removeView(int index);
     void showError(const QString& text);
+    bool showDocument(std::unique_ptr<model::Document> document);
     void showEntropy();
 
     model::JobRunner* runner_;
@@ -170,6 +196,9 @@ private:
     QMenu* recentMenu_ = nullptr;
     QAction* saveAction_ = nullptr;
     QAction* saveAsAction_ = nullptr;
+    QAction* localCopyAction_ = nullptr;
+    QAction* computeEntropyAction_ = nullptr;
+    QAction* repairAction_ = nullptr;
     QAction* reviewAction_ = nullptr;
     QAction* closeAction_ = nullptr;
     QAction* undoAction_ = nullptr;
@@ -192,6 +221,9 @@ private:
     QLabel* cursorLabel_ = nullptr;
     QLabel* selectionLabel_ = nullptr;
     QLabel* jobLabel_ = nullptr;
+    QLabel* readOnlyLabel_ = nullptr;
+    QLabel* networkLabel_ = nullptr;
+    QTimer* networkTimer_ = nullptr;
     QProgressBar* jobProgress_ = nullptr;
     QPointer<DocumentView> statusView_;
 };

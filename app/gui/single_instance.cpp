@@ -8,6 +8,8 @@
 #include <QLocalSocket>
 #include <QPointer>
 
+#include "model/core/remote_access.h"
+
 namespace strata::gui {
 namespace {
 
@@ -47,7 +49,8 @@ bool SingleInstance::sendToRunning(const QStringList& paths, int timeoutMs) cons
     }
     QStringList absolute;
     for (const QString& path : paths) {
-        absolute << QFileInfo(path).absoluteFilePath();
+        // URLs go over as written: the running window fetches them itself.
+        absolute << (model::isRemoteUrl(path) ? path : QFileInfo(path).absoluteFilePath());
     }
     QByteArray payload;
     QDataStream out(&payload, QIODevice::WriteOnly);

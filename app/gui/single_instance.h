@@ -20,7 +20,8 @@ public:
 
     QString serverName() const { return serverName_; }
 
-    // Sends `paths` (made absolute) to a running instance; true when one received them.
+    // Sends `paths` (made absolute; URLs as they are) to a running instance; true when one
+    // received them.
     bool sendToRunning(const QStringList& paths, int timeoutMs = 2000) const;
     // Starts listening as the primary instance (clearing a stale socket left by a crash);
     // false when another instance already listens.

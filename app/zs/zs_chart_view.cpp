@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "app/gui/document_view.h"
+#include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 
@@ -85,9 +86,16 @@ ZsChartView::ZsChartView(std::shared_ptr<const zs::ZsFile> file, DocumentView& v
 
 void ZsChartView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (!started_) {
-        compute();
+    if (started_) {
+        return;
     }
+    if (view_.document()->isRemote()) {
+        // Every block is read: a remote file waits for the button.
+        summary_->setText(tr("The chart reads every block of the remote file: press Compute."));
+        computeButton_->setText(tr("Compute"));
+        return;
+    }
+    compute();
 }
 
 model::Job* ZsChartView::compute() {
@@ -96,6 +104,7 @@ model::Job* ZsChartView::compute() {
         return nullptr;
     }
     started_ = true;
+    computeButton_->setText(tr("Recompute"));
     cancel();
     QPointer<ZsChartView> self(this);
     auto file = file_;

@@ -23,7 +23,7 @@ void installZtensorViews(DocumentView& view) {
     // Reads the header and manifest again (cheap); its regions point into the same source.
     std::shared_ptr<const ZtFile> file = ZtFile::open(opened->sources.front());
     model::ZtEditor* editor = nullptr;
-    if (file->manifestDecoded() &&
+    if (!document->isReadOnly() && file->manifestDecoded() &&
         (file->layout() == ZtLayout::V1_0 || file->layout() == ZtLayout::V1_1)) {
         editor = new model::ZtEditor(*document, file);
         document->setEditor(editor);

@@ -31,6 +31,7 @@ public:
 
     // Copies bytes as edited; returns how many were copied (fewer at the end of the source).
     std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
+    // As above, never throwing: empty when the source cannot be read (a remote read failed).
     QByteArray read(std::uint64_t offset, std::uint64_t length) const;
     // The edited byte at `offset` (the original when unedited); 0 past the end.
     std::uint8_t byteAt(std::uint64_t offset) const;

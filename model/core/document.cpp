@@ -6,6 +6,7 @@
 
 #include "diagnostics_model.h"
 #include "format_editor.h"
+#include "formats/remote/remote_session.h"
 #include "overwrite_command.h"
 #include "text_draft.h"
 
@@ -32,7 +33,12 @@ Document::Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* pare
     }
     connect(undoStack_, &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
-    // Files of a folder document by their place in it; a file's own by its name.
+    // Files of a folder document by their place in it; a file's own by its name (a URL's by
+    // what follows its last '/').
+    if (isRemoteUrl(path())) {
+        diagnostics_->setBaseFolder(path().left(path().lastIndexOf(u'/') + 1));
+        return;
+    }
     const QFileInfo info(path());
     diagnostics_->setBaseFolder(info.isDir() ? path() : info.path());
 }
@@ -115,9 +121,13 @@ const strata::Node* Document::fileNodeFor(const strata::ByteSource* source) cons
     return root;
 }
 
+NetworkStats Document::networkStats() const {
+    return session_ ? networkStatsOf(*session_) : NetworkStats{};
+}
+
 void Document::overwrite(ByteOverlay* file, quint64 offset, const QByteArray& bytes,
                          bool mergeable) {
-    if (file == nullptr || bytes.isEmpty() || offset >= file->size()) {
+    if (isReadOnly() || file == nullptr || bytes.isEmpty() || offset >= file->size()) {
         return;
     }
     undoStack_->push(new OverwriteBytesCommand(file, offset, bytes, mergeable));

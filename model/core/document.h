@@ -16,6 +16,7 @@
 #include "formats/registry/format_handler.h"
 #include "model/core/bookmark.h"
 #include "model/core/byte_overlay.h"
+#include "model/core/remote_access.h"
 
 namespace strata::model {
 
@@ -29,6 +30,23 @@ public:
     // Opens `path` with the built-in format registry; on failure returns nullptr and sets
     // *error (when given) to a readable reason.
     static std::unique_ptr<Document> open(const QString& path, QString* error = nullptr);
+
+    // Opens an http://, https:// or s3:// file (one ranged GET of its first block, then what
+    // the format's open reads) in a remote session of its own. The document is read-only.
+    // On failure returns nullptr and sets *error to a reason naming the URL.
+    static std::unique_ptr<Document> openUrl(const QString& url,
+                                             const RemoteOpenSettings& settings = {},
+                                             QString* error = nullptr);
+    // openUrl in two steps, so the network part can run on a job's thread: fetchUrl makes no
+    // QObject (opened is null on failure, with *error set); fromRemote builds the document on
+    // the thread that will own it.
+    struct RemoteOpen {
+        std::shared_ptr<strata::RemoteSession> session;
+        std::unique_ptr<strata::OpenedDocument> opened;
+    };
+    static RemoteOpen fetchUrl(const QString& url, const RemoteOpenSettings& settings,
+                               QString* error = nullptr);
+    static std::unique_ptr<Document> fromRemote(RemoteOpen remote);
 
     explicit Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
     ~Document() override;
@@ -50,6 +68,13 @@ public:
     // The node whose region covers the whole of `source` (where Node::deepestAt starts); the
     // root for single-file documents and whenever no better node is found.
     const strata::Node* fileNodeFor(const strata::ByteSource* source) const;
+
+    // Remote documents (opened from a URL) read through a session and never write back:
+    // overwrite() ignores them, no format editor is installed, Save As writes a local copy.
+    bool isRemote() const { return session_ != nullptr; }
+    bool isReadOnly() const { return isRemote(); }
+    // Requests, bytes fetched and cache hits of the remote session so far (zeros when local).
+    NetworkStats networkStats() const;
 
     QUndoStack* undoStack() const { return undoStack_; }
     // The format editor that edits this document's content and saves it through the format's
@@ -104,6 +129,7 @@ private:
     void removeDraft(TextDraft* draft);
 
     std::shared_ptr<strata::OpenedDocument> opened_;
+    std::shared_ptr<strata::RemoteSession> session_;
     QList<ByteOverlay*> files_;
     QUndoStack* undoStack_;
     FormatEditor* editor_ = nullptr;

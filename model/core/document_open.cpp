@@ -5,11 +5,24 @@
 #include <exception>
 
 #include "document.h"
+#include "formats/common/location.h"
 #include "formats/registry/format_registry.h"
+#include "formats/remote/remote_session.h"
 
 namespace strata::model {
 
 std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
+    if (isRemoteUrl(path)) {
+        return openUrl(path, {}, error);
+    }
+    if (isRefusedScheme(path)) {
+        if (error != nullptr) {
+            *error = tr("%1: Strata opens http://, https:// and s3:// URLs and local files; this "
+                        "scheme is refused")
+                         .arg(path);
+        }
+        return nullptr;
+    }
     try {
         std::unique_ptr<strata::OpenedDocument> opened = strata::FormatRegistry::builtin().open(
             std::filesystem::path(QFile::encodeName(path).toStdString()));
@@ -26,6 +39,51 @@ std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
         }
     }
     return nullptr;
+}
+
+std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpenSettings& settings,
+                                            QString* error) {
+    RemoteOpen remote = fetchUrl(url, settings, error);
+    return remote.opened ? fromRemote(std::move(remote)) : nullptr;
+}
+
+std::unique_ptr<Document> Document::fromRemote(RemoteOpen remote) {
+    if (!remote.opened) {
+        return nullptr;
+    }
+    auto document = std::make_unique<Document>(std::move(remote.opened));
+    document->session_ = std::move(remote.session);
+    return document;
+}
+
+Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSettings& settings,
+                                        QString* error) {
+    const QString text = url.trimmed();
+    try {
+        std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
+        const strata::ByteSourcePtr source =
+            session->open(strata::Location::parse(text.toStdString()));
+        std::unique_ptr<strata::OpenedDocument> opened =
+            strata::FormatRegistry::builtin().open(source);
+        if (!opened && error != nullptr) {
+            *error = tr("%1: no format could open it").arg(text);
+        }
+        return {std::move(session), std::move(opened)};
+    } catch (const strata::RemoteError& e) {
+        if (error != nullptr) {
+            *error = QString::fromStdString(e.what());
+            if (e.url().ends_with('/')) {
+                *error +=
+                    tr("; folders (Shardlake roots, ZDS datasets, OZDF corpora) cannot be "
+                       "opened from a URL yet");
+            }
+        }
+    } catch (const std::exception& e) {
+        if (error != nullptr) {
+            *error = text + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
+        }
+    }
+    return {};
 }
 
 }  // namespace strata::model

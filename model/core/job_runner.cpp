@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "formats/remote/remote_session.h"
+
 namespace strata::model {
 
 JobContext::JobContext(Job* job, std::shared_ptr<strata::CancelToken> token)
@@ -75,6 +77,8 @@ Job* JobRunner::start(Job* job, Work work) {
     pool_.start([context, work = std::move(work)] {
         QString error;
         try {
+            // Cancelling the job also ends a read of a remote file waiting on its server.
+            const strata::RemoteCancelScope remoteCancel(context->token_.get());
             work(*context);
         } catch (const std::exception& e) {
             error = QString::fromLocal8Bit(e.what());

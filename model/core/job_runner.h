@@ -1,5 +1,6 @@
 // Runs jobs on a private thread pool. Workers report through a JobContext; every update reaches
 // the Job on its own (GUI) thread through queued calls, so no widget is touched off-thread.
+// A job's cancel also interrupts remote reads its worker thread is waiting on.
 #pragma once
 
 #include <QElapsedTimer>

@@ -12,4 +12,10 @@ namespace strata::model {
 // Returns nullptr when the document has no file.
 Job* startSaveAs(JobRunner& runner, Document& document, const QString& path);
 
+// File > Save a Local Copy…: downloads (or copies) the primary file, as edited, to `path`
+// through a temp file beside it that is fsynced and renamed (never a half file under `path`).
+// The document itself is unchanged: a remote document stays open on its URL. Cancel stops a
+// read waiting on the network too. Returns nullptr when the document has no file.
+Job* startLocalCopy(JobRunner& runner, Document& document, const QString& path);
+
 }  // namespace strata::model

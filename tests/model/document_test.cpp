@@ -205,6 +205,31 @@ private slots:
         QVERIFY(empty.primaryFile() == nullptr);
         QVERIFY(!empty.saveAs("/tmp/never-written").isEmpty());
     }
+
+    void tellsUrlsFromPaths() {
+        using strata::model::isRefusedScheme;
+        using strata::model::isRemoteUrl;
+        QVERIFY(isRemoteUrl(QStringLiteral("http://127.0.0.1/a.zs")));
+        QVERIFY(isRemoteUrl(QStringLiteral("HTTPS://host/a.zt")));
+        QVERIFY(isRemoteUrl(QStringLiteral("s3://bucket/key.zt")));
+        QVERIFY(!isRemoteUrl(QStringLiteral("/tmp/a.zs")));
+        QVERIFY(!isRemoteUrl(QStringLiteral("file:///tmp/a.zs")));
+        QVERIFY(isRefusedScheme(QStringLiteral("ftp://host/a.zs")));
+        QVERIFY(!isRefusedScheme(QStringLiteral("file:///tmp/a.zs")));
+        QVERIFY(!isRefusedScheme(QStringLiteral("http://host/a.zs")));
+        // A local document is not remote and shows no network totals.
+        Document local(makeOpened());
+        QVERIFY(!local.isRemote());
+        QVERIFY(!local.isReadOnly());
+        QCOMPARE(local.networkStats().requests, 0u);
+    }
+
+    void refusesOtherSchemes() {
+        QString error;
+        QVERIFY(Document::open(QStringLiteral("ftp://127.0.0.1/a.zs"), &error) == nullptr);
+        QVERIFY2(error.contains(QStringLiteral("ftp://127.0.0.1/a.zs")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("refused")), qPrintable(error));
+    }
 };
 
 QTEST_GUILESS_MAIN(DocumentTest)

@@ -1,0 +1,78 @@
+#include "open_url_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace strata::gui {
+
+OpenUrlDialog::OpenUrlDialog(const QStringList& recent, const model::RemoteOpenSettings& settings,
+                             QWidget* parent)
+    : QDialog(parent),
+      url_(new QComboBox(this)),
+      profile_(new QLineEdit(settings.profile, this)),
+      endpoint_(new QLineEdit(settings.endpoint, this)),
+      anonymous_(new QCheckBox(tr("&Anonymous (public bucket, no credentials)"), this)),
+      hint_(new QLabel(this)),
+      buttons_(new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this)) {
+    setWindowTitle(tr("Open URL"));
+    url_->setEditable(true);
+    url_->setInsertPolicy(QComboBox::NoInsert);
+    url_->addItems(recent);
+    url_->setCurrentIndex(-1);
+    url_->lineEdit()->setPlaceholderText(tr("https://host/path/file.zs or s3://bucket/key.zt"));
+    url_->setMinimumContentsLength(48);
+    profile_->setPlaceholderText(tr("AWS_PROFILE or default"));
+    endpoint_->setPlaceholderText(tr("AWS, or e.g. http://127.0.0.1:9000"));
+    anonymous_->setChecked(settings.anonymous);
+    hint_->setWordWrap(true);
+    hint_->setText(
+        tr("The file opens read-only and Strata fetches only the bytes it shows. "
+           "File > Save a Local Copy… downloads it."));
+
+    auto* s3 = new QGroupBox(tr("S3 (s3:// URLs)"), this);
+    auto* s3Form = new QFormLayout(s3);
+    s3Form->addRow(tr("Credentials &profile:"), profile_);
+    s3Form->addRow(tr("&Endpoint:"), endpoint_);
+    s3Form->addRow(anonymous_);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&URL:"), url_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(s3);
+    layout->addWidget(hint_);
+    layout->addWidget(buttons_);
+
+    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(url_, &QComboBox::editTextChanged, this, &OpenUrlDialog::updateState);
+    connect(anonymous_, &QCheckBox::toggled, this, &OpenUrlDialog::updateState);
+    updateState();
+}
+
+QString OpenUrlDialog::url() const {
+    return url_->currentText().trimmed();
+}
+
+model::RemoteOpenSettings OpenUrlDialog::settings() const {
+    model::RemoteOpenSettings out;
+    out.profile = profile_->text().trimmed();
+    out.endpoint = endpoint_->text().trimmed();
+    out.anonymous = anonymous_->isChecked();
+    return out;
+}
+
+void OpenUrlDialog::updateState() {
+    buttons_->button(QDialogButtonBox::Open)->setEnabled(model::isRemoteUrl(url()));
+    // A profile means nothing to an anonymous request.
+    profile_->setEnabled(!anonymous_->isChecked());
+}
+
+}  // namespace strata::gui

@@ -1,0 +1,36 @@
+#include "open_url_job.h"
+
+#include <QPointer>
+
+namespace strata::model {
+
+OpenUrlJob::OpenUrlJob(QString url, QObject* parent)
+    : Job(QObject::tr("Open %1").arg(url), parent), url_(std::move(url)) {}
+
+OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url,
+                         const RemoteOpenSettings& settings) {
+    auto* job = new OpenUrlJob(url.trimmed());
+    QPointer<OpenUrlJob> guard(job);
+    runner.start(job, [guard, url = job->url(), settings](JobContext& context) {
+        context.setProgress(0.0, QObject::tr("fetching the first block"));
+        QString error;
+        auto remote =
+            std::make_shared<Document::RemoteOpen>(Document::fetchUrl(url, settings, &error));
+        if (context.cancelled()) {
+            return;
+        }
+        if (!remote->opened) {
+            context.fail(error);
+            return;
+        }
+        // The document and its QObjects belong to the job's (GUI) thread.
+        context.post([guard, remote] {
+            if (guard) {
+                guard->document_ = Document::fromRemote(std::move(*remote));
+            }
+        });
+    });
+    return job;
+}
+
+}  // namespace strata::model

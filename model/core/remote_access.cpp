@@ -1,0 +1,92 @@
+#include "remote_access.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QSettings>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "formats/common/location.h"
+#include "formats/remote/remote_session.h"
+
+namespace strata::model {
+namespace {
+
+const char* const kRecentUrlsKey = "recentUrls";
+const char* const kEndpointKey = "remote/endpoint";
+const char* const kProfileKey = "remote/profile";
+const char* const kAnonymousKey = "remote/anonymous";
+
+}  // namespace
+
+RemoteOpenSettings RemoteOpenSettings::load() {
+    QSettings settings;
+    RemoteOpenSettings out;
+    out.endpoint = settings.value(kEndpointKey).toString();
+    out.profile = settings.value(kProfileKey).toString();
+    out.anonymous = settings.value(kAnonymousKey, false).toBool();
+    return out;
+}
+
+void RemoteOpenSettings::save() const {
+    QSettings settings;
+    settings.setValue(kEndpointKey, endpoint);
+    settings.setValue(kProfileKey, profile);
+    settings.setValue(kAnonymousKey, anonymous);
+}
+
+bool isRemoteUrl(const QString& text) {
+    return strata::Location::parse(text.trimmed().toStdString()).isRemote();
+}
+
+bool isRefusedScheme(const QString& text) {
+    static const QRegularExpression scheme(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://"));
+    const QString t = text.trimmed();
+    return scheme.match(t).hasMatch() && !isRemoteUrl(t) &&
+           !t.startsWith(QStringLiteral("file://"), Qt::CaseInsensitive);
+}
+
+std::shared_ptr<strata::RemoteSession> makeDocumentSession(const RemoteOpenSettings& settings) {
+    strata::RemoteOptions options;
+    options.endpoint = settings.endpoint.trimmed().toStdString();
+    options.profile = settings.profile.trimmed().toStdString();
+    options.anonymous = settings.anonymous;
+    return strata::makeRemoteSession(std::move(options));
+}
+
+NetworkStats networkStatsOf(const strata::RemoteSession& session) {
+    const strata::RemoteCounters::Snapshot s = session.counters();
+    return {s.requests, s.bytesFetched, s.cacheHits, s.cacheMisses};
+}
+
+QString networkSummary(const NetworkStats& stats) {
+    auto tr = [](const char* text) { return QCoreApplication::translate("strata::model", text); };
+    const QString size = QLocale::c().formattedDataSize(
+        static_cast<qint64>(std::min<quint64>(stats.bytesFetched, INT64_MAX)), 1,
+        QLocale::DataSizeIecFormat);
+    return (stats.requests == 1 ? tr("1 request") : tr("%1 requests").arg(stats.requests)) +
+           QStringLiteral(" · ") + tr("%1 fetched").arg(size) + QStringLiteral(" · ") +
+           (stats.cacheHits == 1 ? tr("1 cache hit") : tr("%1 cache hits").arg(stats.cacheHits));
+}
+
+QStringList recentUrls() {
+    return QSettings().value(kRecentUrlsKey).toStringList();
+}
+
+void addRecentUrl(const QString& url) {
+    QStringList recent = recentUrls();
+    recent.removeAll(url);
+    recent.prepend(url);
+    while (recent.size() > kMaxRecentUrls) {
+        recent.removeLast();
+    }
+    QSettings().setValue(kRecentUrlsKey, recent);
+}
+
+void clearRecentUrls() {
+    QSettings().remove(kRecentUrlsKey);
+}
+
+}  // namespace strata::model

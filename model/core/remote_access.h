@@ -1,0 +1,54 @@
+// What the document layer needs to open http://, https:// and s3:// files: telling URLs from
+// paths, the S3 settings the user picked (remembered with the recent URLs in QSettings), and
+// the network totals a remote document shows in the status bar.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace strata {
+class RemoteSession;
+}
+
+namespace strata::model {
+
+// S3 settings for one open; empty fields fall back to the environment and ~/.aws (as in
+// strata-cli without --endpoint-url / --profile).
+struct RemoteOpenSettings {
+    QString endpoint;        // "http://127.0.0.1:9000" for an S3-compatible store
+    QString profile;         // credentials profile in ~/.aws/credentials
+    bool anonymous = false;  // unsigned requests (public buckets)
+
+    // The settings last used in File > Open URL…, and storing them for next time.
+    static RemoteOpenSettings load();
+    void save() const;
+};
+
+// True for http://, https:// and s3:// (case-insensitive).
+bool isRemoteUrl(const QString& text);
+// True for "scheme://..." that Strata does not fetch (ftp://, gopher://); file:// is a path.
+bool isRefusedScheme(const QString& text);
+
+// A session of its own for one remote document (its block cache and counters).
+std::shared_ptr<strata::RemoteSession> makeDocumentSession(const RemoteOpenSettings& settings);
+
+// Totals of one remote document's session.
+struct NetworkStats {
+    quint64 requests = 0;
+    quint64 bytesFetched = 0;
+    quint64 cacheHits = 0;
+    quint64 cacheMisses = 0;
+};
+NetworkStats networkStatsOf(const strata::RemoteSession& session);
+// "12 requests · 1.5 MiB fetched · 40 cache hits", for the status bar.
+QString networkSummary(const NetworkStats& stats);
+
+// URLs opened before, most recent first (at most kMaxRecentUrls).
+constexpr int kMaxRecentUrls = 10;
+QStringList recentUrls();
+void addRecentUrl(const QString& url);
+void clearRecentUrls();
+
+}  // namespace strata::model

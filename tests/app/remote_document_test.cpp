@@ -1,0 +1,456 @@
+// Remote documents in the window: a corpus file served by nginx on 127.0.0.1 opens from its
+// URL read-only, its tree loads, the status bar counts its requests, Save a Local Copy writes
+// the same bytes, and a 404 is an error naming the URL. Skips without the corpus; without nginx
+// it skips too, except where remote servers are required (CI=true): there it fails.
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QUuid>
+#include <QtConcurrent>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "app/gui/document_view.h"
+#include "app/gui/main_window.h"
+#include "app/gui/open_url_dialog.h"
+#include "app/gui/single_instance.h"
+#include "model/core/document.h"
+#include "model/core/job.h"
+#include "model/core/job_runner.h"
+#include "model/core/open_url_job.h"
+#include "model/core/remote_access.h"
+#include "model/core/structure_model.h"
+#include "remote_servers.h"
+#include "test_corpus.h"
+
+using namespace strata::gui;
+
+namespace {
+
+bool serversRequired() {
+    const char* ci = std::getenv("CI");
+    const char* required = std::getenv("STRATA_REMOTE_REQUIRED");
+    return (ci != nullptr && std::string(ci) == "true") ||
+           (required != nullptr && std::string(required) == "1");
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+const char* const kSmallFile = "zs/valid/codec-none.zs";
+const char* const kBigFile = "zs/valid/big-ngrams-1m.zs";
+
+}  // namespace
+
+class RemoteDocumentTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("StrataTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("remote_document_test"));
+        QSettings().clear();
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        const std::string missing = strata::test::nginxMissing();
+        if (!missing.empty()) {
+            const QByteArray why = ("remote test server unavailable: " + missing).c_str();
+            if (serversRequired()) {
+                QFAIL(why.constData());
+            }
+            QSKIP(why.constData());
+        }
+        try {
+            nginx_ = std::make_unique<strata::test::NginxServer>(strata::test::corpusRoot());
+        } catch (const std::exception& e) {
+            QFAIL((std::string("remote test server did not start: ") + e.what()).c_str());
+        }
+    }
+
+    void cleanupTestCase() { nginx_.reset(); }
+
+    void opensUrlReadOnlyWithTree_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("zs") << QString::fromLatin1(kSmallFile) << QStringLiteral("ZS");
+        QTest::newRow("ztensor") << QStringLiteral("ztensor/valid/dense_raw.zt")
+                                 << QStringLiteral("zTensor");
+        QTest::newRow("raw") << QStringLiteral("README.md") << QStringLiteral("raw binary");
+    }
+
+    void opensUrlReadOnlyWithTree() {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        const QByteArray path = file.toUtf8();
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY2(window.openPath(url(path.constData())), qPrintable(window.lastError()));
+        DocumentView* view = window.currentView();
+        QVERIFY(view != nullptr);
+        strata::model::Document* doc = view->document();
+        QVERIFY(doc->isRemote());
+        QVERIFY(doc->isReadOnly());
+        QCOMPARE(doc->path(), url(path.constData()));
+        QCOMPARE(doc->displayName(), QFileInfo(file).fileName());
+        QCOMPARE(doc->formatName().toLower(), format.toLower());
+        QVERIFY(window.windowTitle().contains(QStringLiteral("read-only (remote)")));
+        QVERIFY(window.readOnlyIndicator()->isVisible());
+        QVERIFY(doc->editor() == nullptr);
+
+        // Edits are refused and the editing actions are off.
+        doc->overwrite(doc->primaryFile(), 0, QByteArray("XX"));
+        QVERIFY(!doc->isModified());
+        for (const QString& text : {QStringLiteral("&Save"), QStringLiteral("&Overwrite Mode")}) {
+            QAction* action = findAction(window, text);
+            QVERIFY2(action != nullptr, qPrintable(text));
+            QVERIFY2(!action->isEnabled(), qPrintable(text));
+        }
+        QVERIFY(findAction(window, QStringLiteral("Save a &Local Copy…"))->isEnabled());
+
+        // The structure tree: the root and its children, read on demand.
+        strata::model::StructureModel* model = view->structureModel();
+        const QModelIndex root = model->index(0, 0);
+        QVERIFY(root.isValid());
+        while (model->canFetchMore(root)) {
+            model->fetchMore(root);
+        }
+        // A raw binary's tree is its one root node; the formats' trees have children.
+        QCOMPARE(model->rowCount(root) > 0, doc->format() != strata::FormatId::RawBinary);
+        for (int row = 0; row < model->rowCount(root); ++row) {
+            QVERIFY(!model->index(row, 0, root).data().toString().isEmpty());
+        }
+        // The bytes shown are the file's.
+        const QByteArray local = readAll(corpusFile(path.constData()));
+        QCOMPARE(doc->primaryFile()->read(0, 64), local.left(64));
+        // No validation or entropy job started by itself.
+        QVERIFY(window.jobRunner()->jobs().isEmpty());
+        QVERIFY(!view->entropyRequested());
+    }
+
+    void networkIndicatorCountsRequests() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        const QString local = writeLocal();
+        QVERIFY(window.openPath(local));
+        QVERIFY(!window.networkIndicator()->isVisible());  // a local document
+        QVERIFY(window.openPath(url(kSmallFile)));
+        QVERIFY(window.networkIndicator()->isVisible());
+        const strata::model::NetworkStats stats = window.currentView()->document()->networkStats();
+        QVERIFY(stats.requests >= 1);
+        QVERIFY(stats.bytesFetched > 0);
+        const auto log = nginx_->accessLog();
+        qsizetype served = 0;
+        for (const auto& line : log) {
+            served += line.uri == std::string("/") + kSmallFile ? 1 : 0;
+        }
+        QVERIFY(served >= 1);
+        // The timer shows the totals.
+        QTRY_VERIFY(window.networkIndicator()->text().contains(QStringLiteral("request")));
+        QVERIFY(window.networkIndicator()->text().contains(QStringLiteral("cache hit")));
+        // Back on the local document the indicator goes away.
+        window.tabs()->setCurrentIndex(0);
+        QVERIFY(!window.networkIndicator()->isVisible());
+        QVERIFY(!window.readOnlyIndicator()->isVisible());
+    }
+
+    void openingDoesNotReadTheWholeFile() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(url(kBigFile)));
+        QVERIFY(window.waitUntilIdle(60000));
+        const QFileInfo info(corpusFile(kBigFile));
+        const strata::model::NetworkStats stats = window.currentView()->document()->networkStats();
+        qInfo("opening %s fetched %llu of %lld bytes in %llu requests", kBigFile,
+              static_cast<unsigned long long>(stats.bytesFetched), info.size(),
+              static_cast<unsigned long long>(stats.requests));
+        // Header, root index and what the first screen shows: far less than the file.
+        QVERIFY2(
+            stats.bytesFetched < quint64(info.size()) / 2,
+            qPrintable(
+                QStringLiteral("%1 of %2 bytes fetched").arg(stats.bytesFetched).arg(info.size())));
+        // Nothing that scans the whole file started by itself (validation, entropy, chart).
+        QVERIFY(window.jobRunner()->jobs().isEmpty());
+    }
+
+    void savesALocalCopy() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(url(kSmallFile)));
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("copy.zs"));
+        QPointer<strata::model::Job> job = window.saveLocalCopy(target);
+        QVERIFY(job != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Finished);
+        QCOMPARE(readAll(target), readAll(corpusFile(kSmallFile)));
+        // Only the copy: no temp file is left beside it.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("copy.zs")});
+        // The tab stays on the URL, still read-only.
+        QCOMPARE(window.currentView()->document()->path(), url(kSmallFile));
+    }
+
+    void cancelledCopyLeavesNoFile() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(url(kBigFile)));
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("copy.zs"));
+        QPointer<strata::model::Job> job = window.saveLocalCopy(target);
+        QVERIFY(job != nullptr);
+        job->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        // Whether the cancel came in time or not, the target is whole or absent, never half.
+        const QStringList left = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);
+        if (job->state() == strata::model::Job::State::Cancelled) {
+            QVERIFY2(left.isEmpty(), qPrintable(left.join(u' ')));
+        } else {
+            QCOMPARE(job->state(), strata::model::Job::State::Finished);
+            QCOMPARE(left, QStringList{QStringLiteral("copy.zs")});
+            QCOMPARE(readAll(target), readAll(corpusFile(kBigFile)));
+        }
+    }
+
+    void notFoundNamesTheUrl() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        const QString missing = url("zs/valid/no-such-file.zs");
+        QVERIFY(!window.openPath(missing));
+        QVERIFY2(window.lastError().contains(missing), qPrintable(window.lastError()));
+        QVERIFY2(window.lastError().contains(QStringLiteral("404")),
+                 qPrintable(window.lastError()));
+        QCOMPARE(window.documentCount(), 0);
+        // Other schemes are refused, never taken for a local path.
+        QVERIFY(!window.openPath(QStringLiteral("ftp://127.0.0.1/x.zs")));
+        QVERIFY(window.lastError().contains(QStringLiteral("refused")));
+    }
+
+    void opensInTheBackground() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QPointer<strata::model::Job> job =
+            window.startOpenUrl(url(kSmallFile), strata::model::RemoteOpenSettings{});
+        QVERIFY(job != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Finished);
+        QCOMPARE(window.documentCount(), 1);
+        QVERIFY(window.currentView()->document()->isRemote());
+        // Asking again shows the open tab.
+        QVERIFY(window.startOpenUrl(url(kSmallFile), {}) == nullptr);
+        QCOMPARE(window.documentCount(), 1);
+
+        // A 404 fails the job with the URL in the error; no tab.
+        const QString missing = url("zs/valid/no-such-file.zs");
+        job = window.startOpenUrl(missing, {});
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Failed);
+        QVERIFY2(job->errorText().contains(missing), qPrintable(job->errorText()));
+        QVERIFY(window.lastError().contains(missing));
+        QCOMPARE(window.documentCount(), 1);
+    }
+
+    void cancelsAStalledOpen() {
+        const std::string missing = strata::test::proxyMissing();
+        if (!missing.empty()) {
+            const QByteArray why = ("fault proxy unavailable: " + missing).c_str();
+            if (serversRequired()) {
+                QFAIL(why.constData());
+            }
+            QSKIP(why.constData());
+        }
+        strata::test::FaultProxy proxy(nginx_->port());
+        // Headers, then nothing for a minute.
+        const QString stalled =
+            QString::fromStdString(proxy.url("gui", "stall", std::string("/") + kSmallFile));
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QPointer<strata::model::Job> job = window.startOpenUrl(stalled, {});
+        QVERIFY(job != nullptr);
+        // Cancel once the worker is on its way to the server (it says so before the request).
+        QTRY_VERIFY_WITH_TIMEOUT(job->statusText().contains(QStringLiteral("fetching")), 30000);
+        job->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 30000);
+        QCOMPARE(job->state(), strata::model::Job::State::Cancelled);
+        QCOMPARE(window.documentCount(), 0);
+    }
+
+    // s3:// with the dialog's endpoint and profile: signed with the profile's keys (checked by
+    // the fault proxy in front of s3rver), refused with wrong ones, unsigned when anonymous.
+    void opensS3WithProfileAndEndpoint() {
+        for (const std::string& missing :
+             {strata::test::s3rverMissing(), strata::test::proxyMissing()}) {
+            if (!missing.empty()) {
+                const QByteArray why = ("S3 test server unavailable: " + missing).c_str();
+                if (serversRequired()) {
+                    QFAIL(why.constData());
+                }
+                QSKIP(why.constData());
+            }
+        }
+        strata::test::S3Server s3({"strata"});
+        strata::test::FaultProxy proxy(s3.port(), {"S3RVER:S3RVER"});
+        const QByteArray bytes = readAll(corpusFile(kSmallFile));
+        s3.put("strata", "zs/codec-none.zs", bytes.toStdString());
+        QTemporaryDir aws;
+        QFile credentials(aws.filePath(QStringLiteral("credentials")));
+        QVERIFY(credentials.open(QIODevice::WriteOnly));
+        credentials.write(
+            "[gui]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n"
+            "[wrong]\naws_access_key_id = S3RVER\naws_secret_access_key = no\n");
+        credentials.close();
+        qputenv("AWS_SHARED_CREDENTIALS_FILE", credentials.fileName().toLocal8Bit());
+        qputenv("AWS_CONFIG_FILE", "/nonexistent");
+        qputenv("AWS_REGION", "us-east-1");
+        for (const char* name : {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                                 "AWS_PROFILE", "AWS_ENDPOINT_URL"}) {
+            qunsetenv(name);
+        }
+        const QString key = QStringLiteral("s3://strata/zs/codec-none.zs");
+        strata::model::RemoteOpenSettings settings;
+        settings.endpoint = QStringLiteral("http://127.0.0.1:%1").arg(proxy.port());
+        settings.profile = QStringLiteral("gui");
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY2(window.openUrl(key, settings), qPrintable(window.lastError()));
+            strata::model::Document* doc = window.currentView()->document();
+            QVERIFY(doc->isReadOnly());
+            QCOMPARE(doc->path(), key);
+            QCOMPARE(doc->primaryFile()->read(0, bytes.size()), bytes);
+        }
+        {
+            settings.profile = QStringLiteral("wrong");
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY(!window.openUrl(key, settings));
+            QVERIFY2(window.lastError().contains(key), qPrintable(window.lastError()));
+            QVERIFY2(window.lastError().contains(QStringLiteral("403")),
+                     qPrintable(window.lastError()));
+        }
+        {
+            settings.anonymous = true;  // the wrong profile is not used at all
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY2(window.openUrl(key, settings), qPrintable(window.lastError()));
+        }
+        // The dialog's settings are kept for the next time.
+        settings.save();
+        const strata::model::RemoteOpenSettings loaded = strata::model::RemoteOpenSettings::load();
+        QCOMPARE(loaded.endpoint, settings.endpoint);
+        QCOMPARE(loaded.profile, settings.profile);
+        QVERIFY(loaded.anonymous);
+        strata::model::RemoteOpenSettings{}.save();  // later tests open http:// with defaults
+    }
+
+    void openUrlDialogOffersRecentUrls() {
+        strata::model::clearRecentUrls();
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY(window.openPath(url(kSmallFile)));
+        }
+        QCOMPARE(strata::model::recentUrls(), QStringList{url(kSmallFile)});
+        {
+            // File > Open Recent lists it and opens it again.
+            MainWindow window;
+            window.setInteractive(false);
+            QAction* recent = findAction(window, url(kSmallFile));
+            QVERIFY(recent != nullptr);
+            recent->trigger();
+            QVERIFY(window.waitUntilIdle(60000));
+            QCOMPARE(window.documentCount(), 1);
+            QCOMPARE(window.currentView()->document()->path(), url(kSmallFile));
+        }
+        strata::model::RemoteOpenSettings settings;
+        settings.endpoint = QStringLiteral("http://127.0.0.1:9");
+        settings.profile = QStringLiteral("test");
+        OpenUrlDialog dialog(strata::model::recentUrls(), settings);
+        QCOMPARE(dialog.urlBox()->count(), 1);
+        QCOMPARE(dialog.urlBox()->itemText(0), url(kSmallFile));
+        auto* buttons = dialog.findChild<QDialogButtonBox*>();
+        QPushButton* open = buttons->button(QDialogButtonBox::Open);
+        dialog.urlBox()->setEditText(QStringLiteral("not a url"));
+        QVERIFY(!open->isEnabled());
+        dialog.urlBox()->setEditText(QStringLiteral(" s3://bucket/key.zt "));
+        QVERIFY(open->isEnabled());
+        QCOMPARE(dialog.url(), QStringLiteral("s3://bucket/key.zt"));
+        QCOMPARE(dialog.settings().endpoint, settings.endpoint);
+        QCOMPARE(dialog.settings().profile, settings.profile);
+        QVERIFY(!dialog.settings().anonymous);
+    }
+
+    void networkSummaryReads() {
+        QCOMPARE(strata::model::networkSummary({1, 2048, 0, 1}),
+                 QStringLiteral("1 request · 2.0 KiB fetched · 0 cache hits"));
+        QCOMPARE(strata::model::networkSummary({3, 100, 1, 2}),
+                 QStringLiteral("3 requests · 100 bytes fetched · 1 cache hit"));
+    }
+
+    void handOverKeepsUrls() {
+        const QString server = QStringLiteral("strata-test-") +
+                               QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+        SingleInstance first(server);
+        QVERIFY(first.listen());
+        QSignalSpy received(&first, &SingleInstance::pathsReceived);
+        SingleInstance second(server);
+        const QString remote = url(kSmallFile);
+        QFuture<bool> sent = QtConcurrent::run([&second, remote] {
+            return second.sendToRunning({remote, QStringLiteral("s3://bucket/a.zt")});
+        });
+        QTRY_COMPARE(received.count(), 1);
+        QTRY_VERIFY(sent.isFinished());
+        QCOMPARE(received.first().first().toStringList(),
+                 (QStringList{remote, QStringLiteral("s3://bucket/a.zt")}));
+    }
+
+private:
+    QString url(const char* path) const {
+        return QString::fromStdString(nginx_->url(std::string("/") + path));
+    }
+    static QString corpusFile(const char* path) {
+        return QString::fromStdString((strata::test::corpusRoot() / path).string());
+    }
+    QString writeLocal() {
+        const QString path = scratch_.filePath(QStringLiteral("local.bin"));
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly)) {
+            file.write(QByteArray(256, 'x'));
+        }
+        return path;
+    }
+    static QAction* findAction(MainWindow& window, const QString& text) {
+        for (QAction* action : window.findChildren<QAction*>()) {
+            if (action->text() == text) {
+                return action;
+            }
+        }
+        return nullptr;
+    }
+
+    std::unique_ptr<strata::test::NginxServer> nginx_;
+    QTemporaryDir scratch_;
+};
+
+QTEST_MAIN(RemoteDocumentTest)
+#include "remote_document_test.moc"
