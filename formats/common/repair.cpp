@@ -10,8 +10,7 @@
 
 namespace strata {
 
-RepairStep::RepairStep(std::string description, const Region& region)
-    : description(std::move(description)) {
+RepairStep::RepairStep(std::string text, const Region& region) : description(std::move(text)) {
     if (region.valid()) {
         bytes = {region.source->name(), region.offset, region.length};
     }
