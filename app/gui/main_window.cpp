@@ -535,8 +535,9 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
         return nullptr;
     }
     if (!canRepair(view->document()->format())) {
-        showError(tr("Repairing %1 is not supported yet (ZS files can be repaired).")
-                      .arg(view->document()->formatName()));
+        showError(
+            tr("Repairing %1 is not supported yet (ZS files and ZDS datasets can be repaired).")
+                .arg(view->document()->formatName()));
         return nullptr;
     }
     const QString input = view->document()->path();

@@ -1,12 +1,13 @@
 #include "format_repair.h"
 
 #include "format_registry.h"
+#include "formats/zds/zds_repair.h"
 #include "formats/zs/zs_repair.h"
 
 namespace strata {
 
 bool canRepair(FormatId format) {
-    return format == FormatId::Zs;
+    return format == FormatId::Zs || format == FormatId::Zds;
 }
 
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
@@ -15,11 +16,13 @@ RepairReport repairPath(const std::filesystem::path& input, const std::filesyste
     switch (detection.format) {
         case FormatId::Zs:
             return zs::repairZsFile(input, output, options);
+        case FormatId::Zds:
+            return repairZdsDataset(input, output, options);
         default:
             break;
     }
     throw RepairError("repairing " + std::string(formatName(detection.format)) +
-                      " is not supported yet (ZS files can be repaired)");
+                      " is not supported yet (ZS files and ZDS datasets can be repaired)");
 }
 
 }  // namespace strata
