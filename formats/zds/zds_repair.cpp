@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -215,6 +216,7 @@ private:
         liveLine_.assign(live_->size(), 0);
         lostLive_.assign(live_->size(), false);
         basisAction();
+        readTrailingEntries();
         for (std::uint64_t i = 0; i < live_->size(); ++i) {
             if (i % kCancelEvery == 0) {
                 checkCancel();
@@ -233,6 +235,26 @@ private:
                    "): the live documents were taken from the lines of data.jsonl (the last "
                    "line of each _id); documents deleted only from that index are live again",
                wholeFile(c_.index));
+    }
+
+    // Ids in entries after the declared ones (a count too low): readers ignore them, but a
+    // line they name is reported, not silently dropped.
+    void readTrailingEntries() {
+        if (!live_->fromIndex() || c_.zdx()->layout() != ZdxLayout::Binary) {
+            return;
+        }
+        const ByteSource& index = *c_.index;
+        std::uint64_t at = c_.zdx()->entriesEnd();
+        while (at + 2 <= index.size() && trailingIds_.size() < kListedDrops) {
+            const ByteView len = index.view(at, 2);
+            const std::uint64_t idLength = len.bytes[0] | (std::uint64_t(len.bytes[1]) << 8);
+            if (at + 2 + idLength + 12 > index.size()) {
+                break;
+            }
+            const ByteView id = index.view(at + 2, idLength);
+            trailingIds_.emplace(reinterpret_cast<const char*>(id.data()), id.size());
+            at += 2 + idLength + 12;
+        }
     }
 
     void indexAction() {
@@ -391,6 +413,13 @@ private:
                      region);
                 continue;
             }
+            if (trailingIds_.contains(verdict.id) && !live_->find(verdict.id)) {
+                loss(lineText(j) + ": " + shownId(verdict.id) +
+                         " is named only in the bytes after the index's declared entries (its "
+                         "count is too low), so it is not live and is left out",
+                     region);
+                continue;
+            }
             if (++dropped <= kListedDrops) {
                 action("dropped " + lineText(j) + ": " + whyDropped(verdict.id), region);
             }
@@ -491,6 +520,7 @@ private:
     std::vector<bool> used_;               // per line: a live document's
     std::vector<std::uint64_t> liveLine_;  // per live document: its line number, 0 when none
     std::vector<bool> lostLive_;           // per live document: lost
+    std::set<std::string> trailingIds_;    // ids after the index's declared entries
 };
 
 // zds.json's counts, which the writer sets for every collection written.
@@ -598,6 +628,21 @@ void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWri
     fs::remove_all(stage, ec);
 }
 
+std::string quarantineSummary(const std::vector<Quarantined>& quarantine, const fs::path& path) {
+    const auto lines = static_cast<std::size_t>(
+        std::count_if(quarantine.begin(), quarantine.end(), [](auto& q) { return q.line != 0; }));
+    const std::size_t files = quarantine.size() - lines;
+    std::string text = "quarantined in " + path.string() + ":";
+    if (lines > 0) {
+        text += " " + std::to_string(lines) + " damaged line" + (lines == 1 ? "" : "s");
+    }
+    if (files > 0) {
+        text += std::string(lines > 0 ? " and" : "") + " " + std::to_string(files) +
+                " damaged docs/ file" + (files == 1 ? "" : "s");
+    }
+    return text;
+}
+
 std::shared_ptr<ZdsDataset> openDataset(const fs::path& input) {
     try {
         return ZdsDataset::open(input);
@@ -647,10 +692,7 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     }
     zdsJsonActions(*dataset, writes, report);
     if (!quarantine.empty()) {
-        report.actions.push_back({std::to_string(quarantine.size()) + " damaged line" +
-                                      (quarantine.size() == 1 ? "" : "s") + " quarantined in " +
-                                      zdsQuarantinePath(output).string(),
-                                  {}});
+        report.actions.push_back({quarantineSummary(quarantine, zdsQuarantinePath(output)), {}});
     }
     if (report.recovered == 0 && !report.losses.empty()) {
         throw RepairError(input.string() + ": no document could be recovered");

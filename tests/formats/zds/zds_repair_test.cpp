@@ -223,6 +223,25 @@ TEST(ZdsRepair, DeletedDocumentsStayDeletedAndStaleEntriesAreFollowed) {
     EXPECT_EQ(liveDocs(out), (Docs{{"a", "{\"_id\":\"a\",\"v\":1000}"}, {"b", doc("b", 3)}}));
 }
 
+TEST(ZdsRepair, LineNamedOnlyAfterTheDeclaredEntriesIsReported) {
+    ScratchDir dir("repair_countlow");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    const fs::path index = in / "collections/c/meta/index.bin";
+    std::string bytes = readAll(index);
+    bytes[8] = 2;  // the count says two entries; the third follows anyway
+    writeAll(index, bytes);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_EQ(r.lostKnown, 0u);  // not a live document: readers do not see it
+    EXPECT_NE(r.losses[0].description.find("line 3 (bytes 36 to 54): 'c' is named only in the "
+                                           "bytes after the index's declared entries"),
+              std::string::npos)
+        << r.losses[0].description;
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"b", doc("b", 2)}}));
+}
+
 TEST(ZdsRepair, LiveDocumentWithADamagedLineIsLost) {
     ScratchDir dir("repair_damagedlive");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
