@@ -1,6 +1,7 @@
 #include "zds_repair.h"
 
 #include <openssl/evp.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "zds_reader.h"
 #include "zds_validator.h"
 #include "zds_writer.h"
+#include "zds_zip_salvage.h"
 
 namespace strata {
 
@@ -643,11 +645,78 @@ std::string quarantineSummary(const std::vector<Quarantined>& quarantine, const 
     return text;
 }
 
-std::shared_ptr<ZdsDataset> openDataset(const fs::path& input) {
+// An archive libzip cannot open, its members recovered by scanning into a temporary folder
+// (removed afterwards) that the planner then reads like any dataset folder.
+class SalvagedArchive {
+public:
+    SalvagedArchive(const fs::path& archive, const std::string& why, const RepairOptions& options,
+                    RepairReport& report)
+        : archive_(archive) {
+        std::string pattern = (fs::temp_directory_path() / "strata-zds-salvage-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw RepairError("cannot create a temporary folder for " + archive.string());
+        }
+        folder_ = pattern;
+        const ByteSourcePtr bytes = openMappedFile(archive);
+        ZipSalvage salvage = salvageZipMembers(*bytes, folder_, options.cancel);
+        if (salvage.members == 0) {
+            throw RepairError(archive.string() + ": cannot be read as a ZDS dataset (" + why +
+                              ") and holds no ZIP member to recover");
+        }
+        report.actions.push_back({"the archive cannot be opened (" + why +
+                                      "): " + std::to_string(salvage.members) +
+                                      " members recovered by scanning its local file headers",
+                                  Region{bytes.get(), 0, bytes->size()}});
+        for (auto& a : salvage.actions) {
+            report.actions.push_back(std::move(a));
+        }
+        for (auto& l : salvage.losses) {
+            report.losses.push_back(std::move(l));
+        }
+    }
+    ~SalvagedArchive() {
+        std::error_code ec;
+        fs::remove_all(folder_, ec);
+    }
+    SalvagedArchive(const SalvagedArchive&) = delete;
+    SalvagedArchive& operator=(const SalvagedArchive&) = delete;
+
+    const fs::path& folder() const { return folder_; }
+
+    // Steps that name a recovered file name it as the archive's member instead.
+    void renameSteps(RepairReport& report) const {
+        const std::string prefix = folder_.string() + "/";
+        for (auto* steps : {&report.actions, &report.losses}) {
+            for (RepairStep& s : *steps) {
+                if (s.bytes.file.starts_with(prefix)) {
+                    s.bytes.file = archive_.string() + "!" + s.bytes.file.substr(prefix.size());
+                }
+            }
+        }
+    }
+
+private:
+    fs::path archive_;
+    fs::path folder_;
+};
+
+std::shared_ptr<ZdsDataset> openDataset(const fs::path& input, const RepairOptions& options,
+                                        RepairReport& report,
+                                        std::optional<SalvagedArchive>& salvaged) {
     try {
         return ZdsDataset::open(input);
     } catch (const std::exception& e) {
-        throw RepairError(input.string() + ": cannot be read as a ZDS dataset: " + e.what());
+        std::error_code ec;
+        if (!fs::is_regular_file(input, ec)) {
+            throw RepairError(input.string() + ": cannot be read as a ZDS dataset: " + e.what());
+        }
+        salvaged.emplace(input, e.what(), options, report);
+    }
+    try {
+        return ZdsDataset::open(salvaged->folder());
+    } catch (const std::exception& e) {
+        throw RepairError(input.string() +
+                          ": the recovered members do not form a dataset: " + e.what());
     }
 }
 
@@ -673,7 +742,8 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
             }
         }
     }
-    const auto dataset = openDataset(input);
+    std::optional<SalvagedArchive> salvaged;
+    const auto dataset = openDataset(input, options, report, salvaged);
     std::vector<Quarantined> quarantine;
     std::vector<ZdsCollectionWrite> writes;
     try {
@@ -697,11 +767,13 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     if (report.recovered == 0 && !report.losses.empty()) {
         throw RepairError(input.string() + ": no document could be recovered");
     }
-    if (options.dryRun) {
-        return report;
+    if (!options.dryRun) {
+        writeRepaired(*dataset, writes, quarantine, output, options, report);
+        report.written = true;
     }
-    writeRepaired(*dataset, writes, quarantine, output, options, report);
-    report.written = true;
+    if (salvaged) {
+        salvaged->renameSteps(report);
+    }
     return report;
 }
 

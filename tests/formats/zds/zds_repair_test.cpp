@@ -337,6 +337,62 @@ TEST(ZdsRepair, ArchiveInputToFolderAndArchive) {
     EXPECT_EQ(liveDocs(dir.path() / "out.zds"), (Docs{{"a", doc("a", 1)}}));
 }
 
+// An archive whose end of central directory is overwritten: libzip cannot open it, the members
+// are found by their local headers.
+TEST(ZdsRepair, ArchiveWithoutCentralDirectoryIsScanned) {
+    ScratchDir dir("repair_nocd");
+    std::vector<Line> lines;
+    for (int i = 0; i < 50; ++i) {
+        lines.push_back({doc("d" + std::to_string(i), i)});
+    }
+    const auto folder = makeDataset(dir.path() / "in", lines);
+    for (const bool deflate : {false, true}) {
+        SCOPED_TRACE(deflate ? "DEFLATE" : "STORE");
+        const auto archive = dir.path() / (deflate ? "deflated.zds" : "stored.zds");
+        ZdsJobOptions pack;
+        pack.deflate = deflate;
+        packZds(folder, archive, pack);
+        std::string bytes = readAll(archive);
+        const std::size_t eocd = bytes.rfind(std::string("PK\x05\x06", 4));
+        ASSERT_NE(eocd, std::string::npos);
+        bytes.replace(eocd, 4, "XXXX");
+        writeAll(archive, bytes);
+        EXPECT_THROW(ZdsDataset::open(archive), std::exception);
+
+        const auto out = dir.path() / (deflate ? "out-deflated" : "out-stored");
+        const RepairReport r = repairPath(archive, out);
+        EXPECT_TRUE(r.complete()) << allSteps(r);
+        EXPECT_TRUE(mentions(r.actions, "recovered by scanning its local file headers"));
+        expectValid(out);
+        EXPECT_EQ(liveDocs(out), liveDocs(folder));
+
+        // Cut inside data.jsonl: the complete lines before the cut are saved.
+        const std::size_t data = bytes.find("{\"_id\":\"d20\"");
+        if (!deflate) {
+            ASSERT_NE(data, std::string::npos);
+            writeAll(archive, bytes.substr(0, data + 5));
+            const auto cut = dir.path() / "out-cut";
+            const RepairReport rc = repairPath(archive, cut);
+            EXPECT_TRUE(mentions(rc.losses, "archive member 'collections/c/meta/data.jsonl'"))
+                << allSteps(rc);
+            expectValid(cut);
+            const Docs got = liveDocs(cut);
+            EXPECT_GE(got.size(), 20u);
+            for (const auto& [id, text] : got) {
+                EXPECT_EQ(liveDocs(folder).at(id), text);
+            }
+            for (const auto& l : rc.losses) {
+                EXPECT_TRUE(l.bytes.file.find("strata-zds-salvage") == std::string::npos)
+                    << l.bytes.file;
+            }
+        }
+    }
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+        EXPECT_EQ(e.path().filename().string().find("strata-zds-salvage"), std::string::npos);
+    }
+}
+
 TEST(ZdsRepair, SingleCollectionFolder) {
     ScratchDir dir("repair_single");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"[1,2]", false}});
@@ -372,6 +428,21 @@ std::set<std::string> everyDocumentText(const fs::path& path) {
     return out;
 }
 
+// The input, or, for an archive only a scan can read, the valid dataset it was made from.
+std::shared_ptr<ZdsDataset> openOrBase(const fs::path& path, const std::string& name) {
+    try {
+        return ZdsDataset::open(path);
+    } catch (const std::exception&) {
+    }
+    const auto cases = nlohmann::json::parse(readAll(path.parent_path() / "cases.json"));
+    for (const auto& c : cases) {
+        if (c["name"] == name) {
+            return ZdsDataset::open(zds_test::corpusDir() / "valid" / c["base"].get<std::string>());
+        }
+    }
+    throw std::runtime_error(name + ": no base in cases.json");
+}
+
 // The damaged corpus cases with something to recover: the output validates and holds only
 // documents the input held, under ids the input's live set lists.
 TEST(ZdsRepair, CorpusCases) {
@@ -394,7 +465,7 @@ TEST(ZdsRepair, CorpusCases) {
             // without docs/, a file that is no ZIP.
             static const std::set<std::string> nothing = {
                 "no_collections_dir", "data_missing_index_present", "docs_missing_docs_dir",
-                "zip_not_a_zip.zds", "zip_truncated.zds"};
+                "zip_not_a_zip.zds"};
             EXPECT_TRUE(nothing.contains(name)) << e.what();
             continue;
         }
@@ -403,7 +474,7 @@ TEST(ZdsRepair, CorpusCases) {
         // Every document of the output is a live document of the input, bytes unchanged.
         std::set<std::string> liveTexts;
         std::uint64_t live = 0;
-        const auto input = ZdsDataset::open(entry.path());
+        const auto input = openOrBase(entry.path(), name);
         for (const auto& c : input->collections) {
             for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
                 const ByteView v = c->documentBytes(i);
@@ -421,8 +492,12 @@ TEST(ZdsRepair, CorpusCases) {
         }
         // Each live document is recovered or reported lost (an index without its data.jsonl
         // lists documents no reader finds: reported lost too).
+        // (A scanned archive's lost members are not counted: which documents they held is
+        // unknown.)
         const std::uint64_t orphaned = name == "data_missing_index_present" ? 10 : 0;
-        EXPECT_EQ(r.recovered + r.lostKnown, live + orphaned) << allSteps(r);
+        if (!mentions(r.actions, "recovered by scanning")) {
+            EXPECT_EQ(r.recovered + r.lostKnown, live + orphaned) << allSteps(r);
+        }
     }
     EXPECT_GE(repaired, 20u);
 }
