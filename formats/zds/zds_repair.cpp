@@ -166,7 +166,11 @@ public:
         if (c_.mode() == ZdsStorageMode::Jsonl) {
             planJsonl();
         } else if (c_.mode() == ZdsStorageMode::None) {
-            planOrphanIndex();
+            if (c_.index) {
+                planOrphanIndex();
+            } else {
+                planOrphanDocIndex();
+            }
         } else {
             planDocs();
         }
@@ -371,6 +375,33 @@ private:
         }
         action("meta/index.bin without meta/data.jsonl: written as an empty collection",
                wholeFile(c_.index));
+    }
+
+    // meta/doc_index.jsonl without docs/ or order.ids: every document it lists is lost; the
+    // collection is written as an empty file-per-document collection.
+    void planOrphanDocIndex() {
+        write_.layout = ZdsLayout::Docs;
+        const ByteSource& source = *c_.docIndex;
+        std::uint64_t listed = 0;
+        const auto starts = scanLineStarts(source);
+        for (std::size_t j = 0; j < starts.size(); ++j) {
+            const std::uint64_t end = j + 1 < starts.size() ? starts[j + 1] : source.size();
+            const ByteView v = source.view(starts[j], end - starts[j]);
+            const auto line = nlohmann::json::parse(v.data(), v.data() + v.size(), nullptr, false);
+            if (line.is_object() && line.contains("doc_id") && line["doc_id"].is_string()) {
+                ++listed;
+                ++report_.lostKnown;
+                loss("document " + shownId(line["doc_id"].get<std::string>()) +
+                         " is lost: meta/doc_index.jsonl lists it but there is no docs/ file",
+                     Region{&source, starts[j], end - starts[j]});
+            }
+        }
+        if (listed == 0) {
+            loss("meta/doc_index.jsonl has no docs/ folder; whatever it listed is lost",
+                 wholeFile(c_.docIndex));
+        }
+        action("meta/doc_index.jsonl without docs/: written as an empty collection",
+               wholeFile(c_.docIndex));
     }
 
     void lostUnreadable(std::uint64_t i, const std::string& key) {
@@ -657,21 +688,12 @@ public:
             throw RepairError("cannot create a temporary folder for " + archive.string());
         }
         folder_ = pattern;
-        const ByteSourcePtr bytes = openMappedFile(archive);
-        ZipSalvage salvage = salvageZipMembers(*bytes, folder_, options.cancel);
-        if (salvage.members == 0) {
-            throw RepairError(archive.string() + ": cannot be read as a ZDS dataset (" + why +
-                              ") and holds no ZIP member to recover");
-        }
-        report.actions.push_back({"the archive cannot be opened (" + why +
-                                      "): " + std::to_string(salvage.members) +
-                                      " members recovered by scanning its local file headers",
-                                  Region{bytes.get(), 0, bytes->size()}});
-        for (auto& a : salvage.actions) {
-            report.actions.push_back(std::move(a));
-        }
-        for (auto& l : salvage.losses) {
-            report.losses.push_back(std::move(l));
+        try {
+            scan(why, options, report);
+        } catch (...) {
+            std::error_code ec;
+            fs::remove_all(folder_, ec);
+            throw;
         }
     }
     ~SalvagedArchive() {
@@ -696,6 +718,26 @@ public:
     }
 
 private:
+    void scan(const std::string& why, const RepairOptions& options, RepairReport& report) {
+        const fs::path& archive = archive_;
+        const ByteSourcePtr bytes = openMappedFile(archive);
+        ZipSalvage salvage = salvageZipMembers(*bytes, folder_, options.cancel);
+        if (salvage.members == 0) {
+            throw RepairError(archive.string() + ": cannot be read as a ZDS dataset (" + why +
+                              ") and holds no ZIP member to recover");
+        }
+        report.actions.push_back({"the archive cannot be opened (" + why +
+                                      "): " + std::to_string(salvage.members) +
+                                      " members recovered by scanning its local file headers",
+                                  Region{bytes.get(), 0, bytes->size()}});
+        for (auto& a : salvage.actions) {
+            report.actions.push_back(std::move(a));
+        }
+        for (auto& l : salvage.losses) {
+            report.losses.push_back(std::move(l));
+        }
+    }
+
     fs::path archive_;
     fs::path folder_;
 };
@@ -748,7 +790,7 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     std::vector<ZdsCollectionWrite> writes;
     try {
         for (const auto& c : dataset->collections) {
-            if (c->mode() != ZdsStorageMode::None || c->index) {
+            if (c->mode() != ZdsStorageMode::None || c->index || c->docIndex) {
                 writes.push_back(CollectionRepair(*c, options, report, quarantine).plan());
             }
         }

@@ -192,6 +192,9 @@ public:
                 throw RepairError("cancelled");
             }
             const auto header = readHeader(archive_, at);
+            if (!header && cutHeader(at)) {
+                break;
+            }
             const std::uint64_t next = header ? member(*header) : 0;
             at = findSignature(archive_, std::max(next, at + 4));
         }
@@ -206,6 +209,21 @@ private:
         result_.losses.push_back({"archive member '" + h.name + "' (local header at byte " +
                                       std::to_string(h.offset) + "): " + text,
                                   bytes(h.offset, length)});
+    }
+
+    // A local header the end of the archive cuts off: that member and any after it are lost.
+    bool cutHeader(std::uint64_t at) {
+        const auto nameLength = readLe<std::uint16_t>(archive_, at + 26);
+        const auto extraLength = readLe<std::uint16_t>(archive_, at + 28);
+        if (nameLength && extraLength &&
+            at + kLocalHeaderSize + *nameLength + *extraLength <= archive_.size()) {
+            return false;  // whole, just not a header (bytes inside some data)
+        }
+        result_.losses.push_back({"the archive ends inside a local file header at byte " +
+                                      std::to_string(at) +
+                                      ": that member and any that followed it are lost",
+                                  bytes(at, archive_.size() - at)});
+        return true;
     }
 
     // Extracts one member; returns where its data ends (0 when unknown).
