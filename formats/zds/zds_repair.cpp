@@ -559,7 +559,14 @@ private:
 // zds.json's counts, which the writer sets for every collection written.
 void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
                     RepairReport& report) {
-    if (dataset.singleCollection || !dataset.zdsJson || writes.empty()) {
+    if (dataset.singleCollection || writes.empty()) {
+        return;
+    }
+    if (!dataset.zdsJson) {
+        report.actions.push_back(
+            {"zds.json was missing: written with the counts of the "
+             "collections",
+             {}});
         return;
     }
     const auto old = readObject(dataset.zdsJson);
@@ -762,6 +769,18 @@ std::shared_ptr<ZdsDataset> openDataset(const fs::path& input, const RepairOptio
     }
 }
 
+// An output inside the input folder would change the dataset being repaired.
+void refuseInside(const fs::path& input, const fs::path& output) {
+    std::error_code ec;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    const fs::path out = fs::weakly_canonical(output, ec);
+    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
+    if (!ec && end == in.end()) {
+        throw RepairError(output.string() + ": inside " + input.string() +
+                          "; a repair never writes into its input");
+    }
+}
+
 }  // namespace
 
 fs::path zdsQuarantinePath(const fs::path& output) {
@@ -784,6 +803,7 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
             }
         }
     }
+    refuseInside(input, output);
     std::optional<SalvagedArchive> salvaged;
     const auto dataset = openDataset(input, options, report, salvaged);
     std::vector<Quarantined> quarantine;

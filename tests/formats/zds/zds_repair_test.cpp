@@ -310,6 +310,8 @@ TEST(ZdsRepair, NeverReplacesAndDryRunWritesNothing) {
     EXPECT_FALSE(fs::exists(out));
     EXPECT_EQ(readAll(zdsQuarantinePath(out)), "mine");
     fs::remove(zdsQuarantinePath(out));
+    EXPECT_THROW(repairZdsDataset(in, in / "collections" / "fixed"), RepairError);
+    EXPECT_FALSE(fs::exists(in / "collections" / "fixed"));
     fs::create_directory(out);
     EXPECT_THROW(repairZdsDataset(in, out), RepairError);
     EXPECT_TRUE(fs::is_empty(out));
