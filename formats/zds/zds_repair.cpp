@@ -70,6 +70,12 @@ Verdict judge(std::span<const std::uint8_t> bytes, std::optional<std::string_vie
     if (bad != std::string::npos) {
         return {"not valid UTF-8 (at byte " + std::to_string(bad) + ")", {}};
     }
+    if (!fileId) {
+        // The fast parse proves most lines right; the SAX pass then only runs to say what is wrong.
+        if (auto id = provenDocumentId(bytes); id && !id->empty() && id->size() <= kMaxZdxId) {
+            return {{}, std::move(*id)};
+        }
+    }
     JsonLineFacts facts = analyzeJsonLine(bytes);
     if (!facts.valid) {
         return {"not JSON (" + facts.error + ")", {}};
