@@ -1,6 +1,5 @@
 #include "zds_repair.h"
 
-#include <openssl/evp.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "zds_json_line.h"
 #include "zds_live_set.h"
 #include "zds_reader.h"
+#include "zds_repair_quarantine.h"
 #include "zds_validator.h"
 #include "zds_writer.h"
 #include "zds_zip_salvage.h"
@@ -104,44 +104,6 @@ Verdict judge(std::span<const std::uint8_t> bytes, std::optional<std::string_vie
     return {{}, std::move(facts.id)};
 }
 
-// A line (or docs/ file) moved to the quarantine file.
-struct Quarantined {
-    std::string collection;
-    std::string file;        // relative to the dataset root
-    std::uint64_t line = 0;  // 1-based line of data.jsonl; 0 for a docs/ file
-    Region region;
-    std::string reason;
-};
-
-std::string base64(std::span<const std::uint8_t> bytes) {
-    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes.data(),
-                                  static_cast<int>(bytes.size()));
-    out.resize(static_cast<std::size_t>(std::max(n, 0)));
-    return out;
-}
-
-// One JSON line: where the bytes were, why they were quarantined and the text itself (invalid
-// UTF-8 shown as U+FFFD, with the exact bytes in base64 beside it).
-std::string quarantineLine(const Quarantined& q) {
-    const ByteView v = q.region.source->view(q.region.offset, q.region.length);
-    const auto raw = withoutLineEnd(v.bytes);
-    nlohmann::ordered_json j;
-    j["collection"] = q.collection;
-    j["file"] = q.file;
-    if (q.line != 0) {
-        j["line"] = q.line;
-    }
-    j["offset"] = q.region.offset;
-    j["length"] = q.region.length;
-    j["reason"] = q.reason;
-    j["text"] = std::string(reinterpret_cast<const char*>(raw.data()), raw.size());
-    if (firstInvalidUtf8(raw) != std::string::npos) {
-        j["bytes_base64"] = base64(raw);
-    }
-    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
-
 std::optional<nlohmann::json> readObject(const ByteSourcePtr& source) {
     if (!source) {
         return std::nullopt;
@@ -162,7 +124,7 @@ Region wholeFile(const ByteSourcePtr& source) {
 class CollectionRepair {
 public:
     CollectionRepair(const ZdsCollection& c, const RepairOptions& options, RepairReport& report,
-                     std::vector<Quarantined>& quarantine)
+                     std::vector<ZdsQuarantined>& quarantine)
         : c_(c), options_(options), report_(report), quarantine_(quarantine) {
         write_.name = c.name();
         write_.source = &c;
@@ -519,6 +481,28 @@ private:
             write_.documents.push_back(ZdsWriteDoc::original(i));
             ++report_.recovered;
         }
+        dropUnlistedFiles();
+    }
+
+    // docs/ files the live set does not list: deleted documents, left out like superseded lines.
+    void dropUnlistedFiles() {
+        std::size_t dropped = 0;
+        for (const std::string& file : c_.docFiles()) {
+            const std::string_view stem = std::string_view(file).substr(0, file.rfind('.'));
+            if (live_->find(stem)) {
+                continue;
+            }
+            if (++dropped <= kListedDrops) {
+                const ByteSourcePtr source = c_.storage().open(c_.path("docs/" + file));
+                action("dropped docs/" + file + ": " + live_->basisText() +
+                           " does not list it (a deleted document)",
+                       wholeFile(source));
+            }
+        }
+        if (dropped > kListedDrops) {
+            action("dropped " + std::to_string(dropped - kListedDrops) +
+                   " more unlisted docs/ files");
+        }
     }
 
     // ---- manifest.json ----
@@ -552,7 +536,7 @@ private:
     const ZdsCollection& c_;
     const RepairOptions& options_;
     RepairReport& report_;
-    std::vector<Quarantined>& quarantine_;
+    std::vector<ZdsQuarantined>& quarantine_;
     ZdsCollectionWrite write_;
     std::shared_ptr<const ZdsLiveSet> live_;
     std::vector<std::uint64_t> starts_;    // every line of data.jsonl
@@ -616,18 +600,10 @@ void validateOutput(const fs::path& target) {
     }
 }
 
-void writeQuarantine(const fs::path& path, const std::vector<Quarantined>& quarantine) {
-    AtomicFile out(path);
-    for (const Quarantined& q : quarantine) {
-        out.write(quarantineLine(q));
-    }
-    out.commit();
-}
-
 // Writes, validates and publishes: the dataset and the quarantine file are built in a stage
 // folder beside the output and given their names only when the dataset validates.
 void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
-                   const std::vector<Quarantined>& quarantine, const fs::path& output,
+                   const std::vector<ZdsQuarantined>& quarantine, const fs::path& output,
                    const RepairOptions& options, RepairReport& report) {
     const fs::path stage = repairStagePath(fs::absolute(output));
     std::error_code ec;
@@ -652,7 +628,7 @@ void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWri
         }
         validateOutput(target);
         if (!quarantine.empty()) {
-            writeQuarantine(quarantined, quarantine);
+            writeZdsQuarantine(quarantined, quarantine);
             publishRepairOutput(quarantined, quarantinePath);
             quarantinePublished = true;
         }
@@ -672,21 +648,6 @@ void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWri
         throw RepairError(output.string() + ": " + e.what());
     }
     fs::remove_all(stage, ec);
-}
-
-std::string quarantineSummary(const std::vector<Quarantined>& quarantine, const fs::path& path) {
-    const auto lines = static_cast<std::size_t>(
-        std::count_if(quarantine.begin(), quarantine.end(), [](auto& q) { return q.line != 0; }));
-    const std::size_t files = quarantine.size() - lines;
-    std::string text = "quarantined in " + path.string() + ":";
-    if (lines > 0) {
-        text += " " + std::to_string(lines) + " damaged line" + (lines == 1 ? "" : "s");
-    }
-    if (files > 0) {
-        text += std::string(lines > 0 ? " and" : "") + " " + std::to_string(files) +
-                " damaged docs/ file" + (files == 1 ? "" : "s");
-    }
-    return text;
 }
 
 // An archive libzip cannot open, its members recovered by scanning into a temporary folder
@@ -812,7 +773,7 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     refuseInside(input, output);
     std::optional<SalvagedArchive> salvaged;
     const auto dataset = openDataset(input, options, report, salvaged);
-    std::vector<Quarantined> quarantine;
+    std::vector<ZdsQuarantined> quarantine;
     std::vector<ZdsCollectionWrite> writes;
     try {
         for (const auto& c : dataset->collections) {
@@ -830,7 +791,7 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     }
     zdsJsonActions(*dataset, writes, report);
     if (!quarantine.empty()) {
-        report.actions.push_back({quarantineSummary(quarantine, zdsQuarantinePath(output)), {}});
+        report.actions.push_back({zdsQuarantineSummary(quarantine, zdsQuarantinePath(output)), {}});
     }
     if (report.recovered == 0 && !report.losses.empty()) {
         throw RepairError(input.string() + ": no document could be recovered");

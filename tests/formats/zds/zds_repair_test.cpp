@@ -395,6 +395,30 @@ TEST(ZdsRepair, ArchiveWithoutCentralDirectoryIsScanned) {
     }
 }
 
+TEST(ZdsRepair, FilePerDocumentCollection) {
+    ScratchDir dir("repair_docs");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    convertZds(in, ZdsLayout::Docs);
+    const fs::path docs = in / "collections/c/docs";
+    writeAll(docs / "b.json", "{\"v\": 2,");
+    writeAll(docs / "extra.json", "{\"v\": 9}");
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("document 'b' is lost: docs/b.json is not JSON"),
+              std::string::npos);
+    EXPECT_TRUE(mentions(r.actions, "dropped docs/extra.json: meta/order.ids does not list it"))
+        << allSteps(r);
+    expectValid(out);
+    const Docs got = liveDocs(out);
+    EXPECT_EQ(got.size(), 2u);
+    EXPECT_TRUE(got.contains("a") && got.contains("c"));
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 1u);
+    EXPECT_EQ(q[0]["file"], "collections/c/docs/b.json");
+    EXPECT_FALSE(q[0].contains("line"));
+}
+
 TEST(ZdsRepair, SingleCollectionFolder) {
     ScratchDir dir("repair_single");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"[1,2]", false}});
