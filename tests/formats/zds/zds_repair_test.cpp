@@ -2,6 +2,10 @@
 // random damage. Each time the report matches the damage, the output validates and holds only
 // documents that were live in the input.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -427,6 +431,55 @@ TEST(ZdsRepair, SingleCollectionFolder) {
     EXPECT_EQ(r.losses.size(), 1u) << allSteps(r);
     EXPECT_TRUE(fs::exists(out / "meta" / "data.jsonl"));
     expectValid(out);
+}
+
+// A repair killed at any point leaves nothing under the output's name or the quarantine's, or
+// (killed after publishing) a whole, valid output.
+TEST(ZdsRepair, KilledRepairLeavesNoHalfWrittenOutput) {
+    ScratchDir dir("repair_kill");
+    std::vector<Line> lines;
+    for (int i = 0; i < 20000; ++i) {
+        lines.push_back({doc("d" + std::to_string(i), i), i % 3 != 0});
+    }
+    lines.push_back({"garbage", false});
+    const auto in = makeDataset(dir.path() / "in", lines);
+    for (const int killAt : {1, 2, 3, 5, 8, 13, 1000000}) {
+        SCOPED_TRACE("killed at progress call " + std::to_string(killAt));
+        const auto out = dir.path() / ("out" + std::to_string(killAt));
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            RepairOptions options;
+            int calls = 0;
+            options.progress = [&](double, const std::string&) {
+                if (++calls == killAt) {
+                    ::raise(SIGKILL);
+                }
+            };
+            try {
+                repairZdsDataset(in, out, options);
+            } catch (...) {
+                ::_exit(3);
+            }
+            ::_exit(0);
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        if (killAt == 1) {
+            EXPECT_TRUE(WIFSIGNALED(status));
+        }
+        if (killAt == 1000000) {
+            EXPECT_TRUE(WIFEXITED(status));
+        }
+        if (WIFEXITED(status)) {
+            EXPECT_EQ(WEXITSTATUS(status), 0);
+            expectValid(out);
+            EXPECT_EQ(quarantined(out).size(), 1u);
+        } else {
+            EXPECT_FALSE(fs::exists(out));
+            EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+        }
+    }
 }
 
 // Every non-blank line of every data.jsonl and every docs/ file of a dataset, as bytes.
