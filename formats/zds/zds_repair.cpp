@@ -234,7 +234,10 @@ private:
     void indexAction() {
         const std::string written = std::to_string(write_.documents.size());
         if (!c_.index) {
-            action("meta/index.bin was missing: written for the " + written + " documents kept");
+            action(
+                "meta/index.bin is missing: the live documents are the lines of data.jsonl (the "
+                "last line of each _id); a new index lists the " +
+                written + " documents kept");
         } else if (live_->fromIndex()) {
             const ZdxIndex& zdx = *c_.zdx();
             std::string text = "meta/index.bin rebuilt: " + written +
@@ -702,7 +705,8 @@ private:
         }
         report.actions.push_back({"the archive cannot be opened (" + why +
                                       "): " + std::to_string(salvage.members) +
-                                      " members recovered by scanning its local file headers",
+                                      (salvage.members == 1 ? " member" : " members") +
+                                      " recovered by scanning its local file headers",
                                   Region{bytes.get(), 0, bytes->size()}});
         for (auto& a : salvage.actions) {
             report.actions.push_back(std::move(a));

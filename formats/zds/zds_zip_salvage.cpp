@@ -114,8 +114,8 @@ Extracted copyStored(const ByteSource& archive, const LocalHeader& h, std::ofstr
     e.written = n;
     e.dataEnd = h.dataOffset + n;
     if (n < h.compressedSize) {
-        e.problem =
-            "the archive ends " + std::to_string(h.compressedSize - n) + " bytes into its data";
+        e.problem = "the archive ends " + std::to_string(n) + " bytes into its " +
+                    std::to_string(h.compressedSize) + " bytes of data";
     }
     return e;
 }
@@ -270,7 +270,10 @@ private:
         if (!e.problem.empty()) {
             loss(h,
                  e.problem + "; its first " + std::to_string(e.written) +
-                     " bytes are used, the rest is lost",
+                     " bytes are used, the rest is lost" +
+                     (e.dataEnd == 0 || e.dataEnd >= archive_.size()
+                          ? ", and so are any members that followed it"
+                          : ""),
                  end - h.offset);
         } else if (expectedCrc(archive_, h, e.dataEnd) != e.crc) {
             result_.actions.push_back({"archive member '" + h.name +

@@ -180,7 +180,7 @@ TEST(ZdsRepair, MissingIndexKeepsTheLastLineOfEachId) {
                          "dropped line 1 (bytes 0 to 18): an older version of 'a' "
                          "(line 3 is the live one)"))
         << allSteps(r);
-    EXPECT_TRUE(mentions(r.actions, "meta/index.bin was missing"));
+    EXPECT_TRUE(mentions(r.actions, "meta/index.bin is missing: the live documents are the lines"));
     expectValid(out);
     EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 3)}, {"b", doc("b", 2)}}));
     EXPECT_TRUE(fs::exists(out / "collections/c/meta/index.bin"));
