@@ -8,10 +8,8 @@
 #include <set>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "formats/common/atomic_file.h"
 #include "formats/common/diagnostic.h"
 #include "zds_json_line.h"
 #include "zds_live_set.h"
