@@ -2,6 +2,8 @@
 
 #include "byte_source.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -54,6 +56,15 @@ void publishRepairOutput(const std::filesystem::path& staged, const std::filesys
     }
     std::error_code ec;
     std::filesystem::remove(staged, ec);
+}
+
+void publishRepairFolder(const std::filesystem::path& staged, const std::filesystem::path& output) {
+    if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, output.c_str(), RENAME_NOREPLACE) != 0) {
+        const int error = errno;
+        throw RepairError(output.string() + ": " +
+                          (error == EEXIST ? std::string("exists; a repair never replaces a file")
+                                           : std::string(std::strerror(error))));
+    }
 }
 
 }  // namespace strata

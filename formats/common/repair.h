@@ -80,6 +80,10 @@ void requireValidOutput(const std::vector<Diagnostic>& diagnostics);
 // race): link, then unlink the stage. Throws RepairError naming `output` when it is taken.
 void publishRepairOutput(const std::filesystem::path& staged, const std::filesystem::path& output);
 
+// The same for a finished folder: renamed to `output` only if nothing is there
+// (renameat2 RENAME_NOREPLACE). Throws RepairError naming `output` when it is taken.
+void publishRepairFolder(const std::filesystem::path& staged, const std::filesystem::path& output);
+
 // A stage beside `output` for the repair to write into: ".NAME.strata-repair-PID".
 std::filesystem::path repairStagePath(const std::filesystem::path& output);
 

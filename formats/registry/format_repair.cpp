@@ -1,13 +1,14 @@
 #include "format_repair.h"
 
 #include "format_registry.h"
+#include "formats/zds/zds_repair.h"
 #include "formats/zs/zs_repair.h"
 #include "formats/ztensor/zt_repair.h"
 
 namespace strata {
 
 bool canRepair(FormatId format) {
-    return format == FormatId::Zs || format == FormatId::ZTensor;
+    return format == FormatId::Zs || format == FormatId::Zds || format == FormatId::ZTensor;
 }
 
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
@@ -18,11 +19,14 @@ RepairReport repairPath(const std::filesystem::path& input, const std::filesyste
             return zs::repairZsFile(input, output, options);
         case FormatId::ZTensor:
             return repairZtFile(input, output, options);
+        case FormatId::Zds:
+            return repairZdsDataset(input, output, options);
         default:
             break;
     }
     throw RepairError("repairing " + std::string(formatName(detection.format)) +
-                      " is not supported yet (ZS and zTensor files can be repaired)");
+                      " is not supported yet (ZS files, ZDS datasets and zTensor files can be "
+                      "repaired)");
 }
 
 }  // namespace strata

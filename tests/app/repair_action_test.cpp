@@ -1,7 +1,8 @@
-// Tools > Repair… on a damaged ZS file: the repair is planned and run as jobs, the repaired copy
-// is written beside the file under a free "-repaired" name (the damaged file untouched) and
-// opens in a new tab with a compare view against the damaged file; a format without a repair
-// says so.
+// Tools > Repair… on a damaged ZS file and ZDS dataset: the repair is planned and run as jobs, the
+// repaired copy is written beside the file under a free "-repaired" name (the damaged file
+// untouched) and opens in a new tab with a compare view against the damaged input; a format
+// without a repair says so.
+#include <QDir>
 #include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -84,6 +85,35 @@ private slots:
         QCOMPARE(comparison->summary().changed, quint64(1));
         // A second repair picks the next free name.
         QCOMPARE(model::suggestedRepairPath(path), dir_.filePath("damaged-repaired-2.zs"));
+    }
+
+    void repairsADamagedZdsDatasetIntoANewTab() {
+        const QDir root(dir_.filePath("dataset"));
+        QVERIFY(root.mkpath(QStringLiteral("collections/c/meta")));
+        const QString data = root.filePath("collections/c/meta/data.jsonl");
+        QFile f(data);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"_id\":\"a\",\"v\":1}\nnot json\n{\"_id\":\"b\",\"v\":2}\n");
+        f.close();
+
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(root.path()));
+        QVERIFY(window.waitUntilIdle(30000));
+        const int tabs = window.documentCount();
+        QVERIFY(window.repairCurrent() != nullptr);
+        QVERIFY(window.waitUntilIdle(30000));  // the plan
+        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
+        QCoreApplication::processEvents();
+        QVERIFY(window.waitUntilIdle(30000));
+
+        const QString repaired = dir_.filePath("dataset-repaired");
+        QVERIFY(QFileInfo(repaired).isDir());
+        QVERIFY(QFileInfo::exists(repaired + QStringLiteral(".quarantine.jsonl")));
+        QVERIFY(QFileInfo::exists(repaired + QStringLiteral("/collections/c/meta/index.bin")));
+        QCOMPARE(window.documentCount(), tabs + 1);
+        QCOMPARE(window.currentView()->document()->path(), repaired);
+        QVERIFY(!QFileInfo::exists(root.filePath("collections/c/meta/index.bin")));
     }
 
     void aFormatWithoutARepairSaysSo() {

@@ -1,0 +1,811 @@
+#include "zds_repair.h"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "formats/common/diagnostic.h"
+#include "zds_json_line.h"
+#include "zds_live_set.h"
+#include "zds_reader.h"
+#include "zds_repair_quarantine.h"
+#include "zds_validator.h"
+#include "zds_writer.h"
+#include "zds_zip_salvage.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Dropped lines (superseded, deleted) listed one by one per collection; the rest are counted.
+constexpr std::size_t kListedDrops = 1000;
+constexpr std::size_t kMaxZdxId = 65535;
+constexpr std::uint64_t kCancelEvery = 8192;
+
+std::string bytesText(std::uint64_t offset, std::uint64_t length) {
+    return "bytes " + std::to_string(offset) + " to " + std::to_string(offset + length);
+}
+
+// An id for a message: control bytes as '?', cut after 60 bytes.
+std::string shownId(std::string_view id) {
+    std::string out(id.substr(0, 60));
+    std::replace_if(
+        out.begin(), out.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }, '?');
+    return "'" + out + (id.size() > 60 ? "...'" : "'");
+}
+
+std::span<const std::uint8_t> withoutLineEnd(std::span<const std::uint8_t> bytes) {
+    std::size_t n = bytes.size();
+    while (n > 0 && (bytes[n - 1] == '\n' || bytes[n - 1] == '\r')) {
+        --n;
+    }
+    return bytes.first(n);
+}
+
+bool isBlank(std::span<const std::uint8_t> bytes) {
+    return std::all_of(bytes.begin(), bytes.end(),
+                       [](std::uint8_t b) { return b == ' ' || b == '\t' || b == '\r'; });
+}
+
+// Whether a document's bytes can go into the output as they are: one JSON object in valid UTF-8
+// with an `_id` that is a non-empty string an index entry can hold (docs/ files need no `_id`,
+// but one they carry must be their name).
+struct Verdict {
+    std::string problem;  // empty when usable
+    std::string id;
+};
+
+Verdict judge(std::span<const std::uint8_t> bytes, std::optional<std::string_view> fileId) {
+    const std::size_t bad = firstInvalidUtf8(bytes);
+    if (bad != std::string::npos) {
+        return {"not valid UTF-8 (at byte " + std::to_string(bad) + ")", {}};
+    }
+    if (!fileId) {
+        // The fast parse proves most lines right; the SAX pass then only runs to say what is wrong.
+        if (auto id = provenDocumentId(bytes); id && !id->empty() && id->size() <= kMaxZdxId) {
+            return {{}, std::move(*id)};
+        }
+    }
+    JsonLineFacts facts = analyzeJsonLine(bytes);
+    if (!facts.valid) {
+        return {"not JSON (" + facts.error + ")", {}};
+    }
+    if (!facts.isObject) {
+        return {"not a JSON object", {}};
+    }
+    if (fileId) {
+        if (facts.hasId && (!facts.idIsString || facts.id != *fileId)) {
+            return {"its _id is not its file name", {}};
+        }
+        return {};
+    }
+    if (!facts.hasId) {
+        return {"a JSON object without _id", {}};
+    }
+    if (!facts.idIsString) {
+        return {"a JSON object whose _id is not a string", {}};
+    }
+    if (facts.id.empty()) {
+        return {"a JSON object whose _id is empty", {}};
+    }
+    if (facts.id.size() > kMaxZdxId) {
+        return {"a JSON object whose _id is longer than an index entry can hold (65535 bytes)", {}};
+    }
+    return {{}, std::move(facts.id)};
+}
+
+std::optional<nlohmann::json> readObject(const ByteSourcePtr& source) {
+    if (!source) {
+        return std::nullopt;
+    }
+    const ByteView v = source->view(0, source->size());
+    auto j = nlohmann::json::parse(v.data(), v.data() + v.size(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        return std::nullopt;
+    }
+    return j;
+}
+
+Region wholeFile(const ByteSourcePtr& source) {
+    return source ? Region{source.get(), 0, source->size()} : Region{};
+}
+
+// Plans the repair of one collection: what is written, what is dropped, what is lost.
+class CollectionRepair {
+public:
+    CollectionRepair(const ZdsCollection& c, const RepairOptions& options, RepairReport& report,
+                     std::vector<ZdsQuarantined>& quarantine)
+        : c_(c), options_(options), report_(report), quarantine_(quarantine) {
+        write_.name = c.name();
+        write_.source = &c;
+    }
+
+    ZdsCollectionWrite plan() {
+        if (c_.mode() == ZdsStorageMode::Jsonl) {
+            planJsonl();
+        } else if (c_.mode() == ZdsStorageMode::None) {
+            if (c_.index) {
+                planOrphanIndex();
+            } else {
+                planOrphanDocIndex();
+            }
+        } else {
+            planDocs();
+        }
+        manifestActions();
+        return std::move(write_);
+    }
+
+private:
+    std::string where() const { return "collection '" + c_.name() + "': "; }
+
+    void checkCancel() const {
+        if (options_.cancel != nullptr && options_.cancel->cancelled()) {
+            throw RepairError("cancelled");
+        }
+    }
+
+    void action(std::string text, const Region& region = {}) {
+        report_.actions.push_back({where() + text, region});
+    }
+    void loss(std::string text, const Region& region = {}) {
+        report_.losses.push_back({where() + text, region});
+    }
+
+    // ---- data.jsonl + index.bin ----
+
+    Region lineRegion(std::size_t j) const {
+        const std::uint64_t end = j + 1 < starts_.size() ? starts_[j + 1] : c_.data->size();
+        return {c_.data.get(), starts_[j], end - starts_[j]};
+    }
+
+    std::optional<std::size_t> lineAt(std::uint64_t offset) const {
+        const auto it = std::lower_bound(starts_.begin(), starts_.end(), offset);
+        if (it == starts_.end() || *it != offset) {
+            return std::nullopt;
+        }
+        return static_cast<std::size_t>(it - starts_.begin());
+    }
+
+    std::string lineText(std::size_t j) const {
+        const Region r = lineRegion(j);
+        return "line " + std::to_string(j + 1) + " (" + bytesText(r.offset, r.length) + ")";
+    }
+
+    void planJsonl() {
+        write_.layout = ZdsLayout::Jsonl;
+        live_ = c_.liveSet();
+        starts_ = scanLineStarts(*c_.data);
+        used_.assign(starts_.size(), false);
+        liveLine_.assign(live_->size(), 0);
+        lostLive_.assign(live_->size(), false);
+        basisAction();
+        readTrailingEntries();
+        for (std::uint64_t i = 0; i < live_->size(); ++i) {
+            if (i % kCancelEvery == 0) {
+                checkCancel();
+            }
+            keepLive(i);
+        }
+        sweepLines();
+        indexAction();
+    }
+
+    void basisAction() {
+        if (live_->basis() != ZdsLiveBasis::Lines || !c_.index) {
+            return;
+        }
+        action("meta/index.bin is not readable (" + zdsIndexProblem(c_) +
+                   "): the live documents were taken from the lines of data.jsonl (the last "
+                   "line of each _id); documents deleted only from that index are live again",
+               wholeFile(c_.index));
+    }
+
+    // Ids in entries after the declared ones (a count too low): readers ignore them, but a
+    // line they name is reported, not silently dropped.
+    void readTrailingEntries() {
+        if (!live_->fromIndex() || c_.zdx()->layout() != ZdxLayout::Binary) {
+            return;
+        }
+        const ByteSource& index = *c_.index;
+        std::uint64_t at = c_.zdx()->entriesEnd();
+        while (at + 2 <= index.size() && trailingIds_.size() < kListedDrops) {
+            const ByteView len = index.view(at, 2);
+            const std::uint64_t idLength = len.bytes[0] | (std::uint64_t(len.bytes[1]) << 8);
+            if (at + 2 + idLength + 12 > index.size()) {
+                break;
+            }
+            const ByteView id = index.view(at + 2, idLength);
+            trailingIds_.emplace(reinterpret_cast<const char*>(id.data()), id.size());
+            at += 2 + idLength + 12;
+        }
+    }
+
+    void indexAction() {
+        const std::string written = std::to_string(write_.documents.size());
+        if (!c_.index) {
+            action(
+                "meta/index.bin is missing: the live documents are the lines of data.jsonl (the "
+                "last line of each _id); a new index lists the " +
+                written + " documents kept");
+        } else if (live_->fromIndex()) {
+            const ZdxIndex& zdx = *c_.zdx();
+            std::string text = "meta/index.bin rebuilt: " + written +
+                               " entries, each naming its document's line (the old index " +
+                               (zdx.layout() == ZdxLayout::Text ? "was a text index and " : "") +
+                               "listed " + std::to_string(live_->size()) + " documents)";
+            if (zdx.layout() == ZdxLayout::Binary && zdx.entriesEnd() < c_.index->size()) {
+                text += "; the " + std::to_string(c_.index->size() - zdx.entriesEnd()) +
+                        " bytes after its declared entries were ignored, so lines only they "
+                        "may have listed count as deleted";
+            }
+            action(text, wholeFile(c_.index));
+        } else {
+            action("meta/index.bin rebuilt from the lines: " + written + " entries");
+        }
+    }
+
+    void keepLive(std::uint64_t i) {
+        const std::string key(live_->id(i));
+        const Region region = live_->region(i);
+        if (!region.valid()) {
+            lostUnreadable(i, key);
+            return;
+        }
+        const auto line = lineAt(region.offset);
+        if (line) {
+            used_[*line] = true;
+            liveLine_[i] = *line + 1;
+        }
+        const ByteView v = region.source->view(region.offset, region.length);
+        const Verdict verdict = judge(withoutLineEnd(v.bytes), std::nullopt);
+        const std::string at = line ? lineText(*line) : bytesText(region.offset, region.length);
+        if (!verdict.problem.empty()) {
+            lostLive_[i] = true;
+            ++report_.lostKnown;
+            quarantine_.push_back({c_.name(), c_.path("meta/data.jsonl"), line ? *line + 1 : 0,
+                                   region, verdict.problem});
+            loss("document " + shownId(key) + " is lost: its " + at + " is " + verdict.problem +
+                     "; quarantined",
+                 region);
+            return;
+        }
+        if (!usableKey(key)) {
+            keepUnderOwnId(i, key, region, at, verdict.id);
+            return;
+        }
+        write_.documents.push_back(ZdsWriteDoc::original(i));
+        ++report_.recovered;
+        if ((live_->flags(i) & kZdsLiveRelocated) != 0) {
+            action("document " + shownId(key) + ": its index entry missed its line; kept from " +
+                       at + ", the last line with that _id",
+                   region);
+        }
+        if ((live_->flags(i) & kZdsLiveKeyMismatch) != 0) {
+            action("document " + shownId(key) +
+                       " kept under the key the index lists although its " + at + " carries _id " +
+                       shownId(verdict.id),
+                   region);
+        }
+    }
+
+    static bool usableKey(std::string_view key) {
+        return !key.empty() && key.size() <= kMaxZdxId &&
+               firstInvalidUtf8({reinterpret_cast<const std::uint8_t*>(key.data()), key.size()}) ==
+                   std::string::npos;
+    }
+
+    // A key an index cannot carry (not UTF-8, empty): the document is kept under its line's own
+    // `_id` when no other live document has that id.
+    void keepUnderOwnId(std::uint64_t i, const std::string& key, const Region& region,
+                        const std::string& at, const std::string& ownId) {
+        if (live_->find(ownId)) {
+            lostLive_[i] = true;
+            ++report_.lostKnown;
+            loss("document " + shownId(key) + " is lost: its key is not a valid id and its " + at +
+                     " carries _id " + shownId(ownId) + ", which another live document has",
+                 region);
+            return;
+        }
+        write_.documents.push_back(ZdsWriteDoc::dataLine(region.offset, region.length));
+        ++report_.recovered;
+        action("document " + shownId(key) +
+                   ": the index lists it under a key that is not a valid "
+                   "id (empty or not UTF-8); kept under its line's _id " +
+                   shownId(ownId) + " (" + at + ")",
+               region);
+    }
+
+    // index.bin without data.jsonl: every document it lists is lost; the collection is written
+    // as an empty JSONL collection.
+    void planOrphanIndex() {
+        write_.layout = ZdsLayout::Jsonl;
+        const ZdxIndex& zdx = *c_.zdx();
+        std::uint64_t listed = 0;
+        for (std::uint64_t n = 0; n < zdx.entryCount(); ++n) {
+            const ZdxEntry e = zdx.entry(n);
+            if (e.parsed) {
+                ++listed;
+                ++report_.lostKnown;
+                loss("document " + shownId(e.id) + " is lost: meta/data.jsonl is missing", e.entry);
+            }
+        }
+        if (listed == 0) {
+            loss("meta/index.bin has no meta/data.jsonl to index; whatever it held is lost",
+                 wholeFile(c_.index));
+        }
+        action("meta/index.bin without meta/data.jsonl: written as an empty collection",
+               wholeFile(c_.index));
+    }
+
+    // meta/doc_index.jsonl without docs/ or order.ids: every document it lists is lost; the
+    // collection is written as an empty file-per-document collection.
+    void planOrphanDocIndex() {
+        write_.layout = ZdsLayout::Docs;
+        const ByteSource& source = *c_.docIndex;
+        std::uint64_t listed = 0;
+        const auto starts = scanLineStarts(source);
+        for (std::size_t j = 0; j < starts.size(); ++j) {
+            const std::uint64_t end = j + 1 < starts.size() ? starts[j + 1] : source.size();
+            const ByteView v = source.view(starts[j], end - starts[j]);
+            const auto line = nlohmann::json::parse(v.data(), v.data() + v.size(), nullptr, false);
+            if (line.is_object() && line.contains("doc_id") && line["doc_id"].is_string()) {
+                ++listed;
+                ++report_.lostKnown;
+                loss("document " + shownId(line["doc_id"].get<std::string>()) +
+                         " is lost: meta/doc_index.jsonl lists it but there is no docs/ file",
+                     Region{&source, starts[j], end - starts[j]});
+            }
+        }
+        if (listed == 0) {
+            loss("meta/doc_index.jsonl has no docs/ folder; whatever it listed is lost",
+                 wholeFile(c_.docIndex));
+        }
+        action("meta/doc_index.jsonl without docs/: written as an empty collection",
+               wholeFile(c_.docIndex));
+    }
+
+    void lostUnreadable(std::uint64_t i, const std::string& key) {
+        lostLive_[i] = true;
+        ++report_.lostKnown;
+        Region entry;
+        if (live_->fromIndex() && c_.zdx() != nullptr && live_->entry(i) < c_.zdx()->entryCount()) {
+            entry = c_.zdx()->entry(live_->entry(i)).entry;
+        }
+        loss("document " + shownId(key) +
+                 " is lost: the index lists it but no line of data.jsonl "
+                 "holds it",
+             entry);
+    }
+
+    // Lines no live document uses: damaged ones are quarantined, others dropped.
+    void sweepLines() {
+        std::uint64_t blank = 0;
+        std::uint64_t dropped = 0;
+        for (std::size_t j = 0; j < starts_.size(); ++j) {
+            if (j % kCancelEvery == 0) {
+                checkCancel();
+                options_.reportProgress(double(j) / double(starts_.size()),
+                                        c_.name() + ": line " + std::to_string(j + 1));
+            }
+            if (used_[j]) {
+                continue;
+            }
+            const Region region = lineRegion(j);
+            const ByteView v = region.source->view(region.offset, region.length);
+            const auto bytes = withoutLineEnd(v.bytes);
+            if (isBlank(bytes)) {
+                ++blank;
+                continue;
+            }
+            const Verdict verdict = judge(bytes, std::nullopt);
+            if (!verdict.problem.empty()) {
+                quarantine_.push_back(
+                    {c_.name(), c_.path("meta/data.jsonl"), j + 1, region, verdict.problem});
+                loss(lineText(j) + " of data.jsonl is " + verdict.problem + "; quarantined" +
+                         (live_->fromIndex() ? " (the index does not list it)" : ""),
+                     region);
+                continue;
+            }
+            if (trailingIds_.contains(verdict.id) && !live_->find(verdict.id)) {
+                loss(lineText(j) + ": " + shownId(verdict.id) +
+                         " is named only in the bytes after the index's declared entries (its "
+                         "count is too low), so it is not live and is left out",
+                     region);
+                continue;
+            }
+            if (++dropped <= kListedDrops) {
+                action("dropped " + lineText(j) + ": " + whyDropped(verdict.id), region);
+            }
+        }
+        if (dropped > kListedDrops) {
+            action("dropped " + std::to_string(dropped - kListedDrops) +
+                   " more superseded or deleted lines");
+        }
+        if (blank > 0) {
+            action("dropped " + std::to_string(blank) + " blank line" + (blank == 1 ? "" : "s"));
+        }
+    }
+
+    std::string whyDropped(const std::string& id) const {
+        const auto i = live_->find(id);
+        if (!i) {
+            return shownId(id) + (live_->fromIndex()
+                                      ? " is not listed by the index (a deleted document)"
+                                      : " is not a live document");
+        }
+        std::string text = "an older version of " + shownId(id);
+        if (liveLine_[*i] != 0) {
+            text +=
+                " (line " + std::to_string(liveLine_[*i]) + " is the live one" +
+                (lostLive_[*i] ? ", and it is damaged; the older version is not restored" : "") +
+                ")";
+        }
+        return text;
+    }
+
+    // ---- docs/ files ----
+
+    void planDocs() {
+        write_.layout = ZdsLayout::Docs;
+        live_ = c_.liveSet();
+        for (std::uint64_t i = 0; i < live_->size(); ++i) {
+            if (i % kCancelEvery == 0) {
+                checkCancel();
+            }
+            const std::string key(live_->id(i));
+            const Region region = live_->region(i);
+            const std::string file = "docs/" + key + ".json";
+            if (!region.valid()) {
+                ++report_.lostKnown;
+                loss("document " + shownId(key) + " is lost: " + file + " does not exist");
+                continue;
+            }
+            const ByteView v = region.source->view(region.offset, region.length);
+            const Verdict verdict = judge(v.bytes, key);
+            if (!verdict.problem.empty()) {
+                ++report_.lostKnown;
+                quarantine_.push_back({c_.name(), c_.path(file), 0, region, verdict.problem});
+                loss("document " + shownId(key) + " is lost: " + file + " is " + verdict.problem +
+                         "; quarantined",
+                     region);
+                continue;
+            }
+            write_.documents.push_back(ZdsWriteDoc::original(i));
+            ++report_.recovered;
+        }
+        dropUnlistedFiles();
+    }
+
+    // docs/ files the live set does not list: deleted documents, left out like superseded lines.
+    void dropUnlistedFiles() {
+        std::size_t dropped = 0;
+        for (const std::string& file : c_.docFiles()) {
+            const std::string_view stem = std::string_view(file).substr(0, file.rfind('.'));
+            if (live_->find(stem)) {
+                continue;
+            }
+            if (++dropped <= kListedDrops) {
+                const ByteSourcePtr source = c_.storage().open(c_.path("docs/" + file));
+                action("dropped docs/" + file + ": " + live_->basisText() +
+                           " does not list it (a deleted document)",
+                       wholeFile(source));
+            }
+        }
+        if (dropped > kListedDrops) {
+            action("dropped " + std::to_string(dropped - kListedDrops) +
+                   " more unlisted docs/ files");
+        }
+    }
+
+    // ---- manifest.json ----
+
+    void manifestActions() {
+        const std::uint64_t count = write_.documents.size();
+        const std::string counted = "doc_count " + std::to_string(count);
+        if (!c_.manifest) {
+            action("meta/manifest.json was missing: written with " + counted);
+            return;
+        }
+        const auto old = readObject(c_.manifest);
+        if (!old) {
+            action("meta/manifest.json is not a JSON object: rewritten with " + counted,
+                   wholeFile(c_.manifest));
+            return;
+        }
+        const auto it = old->find("doc_count");
+        if (it == old->end() || !it->is_number_unsigned() || it->get<std::uint64_t>() != count) {
+            action("meta/manifest.json: doc_count " + (it == old->end() ? "absent" : it->dump()) +
+                       " set to " + std::to_string(count),
+                   wholeFile(c_.manifest));
+        }
+        const auto name = old->find("collection");
+        if (name != old->end() && (!name->is_string() || name->get<std::string>() != c_.name())) {
+            action("meta/manifest.json: collection " + name->dump() + " set to '" + c_.name() + "'",
+                   wholeFile(c_.manifest));
+        }
+    }
+
+    const ZdsCollection& c_;
+    const RepairOptions& options_;
+    RepairReport& report_;
+    std::vector<ZdsQuarantined>& quarantine_;
+    ZdsCollectionWrite write_;
+    std::shared_ptr<const ZdsLiveSet> live_;
+    std::vector<std::uint64_t> starts_;    // every line of data.jsonl
+    std::vector<bool> used_;               // per line: a live document's
+    std::vector<std::uint64_t> liveLine_;  // per live document: its line number, 0 when none
+    std::vector<bool> lostLive_;           // per live document: lost
+    std::set<std::string> trailingIds_;    // ids after the index's declared entries
+};
+
+// zds.json's counts, which the writer sets for every collection written.
+void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
+                    RepairReport& report) {
+    if (dataset.singleCollection || writes.empty()) {
+        return;
+    }
+    if (!dataset.zdsJson) {
+        report.actions.push_back(
+            {"zds.json was missing: written with the counts of the "
+             "collections",
+             {}});
+        return;
+    }
+    const auto old = readObject(dataset.zdsJson);
+    if (!old) {
+        report.actions.push_back(
+            {"zds.json is not a JSON object: rewritten with the counts of the collections",
+             wholeFile(dataset.zdsJson)});
+        return;
+    }
+    const nlohmann::json* listed = old->contains("collections") && (*old)["collections"].is_object()
+                                       ? &(*old)["collections"]
+                                       : nullptr;
+    for (const ZdsCollectionWrite& w : writes) {
+        const std::uint64_t count = w.documents.size();
+        std::string was = "absent";
+        if (listed != nullptr && listed->contains(w.name)) {
+            const auto& entry = (*listed)[w.name];
+            if (entry.is_object() && entry.contains("count")) {
+                if (entry["count"].is_number_unsigned() &&
+                    entry["count"].get<std::uint64_t>() == count) {
+                    continue;
+                }
+                was = entry["count"].dump();
+            }
+        }
+        report.actions.push_back({"zds.json: the count of collection '" + w.name + "' " + was +
+                                      " set to " + std::to_string(count),
+                                  wholeFile(dataset.zdsJson)});
+    }
+}
+
+void validateOutput(const fs::path& target) {
+    auto validator = makeZdsValidator(target);
+    CollectingSink sink;
+    validator->run(sink, ValidationOptions{});
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.severity == Severity::Error) {
+            throw RepairError("the repaired dataset does not validate (" + d.code + ": " +
+                              d.message + "); nothing was written");
+        }
+    }
+}
+
+// Writes, validates and publishes: the dataset and the quarantine file are built in a stage
+// folder beside the output and given their names only when the dataset validates.
+void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
+                   const std::vector<ZdsQuarantined>& quarantine, const fs::path& output,
+                   const RepairOptions& options, RepairReport& report) {
+    const fs::path stage = repairStagePath(fs::absolute(output));
+    std::error_code ec;
+    fs::remove_all(stage, ec);  // a stage of this very process id can only be stale
+    if (!fs::create_directory(stage, ec)) {
+        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
+    }
+    const fs::path target = stage / output.filename();
+    const fs::path quarantined = stage / "quarantine.jsonl";
+    const fs::path quarantinePath = zdsQuarantinePath(output);
+    bool quarantinePublished = false;
+    try {
+        ZdsWriteOptions writeOptions;
+        writeOptions.cancel = options.cancel;
+        writeOptions.progress = options.progress;
+        const ZdsWriteResult result = writeZdsDataset(&dataset, writes, target, writeOptions);
+        if (result.cancelled) {
+            throw RepairError("cancelled");
+        }
+        for (const std::string& note : result.notes) {
+            report.losses.push_back({note, {}});
+        }
+        validateOutput(target);
+        if (!quarantine.empty()) {
+            writeZdsQuarantine(quarantined, quarantine);
+            publishRepairOutput(quarantined, quarantinePath);
+            quarantinePublished = true;
+        }
+        if (fs::is_directory(target)) {
+            publishRepairFolder(target, output);
+        } else {
+            publishRepairOutput(target, output);
+        }
+    } catch (const std::exception& e) {
+        if (quarantinePublished) {
+            fs::remove(quarantinePath, ec);
+        }
+        fs::remove_all(stage, ec);
+        if (dynamic_cast<const RepairError*>(&e) != nullptr) {
+            throw;
+        }
+        throw RepairError(output.string() + ": " + e.what());
+    }
+    fs::remove_all(stage, ec);
+}
+
+// An archive libzip cannot open, its members recovered by scanning into a temporary folder
+// (removed afterwards) that the planner then reads like any dataset folder.
+class SalvagedArchive {
+public:
+    SalvagedArchive(const fs::path& archive, const std::string& why, const RepairOptions& options,
+                    RepairReport& report)
+        : archive_(archive) {
+        std::string pattern = (fs::temp_directory_path() / "strata-zds-salvage-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw RepairError("cannot create a temporary folder for " + archive.string());
+        }
+        folder_ = pattern;
+        try {
+            scan(why, options, report);
+        } catch (...) {
+            std::error_code ec;
+            fs::remove_all(folder_, ec);
+            throw;
+        }
+    }
+    ~SalvagedArchive() {
+        std::error_code ec;
+        fs::remove_all(folder_, ec);
+    }
+    SalvagedArchive(const SalvagedArchive&) = delete;
+    SalvagedArchive& operator=(const SalvagedArchive&) = delete;
+
+    const fs::path& folder() const { return folder_; }
+
+    // Steps that name a recovered file name it as the archive's member instead.
+    void renameSteps(RepairReport& report) const {
+        const std::string prefix = folder_.string() + "/";
+        for (auto* steps : {&report.actions, &report.losses}) {
+            for (RepairStep& s : *steps) {
+                if (s.bytes.file.starts_with(prefix)) {
+                    s.bytes.file = archive_.string() + "!" + s.bytes.file.substr(prefix.size());
+                }
+            }
+        }
+    }
+
+private:
+    void scan(const std::string& why, const RepairOptions& options, RepairReport& report) {
+        const fs::path& archive = archive_;
+        const ByteSourcePtr bytes = openMappedFile(archive);
+        ZipSalvage salvage = salvageZipMembers(*bytes, folder_, options.cancel);
+        if (salvage.members == 0) {
+            throw RepairError(archive.string() + ": cannot be read as a ZDS dataset (" + why +
+                              ") and holds no ZIP member to recover");
+        }
+        report.actions.push_back({"the archive cannot be opened (" + why +
+                                      "): " + std::to_string(salvage.members) +
+                                      (salvage.members == 1 ? " member" : " members") +
+                                      " recovered by scanning its local file headers",
+                                  Region{bytes.get(), 0, bytes->size()}});
+        for (auto& a : salvage.actions) {
+            report.actions.push_back(std::move(a));
+        }
+        for (auto& l : salvage.losses) {
+            report.losses.push_back(std::move(l));
+        }
+    }
+
+    fs::path archive_;
+    fs::path folder_;
+};
+
+std::shared_ptr<ZdsDataset> openDataset(const fs::path& input, const RepairOptions& options,
+                                        RepairReport& report,
+                                        std::optional<SalvagedArchive>& salvaged) {
+    try {
+        return ZdsDataset::open(input);
+    } catch (const std::exception& e) {
+        std::error_code ec;
+        if (!fs::is_regular_file(input, ec)) {
+            throw RepairError(input.string() + ": cannot be read as a ZDS dataset: " + e.what());
+        }
+        salvaged.emplace(input, e.what(), options, report);
+    }
+    try {
+        return ZdsDataset::open(salvaged->folder());
+    } catch (const std::exception& e) {
+        throw RepairError(input.string() +
+                          ": the recovered members do not form a dataset: " + e.what());
+    }
+}
+
+// An output inside the input folder would change the dataset being repaired.
+void refuseInside(const fs::path& input, const fs::path& output) {
+    std::error_code ec;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    const fs::path out = fs::weakly_canonical(output, ec);
+    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
+    if (!ec && end == in.end()) {
+        throw RepairError(output.string() + ": inside " + input.string() +
+                          "; a repair never writes into its input");
+    }
+}
+
+}  // namespace
+
+fs::path zdsQuarantinePath(const fs::path& output) {
+    fs::path p = output;
+    p += ".quarantine.jsonl";
+    return p;
+}
+
+RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
+                              const RepairOptions& options) {
+    RepairReport report;
+    report.itemName = "documents";
+    report.dryRun = options.dryRun;
+    report.output = output;
+    std::error_code ec;
+    if (!options.dryRun) {
+        for (const fs::path& p : {output, zdsQuarantinePath(output)}) {
+            if (fs::exists(fs::symlink_status(p, ec))) {
+                throw RepairError(p.string() + ": exists; a repair never replaces a file");
+            }
+        }
+    }
+    refuseInside(input, output);
+    std::optional<SalvagedArchive> salvaged;
+    const auto dataset = openDataset(input, options, report, salvaged);
+    std::vector<ZdsQuarantined> quarantine;
+    std::vector<ZdsCollectionWrite> writes;
+    try {
+        for (const auto& c : dataset->collections) {
+            if (c->mode() != ZdsStorageMode::None || c->index || c->docIndex) {
+                writes.push_back(CollectionRepair(*c, options, report, quarantine).plan());
+            }
+        }
+    } catch (const RepairError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RepairError(input.string() + ": " + e.what());
+    }
+    if (writes.empty() && !dataset->hasCollectionsDir && !dataset->singleCollection) {
+        throw RepairError(input.string() + ": no collection to recover (no collections/ folder)");
+    }
+    zdsJsonActions(*dataset, writes, report);
+    if (!quarantine.empty()) {
+        report.actions.push_back({zdsQuarantineSummary(quarantine, zdsQuarantinePath(output)), {}});
+    }
+    if (report.recovered == 0 && !report.losses.empty()) {
+        throw RepairError(input.string() + ": no document could be recovered");
+    }
+    if (!options.dryRun) {
+        writeRepaired(*dataset, writes, quarantine, output, options, report);
+        report.written = true;
+    }
+    if (salvaged) {
+        salvaged->renameSteps(report);
+    }
+    return report;
+}
+
+}  // namespace strata

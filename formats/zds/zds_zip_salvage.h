@@ -1,0 +1,30 @@
+// Recovers the members of a `.zds` whose central directory cannot be read (a truncated or
+// overwritten end of the archive): libzip needs the directory, so the archive is scanned for
+// local file headers instead, each member's data is copied (STORE) or inflated (DEFLATE, zlib)
+// into a folder, checked against its CRC where the header gives one, and written as far as it
+// goes when the archive ends inside it. Memory stays bounded: data is streamed in chunks, and
+// inflation stops at the size the header declares, or at kZdsMaxExpansion times the input left.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "formats/common/byte_source.h"
+#include "formats/common/repair.h"
+
+namespace strata {
+
+struct ZipSalvage {
+    std::uint64_t members = 0;        // files written below the folder
+    std::vector<RepairStep> actions;  // duplicates, CRC mismatches kept
+    std::vector<RepairStep> losses;   // members cut short, corrupt or unreadable, unsafe names
+};
+
+// Scans `archive` front to back and writes every member it can read below `dest` (which must
+// exist). Member names that would leave `dest` are refused (a loss).
+ZipSalvage salvageZipMembers(const ByteSource& archive, const std::filesystem::path& dest,
+                             const CancelToken* cancel = nullptr);
+
+}  // namespace strata

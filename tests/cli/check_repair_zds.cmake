@@ -1,0 +1,61 @@
+# strata-cli repair on a ZDS dataset whose index is intact but one live document's line is
+# damaged in place and a garbage line was appended: the other documents are saved (exit 1), both
+# losses are reported with their lines, the two lines go to the quarantine file beside the
+# output, the output validates and lists the surviving documents, an existing output is never
+# replaced (exit 2), and a dry run writes nothing.
+#   -DCLI=<strata-cli> -DWORK=<scratch dir>
+cmake_minimum_required(VERSION 3.25)
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/in/collections/c/meta")
+set(data "")
+foreach(i RANGE 1 5)
+    string(APPEND data "{\"_id\":\"d${i}\",\"v\":${i}}\n")
+endforeach()
+file(WRITE "${WORK}/in/collections/c/meta/data.jsonl" "${data}")
+
+function(run expected_exit)
+    execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${WORK}"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL expected_exit)
+        list(JOIN ARGN " " shown)
+        message(FATAL_ERROR "strata-cli ${shown}: exit ${rc}, expected ${expected_exit}\n${out}\n${err}")
+    endif()
+    set(last_out "${out}" PARENT_SCOPE)
+endfunction()
+
+run(0 zds reindex in)
+# Damage: d3's line keeps its length but is no JSON any more; a garbage line follows the data.
+string(REPLACE "\"v\":3}" "\"v\":3@" damaged "${data}")
+file(WRITE "${WORK}/in/collections/c/meta/data.jsonl" "${damaged}garbage\n")
+
+run(1 repair in --out saved --dry-run)
+if(EXISTS "${WORK}/saved" OR EXISTS "${WORK}/saved.quarantine.jsonl")
+    message(FATAL_ERROR "a dry run wrote something")
+endif()
+run(1 repair in --out saved)
+if(NOT last_out MATCHES "lost    collection 'c': document 'd3' is lost: its line 3 \\(bytes 38 to 57\\) is not JSON")
+    message(FATAL_ERROR "d3's loss not reported:\n${last_out}")
+endif()
+if(NOT last_out MATCHES "lost    collection 'c': line 6 \\(bytes 95 to 103\\) of data.jsonl is not JSON")
+    message(FATAL_ERROR "the garbage line not reported:\n${last_out}")
+endif()
+if(NOT last_out MATCHES "ZDS in: 4 documents recovered, 2 losses, written to saved")
+    message(FATAL_ERROR "unexpected summary:\n${last_out}")
+endif()
+run(0 validate saved)
+run(0 zds ls --json saved)
+string(REGEX REPLACE "[ \n]" "" ids "${last_out}")
+if(NOT ids STREQUAL "[\"d1\",\"d2\",\"d4\",\"d5\"]")
+    message(FATAL_ERROR "unexpected documents: ${last_out}")
+endif()
+file(STRINGS "${WORK}/saved.quarantine.jsonl" quarantined)
+list(LENGTH quarantined n)
+if(NOT n EQUAL 2 OR NOT quarantined MATCHES "\"line\":3" OR NOT quarantined MATCHES "\"text\":\"garbage\"")
+    message(FATAL_ERROR "unexpected quarantine file:\n${quarantined}")
+endif()
+run(2 repair in --out saved)
+run(1 repair --json in --out saved2)
+if(NOT last_out MATCHES "\"schema\": \"strata.repair/1\"" OR NOT last_out MATCHES "\"items\": \"documents\"")
+    message(FATAL_ERROR "no JSON report:\n${last_out}")
+endif()

@@ -1,0 +1,647 @@
+// ZDS repair: generated datasets with one kind of damage each, the damaged corpus cases and
+// random damage. Each time the report matches the damage, the output validates and holds only
+// documents that were live in the input.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "formats/common/repair.h"
+#include "formats/registry/format_repair.h"
+#include "formats/zds/zds_jobs.h"
+#include "formats/zds/zds_line_index.h"
+#include "formats/zds/zds_reader.h"
+#include "formats/zds/zds_repair.h"
+#include "zds_test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using zds_test::readAll;
+using zds_test::ScratchDir;
+using zds_test::writeAll;
+
+std::span<const std::uint8_t> bytesOf(const std::string& s) {
+    return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+using Docs = std::map<std::string, std::string>;  // id → bytes without the line end
+
+struct Line {
+    std::string text;
+    bool indexed = true;  // listed by index.bin (its id from the text)
+};
+
+// A dataset folder with one collection "c": data.jsonl from `lines`, index.bin listing the
+// lines marked `indexed` (unless `index` is false) and a manifest.
+fs::path makeDataset(const fs::path& root, const std::vector<Line>& lines, bool index = true,
+                     int manifestCount = -1) {
+    const fs::path meta = root / "collections" / "c" / "meta";
+    std::string data;
+    std::vector<ZdsLineEntry> entries;
+    for (const Line& l : lines) {
+        if (l.indexed) {
+            ZdsLineEntry e;
+            e.id = *extractJsonId(bytesOf(l.text));
+            e.hasId = true;
+            e.offset = data.size();
+            e.length = l.text.size() + 1;
+            entries.push_back(e);
+        }
+        data += l.text + "\n";
+    }
+    writeAll(meta / "data.jsonl", data);
+    if (index) {
+        writeAll(meta / "index.bin", encodeZdx(entries));
+    }
+    const int count = manifestCount >= 0 ? manifestCount : static_cast<int>(entries.size());
+    writeAll(meta / "manifest.json",
+             "{\"collection\":\"c\",\"doc_count\":" + std::to_string(count) + "}");
+    return root;
+}
+
+std::string doc(const std::string& id, int v) {
+    return "{\"_id\":\"" + id + "\",\"v\":" + std::to_string(v) + "}";
+}
+
+Docs liveDocs(const fs::path& path) {
+    const auto ds = ZdsDataset::open(path);
+    Docs out;
+    for (const auto& c : ds->collections) {
+        for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
+            const ByteView v = c->documentBytes(i);
+            out[c->document(i).id] = std::string(v.bytes.begin(), v.bytes.end());
+        }
+    }
+    return out;
+}
+
+void expectValid(const fs::path& path) {
+    CollectingSink sink;
+    zds_test::validate(path, sink);
+    EXPECT_EQ(zds_test::errorCount(sink), 0u) << zds_test::describe(sink);
+}
+
+std::vector<nlohmann::json> quarantined(const fs::path& output) {
+    std::vector<nlohmann::json> out;
+    const std::string text = readAll(zdsQuarantinePath(output));
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t nl = text.find('\n', at);
+        out.push_back(nlohmann::json::parse(text.substr(at, nl - at)));
+        at = nl + 1;
+    }
+    return out;
+}
+
+bool mentions(const std::vector<RepairStep>& steps, const std::string& text) {
+    for (const RepairStep& s : steps) {
+        if (s.description.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string allSteps(const RepairReport& r) {
+    std::string out;
+    for (const auto& s : r.actions) {
+        out += "action " + s.description + "\n";
+    }
+    for (const auto& s : r.losses) {
+        out += "lost   " + s.description + "\n";
+    }
+    return out;
+}
+
+TEST(ZdsRepair, IntactDatasetComesBackWhole) {
+    ScratchDir dir("repair_intact");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(r.written);
+    EXPECT_EQ(r.recovered, 3u);
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), liveDocs(in));
+    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+        EXPECT_EQ(e.path().filename().string().find(".strata-"), std::string::npos);
+    }
+}
+
+TEST(ZdsRepair, GarbageLineIsQuarantinedWithItsLineAndBytes) {
+    ScratchDir dir("repair_garbage");
+    const std::string garbage = "this is \x01 not json";
+    const auto in = makeDataset(
+        dir.path() / "in", {{doc("a", 1)}, {garbage, false}, {"{\"x\":1}", false}, {doc("b", 2)}});
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 2u) << allSteps(r);
+    EXPECT_EQ(r.recovered, 2u);
+    EXPECT_EQ(r.lostKnown, 0u);  // neither line was a live document
+    const std::uint64_t garbageAt = doc("a", 1).size() + 1;
+    EXPECT_NE(r.losses[0].description.find("line 2 (bytes " + std::to_string(garbageAt)),
+              std::string::npos)
+        << r.losses[0].description;
+    EXPECT_EQ(r.losses[0].bytes.offset, garbageAt);
+    EXPECT_EQ(r.losses[0].bytes.length, garbage.size() + 1);
+    EXPECT_NE(r.losses[1].description.find("line 3"), std::string::npos);
+    EXPECT_NE(r.losses[1].description.find("without _id"), std::string::npos);
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"b", doc("b", 2)}}));
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 2u);
+    EXPECT_EQ(q[0]["collection"], "c");
+    EXPECT_EQ(q[0]["file"], "collections/c/meta/data.jsonl");
+    EXPECT_EQ(q[0]["line"], 2);
+    EXPECT_EQ(q[0]["offset"], garbageAt);
+    EXPECT_EQ(q[0]["text"], garbage);
+    EXPECT_EQ(q[1]["text"], "{\"x\":1}");
+}
+
+TEST(ZdsRepair, MissingIndexKeepsTheLastLineOfEachId) {
+    ScratchDir dir("repair_noindex");
+    const auto in =
+        makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("a", 3)}}, false);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions,
+                         "dropped line 1 (bytes 0 to 18): an older version of 'a' "
+                         "(line 3 is the live one)"))
+        << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions, "meta/index.bin is missing: the live documents are the lines"));
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 3)}, {"b", doc("b", 2)}}));
+    EXPECT_TRUE(fs::exists(out / "collections/c/meta/index.bin"));
+}
+
+TEST(ZdsRepair, TruncatedIndexSaysTheLinesDecide) {
+    ScratchDir dir("repair_truncidx");
+    const auto in =
+        makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("gone", 2), false}, {doc("b", 3)}});
+    const fs::path index = in / "collections/c/meta/index.bin";
+    const std::string bytes = readAll(index);
+    writeAll(index, bytes.substr(0, bytes.size() - 5));
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions,
+                         "meta/index.bin is not readable (it ends in the middle of "
+                         "entry 1): the live documents were taken from the lines"))
+        << allSteps(r);
+    expectValid(out);
+    // The lines decide, as for every reader: the document deleted from the index is back.
+    EXPECT_EQ(liveDocs(out).size(), 3u);
+}
+
+TEST(ZdsRepair, DeletedDocumentsStayDeletedAndStaleEntriesAreFollowed) {
+    ScratchDir dir("repair_stale");
+    // The index was written for a shorter first line: every entry after it points 3 bytes early.
+    const auto in =
+        makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("deleted", 2), false}, {doc("b", 3)}});
+    const fs::path data = in / "collections/c/meta/data.jsonl";
+    std::string text = readAll(data);
+    text.replace(text.find("\"v\":1"), 5, "\"v\":1000");
+    writeAll(data, text);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions, "'deleted' is not listed by the index (a deleted document)"))
+        << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions,
+                         "document 'b': its index entry missed its line; kept from "
+                         "line 3"))
+        << allSteps(r);
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"a", "{\"_id\":\"a\",\"v\":1000}"}, {"b", doc("b", 3)}}));
+}
+
+TEST(ZdsRepair, LineNamedOnlyAfterTheDeclaredEntriesIsReported) {
+    ScratchDir dir("repair_countlow");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    const fs::path index = in / "collections/c/meta/index.bin";
+    std::string bytes = readAll(index);
+    bytes[8] = 2;  // the count says two entries; the third follows anyway
+    writeAll(index, bytes);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_EQ(r.lostKnown, 0u);  // not a live document: readers do not see it
+    EXPECT_NE(r.losses[0].description.find("line 3 (bytes 36 to 54): 'c' is named only in the "
+                                           "bytes after the index's declared entries"),
+              std::string::npos)
+        << r.losses[0].description;
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"b", doc("b", 2)}}));
+}
+
+TEST(ZdsRepair, LiveDocumentWithADamagedLineIsLost) {
+    ScratchDir dir("repair_damagedlive");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    const fs::path data = in / "collections/c/meta/data.jsonl";
+    std::string text = readAll(data);
+    text[text.find("\"v\":2") + 3] = '@';  // same length: the index still points at it
+    writeAll(data, text);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_EQ(r.lostKnown, 1u);
+    EXPECT_NE(r.losses[0].description.find("document 'b' is lost: its line 2 (bytes 18 to 36) is "
+                                           "not JSON"),
+              std::string::npos)
+        << r.losses[0].description;
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"c", doc("c", 3)}}));
+    EXPECT_EQ(quarantined(out).size(), 1u);
+}
+
+TEST(ZdsRepair, EntryPastTheEndOfTheDataIsLost) {
+    ScratchDir dir("repair_cut");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    const fs::path data = in / "collections/c/meta/data.jsonl";
+    writeAll(data, readAll(data).substr(0, 36));  // just after b's line
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_EQ(r.lostKnown, 1u);
+    EXPECT_NE(r.losses[0].description.find("document 'c' is lost: the index lists it but no line"),
+              std::string::npos);
+    EXPECT_TRUE(r.losses[0].bytes.valid());  // its index entry
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out).size(), 2u);
+}
+
+TEST(ZdsRepair, ManifestAndZdsJsonCountsAreFixed) {
+    ScratchDir dir("repair_counts");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}}, true, 99);
+    writeAll(in / "zds.json", "{\"version\":\"1.0\",\"collections\":{\"c\":{\"count\":7}}}");
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete());
+    EXPECT_TRUE(mentions(r.actions, "doc_count 99 set to 2")) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions, "zds.json: the count of collection 'c' 7 set to 2"));
+    const auto manifest = nlohmann::json::parse(readAll(out / "collections/c/meta/manifest.json"));
+    EXPECT_EQ(manifest["doc_count"], 2);
+    CollectingSink sink;
+    zds_test::validate(out, sink);
+    EXPECT_FALSE(sink.hasCode("ZDS-MANIFEST-COUNT"));
+    EXPECT_FALSE(sink.hasCode("ZDS-META-COUNT"));
+}
+
+TEST(ZdsRepair, NeverReplacesAndDryRunWritesNothing) {
+    ScratchDir dir("repair_refuse");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"garbage", false}});
+    const auto out = dir.path() / "out";
+    RepairOptions dry;
+    dry.dryRun = true;
+    const RepairReport plan = repairZdsDataset(in, out, dry);
+    EXPECT_EQ(plan.losses.size(), 1u);
+    EXPECT_FALSE(plan.written);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+    writeAll(zdsQuarantinePath(out), "mine");
+    EXPECT_THROW(repairZdsDataset(in, out), RepairError);
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_EQ(readAll(zdsQuarantinePath(out)), "mine");
+    fs::remove(zdsQuarantinePath(out));
+    EXPECT_THROW(repairZdsDataset(in, in / "collections" / "fixed"), RepairError);
+    EXPECT_FALSE(fs::exists(in / "collections" / "fixed"));
+    fs::create_directory(out);
+    EXPECT_THROW(repairZdsDataset(in, out), RepairError);
+    EXPECT_TRUE(fs::is_empty(out));
+}
+
+TEST(ZdsRepair, NothingRecoverableIsAnError) {
+    ScratchDir dir("repair_nothing");
+    const auto in = makeDataset(dir.path() / "in", {{"{\"_id\":\"a\" broken"}}, false);
+    EXPECT_THROW(repairZdsDataset(in, dir.path() / "out"), RepairError);
+    EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+TEST(ZdsRepair, ArchiveInputToFolderAndArchive) {
+    ScratchDir dir("repair_archive");
+    const auto folder = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"not json", false}});
+    const auto archive = dir.path() / "in.zds";
+    packZds(folder, archive);
+    const RepairReport toFolder = repairZdsDataset(archive, dir.path() / "out");
+    EXPECT_EQ(toFolder.losses.size(), 1u) << allSteps(toFolder);
+    expectValid(dir.path() / "out");
+    const RepairReport toArchive = repairPath(archive, dir.path() / "out.zds");
+    EXPECT_EQ(toArchive.losses.size(), 1u);
+    EXPECT_TRUE(fs::is_regular_file(dir.path() / "out.zds"));
+    expectValid(dir.path() / "out.zds");
+    EXPECT_EQ(liveDocs(dir.path() / "out.zds"), (Docs{{"a", doc("a", 1)}}));
+}
+
+// An archive whose end of central directory is overwritten: libzip cannot open it, the members
+// are found by their local headers.
+TEST(ZdsRepair, ArchiveWithoutCentralDirectoryIsScanned) {
+    ScratchDir dir("repair_nocd");
+    std::vector<Line> lines;
+    for (int i = 0; i < 50; ++i) {
+        lines.push_back({doc("d" + std::to_string(i), i)});
+    }
+    const auto folder = makeDataset(dir.path() / "in", lines);
+    for (const bool deflate : {false, true}) {
+        SCOPED_TRACE(deflate ? "DEFLATE" : "STORE");
+        const auto archive = dir.path() / (deflate ? "deflated.zds" : "stored.zds");
+        ZdsJobOptions pack;
+        pack.deflate = deflate;
+        packZds(folder, archive, pack);
+        std::string bytes = readAll(archive);
+        const std::size_t eocd = bytes.rfind(std::string("PK\x05\x06", 4));
+        ASSERT_NE(eocd, std::string::npos);
+        bytes.replace(eocd, 4, "XXXX");
+        writeAll(archive, bytes);
+        EXPECT_THROW(ZdsDataset::open(archive), std::exception);
+
+        const auto out = dir.path() / (deflate ? "out-deflated" : "out-stored");
+        const RepairReport r = repairPath(archive, out);
+        EXPECT_TRUE(r.complete()) << allSteps(r);
+        EXPECT_TRUE(mentions(r.actions, "recovered by scanning its local file headers"));
+        expectValid(out);
+        EXPECT_EQ(liveDocs(out), liveDocs(folder));
+
+        // Cut inside data.jsonl: the complete lines before the cut are saved.
+        const std::size_t data = bytes.find("{\"_id\":\"d20\"");
+        if (!deflate) {
+            ASSERT_NE(data, std::string::npos);
+            writeAll(archive, bytes.substr(0, data + 5));
+            const auto cut = dir.path() / "out-cut";
+            const RepairReport rc = repairPath(archive, cut);
+            EXPECT_TRUE(mentions(rc.losses, "archive member 'collections/c/meta/data.jsonl'"))
+                << allSteps(rc);
+            expectValid(cut);
+            const Docs got = liveDocs(cut);
+            EXPECT_GE(got.size(), 20u);
+            for (const auto& [id, text] : got) {
+                EXPECT_EQ(liveDocs(folder).at(id), text);
+            }
+            for (const auto& l : rc.losses) {
+                EXPECT_TRUE(l.bytes.file.find("strata-zds-salvage") == std::string::npos)
+                    << l.bytes.file;
+            }
+        }
+    }
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+        EXPECT_EQ(e.path().filename().string().find("strata-zds-salvage"), std::string::npos);
+    }
+}
+
+TEST(ZdsRepair, FilePerDocumentCollection) {
+    ScratchDir dir("repair_docs");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    convertZds(in, ZdsLayout::Docs);
+    const fs::path docs = in / "collections/c/docs";
+    writeAll(docs / "b.json", "{\"v\": 2,");
+    writeAll(docs / "extra.json", "{\"v\": 9}");
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("document 'b' is lost: docs/b.json is not JSON"),
+              std::string::npos);
+    EXPECT_TRUE(mentions(r.actions, "dropped docs/extra.json: meta/order.ids does not list it"))
+        << allSteps(r);
+    expectValid(out);
+    const Docs got = liveDocs(out);
+    EXPECT_EQ(got.size(), 2u);
+    EXPECT_TRUE(got.contains("a") && got.contains("c"));
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 1u);
+    EXPECT_EQ(q[0]["file"], "collections/c/docs/b.json");
+    EXPECT_FALSE(q[0].contains("line"));
+}
+
+TEST(ZdsRepair, SingleCollectionFolder) {
+    ScratchDir dir("repair_single");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"[1,2]", false}});
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairPath(in / "collections" / "c", out);
+    EXPECT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_TRUE(fs::exists(out / "meta" / "data.jsonl"));
+    expectValid(out);
+}
+
+// A repair killed at any point leaves nothing under the output's name or the quarantine's, or
+// (killed after publishing) a whole, valid output.
+TEST(ZdsRepair, KilledRepairLeavesNoHalfWrittenOutput) {
+    ScratchDir dir("repair_kill");
+    std::vector<Line> lines;
+    for (int i = 0; i < 20000; ++i) {
+        lines.push_back({doc("d" + std::to_string(i), i), i % 3 != 0});
+    }
+    lines.push_back({"garbage", false});
+    const auto in = makeDataset(dir.path() / "in", lines);
+    for (const int killAt : {1, 2, 3, 5, 8, 13, 1000000}) {
+        SCOPED_TRACE("killed at progress call " + std::to_string(killAt));
+        const auto out = dir.path() / ("out" + std::to_string(killAt));
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            RepairOptions options;
+            int calls = 0;
+            options.progress = [&](double, const std::string&) {
+                if (++calls == killAt) {
+                    ::raise(SIGKILL);
+                }
+            };
+            try {
+                repairZdsDataset(in, out, options);
+            } catch (...) {
+                ::_exit(3);
+            }
+            ::_exit(0);
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        if (killAt == 1) {
+            EXPECT_TRUE(WIFSIGNALED(status));
+        }
+        if (killAt == 1000000) {
+            EXPECT_TRUE(WIFEXITED(status));
+        }
+        if (WIFEXITED(status)) {
+            EXPECT_EQ(WEXITSTATUS(status), 0);
+            expectValid(out);
+            EXPECT_EQ(quarantined(out).size(), 1u);
+        } else {
+            EXPECT_FALSE(fs::exists(out));
+            EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+        }
+    }
+}
+
+// Every non-blank line of every data.jsonl and every docs/ file of a dataset, as bytes.
+std::set<std::string> everyDocumentText(const fs::path& path) {
+    std::set<std::string> out;
+    const auto ds = ZdsDataset::open(path);
+    for (const auto& c : ds->collections) {
+        if (c->data) {
+            const auto starts = scanLineStarts(*c->data);
+            for (std::size_t i = 0; i < starts.size(); ++i) {
+                const std::uint64_t end = i + 1 < starts.size() ? starts[i + 1] : c->data->size();
+                const ByteView v = c->data->view(starts[i], end - starts[i]);
+                std::string line(v.bytes.begin(), v.bytes.end());
+                while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+                    line.pop_back();
+                }
+                out.insert(line);
+            }
+        }
+        for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
+            const ByteView v = c->documentBytes(i);
+            out.insert(std::string(v.bytes.begin(), v.bytes.end()));
+        }
+    }
+    return out;
+}
+
+// The input, or, for an archive only a scan can read, the valid dataset it was made from.
+std::shared_ptr<ZdsDataset> openOrBase(const fs::path& path, const std::string& name) {
+    try {
+        return ZdsDataset::open(path);
+    } catch (const std::exception&) {
+    }
+    const auto cases = nlohmann::json::parse(readAll(path.parent_path() / "cases.json"));
+    for (const auto& c : cases) {
+        if (c["name"] == name) {
+            return ZdsDataset::open(zds_test::corpusDir() / "valid" / c["base"].get<std::string>());
+        }
+    }
+    throw std::runtime_error(name + ": no base in cases.json");
+}
+
+// The damaged corpus cases with something to recover: the output validates and holds only
+// documents the input held, under ids the input's live set lists.
+TEST(ZdsRepair, CorpusCases) {
+    STRATA_SKIP_WITHOUT_CORPUS();
+    ScratchDir dir("repair_corpus");
+    const fs::path corrupt = zds_test::corpusDir() / "corrupt";
+    std::size_t repaired = 0;
+    for (const auto& entry : fs::directory_iterator(corrupt)) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with("_") || name.ends_with(".md") || name.ends_with(".json")) {
+            continue;
+        }
+        SCOPED_TRACE(name);
+        const fs::path out = dir.path() / (name + "-repaired" + entry.path().extension().string());
+        RepairReport r;
+        try {
+            r = repairPath(entry.path(), out);
+        } catch (const RepairError& e) {
+            // Nothing to recover: no collections, an index without its data, an order.ids
+            // without docs/, a file that is no ZIP.
+            static const std::set<std::string> nothing = {
+                "no_collections_dir", "data_missing_index_present", "docs_missing_docs_dir",
+                "zip_not_a_zip.zds", "zip_truncated.zds"};
+            EXPECT_TRUE(nothing.contains(name)) << e.what();
+            continue;
+        }
+        ++repaired;
+        expectValid(out);
+        // Every document of the output is a live document of the input, bytes unchanged.
+        std::set<std::string> liveTexts;
+        std::uint64_t live = 0;
+        const auto input = openOrBase(entry.path(), name);
+        for (const auto& c : input->collections) {
+            for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
+                const ByteView v = c->documentBytes(i);
+                liveTexts.insert(std::string(v.bytes.begin(), v.bytes.end()));
+            }
+            live += c->documentCount();
+        }
+        const auto ds = ZdsDataset::open(out);
+        for (const auto& c : ds->collections) {
+            for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
+                const ByteView v = c->documentBytes(i);
+                EXPECT_TRUE(liveTexts.contains(std::string(v.bytes.begin(), v.bytes.end())))
+                    << c->document(i).id;
+            }
+        }
+        // Each live document is recovered or reported lost (an index without its data.jsonl
+        // lists documents no reader finds: reported lost too).
+        // (A scanned archive's lost members are not counted: which documents they held is
+        // unknown.)
+        const std::uint64_t orphaned = name == "data_missing_index_present" ? 10 : 0;
+        if (!mentions(r.actions, "recovered by scanning")) {
+            EXPECT_EQ(r.recovered + r.lostKnown, live + orphaned) << allSteps(r);
+        }
+    }
+    EXPECT_GE(repaired, 20u);
+}
+
+// Random damage to data.jsonl (flipped bytes, a cut): every document whose line survived
+// unchanged where the index points comes back with its bytes, nothing comes back that was not a
+// line of the damaged input, every live document is recovered or reported lost, and the output
+// validates.
+TEST(ZdsRepair, RandomDamageRecoversExactlyTheIntactDocuments) {
+    ScratchDir dir("repair_random");
+    std::mt19937 rng(20261125);
+    for (int round = 0; round < 40; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        const fs::path in = dir.path() / ("in" + std::to_string(round));
+        std::vector<Line> lines;
+        for (int i = 0; i < 60; ++i) {
+            lines.push_back({"{\"_id\":\"d" + std::to_string(i) + "\",\"text\":\"value " +
+                             std::to_string(i * 7919) + "\",\"n\":[1,2,3]}"});
+        }
+        makeDataset(in, lines);
+        const fs::path data = in / "collections/c/meta/data.jsonl";
+        const std::string intact = readAll(data);
+        std::string damaged = intact;
+        const int flips = 1 + static_cast<int>(rng() % 6);
+        for (int f = 0; f < flips; ++f) {
+            damaged[rng() % damaged.size()] = static_cast<char>(rng() % 256);
+        }
+        if (round % 3 == 0) {
+            damaged.resize(damaged.size() - rng() % (damaged.size() / 2));
+        }
+        writeAll(data, damaged);
+
+        const fs::path out = dir.path() / ("out" + std::to_string(round));
+        RepairReport r;
+        try {
+            r = repairZdsDataset(in, out);
+        } catch (const RepairError& e) {
+            ADD_FAILURE() << e.what();
+            continue;
+        }
+        expectValid(out);
+        const Docs got = liveDocs(out);
+        EXPECT_EQ(r.recovered, got.size());
+        EXPECT_EQ(r.recovered + r.lostKnown, lines.size()) << allSteps(r);
+        const auto texts = everyDocumentText(in);
+        std::uint64_t offset = 0;
+        for (const Line& l : lines) {
+            const std::string id = *extractJsonId(bytesOf(l.text));
+            const std::string line = l.text + "\n";
+            const bool survived = offset + line.size() <= damaged.size() &&
+                                  damaged.compare(offset, line.size(), line) == 0 &&
+                                  (offset == 0 || damaged[offset - 1] == '\n');
+            if (survived) {
+                EXPECT_EQ(got.count(id), 1u) << id;
+                if (got.count(id) == 1) {
+                    EXPECT_EQ(got.at(id), l.text);
+                }
+            }
+            offset += line.size();
+        }
+        for (const auto& [id, bytes] : got) {
+            EXPECT_TRUE(texts.contains(bytes)) << id;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace strata
