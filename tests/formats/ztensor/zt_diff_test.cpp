@@ -1,11 +1,14 @@
 // Comparing zTensor files: diff(A, A) is empty, the same values stored another way compare as
 // the same content, a known set of edits is reported exactly, diff(B, A) mirrors diff(A, B), and
-// the value statistics are right for every kind of dtype.
+// the value statistics are right for every kind of dtype; random edits of random files are
+// reported exactly and mirror.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <random>
+#include <set>
 
 #include "formats/common/byte_source.h"
 #include "formats/ztensor/zt_diff.h"
@@ -258,6 +261,83 @@ TEST(ZtDiff, AnUnreadableManifestIsAClearError) {
         FAIL() << "expected a DiffError";
     } catch (const DiffError& e) {
         EXPECT_NE(std::string(e.what()).find("bad.zt"), std::string::npos);
+    }
+}
+
+// Property: for random tensor sets with random edits (removed, added, values changed, storage
+// switched between raw and zstd), diff(A, B) reports exactly those edits with the right count of
+// differing elements, diff(B, A) mirrors it, and diff(A, A) is empty.
+TEST(ZtDiff, RandomEditsAreReportedExactlyAndMirror) {
+    std::mt19937 rng(20261125);
+    for (int round = 0; round < 30; ++round) {
+        std::vector<Spec> a, b;
+        std::map<std::string, DiffKind> expected;
+        std::map<std::string, std::size_t> differing;
+        const unsigned tensors = 1 + rng() % 8;
+        for (unsigned t = 0; t < tensors; ++t) {
+            const std::string name = "t" + std::to_string(t);
+            std::vector<float> values(1 + rng() % 500);
+            for (float& v : values) {
+                v = float(rng() % 1000) / 8.0f;
+            }
+            const std::vector<std::uint64_t> shape{values.size()};
+            const ZtEncoding encoding = rng() % 2 == 0 ? ZtEncoding::Zstd : ZtEncoding::Raw;
+            a.emplace_back(name, ZtDType::Float32, shape, bytesOf(values), encoding);
+            switch (rng() % 5) {
+                case 0:
+                    expected[name] = DiffKind::Removed;
+                    break;
+                case 1: {
+                    std::set<std::size_t> edited;
+                    auto changed = values;
+                    for (unsigned k = 1 + rng() % 5; k > 0; --k) {
+                        const std::size_t at = rng() % changed.size();
+                        if (edited.insert(at).second) {
+                            changed[at] += 1.0f + float(rng() % 7);
+                        }
+                    }
+                    b.emplace_back(name, ZtDType::Float32, shape, bytesOf(changed), encoding);
+                    expected[name] = DiffKind::Changed;
+                    differing[name] = edited.size();
+                    break;
+                }
+                case 2:
+                    b.emplace_back(
+                        name, ZtDType::Float32, shape, bytesOf(values),
+                        encoding == ZtEncoding::Raw ? ZtEncoding::Zstd : ZtEncoding::Raw);
+                    expected[name] = DiffKind::Encoding;
+                    break;
+                default:
+                    b.push_back(a.back());
+                    break;
+            }
+        }
+        for (unsigned t = rng() % 3; t > 0; --t) {
+            const std::string name = "new" + std::to_string(t);
+            b.emplace_back(name, ZtDType::UInt8, std::vector<std::uint64_t>{1},
+                           std::vector<std::uint8_t>{std::uint8_t(t)});
+            expected[name] = DiffKind::Added;
+        }
+        const auto fa = build(a), fb = build(b);
+        EXPECT_TRUE(diff(fa, fa).all.empty()) << "round " << round;
+        const auto ab = diff(fa, fb).byPath(), ba = diff(fb, fa).byPath();
+        std::map<std::string, DiffKind> got;
+        for (const auto& [path, d] : ab) {
+            got[path.substr(std::string("tensor/").size())] = d.kind;
+        }
+        EXPECT_EQ(got, expected) << "round " << round;
+        for (const auto& [name, count] : differing) {
+            EXPECT_EQ(field(ab.at("tensor/" + name), "data.differing"), std::to_string(count))
+                << "round " << round << " " << name;
+        }
+        ASSERT_EQ(ab.size(), ba.size()) << "round " << round;
+        for (const auto& [path, d] : ab) {
+            const DiffKind mirrored = d.kind == DiffKind::Added     ? DiffKind::Removed
+                                      : d.kind == DiffKind::Removed ? DiffKind::Added
+                                                                    : d.kind;
+            ASSERT_TRUE(ba.contains(path)) << path;
+            EXPECT_EQ(ba.at(path).kind, mirrored) << "round " << round << " " << path;
+        }
     }
 }
 
