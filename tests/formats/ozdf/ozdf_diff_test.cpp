@@ -1,10 +1,12 @@
 // Comparing OZDF documents: diff(A, A) is empty, rewrapped text and other header case are
 // encoding differences only, a known set of edits (a changed paragraph with its words, a removed
 // block, an added list item, a moved block, a changed comment) is reported exactly and mirrors
-// when the sides swap, and the word diff finds the changed words.
+// when the sides swap, and the word diff finds the changed words; random edits of random
+// documents are reported exactly and mirror.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 
 #include "formats/common/byte_source.h"
 #include "formats/ozdf/ozdf_diff.h"
@@ -150,6 +152,97 @@ TEST(OzdfDiff, HugeParagraphsFallBackToPositionalPairing) {
     const OzdfWordDiff w = ozdfWordDiff(a, b);
     EXPECT_EQ(w.removed, (std::vector<std::string>{"w2500"}));
     EXPECT_EQ(w.added, (std::vector<std::string>{"w-1"}));
+}
+
+// A block of random paragraphs, each on one line or (`wrapped`) broken over lines.
+struct RandomBlock {
+    std::string name;
+    std::vector<std::vector<std::string>> paragraphs;  // words
+
+    std::string text(bool wrapped) const {
+        std::string out = "#### " + name + "\n";
+        for (const auto& words : paragraphs) {
+            for (std::size_t i = 0; i < words.size(); ++i) {
+                out += (i == 0 ? "" : (wrapped && i % 3 == 0 ? "\n" : " ")) + words[i];
+            }
+            out += "\n\n";
+        }
+        return out;
+    }
+};
+
+// Property: for random documents with random edits (a block removed, added at the end, a word
+// changed, a paragraph rewrapped), diff(A, B) reports exactly those edits, diff(B, A) mirrors
+// it, and diff(A, A) is empty.
+TEST(OzdfDiff, RandomEditsAreReportedExactlyAndMirror) {
+    static const char* const kWords[] = {"march", "meg",  "jo",    "beth", "amy",   "laurie",
+                                         "snow",  "lamp", "piano", "book", "green", "attic"};
+    std::mt19937 rng(20261125);
+    for (int round = 0; round < 40; ++round) {
+        std::vector<RandomBlock> blocks;
+        for (unsigned b = 0, n = 1 + rng() % 6; b < n; ++b) {
+            RandomBlock block{"BLOCK" + std::string(1, char('A' + b)), {}};
+            for (unsigned p = 0, ps = 1 + rng() % 3; p < ps; ++p) {
+                std::vector<std::string> words;
+                for (unsigned w = 0, ws = 2 + rng() % 9; w < ws; ++w) {
+                    words.push_back(kWords[rng() % std::size(kWords)]);
+                }
+                block.paragraphs.push_back(words);
+            }
+            blocks.push_back(block);
+        }
+        std::string a, b;
+        std::map<std::string, DiffKind> expected;
+        for (const RandomBlock& block : blocks) {
+            a += block.text(false);
+            const std::string path = "doc.ozdf/block " + block.name;
+            switch (rng() % 4) {
+                case 0:
+                    expected[path] = DiffKind::Removed;
+                    break;
+                case 1: {
+                    RandomBlock changed = block;
+                    auto& words = changed.paragraphs[rng() % changed.paragraphs.size()];
+                    words[rng() % words.size()] = "changed";
+                    b += changed.text(false);
+                    expected[path] = DiffKind::Changed;
+                    break;
+                }
+                case 2:
+                    b += block.text(true);
+                    if (block.text(true) != block.text(false)) {
+                        expected[path] = DiffKind::Encoding;
+                    }
+                    break;
+                default:
+                    b += block.text(false);
+                    break;
+            }
+        }
+        if (rng() % 2 == 0) {
+            b += RandomBlock{"ADDED", {{"new", "words"}}}.text(false);
+            expected["doc.ozdf/block ADDED"] = DiffKind::Added;
+        }
+        if (a.empty() || b.empty()) {
+            continue;  // an empty document is not what this property is about
+        }
+        EXPECT_TRUE(diff(a, a).all.empty()) << a;
+        const auto ab = diff(a, b).byPath();
+        std::map<std::string, DiffKind> got;
+        for (const auto& [path, d] : ab) {
+            got[path] = d.kind;
+        }
+        EXPECT_EQ(got, expected) << "round " << round << "\nA:\n" << a << "\nB:\n" << b;
+        const auto ba = diff(b, a).byPath();
+        ASSERT_EQ(ba.size(), ab.size()) << "round " << round;
+        for (const auto& [path, d] : ab) {
+            const DiffKind mirrored = d.kind == DiffKind::Added     ? DiffKind::Removed
+                                      : d.kind == DiffKind::Removed ? DiffKind::Added
+                                                                    : d.kind;
+            ASSERT_NE(ba.find(path), ba.end()) << path;
+            EXPECT_EQ(ba.find(path)->second.kind, mirrored) << "round " << round << " " << path;
+        }
+    }
 }
 
 }  // namespace
