@@ -12,6 +12,7 @@
 #include "command_context.h"
 #include "formats/registry/format_diff.h"
 #include "formats/registry/format_registry.h"
+#include "input_source.h"
 #include "json_output.h"
 #include "terminal_progress.h"
 
@@ -127,8 +128,9 @@ private:
 };
 
 int runDiff(const DiffArgs& args) {
-    const auto a = FormatRegistry::builtin().open(args.a);
-    const auto b = FormatRegistry::builtin().open(args.b);
+    // Either side may be an http(s):// or s3:// URL of a single file.
+    const auto a = openDocument(args.a);
+    const auto b = openDocument(args.b);
     const auto differ = makeDiffer(*a, *b);
     DiffOptions options;
     options.cancel = &diffInterrupt;

@@ -176,6 +176,32 @@ TEST_F(CliOverHttp, GenericCommandsOnEverySingleFile) {
     compareAll(files, {"validate", "--json"});
 }
 
+// strata-cli diff with both sides as URLs prints what it prints for the local files.
+TEST_F(CliOverHttp, DiffOfTwoUrlsMatchesTheLocalDiff) {
+    const std::vector<std::pair<fs::path, fs::path>> pairs = {
+        {kCorpus / "zs/valid/codec-none.zs", kCorpus / "zs/valid/codec-deflate.zs"},
+        {kCorpus / "zs/valid/tiny.zs", kCorpus / "zs/valid/codec-lzma-z1.zs"},
+        {kCorpus / "ztensor/valid/dense_raw.zt", kCorpus / "ztensor/valid/dense_zstd.zt"}};
+    for (const auto& [a, b] : pairs) {
+        if (!fs::exists(a) || !fs::exists(b)) {
+            continue;
+        }
+        const std::string ua = CorpusSite::get().url(a), ub = CorpusSite::get().url(b);
+        for (const bool json : {false, true}) {
+            std::vector<std::string> local = {"diff", a.string(), b.string()};
+            std::vector<std::string> remote = {"diff", ua, ub};
+            if (json) {
+                local.push_back("--json");
+                remote.push_back("--json");
+            }
+            const CliRun l = runCli(local), r = runCli(remote);
+            EXPECT_EQ(l.exit, r.exit) << a << " " << b << "\n" << r.err;
+            EXPECT_EQ(replaceAll(replaceAll(l.out, a.string(), ua), b.string(), ub), r.out)
+                << a << " " << b;
+        }
+    }
+}
+
 TEST_F(CliOverHttp, ErrorsNameTheUrl) {
     const std::string missing = CorpusSite::get().nginx->url("/zs/valid/no-such.zs");
     CliRun run = runCli({"zs", "info", missing});
