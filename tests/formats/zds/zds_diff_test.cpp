@@ -1,8 +1,10 @@
 // Comparing ZDS datasets: diff(A, A) is empty, the same documents in another storage compare as
-// the same content, and a known set of edits is reported exactly, no more and no fewer.
+// the same content, and a known set of edits is reported exactly, no more and no fewer; random
+// edits of random collections are reported exactly and mirror.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 
 #include "formats/registry/format_diff.h"
 #include "formats/registry/format_registry.h"
@@ -156,6 +158,62 @@ TEST(ZdsDiff, StopsWhenTheSinkHasEnough) {
         makeZdsDiffer(ZdsDataset::open(dir.path() / "a"), ZdsDataset::open(dir.path() / "b"));
     EXPECT_EQ(differ->run(one, {}), DiffOutcome::Stopped);
     EXPECT_EQ(differ->summary().removed, 1u);
+}
+
+// Property: for random collections with random edits (documents removed, added, a field
+// changed), diff(A, B) reports exactly those documents, diff(B, A) mirrors it, and diff(A, A)
+// is empty.
+TEST(ZdsDiff, RandomEditsAreReportedExactlyAndMirror) {
+    std::mt19937 rng(20261125);
+    for (int round = 0; round < 25; ++round) {
+        ScratchDir dir("diff_random");
+        std::string a, b;
+        std::map<std::string, DiffKind> expected;
+        auto document = [&](const std::string& id, unsigned n) {
+            return R"({"_id":")" + id + R"(","n":)" + std::to_string(n) + R"(,"tag":"t)" +
+                   std::to_string(n % 7) + "\"}\n";
+        };
+        for (unsigned d = 0, count = 1 + rng() % 30; d < count; ++d) {
+            const std::string id = "d" + std::to_string(d);
+            const unsigned n = rng() % 1000;
+            a += document(id, n);
+            switch (rng() % 5) {
+                case 0:
+                    expected["c/" + id] = DiffKind::Removed;
+                    break;
+                case 1:
+                    b += document(id, n + 1 + rng() % 5);
+                    expected["c/" + id] = DiffKind::Changed;
+                    break;
+                default:
+                    b += document(id, n);
+                    break;
+            }
+        }
+        for (unsigned d = rng() % 4; d > 0; --d) {
+            const std::string id = "new" + std::to_string(d);
+            b += document(id, d);
+            expected["c/" + id] = DiffKind::Added;
+        }
+        if (b.empty()) {
+            b = document("only", 1);
+            expected["c/only"] = DiffKind::Added;
+        }
+        writeData(dir.path() / "a", "c", a);
+        writeData(dir.path() / "b", "c", b);
+        EXPECT_TRUE(diff(dir.path() / "a", dir.path() / "a").all.empty());
+        const auto ab = diff(dir.path() / "a", dir.path() / "b").byPath();
+        EXPECT_EQ(ab, expected) << "round " << round;
+        const auto ba = diff(dir.path() / "b", dir.path() / "a").byPath();
+        ASSERT_EQ(ba.size(), ab.size()) << "round " << round;
+        for (const auto& [path, kind] : ab) {
+            const DiffKind mirrored = kind == DiffKind::Added     ? DiffKind::Removed
+                                      : kind == DiffKind::Removed ? DiffKind::Added
+                                                                  : kind;
+            ASSERT_TRUE(ba.contains(path)) << path;
+            EXPECT_EQ(ba.at(path), mirrored) << "round " << round << " " << path;
+        }
+    }
 }
 
 }  // namespace
