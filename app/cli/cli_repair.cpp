@@ -69,7 +69,11 @@ void print(const RepairArgs& args, const std::string& format, const RepairReport
     for (const auto& l : report.losses) {
         std::cout << "lost    " << l.description << '\n';
     }
-    std::cout << format << ' ' << args.input << ": " << report.recovered << ' ' << report.itemName
+    std::string items = report.itemName;  // "records": one record
+    if (report.recovered == 1 && items.ends_with('s')) {
+        items.pop_back();
+    }
+    std::cout << format << ' ' << args.input << ": " << report.recovered << ' ' << items
               << " recovered, " << report.losses.size() << " loss"
               << (report.losses.size() == 1 ? "" : "es")
               << (report.dryRun    ? " (dry run: nothing written)"
