@@ -281,14 +281,20 @@ int dumpValues(const ZtFile& file, const std::string& name, std::uint64_t limit)
         throw std::runtime_error("tensor '" + name + "' has no data component");
     }
     std::uint64_t index = 0;
+    // Stops reading once `limit` elements are out (over a URL: no further bytes fetched) or on
+    // Ctrl-C.
+    CancelToken stop;
     const ZtReadResult read = ztReadComponent(
         file, *data,
         [&](std::span<const std::uint8_t> piece) {
             for (std::size_t at = 0; at + size <= piece.size() && index < limit; at += size) {
                 std::cout << index++ << '\t' << valueText(*t->dtype, piece.data() + at) << '\n';
             }
+            if (index >= limit || ztInterrupt.cancelled()) {
+                stop.cancel();
+            }
         },
-        size, &ztInterrupt);
+        size, &stop);
     if (!read.ok && !(read.cancelled && index >= limit)) {
         throw std::runtime_error("tensor '" + name + "': " + read.error);
     }
