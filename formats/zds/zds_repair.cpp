@@ -593,12 +593,7 @@ void validateOutput(const fs::path& target) {
     auto validator = makeZdsValidator(target);
     CollectingSink sink;
     validator->run(sink, ValidationOptions{});
-    for (const Diagnostic& d : sink.diagnostics()) {
-        if (d.severity == Severity::Error) {
-            throw RepairError("the repaired dataset does not validate (" + d.code + ": " +
-                              d.message + "); nothing was written");
-        }
-    }
+    requireValidOutput(sink.diagnostics());
 }
 
 // Writes, validates and publishes: the dataset and the quarantine file are built in a stage

@@ -13,6 +13,7 @@
 
 #include "formats/common/diagnostic.h"
 #include "formats/zds/zds_validator.h"
+#include "scratch_dir.h"
 #include "test_corpus.h"
 
 namespace strata::zds_test {
@@ -42,25 +43,8 @@ inline std::string describe(const CollectingSink& sink) {
 namespace strata::zds_test {
 
 // A fresh folder per test, removed afterwards.
-class ScratchDir {
-public:
-    explicit ScratchDir(const std::string& tag) {
-        path_ = std::filesystem::temp_directory_path() /
-                ("strata_zdsw_" + tag + "_" + std::to_string(::getpid()));
-        std::filesystem::remove_all(path_);
-        std::filesystem::create_directories(path_);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+// A fresh folder per test, removed after it (tests/support/scratch_dir.h).
+using ScratchDir = test::ScratchDir;
 
 inline std::string readAll(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
