@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_context.h"
+#include "formats/common/location.h"
 #include "formats/registry/format_registry.h"
 #include "formats/shardlake/shardlake_alias_edit.h"
 #include "formats/shardlake/shardlake_answer_overlap.h"
@@ -25,6 +26,7 @@
 #include "formats/shardlake/shardlake_manifest.h"
 #include "formats/shardlake/shardlake_search.h"
 #include "formats/shardlake/shardlake_validator.h"
+#include "input_source.h"
 #include "json_output.h"
 #include "terminal_progress.h"
 
@@ -34,6 +36,24 @@ namespace {
 
 namespace sl = strata::shardlake;
 using ojson = nlohmann::ordered_json;
+
+// A storage root given as a local folder or as a URL (an HTTP folder, an S3 prefix), whose
+// files are then read through the run's remote session.
+std::shared_ptr<const sl::Store> openRoot(const std::string& text) {
+    if (!isUrl(text)) {
+        if (!std::filesystem::is_directory(text)) {
+            throw std::runtime_error(text + ": not a folder");
+        }
+        return std::make_shared<const sl::Store>(text);
+    }
+    const Location location = Location::parse(text);
+    const FileTreePtr tree = inputTree(text);
+    const auto entry = tree->stat(location);
+    if (!entry || !entry->isDirectory) {
+        throw std::runtime_error(location.text() + ": not a folder");
+    }
+    return std::make_shared<const sl::Store>(tree, location.text());
+}
 
 // ---- info ---------------------------------------------------------------------------------
 
@@ -126,11 +146,7 @@ void printRootSummary(const ojson& summary) {
 }
 
 int runInfo(const std::string& root, bool json) {
-    if (!std::filesystem::is_directory(root)) {
-        throw std::runtime_error(root + ": not a folder");
-    }
-    const sl::Store store(root);
-    const ojson summary = rootSummary(store);
+    const ojson summary = rootSummary(*openRoot(root));
     if (json) {
         std::cout << summary.dump(2) << '\n';
     } else {
@@ -165,13 +181,13 @@ int runValidate(const ValidateRequest& request) {
     std::unique_ptr<Validator> validator;
     std::unique_ptr<OpenedDocument> document;
     if (!request.index.empty()) {
-        auto store = std::make_shared<const sl::Store>(request.path);
+        auto store = openRoot(request.path);
         sl::ValidationTarget target;
         target.scope = sl::ValidationScope::Index;
         target.name = request.index;
         validator = sl::makeShardlakeValidator(store, target);
     } else {
-        document = FormatRegistry::builtin().open(request.path);
+        document = openDocument(request.path);
         if (document->format != FormatId::Shardlake || !document->makeValidator) {
             throw std::runtime_error(request.path + ": not a Shardlake root, index or file");
         }
@@ -313,7 +329,8 @@ void printHits(const std::vector<sl::Hit>& hits, bool withShard, bool json) {
 }
 
 int runQuery(const QueryRequest& request) {
-    const sl::Store store(request.root);
+    const std::shared_ptr<const sl::Store> opened = openRoot(request.root);
+    const sl::Store& store = *opened;
     const std::string version = resolveIndex(store, request.index);
     const sl::IndexLoad load = sl::loadIndex(store, version);
     if (!load.index) {

@@ -108,40 +108,22 @@ ByteSourcePtr openInput(const std::string& text) {
     return openMappedFile(openInputPath(text));
 }
 
-namespace {
-
-// Opens a URL's source for `use`; a folder URL (the server redirected to, or it names, "…/")
-// gets a hint, since only single files open remotely so far.
-template <class Use>
-auto withSourceOf(const std::string& text, Use use) {
-    try {
-        return use(openInput(text));
-    } catch (const RemoteError& e) {
-        if (!e.url().ends_with('/')) {
-            throw;
-        }
-        throw SourceError(std::string(e.what()) +
-                          "; folders (Shardlake roots, ZDS datasets, OZDF corpora) cannot be "
-                          "opened from a URL yet");
-    }
+FileTreePtr inputTree(const std::string& text) {
+    return fileTreeFor(Location::parse(text), session());
 }
-
-}  // namespace
 
 Detection detectInput(const std::string& text) {
     if (isUrl(text)) {
-        return withSourceOf(text, [](const ByteSourcePtr& source) {
-            return FormatRegistry::builtin().detect(source);
-        });
+        const Location location = Location::parse(text);
+        return FormatRegistry::builtin().detect(inputTree(text), location);
     }
     return FormatRegistry::builtin().detect(openInputPath(text));
 }
 
 std::unique_ptr<OpenedDocument> openDocument(const std::string& text) {
     if (isUrl(text)) {
-        return withSourceOf(text, [](const ByteSourcePtr& source) {
-            return FormatRegistry::builtin().open(source);
-        });
+        const Location location = Location::parse(text);
+        return FormatRegistry::builtin().open(inputTree(text), location);
     }
     return FormatRegistry::builtin().open(openInputPath(text));
 }

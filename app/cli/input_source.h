@@ -6,6 +6,7 @@
 #include <string>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/file_tree.h"
 #include "formats/registry/format_registry.h"
 
 namespace CLI {
@@ -24,6 +25,10 @@ bool isUrl(const std::string& text);
 // Opens a file: a URL through the run's remote session, anything else as a local path.
 // Throws SourceError naming the file or URL (a refused scheme such as ftp:// included).
 ByteSourcePtr openInput(const std::string& text);
+
+// The tree a URL's file or folder is read through (the run's remote session); the local file
+// system for anything else.
+FileTreePtr inputTree(const std::string& text);
 
 // The registry's detect and open for a path or folder, or for a URL through openInput.
 Detection detectInput(const std::string& text);

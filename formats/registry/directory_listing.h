@@ -11,15 +11,6 @@
 
 namespace strata {
 
-struct DirectoryListing {
-    // Sorted by name.
-    std::vector<ProbeEntry> entries;
-    // True when the folder held more than the limit (the first `limit` found are listed).
-    bool truncated = false;
-    // True when the folder could not be opened at all.
-    bool failed = false;
-};
-
 DirectoryListing listDirectory(const std::filesystem::path& folder, std::size_t limit);
 
 // Up to `limit` bytes from the start of a regular file as text; empty when it cannot be read.

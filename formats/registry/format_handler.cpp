@@ -122,8 +122,118 @@ ProbeInput ProbeInput::fromSource(const ByteSourcePtr& source) {
 std::unique_ptr<OpenedDocument> FormatHandler::openSource(const ByteSourcePtr& source,
                                                           const Detection& detection) const {
     throw SourceError(source->name() + ": " + displayName(detection) +
-                      " cannot be opened from a URL yet (only single files: ZS, zTensor, raw "
-                      "binary); download it and open the local copy");
+                      " cannot be opened from a URL: it is read together with the files beside "
+                      "it; open its folder's URL, or download it and open the local copy");
+}
+
+std::unique_ptr<OpenedDocument> FormatHandler::openTree(const ProbeInput& input,
+                                                        const Detection& detection) const {
+    if (input.source) {
+        return openSource(input.source, detection);
+    }
+    throw SourceError(input.path.string() + ": " + displayName(detection) +
+                      " cannot be opened from a URL; download it and open the local copy");
+}
+
+namespace {
+
+void fillHeadAndTail(ProbeInput& input, const ByteSourcePtr& source) {
+    input.fileSize = source->size();
+    const std::uint64_t headSize = std::min<std::uint64_t>(input.fileSize, ProbeInput::kHeadSize);
+    const ByteView head = source->view(0, headSize);
+    input.head.assign(head.bytes.begin(), head.bytes.end());
+    const std::uint64_t tailSize = std::min<std::uint64_t>(input.fileSize, ProbeInput::kTailSize);
+    const ByteView tail = source->view(input.fileSize - tailSize, tailSize);
+    input.tail.assign(tail.bytes.begin(), tail.bytes.end());
+}
+
+Location remoteLocation(const fs::path& path) {
+    return Location::parse(path.string());
+}
+
+}  // namespace
+
+ProbeInput ProbeInput::fromTree(const FileTreePtr& tree, const Location& location) {
+    if (!tree->remote()) {
+        return fromPath(location.localPath());
+    }
+    ProbeInput input;
+    input.tree = tree;
+    input.path = location.text();
+    input.extension = lowerExtension(input.path);
+    try {
+        input.source = tree->open(location);
+        fillHeadAndTail(input, input.source);
+        return input;
+    } catch (const SourceError&) {
+        // A folder: S3 has no object of that key, an HTTP server redirects to the '/' form.
+        const std::optional<FileTreeEntry> entry = tree->stat(location);
+        if (!entry || !entry->isDirectory) {
+            throw;
+        }
+    }
+    input.isDirectory = true;
+    bool truncated = false;
+    const std::vector<FileTreeEntry> listed = tree->list(location, kMaxEntries, &truncated);
+    input.entries.clear();
+    for (const FileTreeEntry& e : listed) {
+        input.entries.push_back({e.name, e.isDirectory, !e.isDirectory});
+    }
+    input.entriesTruncated = truncated;
+    return input;
+}
+
+DirectoryListing ProbeInput::listAt(const fs::path& folder, std::size_t limit) const {
+    if (!tree) {
+        return listDirectory(folder, limit);
+    }
+    DirectoryListing listing;
+    try {
+        for (const FileTreeEntry& e :
+             tree->list(remoteLocation(folder), limit, &listing.truncated)) {
+            listing.entries.push_back({e.name, e.isDirectory, !e.isDirectory});
+        }
+    } catch (const std::exception&) {
+        listing.failed = true;
+    }
+    return listing;
+}
+
+std::string ProbeInput::readHeadAt(const fs::path& file, std::size_t limit) const {
+    if (!tree) {
+        return readFileHead(file, limit);
+    }
+    try {
+        const ByteSourcePtr opened = tree->open(remoteLocation(file));
+        const ByteView start = opened->view(0, std::min<std::uint64_t>(opened->size(), limit));
+        return {reinterpret_cast<const char*>(start.bytes.data()), start.bytes.size()};
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+bool ProbeInput::isDirectoryAt(const fs::path& location) const {
+    if (!tree) {
+        return strata::isDirectory(location);
+    }
+    try {
+        const std::optional<FileTreeEntry> entry = tree->stat(remoteLocation(location));
+        return entry && entry->isDirectory;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+bool ProbeInput::isFileAt(const fs::path& location) const {
+    if (!tree) {
+        return isRegularFile(location);
+    }
+    try {
+        const std::optional<FileTreeEntry> entry = tree->stat(remoteLocation(location));
+        return entry && !entry->isDirectory;
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 bool ProbeInput::headStartsWith(std::string_view magic) const {
@@ -154,14 +264,14 @@ bool ProbeInput::hasDirectory(std::string_view name) const {
     if (const ProbeEntry* e = entry(name)) {
         return e->isDirectory;
     }
-    return entriesTruncated && strata::isDirectory(path / name);
+    return entriesTruncated && isDirectoryAt(path / name);
 }
 
 bool ProbeInput::hasFile(std::string_view name) const {
     if (const ProbeEntry* e = entry(name)) {
         return e->isRegularFile;
     }
-    return entriesTruncated && isRegularFile(path / name);
+    return entriesTruncated && isFileAt(path / name);
 }
 
 }  // namespace strata

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "../common/byte_source.h"
+#include "../common/file_tree.h"
+#include "../common/location.h"
 #include "../common/node.h"
 #include "../common/validator.h"
 
@@ -31,6 +33,16 @@ struct ProbeEntry {
     bool isRegularFile = false;
 };
 
+// A bounded folder listing (see listDirectory in directory_listing.h and ProbeInput::listAt).
+struct DirectoryListing {
+    // Sorted by name.
+    std::vector<ProbeEntry> entries;
+    // True when the folder held more than the limit (the first `limit` found are listed).
+    bool truncated = false;
+    // True when the folder could not be opened at all.
+    bool failed = false;
+};
+
 // What a probe looks at. `head` holds the first bytes of a regular file (empty for folders),
 // `tail` its last bytes (they overlap `head` for small files); `entries` the first entries of a
 // folder, sorted by name. Nothing here grows with the size of the file or folder.
@@ -45,6 +57,12 @@ struct ProbeInput {
     std::vector<ProbeEntry> entries;
     // True when the folder has more than kMaxEntries entries (only the first are listed).
     bool entriesTruncated = false;
+    // Where `path` lives when it is remote (an HTTP server or an S3 bucket): `path` then holds
+    // the URL's text, so names still join with '/' and parent_path() walks up the URL. Null for
+    // the local file system.
+    FileTreePtr tree;
+    // A remote file opened while probing, kept so that opening it fetches nothing again.
+    ByteSourcePtr source;
 
     static constexpr std::size_t kHeadSize = 4096;
     static constexpr std::size_t kTailSize = 64;
@@ -56,6 +74,18 @@ struct ProbeInput {
     // A file already open as a byte source (a remote file): head and tail come from views of
     // it, the extension from its name. Throws what the source's views throw.
     static ProbeInput fromSource(const ByteSourcePtr& source);
+    // A location in a tree: a file is opened with one read of its first block (no extra request
+    // to ask what it is); only when that fails is the location asked for as a folder and
+    // listed. A local location reads as fromPath. Throws SourceError naming the location.
+    static ProbeInput fromTree(const FileTreePtr& tree, const Location& location);
+
+    // Looks beyond `path` (at children, siblings, parents), through `tree` when it is remote:
+    // what the local helpers of directory_listing.h do for a local path. Never throw.
+    DirectoryListing listAt(const std::filesystem::path& folder, std::size_t limit) const;
+    std::string readHeadAt(const std::filesystem::path& file, std::size_t limit = 4096) const;
+    bool isDirectoryAt(const std::filesystem::path& location) const;
+    bool isFileAt(const std::filesystem::path& location) const;
+
     // Byte-exact comparisons; `magic` may contain NULs (pass a string_view with its length).
     bool headStartsWith(std::string_view magic) const;
     bool tailEndsWith(std::string_view magic) const;
@@ -86,6 +116,9 @@ std::string displayName(const Detection& detection);
 struct OpenedDocument {
     FormatId format = FormatId::RawBinary;
     std::filesystem::path path;
+    // The remote tree `path` was read through (a URL's folder formats read more files through
+    // it later); null for local paths.
+    FileTreePtr tree;
     std::vector<ByteSourcePtr> sources;
     std::unique_ptr<Node> root;
     // Ordered key/value facts shown by `strata-cli info` and the properties panel.
@@ -114,9 +147,14 @@ public:
                                                  const Detection& detection) const = 0;
     // The same for a file already open as a byte source (an http(s):// or s3:// file); the
     // document's path is the source's name. Formats that read beyond one file (folders,
-    // siblings) do not open this way yet: the default throws SourceError saying so.
+    // siblings) do not open this way: the default throws SourceError saying so.
     virtual std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
                                                        const Detection& detection) const;
+    // A location in a remote tree (what `input` = ProbeInput::fromTree found there): a file or
+    // a folder, with its siblings and children read through the tree. The default opens a file
+    // with openSource and refuses folders with a SourceError.
+    virtual std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
+                                                     const Detection& detection) const;
 };
 
 }  // namespace strata

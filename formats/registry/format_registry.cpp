@@ -73,4 +73,25 @@ std::unique_ptr<OpenedDocument> FormatRegistry::open(const ByteSourcePtr& source
     return handler(detection.format).openSource(source, detection);
 }
 
+Detection FormatRegistry::detect(const FileTreePtr& tree, const Location& location) const {
+    if (!tree->remote()) {
+        return detect(location.localPath());
+    }
+    return bestDetection(handlers_, ProbeInput::fromTree(tree, location));
+}
+
+std::unique_ptr<OpenedDocument> FormatRegistry::open(const FileTreePtr& tree,
+                                                     const Location& location) const {
+    if (!tree->remote()) {
+        return open(location.localPath());
+    }
+    const ProbeInput input = ProbeInput::fromTree(tree, location);
+    const Detection detection = bestDetection(handlers_, input);
+    std::unique_ptr<OpenedDocument> document = handler(detection.format).openTree(input, detection);
+    if (document) {
+        document->tree = tree;
+    }
+    return document;
+}
+
 }  // namespace strata

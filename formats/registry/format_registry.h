@@ -23,6 +23,10 @@ public:
     // The same for one file already open as a byte source (a remote file).
     Detection detect(const ByteSourcePtr& source) const;
     std::unique_ptr<OpenedDocument> open(const ByteSourcePtr& source) const;
+    // The same for a location in a tree (a file or a folder on an HTTP server or in an S3
+    // bucket; a local location as the path overloads). See ProbeInput::fromTree.
+    Detection detect(const FileTreePtr& tree, const Location& location) const;
+    std::unique_ptr<OpenedDocument> open(const FileTreePtr& tree, const Location& location) const;
 
 private:
     std::vector<std::unique_ptr<FormatHandler>> handlers_;

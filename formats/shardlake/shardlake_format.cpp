@@ -31,6 +31,12 @@ std::optional<fs::path> rootAbove(const fs::path& path, std::string_view folder,
     return parent.parent_path();
 }
 
+// The store for a root in the same tree as the opened path (a URL's root is read through it).
+std::shared_ptr<Store> makeStore(const FileTreePtr& tree, fs::path root) {
+    return tree ? std::make_shared<Store>(tree, std::move(root))
+                : std::make_shared<Store>(std::move(root));
+}
+
 struct Plan {
     std::shared_ptr<Store> store;
     std::unique_ptr<Node> root;
@@ -38,25 +44,26 @@ struct Plan {
     bool validate = true;
 };
 
-Plan planFolder(const fs::path& path, ShardlakeKind kind) {
+Plan planFolder(const FileTreePtr& tree, const fs::path& path, ShardlakeKind kind) {
     Plan plan;
     const std::string name = path.filename().string();
     if (kind == ShardlakeKind::IndexFolder || kind == ShardlakeKind::DatasetFolder) {
-        plan.store = std::make_shared<Store>(path.parent_path().parent_path());
+        plan.store = makeStore(tree, path.parent_path().parent_path());
         const bool index = kind == ShardlakeKind::IndexFolder;
         plan.root = index ? makeIndexNode(*plan.store, name) : makeDatasetNode(*plan.store, name);
         plan.target = {index ? ValidationScope::Index : ValidationScope::Dataset, name, nullptr};
         return plan;
     }
-    plan.store = std::make_shared<Store>(path);
+    plan.store = makeStore(tree, path);
     plan.root = makeRootNode(*plan.store);
     plan.target = {ValidationScope::Root, {}, nullptr};
     return plan;
 }
 
-Plan planBinary(const fs::path& path, ShardlakeKind kind, ByteSourcePtr source) {
+Plan planBinary(const FileTreePtr& tree, const fs::path& path, ShardlakeKind kind,
+                ByteSourcePtr source) {
     Plan plan;
-    plan.store = std::make_shared<Store>(path.parent_path());
+    plan.store = makeStore(tree, path.parent_path());
     const std::string label = path.filename().string();
     const std::string extension = lowerExtension(path);
     if (kind == ShardlakeKind::Shard ||
@@ -75,17 +82,18 @@ Plan planBinary(const fs::path& path, ShardlakeKind kind, ByteSourcePtr source) 
 
 // JSON documents: inside a storage root they are validated with the index, dataset or alias
 // they belong to; elsewhere a manifest is checked on its own.
-Plan planJson(const fs::path& path, ShardlakeKind kind, ByteSourcePtr source) {
+Plan planJson(const FileTreePtr& tree, const fs::path& path, ShardlakeKind kind,
+              ByteSourcePtr source) {
     Plan plan;
     const std::string label = path.filename().string();
     const std::string owner = path.parent_path().filename().string();
     if (kind == ShardlakeKind::Manifest) {
         plan.root = makeJsonNode(source, "shardlake.manifest", label);
         if (const auto root = rootAbove(path, "indexes", 2); root && label == "manifest.json") {
-            plan.store = std::make_shared<Store>(*root);
+            plan.store = makeStore(tree, *root);
             plan.target = {ValidationScope::Index, owner, nullptr};
         } else {
-            plan.store = std::make_shared<Store>(path.parent_path());
+            plan.store = makeStore(tree, path.parent_path());
             plan.target = {ValidationScope::Manifest, label, source};
         }
         return plan;
@@ -93,7 +101,7 @@ Plan planJson(const fs::path& path, ShardlakeKind kind, ByteSourcePtr source) {
     const bool alias = kind == ShardlakeKind::Alias;
     plan.root = makeJsonNode(source, alias ? "shardlake.alias" : "shardlake.dataset_info", label);
     const auto root = alias ? rootAbove(path, "aliases", 1) : rootAbove(path, "datasets", 2);
-    plan.store = std::make_shared<Store>(root.value_or(path.parent_path()));
+    plan.store = makeStore(tree, root.value_or(path.parent_path()));
     plan.validate = root.has_value() && (alias || label == "info.json");
     const std::string aliasName =
         label.ends_with(".json") ? label.substr(0, label.size() - 5) : label;
@@ -120,19 +128,25 @@ void addFacts(OpenedDocument& document, const Detection& detection, const Node& 
 
 std::unique_ptr<OpenedDocument> ShardlakeFormat::open(const fs::path& path,
                                                       const Detection& detection) const {
-    const ProbeInput input = ProbeInput::fromPath(path);
+    return openTree(ProbeInput::fromPath(path), detection);
+}
+
+// Local paths and URLs alike: `input.tree` (null for local) reads every other file.
+std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& input,
+                                                          const Detection& detection) const {
+    const fs::path& path = input.path;
     const ShardlakeKind kind = classifyShardlake(input).kind;
     Plan plan;
     ByteSourcePtr file;
     if (input.isDirectory) {
-        plan = planFolder(path, kind);
+        plan = planFolder(input.tree, path, kind);
     } else {
-        file = openMappedFile(path);
+        file = input.source ? input.source : openMappedFile(path);
         if (kind == ShardlakeKind::Manifest || kind == ShardlakeKind::Alias ||
             kind == ShardlakeKind::DatasetInfo) {
-            plan = planJson(path, kind, file);
+            plan = planJson(input.tree, path, kind, file);
         } else {
-            plan = planBinary(path, kind, file);
+            plan = planBinary(input.tree, path, kind, file);
         }
     }
     auto document = std::make_unique<OpenedDocument>();

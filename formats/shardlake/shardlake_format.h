@@ -14,6 +14,10 @@ public:
     // shardlake_validator.h over what was opened.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
+    // The same under a URL: a storage root, index or dataset folder, or one of their files on
+    // an HTTP server or under an S3 prefix, every other file read through input.tree.
+    std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
+                                             const Detection& detection) const override;
 };
 
 }  // namespace strata

@@ -34,8 +34,8 @@ bool isDatasetInfoText(std::string_view text) {
            hasKey(text, "vectors_key") && !hasKey(text, "shards");
 }
 
-bool hasManifest(const fs::path& folder) {
-    return isIndexManifestText(readFileHead(folder / "manifest.json"));
+bool hasManifest(const ProbeInput& input, const fs::path& folder) {
+    return isIndexManifestText(input.readHeadAt(folder / "manifest.json"));
 }
 
 // An index version folder by layout: a shards/ folder, a coarse quantizer or a manifest file.
@@ -52,10 +52,10 @@ ShardlakeProbe classifyRoot(const ProbeInput& input) {
     const int layoutDirs = int{input.hasDirectory("datasets")} +
                            int{input.hasDirectory("indexes")} + int{input.hasDirectory("aliases")};
     if (input.hasDirectory("indexes")) {
-        const DirectoryListing indexes = listDirectory(input.path / "indexes", kIndexFolderLimit);
+        const DirectoryListing indexes = input.listAt(input.path / "indexes", kIndexFolderLimit);
         const bool anyManifest =
             std::any_of(indexes.entries.begin(), indexes.entries.end(), [&](const ProbeEntry& e) {
-                return e.isDirectory && hasManifest(input.path / "indexes" / e.name);
+                return e.isDirectory && hasManifest(input, input.path / "indexes" / e.name);
             });
         if (anyManifest) {
             return make(ShardlakeKind::StorageRoot, 90, "Shardlake storage root");
@@ -71,7 +71,7 @@ ShardlakeProbe classifyFolder(const ProbeInput& input) {
     if (ShardlakeProbe root = classifyRoot(input); root.kind != ShardlakeKind::None) {
         return root;
     }
-    if (input.hasFile("manifest.json") && hasManifest(input.path)) {
+    if (input.hasFile("manifest.json") && hasManifest(input, input.path)) {
         return make(ShardlakeKind::IndexFolder, 80, "Shardlake index folder");
     }
     // A damaged index folder (its manifest missing) still has its shards and quantizer.
@@ -88,7 +88,8 @@ ShardlakeProbe classifyFolder(const ProbeInput& input) {
     if (anyShard) {
         return make(ShardlakeKind::ShardsFolder, 50, "Shardlake shards folder");
     }
-    if (input.hasFile("info.json") && isDatasetInfoText(readFileHead(input.path / "info.json"))) {
+    if (input.hasFile("info.json") &&
+        isDatasetInfoText(input.readHeadAt(input.path / "info.json"))) {
         return make(ShardlakeKind::DatasetFolder, 60, "Shardlake dataset");
     }
     return {};
@@ -100,14 +101,15 @@ ShardlakeProbe classifyByPlace(const ProbeInput& input) {
     const std::string name = input.path.filename().string();
     const fs::path parent = input.path.parent_path();
     const std::string grandparent = parent.parent_path().filename().string();
-    if (name == "manifest.json" && grandparent == "indexes" && isDirectory(parent / "shards")) {
+    if (name == "manifest.json" && grandparent == "indexes" &&
+        input.isDirectoryAt(parent / "shards")) {
         return make(ShardlakeKind::Manifest, 30, "Shardlake index manifest");
     }
     if (name == "info.json" && grandparent == "datasets" &&
-        isRegularFile(parent / "vectors.jsonl")) {
+        input.isFileAt(parent / "vectors.jsonl")) {
         return make(ShardlakeKind::DatasetInfo, 30, "Shardlake dataset info");
     }
-    if (parent.filename() == "aliases" && isDirectory(parent.parent_path() / "indexes")) {
+    if (parent.filename() == "aliases" && input.isDirectoryAt(parent.parent_path() / "indexes")) {
         return make(ShardlakeKind::Alias, 30, "Shardlake alias");
     }
     return {};

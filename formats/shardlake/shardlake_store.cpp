@@ -1,6 +1,7 @@
 #include "shardlake_store.h"
 
 #include "formats/registry/directory_listing.h"
+#include "formats/remote/remote_error.h"
 #include "shardlake_manifest.h"
 
 namespace strata::shardlake {
@@ -19,7 +20,15 @@ fs::path canonicalOrSelf(const fs::path& path) {
 
 Store::Store(fs::path root) : root_(std::move(root)), canonicalRoot_(canonicalOrSelf(root_)) {}
 
+Store::Store(FileTreePtr tree, fs::path root)
+    : tree_(tree && tree->remote() ? std::move(tree) : nullptr),
+      root_(std::move(root)),
+      canonicalRoot_(tree_ ? root_ : canonicalOrSelf(root_)) {}
+
 bool Store::insideRoot(const fs::path& path) const {
+    if (tree_) {
+        return true;  // keys are checked by keyProblem; a URL has no symbolic links
+    }
     const fs::path relative = canonicalOrSelf(path).lexically_relative(canonicalRoot_);
     return !relative.empty() && *relative.begin() != "..";
 }
@@ -32,29 +41,80 @@ ByteSourcePtr Store::source(std::string_view key) const {
     if (!keyProblem(key).empty()) {
         return nullptr;
     }
-    std::lock_guard lock(mutex_);
-    if (const auto it = cache_.find(key); it != cache_.end()) {
-        return it->second;
-    }
-    ByteSourcePtr mapped;
-    const fs::path path = pathOf(key);
-    // A symbolic link that leads out of the root is treated like a missing file.
-    if (isRegularFile(path) && insideRoot(path)) {
-        try {
-            mapped = openMappedFile(path);
-        } catch (const SourceError&) {
-            mapped = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto it = cache_.find(key); it != cache_.end()) {
+            return it->second;
         }
     }
-    if (mapped) {
-        cache_.emplace(std::string(key), mapped);
-        order_.push_back(mapped);
+    // Opened outside the lock: a remote open is a round trip, and shards open in parallel.
+    ByteSourcePtr opened = openFile(pathOf(key));
+    if (!opened) {
+        return nullptr;
     }
-    return mapped;
+    std::lock_guard lock(mutex_);
+    const auto [it, added] = cache_.emplace(std::string(key), opened);
+    if (added) {
+        order_.push_back(opened);
+    }
+    return it->second;
+}
+
+ByteSourcePtr Store::openFile(const fs::path& path) const {
+    if (tree_) {
+        try {
+            return tree_->open(Location::parse(path.string()));
+        } catch (const RemoteError& e) {
+            if (e.kind() == RemoteError::Kind::NotFound) {
+                return nullptr;
+            }
+            throw;
+        }
+    }
+    // A symbolic link that leads out of the root is treated like a missing file.
+    if (!isRegularFile(path) || !insideRoot(path)) {
+        return nullptr;
+    }
+    try {
+        return openMappedFile(path);
+    } catch (const SourceError&) {
+        return nullptr;
+    }
 }
 
 bool Store::exists(std::string_view key) const {
-    return keyProblem(key).empty() && isRegularFile(pathOf(key)) && insideRoot(pathOf(key));
+    if (!keyProblem(key).empty()) {
+        return false;
+    }
+    if (tree_) {
+        {
+            std::lock_guard lock(mutex_);
+            if (cache_.contains(key)) {
+                return true;
+            }
+        }
+        const auto entry = tree_->stat(Location::parse(pathOf(key).string()));
+        return entry && !entry->isDirectory;
+    }
+    return isRegularFile(pathOf(key)) && insideRoot(pathOf(key));
+}
+
+std::vector<ProbeEntry> Store::list(std::string_view key) const {
+    if (!tree_) {
+        return listDirectory(pathOf(key), kFolderEntryLimit).entries;
+    }
+    std::vector<ProbeEntry> out;
+    try {
+        for (const FileTreeEntry& e :
+             tree_->list(Location::parse(pathOf(key).string()), kFolderEntryLimit)) {
+            out.push_back({e.name, e.isDirectory, !e.isDirectory});
+        }
+    } catch (const RemoteError& e) {
+        if (e.kind() != RemoteError::Kind::NotFound) {
+            throw;
+        }
+    }
+    return out;
 }
 
 std::vector<ByteSourcePtr> Store::sources() const {
@@ -64,7 +124,7 @@ std::vector<ByteSourcePtr> Store::sources() const {
 
 std::vector<std::string> Store::folders(std::string_view key) const {
     std::vector<std::string> out;
-    for (const ProbeEntry& entry : listDirectory(pathOf(key), kFolderEntryLimit).entries) {
+    for (const ProbeEntry& entry : list(key)) {
         if (entry.isDirectory) {
             out.push_back(entry.name);
         }
@@ -74,7 +134,7 @@ std::vector<std::string> Store::folders(std::string_view key) const {
 
 std::vector<std::string> Store::files(std::string_view key) const {
     std::vector<std::string> out;
-    for (const ProbeEntry& entry : listDirectory(pathOf(key), kFolderEntryLimit).entries) {
+    for (const ProbeEntry& entry : list(key)) {
         if (entry.isRegularFile) {
             out.push_back(entry.name);
         }

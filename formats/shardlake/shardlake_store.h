@@ -1,6 +1,7 @@
-// A Shardlake storage root on disk: keys ("indexes/v1/shards/shard-0000.sidx") map to files
-// under the root. Files are memory-mapped on first use and kept, so every Region handed out
-// stays valid for as long as the store lives.
+// A Shardlake storage root: keys ("indexes/v1/shards/shard-0000.sidx") map to files under the
+// root, on disk or under a URL (an HTTP folder, an S3 prefix: Shardlake keys are object-store
+// keys by design). Files are opened on first use (memory-mapped, or read by range through the
+// remote tree) and kept, so every Region handed out stays valid for as long as the store lives.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/file_tree.h"
+#include "formats/registry/format_handler.h"
 
 namespace strata::shardlake {
 
@@ -21,12 +24,17 @@ inline constexpr std::size_t kFolderEntryLimit = 10000;
 class Store {
 public:
     explicit Store(std::filesystem::path root);
+    // A root in a remote tree: `root` holds the URL's text (see ProbeInput::tree).
+    Store(FileTreePtr tree, std::filesystem::path root);
 
     const std::filesystem::path& root() const { return root_; }
+    // True when the root is a URL: nothing beside it is looked at on disk.
+    bool remote() const { return tree_ != nullptr; }
     std::filesystem::path pathOf(std::string_view key) const;
 
-    // The mapped file for a clean key (see keyProblem); nullptr when the key is unsafe, the file
-    // is missing, a symbolic link leads out of the root, or it cannot be mapped. Thread-safe.
+    // The file for a clean key (see keyProblem); nullptr when the key is unsafe, the file is
+    // missing, a symbolic link leads out of the root, or it cannot be mapped. A remote file that
+    // exists but cannot be read (403, the server failing) throws RemoteError. Thread-safe.
     ByteSourcePtr source(std::string_view key) const;
     bool exists(std::string_view key) const;
     // Every source mapped so far, in the order they were first mapped.
@@ -38,7 +46,10 @@ public:
 
 private:
     bool insideRoot(const std::filesystem::path& path) const;
+    ByteSourcePtr openFile(const std::filesystem::path& path) const;
+    std::vector<ProbeEntry> list(std::string_view key) const;
 
+    FileTreePtr tree_;  // null: the local file system
     std::filesystem::path root_;
     std::filesystem::path canonicalRoot_;
     mutable std::mutex mutex_;

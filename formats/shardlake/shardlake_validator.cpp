@@ -245,6 +245,9 @@ private:
     // Temporary files of killed saves, in the folder validated (down to the shards of a root)
     // or beside the file.
     void reportLeftovers(Reporter& reporter) const {
+        if (store_->remote()) {
+            return;  // a save's temporary files are local; a URL has none to find
+        }
         std::filesystem::path path = store_->root();
         unsigned depth = 3;  // indexes/<version>/shards
         switch (target_.scope) {

@@ -61,10 +61,9 @@ Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSett
     const QString text = url.trimmed();
     try {
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
-        const strata::ByteSourcePtr source =
-            session->open(strata::Location::parse(text.toStdString()));
-        std::unique_ptr<strata::OpenedDocument> opened =
-            strata::FormatRegistry::builtin().open(source);
+        const strata::Location location = strata::Location::parse(text.toStdString());
+        std::unique_ptr<strata::OpenedDocument> opened = strata::FormatRegistry::builtin().open(
+            strata::fileTreeFor(location, session), location);
         if (!opened && error != nullptr) {
             *error = tr("%1: no format could open it").arg(text);
         }
@@ -72,11 +71,6 @@ Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSett
     } catch (const strata::RemoteError& e) {
         if (error != nullptr) {
             *error = QString::fromStdString(e.what());
-            if (e.url().ends_with('/')) {
-                *error +=
-                    tr("; folders (Shardlake roots, ZDS datasets, OZDF corpora) cannot be "
-                       "opened from a URL yet");
-            }
         }
     } catch (const std::exception& e) {
         if (error != nullptr) {

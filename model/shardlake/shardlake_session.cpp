@@ -95,19 +95,19 @@ ShardlakeSession::ShardlakeSession(std::shared_ptr<const strata::OpenedDocument>
     switch (kind_) {
         case Kind::Root:
             rootPath_ = path;
-            store_ = std::make_shared<Store>(rootPath_);
+            store_ = makeStore();
             readRoot({});
             break;
         case Kind::Index:
             rootPath_ = path.parent_path().parent_path();
-            store_ = std::make_shared<Store>(rootPath_);
+            store_ = makeStore();
             readRoot(path.filename().string());
             break;
         case Kind::Shard:
         case Kind::CoarseQuantizer:
         case Kind::Other:
             rootPath_ = path.parent_path();
-            store_ = std::make_shared<Store>(rootPath_);
+            store_ = makeStore();
             if (!opened_->sources.empty() && kind_ != Kind::Other) {
                 singleFile_ = opened_->sources.front();
             }
@@ -124,6 +124,12 @@ ShardlakeSession::ShardlakeSession(std::shared_ptr<const strata::OpenedDocument>
 }
 
 ShardlakeSession::~ShardlakeSession() = default;
+
+std::shared_ptr<Store> ShardlakeSession::makeStore() const {
+    // A document opened from a URL reads the rest of its root through the same remote tree.
+    return opened_->tree ? std::make_shared<Store>(opened_->tree, rootPath_)
+                         : std::make_shared<Store>(rootPath_);
+}
 
 void ShardlakeSession::readRoot(const std::string& onlyIndex) {
     if (onlyIndex.empty()) {

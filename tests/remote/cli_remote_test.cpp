@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_run.h"
 #include "remote_test_env.h"
 
 namespace strata {
@@ -22,50 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kCorpus = STRATA_CORPUS_DIR;
-
-struct CliRun {
-    int exit = -1;
-    std::string out, err;
-};
-
-std::string readAll(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string quoted(const std::string& arg) {
-    std::string out = "'";
-    for (const char c : arg) {
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return out + "'";
-}
-
-CliRun runCli(const std::vector<std::string>& args) {
-    static test::TempDir scratch("strata-cli-remote");
-    std::string command = quoted(STRATA_CLI_EXECUTABLE);
-    for (const std::string& arg : args) {
-        command += ' ' + quoted(arg);
-    }
-    const fs::path out = scratch.path() / "out", err = scratch.path() / "err";
-    command += " >" + quoted(out.string()) + " 2>" + quoted(err.string()) + " </dev/null";
-    const int status = std::system(command.c_str());
-    CliRun run;
-    run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    run.out = readAll(out);
-    run.err = readAll(err);
-    return run;
-}
-
-std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
-    for (std::size_t at = text.find(from); at != std::string::npos;
-         at = text.find(from, at + to.size())) {
-        text.replace(at, from.size(), to);
-    }
-    return text;
-}
+using test::CliRun;
+using test::replaceAll;
+using test::runCli;
 
 // One nginx for this program, serving the corpus read-only.
 struct CorpusSite {
@@ -211,9 +171,10 @@ TEST_F(CliOverHttp, ErrorsNameTheUrl) {
     run = runCli({"zs", "info", "ftp://127.0.0.1/x.zs"});
     EXPECT_EQ(run.exit, 2);
     EXPECT_NE(run.err.find("scheme is refused"), std::string::npos) << run.err;
+    // A folder on a server that does not list folders.
     run = runCli({"info", CorpusSite::get().url(kCorpus / "shardlake/root")});
     EXPECT_EQ(run.exit, 2);
-    EXPECT_NE(run.err.find("cannot be opened from a URL yet"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("does not list folders"), std::string::npos) << run.err;
 }
 
 // The reference's requests per command, from its recorded run (http-requests.log).

@@ -190,6 +190,8 @@ NginxServer::NginxServer(const fs::path& root) {
              << "    listen 127.0.0.1:" << port << ";\n"
              << "    root " << root.string() << ";\n"
              << "    location /list/ { autoindex on; autoindex_format json; }\n"
+             << "    location /listed/ { alias " << root.string()
+             << "/; autoindex on; autoindex_format json; }\n"
              << "    location /forbidden/ { deny all; }\n"
              << "    location = /loop/a { return 302 /loop/b; }\n"
              << "    location = /loop/b { return 302 /loop/a; }\n"

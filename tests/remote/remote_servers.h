@@ -52,7 +52,8 @@ struct AccessLogLine {
 class NginxServer {
 public:
     // Serves `root` at "/" (with JSON listings under /list/, a deny rule on /forbidden/ and
-    // redirect rules under /loop/, /moved/, /away/ and /ftp/). Throws std::runtime_error.
+    // redirect rules under /loop/, /moved/, /away/ and /ftp/), and the whole of `root` again
+    // under /listed/ with JSON folder listings. Throws std::runtime_error.
     explicit NginxServer(const std::filesystem::path& root);
     ~NginxServer();
     int port() const { return port_; }
