@@ -97,6 +97,11 @@ public:
             listing =
                 nlohmann::json::parse(response.body.begin(), response.body.end(), nullptr, false);
         }
+        if (response.status == 404) {
+            // No such folder (a server that lists none answers its folders with 403).
+            throw RemoteError(RemoteError::Kind::NotFound, folder.text(), 404,
+                              "no such folder (HTTP 404 Not Found at " + request.url + ")");
+        }
         if (!listing.is_array()) {
             throw SourceError(folder.text() +
                               ": this HTTP server does not list folders (no JSON directory "

@@ -73,6 +73,18 @@ TEST_F(HttpTree, ServerWithoutListingsSaysSo) {
     }
 }
 
+// A missing folder on a server that lists folders is "not found", which readers of folder
+// formats take as a folder that is not there (an index without workers/).
+TEST_F(HttpTree, MissingFolderIsNotFound) {
+    const Location folder = Location::parse(WebSite::get().url("list/no-such-folder"));
+    try {
+        fileTreeFor(folder, RemoteOptions{})->list(folder);
+        FAIL() << "listed a folder that does not exist";
+    } catch (const RemoteError& e) {
+        EXPECT_EQ(e.kind(), RemoteError::Kind::NotFound) << e.what();
+    }
+}
+
 TEST(FileTreeFor, LocalLocationsGetTheLocalTree) {
     EXPECT_EQ(fileTreeFor(Location::parse("/tmp"), RemoteOptions{}), localFileTree());
     EXPECT_FALSE(fileTreeFor(Location::parse("file:///tmp"), RemoteOptions{})->remote());
