@@ -669,7 +669,7 @@ model::Job* MainWindow::reviewChanges() {
     return job;
 }
 
-model::Job* MainWindow::repairCurrent(const QString& output) {
+model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDigests) {
     DocumentView* view = currentView();
     if (view == nullptr) {
         showError(tr("Open a damaged file first."));
@@ -689,15 +689,21 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
     }
     const QString input = view->document()->path();
     const QString target = output.isEmpty() ? model::suggestedRepairPath(input) : output;
+    const bool digests = recomputeDigests && view->document()->format() == FormatId::ZTensor;
+    const bool offerDigests = !digests && view->document()->format() == FormatId::ZTensor;
     QPointer<MainWindow> self(this);
     return model::startRepair(
         *runner_, input, target, true,
-        [self, input, target](std::shared_ptr<const RepairReport> plan, const QString& error) {
+        [self, input, target, digests, offerDigests](std::shared_ptr<const RepairReport> plan,
+                                                     const QString& error) {
             if (!self) {
                 return;
             }
             if (!plan) {
                 self->showError(tr("Cannot repair %1: %2").arg(input, error));
+                if (offerDigests && self->interactive_ && self->askToRecomputeDigests(error)) {
+                    self->repairCurrent(target, true);
+                }
                 return;
             }
             if (self->interactive_) {
@@ -706,29 +712,58 @@ model::Job* MainWindow::repairCurrent(const QString& output) {
                                 QMessageBox::Cancel, self);
                 ask.setInformativeText(model::repairReportText(*plan));
                 ask.addButton(tr("&Repair"), QMessageBox::AcceptRole);
+                QPushButton* replan = offerDigests && !plan->losses.empty()
+                                          ? ask.addButton(tr("Plan Again, Recomputing &Digests"),
+                                                          QMessageBox::ActionRole)
+                                          : nullptr;
                 if (ask.exec() == QMessageBox::Cancel) {
                     return;
                 }
+                if (replan != nullptr && ask.clickedButton() == replan) {
+                    self->repairCurrent(target, true);
+                    return;
+                }
             }
-            model::startRepair(
-                *self->runner_, input, target, false,
-                [self, input, target](std::shared_ptr<const RepairReport> done,
-                                      const QString& why) {
-                    if (!self) {
-                        return;
-                    }
-                    if (!done) {
-                        self->showError(tr("The repair failed: %1").arg(why));
-                        return;
-                    }
-                    self->statusBar()->showMessage(
-                        tr("Repaired copy written: %1")
-                            .arg(model::repairReportText(*done).section(QLatin1Char('\n'), 0, 0)),
-                        10000);
-                    self->openPath(target);
-                    self->compareRepair(input, target);
-                });
-        });
+            self->runRepair(input, target, digests);
+        },
+        digests);
+}
+
+bool MainWindow::askToRecomputeDigests(const QString& why) {
+    QMessageBox ask(QMessageBox::Question, tr("Repair"),
+                    tr("Nothing can be saved with the digests as they are."), QMessageBox::Cancel,
+                    this);
+    ask.setInformativeText(
+        tr("%1\n\nRecomputing the digests keeps the tensors whose digest fails, with new "
+           "digests over their bytes as they are now. The new digests then vouch for bytes that "
+           "no digest protected; the report says which.")
+            .arg(why));
+    QPushButton* replan =
+        ask.addButton(tr("Plan Again, Recomputing &Digests"), QMessageBox::AcceptRole);
+    ask.exec();
+    return ask.clickedButton() == replan;
+}
+
+void MainWindow::runRepair(const QString& input, const QString& target, bool recomputeDigests) {
+    QPointer<MainWindow> self(this);
+    model::startRepair(
+        *runner_, input, target, false,
+        [self, input, target](std::shared_ptr<const RepairReport> done, const QString& why) {
+            if (!self) {
+                return;
+            }
+            if (!done) {
+                self->showError(tr("The repair failed: %1").arg(why));
+                return;
+            }
+            self->statusBar()->showMessage(
+                tr("Repaired copy written: %1")
+                    .arg(model::repairReportText(*done).section(QLatin1Char('\n'), 0, 0)),
+                10000);
+            self->openPath(target);
+            self->compareRepair(input, target);
+        },
+        recomputeDigests);
 }
 
 void MainWindow::compareRepair(const QString& damaged, const QString& repaired) {

@@ -75,7 +75,9 @@ public:
     // action and loss and asks (interactive windows only), then writes the repaired copy beside
     // it (`output`, or a free "-repaired" name) as a job and opens it in a new tab. Returns the
     // planning job, or nullptr (with the reason shown) when the format has no repair.
-    model::Job* repairCurrent(const QString& output = {});
+    // `recomputeDigests` (zTensor): plan and repair keeping tensors whose digest fails, with
+    // new digests; the preview of a zTensor repair offers it too.
+    model::Job* repairCurrent(const QString& output = {}, bool recomputeDigests = false);
 
     // Non-interactive windows (tests, --screenshot) never open modal dialogs.
     void setInteractive(bool interactive) { interactive_ = interactive; }
@@ -143,6 +145,10 @@ private:
     // Opens the compare view between a damaged file and its repaired copy, where the format
     // can be compared.
     void compareRepair(const QString& damaged, const QString& repaired);
+    // The repair itself, after its plan was accepted; the copy then opens beside the input.
+    void runRepair(const QString& input, const QString& target, bool recomputeDigests);
+    // After a zTensor plan that saves nothing: whether to plan again recomputing digests.
+    bool askToRecomputeDigests(const QString& why);
     CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,
                                 const QString& title);
     void createActions();

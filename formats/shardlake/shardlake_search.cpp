@@ -350,6 +350,14 @@ IndexLoad loadIndex(const Store& store, const std::string& version) {
     index.metric = *metric;
     index.dims = static_cast<std::uint32_t>(*manifest.dims);
     index.pq = manifest.compression.pqShards();
+    std::vector<std::string> keys{manifest.coarseQuantizerKey};
+    if (index.pq) {
+        keys.push_back(manifest.compression.codebookKey);
+    }
+    for (const ShardEntry& entry : manifest.shards) {
+        keys.push_back(entry.artifactKey);
+    }
+    store.prefetch(keys);
     if (index.pq) {
         if (std::string error = loadCodebook(store, manifest, index); !error.empty()) {
             out.error = error;

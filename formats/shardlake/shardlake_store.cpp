@@ -1,7 +1,11 @@
 #include "shardlake_store.h"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
 #include "formats/registry/directory_listing.h"
 #include "formats/remote/remote_error.h"
+
 #include "shardlake_manifest.h"
 
 namespace strata::shardlake {
@@ -65,7 +69,8 @@ ByteSourcePtr Store::openFile(const fs::path& path) const {
         try {
             return tree_->open(Location::parse(path.string()));
         } catch (const RemoteError& e) {
-            if (e.kind() == RemoteError::Kind::NotFound) {
+            // Not there, or a folder (an HTTP server redirects it to its '/' form).
+            if (e.kind() == RemoteError::Kind::NotFound || e.url().ends_with('/')) {
                 return nullptr;
             }
             throw;
@@ -87,14 +92,8 @@ bool Store::exists(std::string_view key) const {
         return false;
     }
     if (tree_) {
-        {
-            std::lock_guard lock(mutex_);
-            if (cache_.contains(key)) {
-                return true;
-            }
-        }
-        const auto entry = tree_->stat(Location::parse(pathOf(key).string()));
-        return entry && !entry->isDirectory;
+        // Opening costs the same round trip as asking, and what is asked about is read next.
+        return source(key) != nullptr;
     }
     return isRegularFile(pathOf(key)) && insideRoot(pathOf(key));
 }
@@ -115,6 +114,27 @@ std::vector<ProbeEntry> Store::list(std::string_view key) const {
         }
     }
     return out;
+}
+
+void Store::prefetch(const std::vector<std::string>& keys) const {
+    if (!tree_ || keys.size() < 2) {
+        return;
+    }
+    constexpr std::size_t kOpensInFlight = 8;
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < keys.size(); i = next++) {
+            try {
+                source(keys[i]);
+            } catch (const std::exception&) {
+                // reported when the caller asks for this key
+            }
+        }
+    };
+    std::vector<std::jthread> workers;
+    for (std::size_t i = 0; i < std::min(kOpensInFlight, keys.size()); ++i) {
+        workers.emplace_back(work);
+    }
 }
 
 std::vector<ByteSourcePtr> Store::sources() const {

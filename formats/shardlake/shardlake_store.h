@@ -37,6 +37,9 @@ public:
     // exists but cannot be read (403, the server failing) throws RemoteError. Thread-safe.
     ByteSourcePtr source(std::string_view key) const;
     bool exists(std::string_view key) const;
+    // Opens these keys ahead of use, several at once, when the root is remote (each open is a
+    // round trip); a no-op for a local root. Errors wait for the caller's own source() call.
+    void prefetch(const std::vector<std::string>& keys) const;
     // Every source mapped so far, in the order they were first mapped.
     std::vector<ByteSourcePtr> sources() const;
 

@@ -9,27 +9,29 @@
 namespace strata::model {
 
 Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
-                 RepairDone done) {
+                 RepairDone done, bool recomputeDigests) {
     const QString title = dryRun ? QObject::tr("Plan the repair of %1").arg(input)
                                  : QObject::tr("Repair %1 into %2").arg(input, output);
-    return runner.start(title, [input, output, dryRun, done](JobContext& context) {
-        strata::RepairOptions options;
-        options.dryRun = dryRun;
-        options.cancel = &context.cancelToken();
-        options.progress = context.progressCallback();
-        std::shared_ptr<const strata::RepairReport> report;
-        QString error;
-        try {
-            report = std::make_shared<const strata::RepairReport>(
-                strata::repairPath(input.toStdString(), output.toStdString(), options));
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        context.post([done, report, error] { done(report, error); });
-        if (!error.isEmpty()) {
-            context.fail(error);
-        }
-    });
+    return runner.start(
+        title, [input, output, dryRun, done, recomputeDigests](JobContext& context) {
+            strata::RepairOptions options;
+            options.dryRun = dryRun;
+            options.recomputeDigests = recomputeDigests;
+            options.cancel = &context.cancelToken();
+            options.progress = context.progressCallback();
+            std::shared_ptr<const strata::RepairReport> report;
+            QString error;
+            try {
+                report = std::make_shared<const strata::RepairReport>(
+                    strata::repairPath(input.toStdString(), output.toStdString(), options));
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            context.post([done, report, error] { done(report, error); });
+            if (!error.isEmpty()) {
+                context.fail(error);
+            }
+        });
 }
 
 QString suggestedRepairPath(const QString& input) {

@@ -16,8 +16,10 @@ namespace strata::model {
 using RepairDone =
     std::function<void(std::shared_ptr<const strata::RepairReport> report, const QString& error)>;
 
+// `recomputeDigests`: zTensor only; keeps tensors whose digest fails with new digests (see
+// RepairOptions::recomputeDigests).
 Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
-                 RepairDone done);
+                 RepairDone done, bool recomputeDigests = false);
 
 // A free name beside `input` for its repaired copy: "name-repaired.ext", then "-repaired-2"...
 QString suggestedRepairPath(const QString& input);

@@ -141,6 +141,41 @@ private slots:
         QVERIFY(!view->entropyRequested());
     }
 
+    // A folder format: a Shardlake storage root served with JSON folder listings opens from
+    // its URL, read-only, with the tree of the local root.
+    void opensShardlakeRootFromItsUrl() {
+        const QString rootUrl = url("listed/shardlake/root");
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY2(window.openPath(rootUrl), qPrintable(window.lastError()));
+        strata::model::Document* doc = window.currentView()->document();
+        QCOMPARE(doc->formatName(), QStringLiteral("Shardlake"));
+        QVERIFY(doc->isRemote());
+        QVERIFY(doc->isReadOnly());
+        QCOMPARE(doc->path(), rootUrl);
+
+        std::unique_ptr<strata::model::Document> local =
+            strata::model::Document::open(corpusFile("shardlake/root"));
+        QVERIFY(local != nullptr);
+        strata::model::StructureModel* remoteTree = window.currentView()->structureModel();
+        strata::model::StructureModel localTree(local->root());
+        const QModelIndex remoteRoot = remoteTree->index(0, 0);
+        const QModelIndex localRoot = localTree.index(0, 0);
+        while (remoteTree->canFetchMore(remoteRoot)) {
+            remoteTree->fetchMore(remoteRoot);
+        }
+        while (localTree.canFetchMore(localRoot)) {
+            localTree.fetchMore(localRoot);
+        }
+        QVERIFY(localTree.rowCount(localRoot) > 0);
+        QCOMPARE(remoteTree->rowCount(remoteRoot), localTree.rowCount(localRoot));
+        for (int row = 0; row < localTree.rowCount(localRoot); ++row) {
+            QCOMPARE(remoteTree->index(row, 0, remoteRoot).data().toString(),
+                     localTree.index(row, 0, localRoot).data().toString());
+        }
+    }
+
     void networkIndicatorCountsRequests() {
         MainWindow window;
         window.setInteractive(false);

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
 #include <fstream>
 
 #include "app/compare/compare_view.h"
@@ -18,6 +19,7 @@
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/repair/repair_job.h"
+#include "test_corpus.h"
 
 using namespace strata;
 using namespace strata::gui;
@@ -114,6 +116,40 @@ private slots:
         QCOMPARE(window.documentCount(), tabs + 1);
         QCOMPARE(window.currentView()->document()->path(), repaired);
         QVERIFY(!QFileInfo::exists(root.filePath("collections/c/meta/index.bin")));
+    }
+
+    // A zTensor whose only tensor fails its digest: nothing is saved as it is; asked to
+    // recompute digests, the tensor is kept with a new digest and the copy opens.
+    void recomputesZTensorDigestsWhenAsked() {
+        const std::filesystem::path corpus =
+            strata::test::corpusRoot() / "ztensor/corrupt/digest_mismatch.zt";
+        if (!std::filesystem::exists(corpus)) {
+            QSKIP(strata::test::missingCorpusMessage().c_str());
+        }
+        const QString path = dir_.filePath("digest_mismatch.zt");
+        QVERIFY(QFile::copy(QString::fromStdString(corpus.string()), path));
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(path));
+        QVERIFY(window.waitUntilIdle(30000));
+        const QString repaired = dir_.filePath("digest_mismatch-repaired.zt");
+
+        QVERIFY(window.repairCurrent() != nullptr);
+        QVERIFY(window.waitUntilIdle(30000));
+        QCoreApplication::processEvents();
+        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(window.lastError().contains(QStringLiteral("Cannot repair")));
+        QVERIFY(!QFileInfo::exists(repaired));
+
+        const int tabs = window.documentCount();
+        QVERIFY(window.repairCurrent({}, true) != nullptr);
+        QVERIFY(window.waitUntilIdle(30000));  // the plan
+        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
+        QCoreApplication::processEvents();
+        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(QFileInfo::exists(repaired));
+        QCOMPARE(window.documentCount(), tabs + 1);
+        QCOMPARE(window.currentView()->document()->path(), repaired);
     }
 
     void aFormatWithoutARepairSaysSo() {

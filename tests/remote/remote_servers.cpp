@@ -52,6 +52,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const fs::path&
         if (null >= 0) {
             ::dup2(null, 0);
         }
+        // Nothing else is inherited: a server outliving a killed test must not keep the test's
+        // files open (a lock taken with flock(1) around the test would stay held).
+        ::close_range(3, ~0U, 0);
         std::vector<char*> args;
         for (const std::string& a : argv) {
             args.push_back(const_cast<char*>(a.c_str()));
