@@ -178,11 +178,18 @@ public:
 
 protected:
     ByteSourcePtr openUncached(const std::string& rel) const override {
-        if (!hasFile(rel)) {
+        const auto entry = entryOf(rel);
+        if (!entry || entry->isDirectory) {
             return nullptr;
         }
+        const Location file = root_.child(rel);
+        if (entry->size == 0 && root_.scheme() == Location::Scheme::S3) {
+            // An S3 listing gives every object's exact size: an empty file needs no request
+            // (and a ranged GET of an empty object is an error on some S3 servers).
+            return makeBufferSource(std::vector<std::uint8_t>{}, file.text());
+        }
         try {
-            return tree_->open(root_.child(rel));
+            return tree_->open(file);
         } catch (const RemoteError& e) {
             if (e.kind() == RemoteError::Kind::NotFound) {
                 return nullptr;
