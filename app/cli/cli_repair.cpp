@@ -10,6 +10,7 @@
 #include "command_context.h"
 #include "formats/registry/format_registry.h"
 #include "formats/registry/format_repair.h"
+#include "input_source.h"
 #include "json_output.h"
 #include "terminal_progress.h"
 
@@ -83,6 +84,13 @@ void print(const RepairArgs& args, const std::string& format, const RepairReport
 }
 
 int runRepair(const RepairArgs& args) {
+    for (const std::string& path : {args.input, args.output}) {
+        if (isUrl(path)) {
+            throw std::runtime_error("repair: " + path +
+                                     " is a URL; repair reads and writes local files only: "
+                                     "download it and repair the local copy");
+        }
+    }
     const Detection detection = FormatRegistry::builtin().detect(args.input);
     const std::string format(formatName(detection.format));
     RepairOptions options;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "command_context.h"
+#include "formats/common/location.h"
 #include "formats/zds/zds_jobs.h"
 #include "formats/zds/zds_line_index.h"
 #include "formats/zds/zds_live_set.h"
@@ -29,6 +30,7 @@
 #include "formats/zds/zds_search.h"
 #include "formats/zds/zds_validator.h"
 #include "formats/zds/zds_writer.h"
+#include "input_source.h"
 #include "json_output.h"
 #include "terminal_progress.h"
 
@@ -53,7 +55,12 @@ std::string dumpJson(const nlohmann::ordered_json& json, int indent = -1) {
     return json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+// A dataset folder or `.zds` given as a path or a URL (http(s)://, s3://), which is then read
+// through the run's remote session.
 std::shared_ptr<ZdsDataset> openDataset(const std::string& path) {
+    if (isUrl(path)) {
+        return ZdsDataset::open(inputTree(path), Location::parse(path));
+    }
     std::error_code ec;
     if (!fs::exists(path, ec)) {
         throw SourceError(path + ": no such file or folder");
@@ -61,15 +68,32 @@ std::shared_ptr<ZdsDataset> openDataset(const std::string& path) {
     return ZdsDataset::open(path);
 }
 
+// The commands that write refuse a URL: a remote dataset is read-only.
+void requireLocal(const std::string& command, const std::string& path) {
+    if (isUrl(path)) {
+        throw std::runtime_error("zds " + command + ": " + path +
+                                 " is a URL, and datasets at URLs are read-only; download it and " +
+                                 command + " the local copy");
+    }
+}
+
 // ---- validate ----
 
 int runValidate(const std::string& path, bool json) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        throw SourceError(path + ": no such file or folder");
+    FileTreePtr tree;
+    if (isUrl(path)) {
+        tree = inputTree(path);
+        if (!tree->stat(Location::parse(path))) {
+            throw SourceError(path + ": no such file or folder");
+        }
+    } else {
+        std::error_code ec;
+        if (!fs::exists(path, ec)) {
+            throw SourceError(path + ": no such file or folder");
+        }
     }
     catchInterrupt();
-    auto validator = makeZdsValidator(path);
+    auto validator = makeZdsValidator(path, nullptr, nullptr, tree);
     CollectingSink sink;
     ValidationOptions options;
     options.cancel = &zdsInterrupt;
@@ -354,6 +378,8 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     packCmd->add_flag("--deflate", pack->deflate, "DEFLATE members (default: STORE)");
     packCmd->callback([&context, pack] {
         runGuarded(context, [&] {
+            requireLocal("pack", pack->a);
+            requireLocal("pack", pack->b);
             const auto r = packZds(pack->a, pack->b, jobOptions({}, pack->deflate));
             return finishJob(
                 r, "packed " + std::to_string(r.documents) + " documents into " + pack->b);
@@ -368,6 +394,8 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
                           "Refuse archives that unpack to more bytes (default 64 GiB)");
     unpackCmd->callback([&context, unpack] {
         runGuarded(context, [&] {
+            requireLocal("unpack", unpack->a);
+            requireLocal("unpack", unpack->b);
             ZdsJobOptions options = jobOptions();
             options.maxUnpackedBytes = unpack->maxBytes;
             const auto r = unpackZds(unpack->a, unpack->b, options);
@@ -387,6 +415,7 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
                          "deleted only from the old index come back");
     reindexCmd->callback([&context, reindex] {
         runGuarded(context, [&] {
+            requireLocal("reindex", reindex->a);
             ZdsJobOptions options = jobOptions(reindex->collection);
             options.fromLines = reindex->fromLines;
             const auto r = reindexZds(reindex->a, options);
@@ -402,6 +431,7 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     compactCmd->add_flag("--deflate", compact->deflate, "Archives: DEFLATE rewritten members");
     compactCmd->callback([&context, compact] {
         runGuarded(context, [&] {
+            requireLocal("compact", compact->a);
             const auto r =
                 compactZds(compact->a, jobOptions(compact->collection, compact->deflate));
             return finishJob(r, "kept " + std::to_string(r.documents) + " documents");
@@ -418,6 +448,7 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     convertCmd->add_option("--collection", convert->collection, "Only this collection");
     convertCmd->callback([&context, convert] {
         runGuarded(context, [&] {
+            requireLocal("convert", convert->a);
             const auto r =
                 convertZds(convert->a, convert->to == "docs" ? ZdsLayout::Docs : ZdsLayout::Jsonl,
                            jobOptions(convert->collection));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <mutex>
 
 #include "bounds.h"
@@ -307,6 +308,100 @@ private:
 
 }  // namespace
 
+namespace {
+
+std::string zipErrorText(int code) {
+    zip_error_t error;
+    zip_error_init_with_code(&error, code);
+    std::string text = zip_error_strerror(&error);
+    zip_error_fini(&error);
+    return text;
+}
+
+// A libzip source reading a ByteSource. libzip is C: an exception thrown by a view (a failed
+// remote read) must not unwind through it, so it is kept here and rethrown once libzip returns.
+struct LibzipReader {
+    const ByteSource* source = nullptr;
+    std::uint64_t position = 0;
+    zip_error_t error{};
+    std::exception_ptr thrown;
+
+    static zip_int64_t callback(void* state, void* data, zip_uint64_t length,
+                                zip_source_cmd_t command) {
+        auto* self = static_cast<LibzipReader*>(state);
+        return self->handle(data, length, command);
+    }
+
+    zip_int64_t handle(void* data, zip_uint64_t length, zip_source_cmd_t command) {
+        const auto size = static_cast<zip_int64_t>(source->size());
+        switch (command) {
+            case ZIP_SOURCE_OPEN:
+                position = 0;
+                return 0;
+            case ZIP_SOURCE_READ: {
+                if (static_cast<std::uint64_t>(size) <= position) {
+                    return 0;
+                }
+                const std::uint64_t n =
+                    std::min<std::uint64_t>(length, static_cast<std::uint64_t>(size) - position);
+                try {
+                    const std::size_t got = source->read(
+                        position, {static_cast<std::uint8_t*>(data), static_cast<std::size_t>(n)});
+                    position += got;
+                    return static_cast<zip_int64_t>(got);
+                } catch (...) {
+                    thrown = std::current_exception();
+                    zip_error_set(&error, ZIP_ER_READ, 0);
+                    return -1;
+                }
+            }
+            case ZIP_SOURCE_CLOSE:
+                return 0;
+            case ZIP_SOURCE_SEEK: {
+                const zip_int64_t to = zip_source_seek_compute_offset(
+                    position, static_cast<zip_uint64_t>(size), data, length, &error);
+                if (to < 0) {
+                    return -1;
+                }
+                position = static_cast<std::uint64_t>(to);
+                return 0;
+            }
+            case ZIP_SOURCE_TELL:
+                return static_cast<zip_int64_t>(position);
+            case ZIP_SOURCE_STAT: {
+                auto* st = ZIP_SOURCE_GET_ARGS(zip_stat_t, data, length, &error);
+                if (st == nullptr) {
+                    return -1;
+                }
+                zip_stat_init(st);
+                st->size = static_cast<zip_uint64_t>(size);
+                st->comp_size = st->size;
+                st->comp_method = ZIP_CM_STORE;
+                st->encryption_method = ZIP_EM_NONE;
+                st->valid = ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD |
+                            ZIP_STAT_ENCRYPTION_METHOD;
+                return sizeof(zip_stat_t);
+            }
+            case ZIP_SOURCE_ERROR:
+                return zip_error_to_data(&error, data, length);
+            case ZIP_SOURCE_FREE:
+                return 0;
+            case ZIP_SOURCE_ACCEPT_EMPTY:
+                return 0;  // as libzip's file source: an empty file is not an archive
+            case ZIP_SOURCE_SUPPORTS:
+                return zip_source_make_command_bitmap(
+                    ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
+                    ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, ZIP_SOURCE_SEEK, ZIP_SOURCE_TELL,
+                    ZIP_SOURCE_SUPPORTS, ZIP_SOURCE_ACCEPT_EMPTY, -1);
+            default:
+                zip_error_set(&error, ZIP_ER_OPNOTSUPP, 0);
+                return -1;
+        }
+    }
+};
+
+}  // namespace
+
 std::shared_ptr<ZipArchive> ZipArchive::open(const std::filesystem::path& path,
                                              bool checkConsistency) {
     int flags = ZIP_RDONLY;
@@ -316,22 +411,59 @@ std::shared_ptr<ZipArchive> ZipArchive::open(const std::filesystem::path& path,
     int errorCode = 0;
     zip_t* za = zip_open(path.c_str(), flags, &errorCode);
     if (za == nullptr) {
-        zip_error_t error;
-        zip_error_init_with_code(&error, errorCode);
-        const std::string message =
-            path.string() + ": not a readable ZIP archive: " + zip_error_strerror(&error);
-        zip_error_fini(&error);
-        throw ZipError(message);
+        throw ZipError(path.string() + ": not a readable ZIP archive: " + zipErrorText(errorCode));
     }
     const zip_int64_t libzipCount = zip_get_num_entries(za, 0);
     zip_discard(za);
+    return make(path, openMappedFile(path), libzipCount);
+}
 
+std::shared_ptr<ZipArchive> ZipArchive::open(const ByteSourcePtr& source, bool checkConsistency) {
+    int flags = ZIP_RDONLY;
+    if (checkConsistency) {
+        flags |= ZIP_CHECKCONS;
+    }
+    LibzipReader reader;
+    reader.source = source.get();
+    zip_error_init(&reader.error);
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* zs = zip_source_function_create(&LibzipReader::callback, &reader, &error);
+    if (zs == nullptr) {
+        const std::string text = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        zip_error_fini(&reader.error);
+        throw ZipError(source->name() + ": not a readable ZIP archive: " + text);
+    }
+    zip_t* za = zip_open_from_source(zs, flags, &error);
+    if (za == nullptr) {
+        zip_source_free(zs);
+        const int code = zip_error_code_zip(&error);
+        zip_error_fini(&error);
+        zip_error_fini(&reader.error);
+        if (reader.thrown) {
+            std::rethrow_exception(reader.thrown);
+        }
+        throw ZipError(source->name() + ": not a readable ZIP archive: " + zipErrorText(code));
+    }
+    zip_error_fini(&error);
+    const zip_int64_t libzipCount = zip_get_num_entries(za, 0);
+    zip_discard(za);
+    zip_error_fini(&reader.error);
+    if (reader.thrown) {
+        std::rethrow_exception(reader.thrown);
+    }
+    return make(source->name(), source, libzipCount);
+}
+
+std::shared_ptr<ZipArchive> ZipArchive::make(std::filesystem::path path, ByteSourcePtr source,
+                                             std::int64_t libzipCount) {
     auto archive = std::shared_ptr<ZipArchive>(new ZipArchive());
-    archive->path_ = path;
-    archive->archive_ = openMappedFile(path);
+    archive->path_ = std::move(path);
+    archive->archive_ = std::move(source);
     archive->members_ = readCentralDirectory(*archive->archive_);
     if (libzipCount >= 0 && static_cast<std::uint64_t>(libzipCount) != archive->members_.size()) {
-        throw ZipError(path.string() + ": the central directory lists " +
+        throw ZipError(archive->path_.string() + ": the central directory lists " +
                        std::to_string(libzipCount) + " members but only " +
                        std::to_string(archive->members_.size()) + " records could be read");
     }

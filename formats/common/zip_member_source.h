@@ -54,6 +54,12 @@ public:
     // file cannot be mapped.
     static std::shared_ptr<ZipArchive> open(const std::filesystem::path& path,
                                             bool checkConsistency = false);
+    // The same over a source already open (a remote `.zds`): libzip reads it through the
+    // source's views, so only the end-of-central-directory record, the central directory and
+    // (with checkConsistency) the local headers are fetched, never the members' data. path() is
+    // the source's name. Throws ZipError, or what the source's views throw (a RemoteError).
+    static std::shared_ptr<ZipArchive> open(const ByteSourcePtr& source,
+                                            bool checkConsistency = false);
 
     const std::filesystem::path& path() const { return path_; }
     const ByteSourcePtr& archiveSource() const { return archive_; }
@@ -70,6 +76,9 @@ public:
     ZipCrcCheck checkCrc(const ZipMember& member) const;
 
 private:
+    static std::shared_ptr<ZipArchive> make(std::filesystem::path path, ByteSourcePtr source,
+                                            std::int64_t libzipCount);
+
     std::filesystem::path path_;
     ByteSourcePtr archive_;
     std::vector<ZipMember> members_;

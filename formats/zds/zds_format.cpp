@@ -2,6 +2,7 @@
 
 #include "formats/registry/file_document.h"
 #include "formats/registry/fixed_diagnostic_validator.h"
+#include "formats/remote/remote_error.h"
 #include "zds_probe.h"
 #include "zds_reader.h"
 #include "zds_tree.h"
@@ -21,9 +22,13 @@ void setFixedValidator(OpenedDocument& document, Diagnostic diagnostic) {
     };
 }
 
+// `tree` is null for a local path; for a URL it reads the dataset, and `opened` is the remote
+// file the probe already opened (an archive).
 std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
-                                            const Detection& detection) {
-    auto dataset = ZdsDataset::open(path);
+                                            const Detection& detection, const FileTreePtr& tree,
+                                            const ByteSourcePtr& opened) {
+    auto dataset = tree ? ZdsDataset::open(tree, Location::parse(path.string()), false, opened)
+                        : ZdsDataset::open(path);
     auto document = std::make_unique<OpenedDocument>();
     document->format = FormatId::Zds;
     document->path = path;
@@ -38,34 +43,53 @@ std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
     document->facts.emplace_back("description", detection.description);
     document->facts.emplace_back("container", dataset->archive() ? "ZIP archive" : "folder");
     document->facts.emplace_back("collections", std::to_string(dataset->collections.size()));
-    document->makeValidator = [path, dataset] { return makeZdsValidator(path, dataset); };
+    document->makeValidator = [path, dataset, tree] {
+        return makeZdsValidator(path, dataset, nullptr, tree);
+    };
     // The Documents tab and the editor read this same dataset: one parse, one set of sources.
     document->formatState = dataset;
     return document;
+}
+
+// The file itself as a document: mapped from disk, or the remote source already open.
+std::unique_ptr<OpenedDocument> openRawFile(const ProbeInput& input, const Detection& detection) {
+    return input.tree ? openFileDocument(input.source, detection, "zds")
+                      : openFileDocument(input.path, detection, "zds");
 }
 
 }  // namespace
 
 std::unique_ptr<OpenedDocument> ZdsFormat::open(const std::filesystem::path& path,
                                                 const Detection& detection) const {
-    const ProbeInput input = ProbeInput::fromPath(path);
+    return openTree(ProbeInput::fromPath(path), detection);
+}
+
+// Local paths and URLs alike: `input.tree` (null for local) reads every other file.
+std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
+                                                    const Detection& detection) const {
+    const std::filesystem::path& path = input.path;
+    const FileTreePtr& tree = input.tree;
     const ZdsKind kind = classifyZds(input).kind;
     if (input.isDirectory) {
-        return openDataset(path, detection);
+        return openDataset(path, detection, tree, nullptr);
     }
     if (kind == ZdsKind::Archive) {
         try {
-            return openDataset(path, detection);
+            return openDataset(path, detection, tree, input.source);
+        } catch (const RemoteError&) {
+            throw;  // the server failing, not a damaged archive
         } catch (const SourceError&) {
             // A damaged archive: show the raw file; the validator says what is wrong.
-            auto document = openFileDocument(path, detection, "zds");
+            auto document = openRawFile(input, detection);
             document->root->setStatus(Status::Error);
             ByteSourcePtr raw = document->sources.front();
-            document->makeValidator = [path, raw] { return makeZdsValidator(path, nullptr, raw); };
+            document->makeValidator = [path, raw, tree] {
+                return makeZdsValidator(path, nullptr, raw, tree);
+            };
             return document;
         }
     }
-    auto document = openFileDocument(path, detection, "zds");
+    auto document = openRawFile(input, detection);
     if (kind == ZdsKind::ZdxIndex) {
         addMagicNode(*document, kZdxMagic.size(), "zds");
     } else if (kind == ZdsKind::NotAZip) {

@@ -15,6 +15,10 @@ public:
     // `zds.magic` child; a `.zds` that is not a ZIP reports ZDS-NOT-ZIP.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
+    // The same at a URL: a dataset folder (an HTTP folder with JSON listings, an S3 prefix) or a
+    // `.zds` read by range; read-only.
+    std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
+                                             const Detection& detection) const override;
 };
 
 }  // namespace strata

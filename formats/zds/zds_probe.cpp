@@ -26,18 +26,20 @@ bool isCollectionMetaFile(std::string_view name) {
            name == "doc_index.jsonl" || name == "order.ids";
 }
 
-bool looksLikeCollection(const fs::path& folder) {
-    const DirectoryListing meta = listDirectory(folder / "meta", kFolderLimit);
+// Everything beyond the probed folder is looked at through the input (a URL's tree or disk).
+bool looksLikeCollection(const ProbeInput& input, const fs::path& folder) {
+    const DirectoryListing meta = input.listAt(folder / "meta", kFolderLimit);
     const bool metaKnown = std::any_of(
         meta.entries.begin(), meta.entries.end(),
         [](const ProbeEntry& e) { return e.isRegularFile && isCollectionMetaFile(e.name); });
-    return metaKnown || (!meta.failed && isDirectory(folder / "docs"));
+    return metaKnown || (!meta.failed && input.isDirectoryAt(folder / "docs"));
 }
 
-bool anyCollectionUnder(const fs::path& folder, std::size_t limit = kFolderLimit) {
-    const DirectoryListing listing = listDirectory(folder, limit);
+bool anyCollectionUnder(const ProbeInput& input, const fs::path& folder,
+                        std::size_t limit = kFolderLimit) {
+    const DirectoryListing listing = input.listAt(folder, limit);
     return std::any_of(listing.entries.begin(), listing.entries.end(), [&](const ProbeEntry& e) {
-        return e.isDirectory && looksLikeCollection(folder / e.name);
+        return e.isDirectory && looksLikeCollection(input, folder / e.name);
     });
 }
 
@@ -80,7 +82,7 @@ ZdsProbe make(ZdsKind kind, int confidence, std::string description) {
 
 ZdsProbe classifyFolder(const ProbeInput& input) {
     if (input.hasDirectory("collections")) {
-        if (input.hasFile("zds.json") || anyCollectionUnder(input.path / "collections")) {
+        if (input.hasFile("zds.json") || anyCollectionUnder(input, input.path / "collections")) {
             return make(ZdsKind::DatasetFolder, 90, "ZDS dataset");
         }
         return make(ZdsKind::DatasetFolder, 50, "ZDS dataset without collections");
@@ -88,7 +90,7 @@ ZdsProbe classifyFolder(const ProbeInput& input) {
     if (input.hasFile("zds.json")) {
         return make(ZdsKind::DatasetFolder, 90, "ZDS dataset");
     }
-    if (input.hasDirectory("meta") && looksLikeCollection(input.path)) {
+    if (input.hasDirectory("meta") && looksLikeCollection(input, input.path)) {
         return make(ZdsKind::CollectionFolder, 80, "ZDS collection");
     }
     // A dataset whose collections/ folder was renamed: <name>/<collection>/meta/...
@@ -100,7 +102,7 @@ ZdsProbe classifyFolder(const ProbeInput& input) {
         if (++looked > kRenamedFolderLimit) {
             break;
         }
-        if (anyCollectionUnder(input.path / entry.name, kRenamedFolderLimit)) {
+        if (anyCollectionUnder(input, input.path / entry.name, kRenamedFolderLimit)) {
             return make(ZdsKind::NoCollectionsFolder, 30,
                         "ZDS dataset without a collections/ folder");
         }

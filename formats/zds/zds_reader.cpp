@@ -8,6 +8,7 @@
 
 #include "formats/common/bounds.h"
 #include "formats/common/le_reader.h"
+#include "formats/remote/remote_error.h"
 #include "zds_json_line.h"
 #include "zds_live_set.h"
 #include "zds_probe.h"
@@ -149,6 +150,118 @@ private:
     std::set<std::string> dirs_;
 };
 
+// A folder in a remote tree: one listing per folder, asked for on first use and kept.
+class TreeStorage final : public ZdsStorage {
+public:
+    TreeStorage(FileTreePtr tree, Location root) : tree_(std::move(tree)), root_(std::move(root)) {}
+    bool isArchive() const override { return false; }
+    bool hasFile(const std::string& rel) const override {
+        const auto entry = entryOf(rel);
+        return entry && !entry->isDirectory;
+    }
+    bool hasDirectory(const std::string& rel) const override {
+        if (rel.empty()) {
+            return true;
+        }
+        const auto entry = entryOf(rel);
+        return entry && entry->isDirectory;
+    }
+    std::vector<std::string> directories(const std::string& rel) const override {
+        return names(rel, true);
+    }
+    std::vector<std::string> files(const std::string& rel) const override {
+        return names(rel, false);
+    }
+    std::string displayPath(const std::string& rel) const override {
+        return rel.empty() ? root_.text() : root_.child(rel).text();
+    }
+
+protected:
+    ByteSourcePtr openUncached(const std::string& rel) const override {
+        const auto entry = entryOf(rel);
+        if (!entry || entry->isDirectory) {
+            return nullptr;
+        }
+        const Location file = root_.child(rel);
+        if (entry->size == 0 && root_.scheme() == Location::Scheme::S3) {
+            // An S3 listing gives every object's exact size: an empty file needs no request
+            // (and a ranged GET of an empty object is an error on some S3 servers).
+            return makeBufferSource(std::vector<std::uint8_t>{}, file.text());
+        }
+        try {
+            return tree_->open(file);
+        } catch (const RemoteError& e) {
+            if (e.kind() == RemoteError::Kind::NotFound) {
+                return nullptr;
+            }
+            throw;
+        }
+    }
+
+private:
+    using Listing = std::shared_ptr<const std::vector<FileTreeEntry>>;
+
+    // The sorted listing of folder `rel` (which must exist: only the root and folders found in
+    // their parent's listing are listed, as an HTTP server answers a missing folder with an
+    // error rather than an empty listing).
+    Listing listing(const std::string& rel) const {
+        {
+            std::lock_guard lock(mutex_);
+            if (const auto it = listings_.find(rel); it != listings_.end()) {
+                return it->second;
+            }
+        }
+        std::vector<FileTreeEntry> entries;
+        try {
+            entries = tree_->list(rel.empty() ? root_ : root_.child(rel));
+        } catch (const RemoteError& e) {
+            if (e.kind() != RemoteError::Kind::NotFound) {
+                throw;
+            }
+        }
+        auto made = std::make_shared<const std::vector<FileTreeEntry>>(std::move(entries));
+        std::lock_guard lock(mutex_);
+        return listings_.emplace(rel, std::move(made)).first->second;
+    }
+
+    std::optional<FileTreeEntry> entryOf(const std::string& rel) const {
+        const auto slash = rel.rfind('/');
+        const std::string parent =
+            slash == std::string::npos ? std::string() : rel.substr(0, slash);
+        const std::string name = slash == std::string::npos ? rel : rel.substr(slash + 1);
+        if (name.empty() || !hasDirectory(parent)) {
+            return std::nullopt;
+        }
+        const Listing entries = listing(parent);
+        const auto it = std::lower_bound(
+            entries->begin(), entries->end(), name,
+            [](const FileTreeEntry& e, const std::string& n) { return e.name < n; });
+        if (it == entries->end() || it->name != name) {
+            return std::nullopt;
+        }
+        return *it;
+    }
+
+    std::vector<std::string> names(const std::string& rel, bool wantDirs) const {
+        std::vector<std::string> out;
+        if (!hasDirectory(rel)) {
+            return out;
+        }
+        const Listing entries = listing(rel);
+        for (const FileTreeEntry& e : *entries) {
+            if (e.isDirectory == wantDirs) {
+                out.push_back(e.name);
+            }
+        }
+        return out;
+    }
+
+    FileTreePtr tree_;
+    Location root_;
+    mutable std::mutex mutex_;
+    mutable std::map<std::string, Listing> listings_;
+};
+
 bool isBlank(std::span<const std::uint8_t> line) {
     return std::all_of(line.begin(), line.end(), [](std::uint8_t c) {
         return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -219,6 +332,10 @@ std::unique_ptr<ZdsStorage> makeFolderStorage(const fs::path& root) {
 
 std::unique_ptr<ZdsStorage> makeArchiveStorage(std::shared_ptr<ZipArchive> archive) {
     return std::make_unique<ArchiveStorage>(std::move(archive));
+}
+
+std::unique_ptr<ZdsStorage> makeTreeStorage(FileTreePtr tree, Location root) {
+    return std::make_unique<TreeStorage>(std::move(tree), std::move(root));
 }
 
 std::vector<std::uint64_t> scanLineStarts(const ByteSource& source) {
@@ -524,21 +641,50 @@ std::shared_ptr<ZdsDataset> ZdsDataset::open(const fs::path& path, bool checkZip
     } else {
         throw SourceError(path.string() + ": no such file or folder");
     }
-    const ZdsStorage& st = *ds->storage_;
-    ds->zdsJson = st.open("zds.json");
-    ds->hasCollectionsDir = st.hasDirectory("collections");
-    if (ds->hasCollectionsDir) {
-        for (const std::string& name : st.directories("collections")) {
-            ds->collections.push_back(
-                std::make_unique<ZdsCollection>(st, name, "collections/" + name));
-        }
-    } else if (!st.isArchive() && !ds->zdsJson &&
-               (st.hasDirectory("meta") || st.hasDirectory("docs"))) {
-        ds->singleCollection = true;
-        ds->collections.push_back(
-            std::make_unique<ZdsCollection>(st, path.filename().string(), ""));
-    }
+    ds->readLayout();
     return ds;
+}
+
+std::shared_ptr<ZdsDataset> ZdsDataset::open(const FileTreePtr& tree, const Location& location,
+                                             bool checkZipConsistency, ByteSourcePtr opened) {
+    if (!tree->remote()) {
+        return open(location.localPath(), checkZipConsistency);
+    }
+    auto ds = std::make_shared<ZdsDataset>();
+    ds->path_ = location.text();
+    ds->tree_ = tree;
+    if (!opened) {
+        const std::optional<FileTreeEntry> entry = tree->stat(location);
+        if (!entry) {
+            throw SourceError(location.text() + ": no such file or folder");
+        }
+        if (entry->isDirectory) {
+            ds->storage_ = makeTreeStorage(tree, location);
+        } else {
+            opened = tree->open(location);
+        }
+    }
+    if (opened) {
+        ds->archive_ = ZipArchive::open(opened, checkZipConsistency);
+        ds->storage_ = makeArchiveStorage(ds->archive_);
+    }
+    ds->readLayout();
+    return ds;
+}
+
+void ZdsDataset::readLayout() {
+    const ZdsStorage& st = *storage_;
+    zdsJson = st.open("zds.json");
+    hasCollectionsDir = st.hasDirectory("collections");
+    if (hasCollectionsDir) {
+        for (const std::string& name : st.directories("collections")) {
+            collections.push_back(std::make_unique<ZdsCollection>(st, name, "collections/" + name));
+        }
+    } else if (!st.isArchive() && !zdsJson &&
+               (st.hasDirectory("meta") || st.hasDirectory("docs"))) {
+        singleCollection = true;
+        collections.push_back(std::make_unique<ZdsCollection>(st, path_.filename().string(), ""));
+    }
 }
 
 std::optional<std::string> extractJsonId(std::span<const std::uint8_t> line) {

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/file_tree.h"
+#include "formats/common/location.h"
 #include "formats/common/region.h"
 #include "formats/common/zip_member_source.h"
 
@@ -46,6 +48,12 @@ private:
 
 std::unique_ptr<ZdsStorage> makeFolderStorage(const std::filesystem::path& root);
 std::unique_ptr<ZdsStorage> makeArchiveStorage(std::shared_ptr<ZipArchive> archive);
+// A dataset folder in a remote tree (an HTTP folder with JSON listings, an S3 prefix). Each
+// folder is listed once, on first use, and every hasFile/hasDirectory/files/directories below
+// it is answered from that listing (no request per name); a file absent from its folder's
+// listing is not asked for. A file that is listed but answers 404 reads as absent; any other
+// failure (403, the server failing) throws RemoteError.
+std::unique_ptr<ZdsStorage> makeTreeStorage(FileTreePtr tree, Location root);
 
 inline constexpr std::uint64_t kZdxHeaderSize = 16;
 inline constexpr std::uint64_t kZdxEntryFixedSize = 14;  // u16 id length + u64 + u32
@@ -168,8 +176,19 @@ public:
     // (ZipError for a file that is not a readable ZIP).
     static std::shared_ptr<ZdsDataset> open(const std::filesystem::path& path,
                                             bool checkZipConsistency = false);
+    // The same for a location in a tree: a local location opens as above; a remote one is a
+    // folder read through makeTreeStorage or a `.zds` read by range (ZipArchive over the
+    // source). `opened`, when given, is the remote file already open (the probe's source).
+    static std::shared_ptr<ZdsDataset> open(const FileTreePtr& tree, const Location& location,
+                                            bool checkZipConsistency = false,
+                                            ByteSourcePtr opened = nullptr);
 
+    // The path, or for a remote dataset the URL's text.
     const std::filesystem::path& path() const { return path_; }
+    // The remote tree the dataset is read through; null for a local dataset. A remote dataset
+    // is read-only: writes, repairs and rebuilt indexes need a local copy.
+    const FileTreePtr& tree() const { return tree_; }
+    bool remote() const { return tree_ != nullptr; }
     const ZdsStorage& storage() const { return *storage_; }
     const std::shared_ptr<ZipArchive>& archive() const { return archive_; }
     ByteSourcePtr zdsJson;
@@ -178,7 +197,10 @@ public:
     std::vector<std::unique_ptr<ZdsCollection>> collections;
 
 private:
+    void readLayout();
+
     std::filesystem::path path_;
+    FileTreePtr tree_;
     std::shared_ptr<ZipArchive> archive_;
     std::unique_ptr<ZdsStorage> storage_;
 };

@@ -9,7 +9,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "formats/common/location.h"
 #include "formats/common/zip_member_source.h"
+#include "formats/remote/remote_error.h"
 #include "zds_docs_checks.h"
 #include "zds_json_line.h"
 #include "zds_leftovers.h"
@@ -116,29 +118,34 @@ bool pathEscapes(std::string_view name) {
 class ZdsValidator final : public Validator {
 public:
     ZdsValidator(std::filesystem::path path, std::shared_ptr<ZdsDataset> dataset,
-                 ByteSourcePtr rawFile)
-        : path_(std::move(path)), ds_(std::move(dataset)), rawKeep_(std::move(rawFile)) {}
+                 ByteSourcePtr rawFile, FileTreePtr tree)
+        : path_(std::move(path)),
+          ds_(std::move(dataset)),
+          rawKeep_(std::move(rawFile)),
+          tree_(tree && tree->remote() ? std::move(tree) : nullptr) {}
 
     ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         Reporter r(sink, options);
         const bool completed = runChecks(r, options);
         r.finish();
-        if (completed) {
-            reportZdsLeftovers(path_, sink);  // killed writes: zds_leftovers.h
+        if (completed && !tree_) {
+            // Killed writes (zds_leftovers.h) leave local files; a URL has none to find.
+            reportZdsLeftovers(path_, sink);
         }
         return completed ? ValidationOutcome::Completed : ValidationOutcome::Cancelled;
     }
 
 private:
     bool runChecks(Reporter& r, const ValidationOptions& opt) {
-        std::error_code ec;
-        const bool isFile = std::filesystem::is_regular_file(path_, ec);
-        if (isFile && !openArchive(r)) {
+        if (isFile() && !openArchive(r)) {
             return true;
         }
         if (!ds_) {
             try {
-                ds_ = ZdsDataset::open(path_);
+                ds_ = tree_ ? ZdsDataset::open(tree_, location(), false, rawKeep_)
+                            : ZdsDataset::open(path_);
+            } catch (const RemoteError&) {
+                throw;  // the server failing is not damage to report
             } catch (const SourceError& e) {
                 r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
                 return true;
@@ -167,6 +174,33 @@ private:
 
     // ---- container ----
 
+    Location location() const { return Location::parse(path_.string()); }
+
+    bool isFile() const {
+        if (!tree_) {
+            std::error_code ec;
+            return std::filesystem::is_regular_file(path_, ec);
+        }
+        if (rawKeep_ || (ds_ && ds_->archive())) {
+            return true;
+        }
+        if (ds_) {
+            return false;
+        }
+        const std::optional<FileTreeEntry> entry = tree_->stat(location());
+        return entry && !entry->isDirectory;
+    }
+
+    // The archive through libzip (with or without its consistency checks): the file on disk,
+    // or a remote file read by range.
+    void openWithLibzip(const ByteSourcePtr& raw, bool checkConsistency) const {
+        if (tree_) {
+            ZipArchive::open(raw, checkConsistency);
+        } else {
+            ZipArchive::open(path_, checkConsistency);
+        }
+    }
+
     bool openArchive(Reporter& r) {
         ByteSourcePtr raw = rawKeep_;
         if (ds_ && ds_->archive()) {
@@ -174,7 +208,13 @@ private:
         }
         if (!raw) {
             try {
-                raw = openMappedFile(path_);
+                raw = tree_ ? tree_->open(location()) : openMappedFile(path_);
+            } catch (const RemoteError& e) {
+                if (e.kind() != RemoteError::Kind::NotFound) {
+                    throw;
+                }
+                r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
+                return false;
             } catch (const SourceError& e) {
                 r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
                 return false;
@@ -194,17 +234,19 @@ private:
         }
         rawKeep_ = raw;
         try {
-            ZipArchive::open(path_, true);
+            openWithLibzip(raw, true);
         } catch (const ZipError& e) {
             // Try without the consistency check: a readable archive is still worth checking.
             try {
-                ZipArchive::open(path_, false);
+                openWithLibzip(raw, false);
                 std::string reason = e.what();
                 const auto colon = reason.rfind(": ");
                 reason = colon == std::string::npos ? reason : reason.substr(colon + 2);
                 r.error("ZDS-ZIP-CORRUPT",
                         "the archive fails libzip's consistency check: " + reason, {},
                         path_.string());
+            } catch (const RemoteError&) {
+                throw;
             } catch (const SourceError& e2) {
                 r.error("ZDS-ZIP-CORRUPT", e2.what(), Region{raw.get(), 0, raw->size()});
                 return false;
@@ -865,6 +907,7 @@ private:
     std::filesystem::path path_;
     std::shared_ptr<ZdsDataset> ds_;
     ByteSourcePtr rawKeep_;
+    FileTreePtr tree_;  // null: the local file system
     double base_ = 0;
     double span_ = 1;
 };
@@ -921,8 +964,9 @@ std::size_t firstInvalidUtf8(std::span<const std::uint8_t> s) {
 
 std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path,
                                             std::shared_ptr<ZdsDataset> dataset,
-                                            ByteSourcePtr rawFile) {
-    return std::make_unique<ZdsValidator>(path, std::move(dataset), std::move(rawFile));
+                                            ByteSourcePtr rawFile, FileTreePtr tree) {
+    return std::make_unique<ZdsValidator>(path, std::move(dataset), std::move(rawFile),
+                                          std::move(tree));
 }
 
 }  // namespace strata
