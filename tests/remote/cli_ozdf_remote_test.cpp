@@ -190,6 +190,27 @@ TEST_F(OzdfRemote, WritesRefuseUrls) {
     }
 }
 
+// Served without folder listings (nginx's root location): a standalone document still reads as
+// locally, but a directory document or corpus is an error naming the URL, never a document whose
+// parts are "missing".
+TEST_F(OzdfRemote, FolderWithoutListingIsAnErrorNotAMissingPart) {
+    const std::string base = test::CorpusSites::get().nginx->url("/ozdf/valid/handwritten/");
+    const fs::path local = kCorpus / "ozdf/valid/handwritten/docs/comments.ozdf";
+    ASSERT_TRUE(fs::is_regular_file(local));
+    const CliRun expected = runCli({"ozdf", "dump", local.string()});
+    const CliRun file = runCli({"ozdf", "dump", base + "docs/comments.ozdf"});
+    EXPECT_EQ(file.exit, expected.exit) << file.err;
+    EXPECT_EQ(file.out, expected.out);
+    for (const std::string& folder : std::vector<std::string>{"dirdocs/basic", "corpora/mixed"}) {
+        for (const char* command : {"dump", "validate"}) {
+            const CliRun run = runCli({"ozdf", command, base + folder});
+            EXPECT_EQ(run.exit, 2) << folder << ": " << run.out << run.err;
+            EXPECT_NE(run.err.find("does not list folders"), std::string::npos) << run.err;
+            EXPECT_NE(run.err.find(base + folder), std::string::npos) << run.err;
+        }
+    }
+}
+
 TEST_F(OzdfRemote, MissingDocumentNamesTheUrl) {
     const std::string url = test::CorpusSites::get().http(kCorpus / "ozdf/no-such-document.ozdf");
     for (const char* command : {"dump", "validate"}) {
