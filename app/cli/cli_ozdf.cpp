@@ -11,10 +11,12 @@
 
 #include "command_context.h"
 #include "formats/common/atomic_file.h"
+#include "formats/common/location.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_save.h"
 #include "formats/ozdf/ozdf_validator.h"
+#include "input_source.h"
 #include "json_output.h"
 
 namespace strata::cli {
@@ -23,9 +25,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool isCorpusFolder(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_directory(path, ec) && !ozdf::opensAsDocument(path);
+// A local path, or a URL read through the run's remote session (see input_source.h).
+struct Where {
+    ozdf::TreeReader reader;
+    fs::path path;
+};
+
+Where whereIs(const std::string& text) {
+    if (!isUrl(text)) {
+        return {ozdf::TreeReader(), text};
+    }
+    return {ozdf::TreeReader(inputTree(text)), Location::parse(text).text()};
+}
+
+// Commands that write refuse URLs: writes stay local.
+void refuseUrl(const std::string& text, std::string_view what) {
+    if (isUrl(text)) {
+        throw std::runtime_error(text + ": " + std::string(what) +
+                                 " writes files and cannot write to a URL; download the document "
+                                 "or corpus and run it on the local copy");
+    }
+}
+
+bool isCorpusFolder(const Where& where) {
+    return where.reader.isDirectory(where.path) && !where.reader.opensAsDocument(where.path);
 }
 
 // A document or a corpus, read once; the corpus form holds a single document for a document.
@@ -36,21 +59,25 @@ struct Input {
     bool accepted() const { return documents->accepted(); }
 };
 
-Input readInput(const fs::path& path) {
+Input readInput(const std::string& text) {
+    const Where where = whereIs(text);
+    const fs::path& path = where.path;
     Input input;
-    if (isCorpusFolder(path)) {
+    if (isCorpusFolder(where)) {
         input.corpus = true;
-        *input.documents = ozdf::readCorpus(path);
+        *input.documents = where.reader.readCorpus(path);
     } else {
         input.documents->path = path.parent_path();
-        input.documents->documents.push_back(ozdf::readDocument(path));
+        input.documents->remote = where.reader.remote();
+        input.documents->documents.push_back(where.reader.readDocument(path));
     }
     return input;
 }
 
 int runDump(const std::string& path) {
     bool accepted = false;
-    const ozdf::OrderedJson json = ozdf::dumpJson(path, &accepted);
+    const Where where = whereIs(path);
+    const ozdf::OrderedJson json = ozdf::dumpJson(where.reader, where.path, &accepted);
     std::cout << json.dump(2, ' ', false, ozdf::OrderedJson::error_handler_t::replace) << '\n';
     return accepted ? kExitOk : kExitErrors;
 }
@@ -109,6 +136,7 @@ int runValidate(const std::string& path, bool json) {
 }
 
 int runFmt(const std::string& path, bool check) {
+    refuseUrl(path, "ozdf fmt");
     const Input input = readInput(path);
     if (!input.accepted()) {
         std::cerr << "strata-cli: " << path
@@ -139,6 +167,7 @@ int runFmt(const std::string& path, bool check) {
 }
 
 int runExport(const std::string& path, const std::string& output) {
+    refuseUrl(output, "ozdf export -o");
     const Input input = readInput(path);
     if (!input.accepted()) {
         std::cerr << "strata-cli: " << path << ": has errors; exporting what Strata reads\n";
@@ -157,6 +186,10 @@ int runExport(const std::string& path, const std::string& output) {
 }
 
 int runImport(const std::string& jsonl, const std::string& folder) {
+    refuseUrl(folder, "ozdf import");
+    if (isUrl(jsonl)) {
+        throw std::runtime_error(jsonl + ": ozdf import reads a local JSONL file");
+    }
     std::ifstream in(jsonl, std::ios::binary);
     if (!in) {
         throw std::runtime_error(jsonl + ": cannot open");

@@ -66,6 +66,8 @@ struct Document {
     // Everything found while reading, in reading order. Errors mean the reference refuses the
     // document.
     std::vector<Diagnostic> diagnostics;
+    // Read through a remote tree (`path` holds a URL): nothing beside it is looked at on disk.
+    bool remote = false;
 
     bool accepted() const;
     const ByteSource* mainSource() const { return sources.empty() ? nullptr : sources[0].get(); }
@@ -77,6 +79,8 @@ struct Corpus {
     std::vector<Document> documents;
     // About the corpus folder itself (skipped sub-folders, unreadable entries).
     std::vector<Diagnostic> diagnostics;
+    // Read through a remote tree (`path` holds a URL).
+    bool remote = false;
 
     // False when any document (or the corpus itself) has an error: the reference then refuses
     // to load the whole corpus.

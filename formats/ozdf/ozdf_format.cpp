@@ -27,8 +27,9 @@ void addDocumentFacts(OpenedDocument& opened, const ozdf::Document& document) {
     opened.facts.emplace_back("readable by the reference", document.accepted() ? "yes" : "no");
 }
 
-std::unique_ptr<OpenedDocument> openDocument(const std::filesystem::path& path) {
-    auto document = std::make_shared<ozdf::Document>(ozdf::readDocument(path));
+std::unique_ptr<OpenedDocument> openDocument(ozdf::Document read) {
+    auto document = std::make_shared<ozdf::Document>(std::move(read));
+    const std::filesystem::path path = document->path;
     auto opened = std::make_unique<OpenedDocument>();
     opened->format = FormatId::Ozdf;
     opened->path = path;
@@ -40,8 +41,9 @@ std::unique_ptr<OpenedDocument> openDocument(const std::filesystem::path& path) 
     return opened;
 }
 
-std::unique_ptr<OpenedDocument> openCorpus(const std::filesystem::path& path) {
-    auto corpus = std::make_shared<ozdf::Corpus>(ozdf::readCorpus(path));
+std::unique_ptr<OpenedDocument> openCorpus(ozdf::Corpus read) {
+    auto corpus = std::make_shared<ozdf::Corpus>(std::move(read));
+    const std::filesystem::path path = corpus->path;
     auto opened = std::make_unique<OpenedDocument>();
     opened->format = FormatId::Ozdf;
     opened->path = path;
@@ -68,9 +70,28 @@ std::unique_ptr<OpenedDocument> OzdfFormat::open(const std::filesystem::path& pa
                                                  const Detection& detection) const {
     (void)detection;
     if (isDirectory(path)) {
-        return ozdf::opensAsDocument(path) ? openDocument(path) : openCorpus(path);
+        return ozdf::opensAsDocument(path) ? openDocument(ozdf::readDocument(path))
+                                           : openCorpus(ozdf::readCorpus(path));
     }
-    return openDocument(path);
+    return openDocument(ozdf::readDocument(path));
+}
+
+std::unique_ptr<OpenedDocument> OzdfFormat::openTree(const ProbeInput& input,
+                                                     const Detection& detection) const {
+    if (!input.tree) {
+        return open(input.path, detection);
+    }
+    const ozdf::TreeReader reader(input.tree);
+    std::unique_ptr<OpenedDocument> opened;
+    if (!input.isDirectory) {
+        opened = openDocument(reader.readDocument(input.path, false, input.source));
+    } else if (reader.opensAsDocument(input.path)) {
+        opened = openDocument(reader.readDocument(input.path, true));
+    } else {
+        opened = openCorpus(reader.readCorpus(input.path));
+    }
+    opened->tree = input.tree;
+    return opened;
 }
 
 }  // namespace strata

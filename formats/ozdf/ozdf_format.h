@@ -15,6 +15,11 @@ public:
     // std::shared_ptr<const ozdf::Document> for a document.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
+    // The same for an http(s):// or s3:// file or folder: a document's part files and a
+    // corpus's documents are read through the input's tree (the probe's file is not fetched
+    // again).
+    std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
+                                             const Detection& detection) const override;
 };
 
 }  // namespace strata

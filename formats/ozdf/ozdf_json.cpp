@@ -199,15 +199,18 @@ OrderedJson corpusJson(const Corpus& corpus) {
 }
 
 OrderedJson dumpJson(const fs::path& path, bool* accepted) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec) && !opensAsDocument(path)) {
-        const Corpus corpus = readCorpus(path);
+    return dumpJson(TreeReader(), path, accepted);
+}
+
+OrderedJson dumpJson(const TreeReader& reader, const fs::path& path, bool* accepted) {
+    if (reader.isDirectory(path) && !reader.opensAsDocument(path)) {
+        const Corpus corpus = reader.readCorpus(path);
         if (accepted != nullptr) {
             *accepted = corpus.accepted();
         }
         return corpusJson(corpus);
     }
-    const Document document = readDocument(path);
+    const Document document = reader.readDocument(path);
     if (accepted != nullptr) {
         *accepted = document.accepted();
     }

@@ -27,6 +27,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+class TreeReader;
+
 OrderedJson documentJson(const Document& document);
 // {"kind": "corpus", "documents": [...]}
 OrderedJson corpusJson(const Corpus& corpus);
@@ -34,6 +36,8 @@ OrderedJson corpusJson(const Corpus& corpus);
 // file or a folder with `_metadata.ozdf` (or the interrupted save marker), the corpus form for
 // any other folder. Also returns whether the reference would read it (`accepted`).
 OrderedJson dumpJson(const std::filesystem::path& path, bool* accepted);
+// The same through a reader: `path` may then be a URL's text (see TreeReader).
+OrderedJson dumpJson(const TreeReader& reader, const std::filesystem::path& path, bool* accepted);
 
 // A document from its JSON form, built with the edits of ozdf_edit.h: names are trimmed and
 // upper-cased and paragraphs normalised as the reader would store them (a paragraph holding a

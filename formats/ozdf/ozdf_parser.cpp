@@ -11,9 +11,11 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <system_error>
 
+#include "formats/remote/remote_error.h"
 #include "ozdf_diagnostics.h"
 #include "ozdf_parallel.h"
 #include "ozdf_text.h"
@@ -523,6 +525,84 @@ PartName parsePartName(std::string_view name, std::string_view key) {
     return out;
 }
 
+}  // namespace
+
+// The folders of a remote tree, each listed once (and shared by the threads reading a corpus):
+// whether a folder holds `_metadata.ozdf` or a part file is answered from its listing, not by
+// a request per name.
+class RemoteFolders {
+public:
+    struct Listing {
+        bool found = false;  // false: the tree has no such folder
+        std::vector<FileTreeEntry> entries;
+    };
+
+    explicit RemoteFolders(FileTreePtr tree) : tree_(std::move(tree)) {}
+
+    // A missing folder gives found = false; any other error propagates.
+    std::shared_ptr<const Listing> list(const fs::path& folder) const {
+        const std::string key = folder.string();
+        {
+            std::lock_guard lock(mutex_);
+            if (const auto it = listings_.find(key); it != listings_.end()) {
+                return it->second;
+            }
+        }
+        // Listed outside the lock: a listing is a round trip, and documents read in parallel.
+        auto listing = std::make_shared<Listing>();
+        const Location location = Location::parse(key);
+        try {
+            listing->entries = tree_->list(location);
+            listing->found = true;
+        } catch (const RemoteError& e) {
+            if (e.kind() != RemoteError::Kind::NotFound) {
+                throw;
+            }
+        }
+        // Web servers leave dot files out of their listings (nginx's autoindex does): the
+        // interrupted save marker is asked for by name.
+        const bool http = location.scheme() == Location::Scheme::Http ||
+                          location.scheme() == Location::Scheme::Https;
+        if (listing->found && http && !hasFile(*listing, kWritingMarker)) {
+            const auto marker = tree_->stat(location.child(kWritingMarker));
+            if (marker && !marker->isDirectory) {
+                FileTreeEntry entry = *marker;
+                entry.name = std::string(kWritingMarker);
+                const auto at = std::lower_bound(
+                    listing->entries.begin(), listing->entries.end(), entry.name,
+                    [](const FileTreeEntry& e, const std::string& name) { return e.name < name; });
+                listing->entries.insert(at, std::move(entry));
+            }
+        }
+        std::lock_guard lock(mutex_);
+        return listings_.emplace(key, std::move(listing)).first->second;
+    }
+
+    bool hasFile(const fs::path& folder, std::string_view name) const {
+        return hasFile(*list(folder), name);
+    }
+
+    ByteSourcePtr open(const fs::path& file) const {
+        return tree_->open(Location::parse(file.string()));
+    }
+    std::optional<FileTreeEntry> stat(const fs::path& path) const {
+        return tree_->stat(Location::parse(path.string()));
+    }
+
+private:
+    static bool hasFile(const Listing& listing, std::string_view name) {
+        return std::any_of(
+            listing.entries.begin(), listing.entries.end(),
+            [&](const FileTreeEntry& e) { return !e.isDirectory && e.name == name; });
+    }
+
+    FileTreePtr tree_;
+    mutable std::mutex mutex_;
+    mutable std::map<std::string, std::shared_ptr<const Listing>, std::less<>> listings_;
+};
+
+namespace {
+
 // What a folder that is not a directory document holds: .ozdp parts, .ozdf files, and
 // sub-folders that are directory documents.
 struct FolderContents {
@@ -558,10 +638,53 @@ FolderContents contentsOf(const fs::path& folder, bool lookIntoSubfolders,
     return out;
 }
 
+bool isDocumentFolder(const RemoteFolders& remote, const fs::path& folder) {
+    return remote.hasFile(folder, kMetadataFile) || remote.hasFile(folder, kWritingMarker);
+}
+
+// contentsOf from the folder's listing (and its sub-folders' listings).
+FolderContents contentsOf(const RemoteFolders& remote, const fs::path& folder,
+                          bool lookIntoSubfolders, bool firstDocument = false) {
+    FolderContents out;
+    const auto listing = remote.list(folder);
+    for (const FileTreeEntry& entry : listing->entries) {
+        const std::string extension = fs::path(entry.name).extension().string();
+        if (!entry.isDirectory) {
+            out.parts += extension == ".ozdp" ? 1 : 0;
+            out.documents += extension == ".ozdf" ? 1 : 0;
+        } else if (lookIntoSubfolders && isDocumentFolder(remote, folder / entry.name)) {
+            ++out.documents;
+        }
+        if (firstDocument && out.documents > 0) {
+            break;
+        }
+    }
+    return out;
+}
+
+// Opens a file of a document: nullptr (the problem reported) when it cannot be. Remotely only a
+// missing file is reported; any other error propagates.
+ByteSourcePtr openOrReport(const RemoteFolders* remote, const fs::path& path, Reporter& reporter) {
+    try {
+        return remote != nullptr ? remote->open(path) : openFileSource(path);
+    } catch (const RemoteError& error) {
+        if (error.kind() != RemoteError::Kind::NotFound) {
+            throw;
+        }
+        reporter.errorInFile(codes::kIo, error.what(), path.string());
+    } catch (const SourceError& error) {
+        if (remote != nullptr) {
+            throw;
+        }
+        reporter.errorInFile(codes::kIo, error.what(), path.string());
+    }
+    return nullptr;
+}
+
 class DirectoryReader {
 public:
-    DirectoryReader(Document& document, Reporter& reporter)
-        : document_(document), reporter_(reporter) {}
+    DirectoryReader(Document& document, Reporter& reporter, const RemoteFolders* remote)
+        : document_(document), reporter_(reporter), remote_(remote) {}
 
     void read() {
         const fs::path& folder = document_.path;
@@ -573,15 +696,12 @@ public:
                                   (folder / kWritingMarker).string());
         }
         const fs::path metadata = folder / kMetadataFile;
-        if (!fs::is_regular_file(metadata)) {
+        if (remote_ != nullptr ? !hasRegularEntry(kMetadataFile) : !fs::is_regular_file(metadata)) {
             reportNoMetadata(metadata);
             return;
         }
-        ByteSourcePtr source;
-        try {
-            source = openFileSource(metadata);
-        } catch (const SourceError& error) {
-            reporter_.errorInFile(codes::kIo, error.what(), metadata.string());
+        const ByteSourcePtr source = openOrReport(remote_, metadata, reporter_);
+        if (!source) {
             return;
         }
         document_.sources.push_back(source);
@@ -613,6 +733,21 @@ private:
     }
 
     void listFolder(const fs::path& folder) {
+        if (remote_ != nullptr) {
+            const auto listing = remote_->list(folder);
+            if (!listing->found) {
+                reporter_.errorInFile(codes::kIo, "cannot list the folder: no such folder",
+                                      folder.string());
+            }
+            for (const FileTreeEntry& entry : listing->entries) {
+                entries_.push_back({entry.name, !entry.isDirectory});
+                if (entry.isDirectory) {
+                    subfolders_.push_back(entry.name);
+                }
+            }
+            std::sort(entries_.begin(), entries_.end());
+            return;
+        }
         std::error_code ec;
         for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
             std::error_code typeEc;
@@ -631,6 +766,11 @@ private:
     bool hasEntry(std::string_view name) const {
         return std::any_of(entries_.begin(), entries_.end(),
                            [&](const auto& entry) { return entry.first == name; });
+    }
+
+    bool hasRegularEntry(std::string_view name) const {
+        return std::any_of(entries_.begin(), entries_.end(),
+                           [&](const auto& entry) { return entry.second && entry.first == name; });
     }
 
     struct Candidate {
@@ -710,11 +850,8 @@ private:
         item.partFile = part.name;
         item.partIndex = part.parsed.index;
         const fs::path path = document_.path / part.name;
-        ByteSourcePtr source;
-        try {
-            source = openFileSource(path);
-        } catch (const SourceError& error) {
-            reporter_.errorInFile(codes::kIo, error.what(), path.string());
+        const ByteSourcePtr source = openOrReport(remote_, path, reporter_);
+        if (!source) {
             return item;
         }
         document_.sources.push_back(source);
@@ -776,8 +913,11 @@ private:
                 continue;  // the reference's own save backup
             }
             const fs::path path = document_.path / name;
-            const FolderContents contents = contentsOf(path, false);
-            if (isDocumentFolder(path) || contents.parts > 0 || contents.documents > 0) {
+            const FolderContents contents =
+                remote_ != nullptr ? contentsOf(*remote_, path, false) : contentsOf(path, false);
+            const bool document =
+                remote_ != nullptr ? isDocumentFolder(*remote_, path) : isDocumentFolder(path);
+            if (document || contents.parts > 0 || contents.documents > 0) {
                 reporter_.warningInFile(codes::kNestedDocument,
                                         "sub-folder '" + name +
                                             "' holds OZDF files, but a document cannot hold "
@@ -792,23 +932,27 @@ private:
     std::vector<std::pair<std::string, bool>> entries_;  // name, is a regular file
     std::vector<std::string> subfolders_;
     std::set<std::string> claimed_;
+    const RemoteFolders* remote_;  // null: the local file system
 };
 
-Document readDirectoryDocument(const fs::path& folder) {
+Document readDirectoryDocument(const fs::path& folder, const RemoteFolders* remote = nullptr) {
     Document document;
     document.filename = fileNameOf(folder);
     document.isDirectory = true;
     document.path = folder;
+    document.remote = remote != nullptr;
     Reporter reporter(document.diagnostics);
-    DirectoryReader(document, reporter).read();
+    DirectoryReader(document, reporter, remote).read();
     return document;
 }
 
 // A corpus sub-folder the reference skips because it has no `_metadata.ozdf`: worth a word
 // when it holds OZDF files, damage when it holds part files.
-void reportSkippedFolder(const fs::path& path, Reporter& reporter) {
+void reportSkippedFolder(const fs::path& path, Reporter& reporter,
+                         const RemoteFolders* remote = nullptr) {
     const std::string name = path.filename().string();
-    const FolderContents contents = contentsOf(path, false);
+    const FolderContents contents =
+        remote != nullptr ? contentsOf(*remote, path, false) : contentsOf(path, false);
     if (contents.parts > 0) {
         reporter.warningInFile(codes::kPartsWithoutMetadata,
                                "sub-folder '" + name +
@@ -852,7 +996,127 @@ std::vector<ReadOutcome> readDocumentsInParallel(const std::vector<fs::path>& pa
     return out;
 }
 
+// A remote document: a file (the probe's source when given) or a directory document.
+Document readRemoteDocument(const RemoteFolders& remote, const fs::path& path,
+                            std::optional<bool> isDirectory, ByteSourcePtr opened) {
+    if (!isDirectory) {
+        const std::optional<FileTreeEntry> entry = remote.stat(path);
+        if (!entry) {
+            throw SourceError(path.string() + ": no such file or folder");
+        }
+        isDirectory = entry->isDirectory;
+    }
+    if (*isDirectory) {
+        return readDirectoryDocument(path, &remote);
+    }
+    const Grammar grammar = path.extension() == ".ozdp" ? Grammar::DataPart : Grammar::Document;
+    Document document =
+        readDocumentSource(opened ? opened : remote.open(path), fileNameOf(path), grammar);
+    document.path = path;
+    document.remote = true;
+    return document;
+}
+
+// readCorpus for a remote folder: the same decisions from the folder's listing and those of its
+// sub-folders, the documents read on the same threads.
+Corpus readRemoteCorpus(const RemoteFolders& remote, const fs::path& folder) {
+    Corpus corpus;
+    corpus.path = folder;
+    corpus.remote = true;
+    const auto listing = remote.list(folder);
+    if (!listing->found) {
+        throw SourceError(folder.string() + ": cannot list the folder: no such folder");
+    }
+    Reporter reporter(corpus.diagnostics);
+    std::vector<std::pair<fs::path, bool>> documents;  // path, is a folder
+    std::size_t looseParts = 0;
+    for (const FileTreeEntry& entry : listing->entries) {
+        const fs::path path = folder / entry.name;
+        if (entry.name.ends_with(".ozdf") && !entry.isDirectory) {
+            documents.emplace_back(path, false);
+        } else if (entry.name.ends_with(".ozdp") && !entry.isDirectory) {
+            ++looseParts;
+        } else if (entry.isDirectory) {
+            if (isDocumentFolder(remote, path)) {
+                documents.emplace_back(path, true);
+            } else {
+                reportSkippedFolder(path, reporter, &remote);
+            }
+        }
+    }
+    reportLooseParts(folder, looseParts, reporter);
+    if (documents.empty()) {
+        reporter.infoInFile(codes::kCorpusEmpty,
+                            "the corpus holds no documents (the format says a corpus holds one "
+                            "or more; the reference reads it as empty)",
+                            folder.string());
+    }
+    std::sort(documents.begin(), documents.end(),
+              [](const auto& a, const auto& b) { return a.first.string() < b.first.string(); });
+    std::vector<ReadOutcome> outcomes(documents.size());
+    forEachIndex(documents.size(), kDocumentThreads, [&](std::size_t i) {
+        try {
+            outcomes[i].document =
+                readRemoteDocument(remote, documents[i].first, documents[i].second, nullptr);
+        } catch (...) {
+            outcomes[i].error = std::current_exception();
+        }
+    });
+    corpus.documents.reserve(outcomes.size());
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        try {
+            if (outcomes[i].error) {
+                std::rethrow_exception(outcomes[i].error);
+            }
+            corpus.documents.push_back(std::move(outcomes[i].document));
+        } catch (const RemoteError& error) {
+            // Only a document gone missing since the listing is the corpus's problem.
+            if (error.kind() != RemoteError::Kind::NotFound) {
+                throw;
+            }
+            reporter.errorInFile(codes::kIo, error.what(), documents[i].first.string());
+        }
+    }
+    return corpus;
+}
+
 }  // namespace
+
+TreeReader::TreeReader(FileTreePtr tree)
+    : remote_(tree && tree->remote() ? std::make_shared<const RemoteFolders>(std::move(tree))
+                                     : nullptr) {}
+
+bool TreeReader::isDirectory(const fs::path& path) const {
+    if (!remote_) {
+        std::error_code ec;
+        return fs::is_directory(path, ec);
+    }
+    const std::optional<FileTreeEntry> entry = remote_->stat(path);
+    return entry && entry->isDirectory;
+}
+
+bool TreeReader::opensAsDocument(const fs::path& folder) const {
+    if (!remote_) {
+        return ozdf::opensAsDocument(folder);
+    }
+    if (isDocumentFolder(*remote_, folder)) {
+        return true;
+    }
+    const FolderContents contents = contentsOf(*remote_, folder, true, true);
+    return contents.parts > 0 && contents.documents == 0;
+}
+
+Document TreeReader::readDocument(const fs::path& path, std::optional<bool> isDirectory,
+                                  ByteSourcePtr opened) const {
+    if (!remote_) {
+        return ozdf::readDocument(path);
+    }
+    return readRemoteDocument(*remote_, path, isDirectory, std::move(opened));
+}
+
+Corpus TreeReader::readCorpus(const fs::path& folder) const {
+    return remote_ ? readRemoteCorpus(*remote_, folder) : ozdf::readCorpus(folder);
+}
 
 bool Document::accepted() const {
     return !hasErrors(diagnostics);

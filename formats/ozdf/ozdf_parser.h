@@ -6,8 +6,11 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 
+#include "formats/common/file_tree.h"
 #include "ozdf_document.h"
 
 namespace strata::ozdf {
@@ -33,6 +36,35 @@ Corpus readCorpus(const std::filesystem::path& folder);
 // `_metadata.ozdf` or the interrupted save marker, or it holds `.ozdp` part files and no
 // documents (a directory document that lost its metadata, reported as such).
 bool opensAsDocument(const std::filesystem::path& folder);
+
+class RemoteFolders;
+
+// The same reads for a document or corpus wherever its files are: on disk (a null or local
+// tree: the functions above, memory-mapped, a corpus read on kDocumentThreads threads), or in a
+// remote tree (an http(s):// folder with JSON listings, an S3 prefix), where `path` holds the
+// URL's text. Remotely every folder is listed once per reader (the listing answers "is there a
+// _metadata.ozdf / a part file"), and only a missing file counts as missing: any other remote
+// error (403, 5xx, a server that does not list folders) propagates as a SourceError naming the
+// URL. Documents and corpora read remotely are marked `remote` (nothing beside them is looked at
+// on disk). Thread-safe; keep one reader for the questions and reads about one input.
+class TreeReader {
+public:
+    explicit TreeReader(FileTreePtr tree = nullptr);
+
+    bool remote() const { return remote_ != nullptr; }
+    // Whether `path` is a folder (false when there is nothing there).
+    bool isDirectory(const std::filesystem::path& path) const;
+    bool opensAsDocument(const std::filesystem::path& folder) const;
+    // `isDirectory`, when known, saves asking; `opened`, a remote file already open (a probe's),
+    // is read instead of opening it again.
+    Document readDocument(const std::filesystem::path& path,
+                          std::optional<bool> isDirectory = std::nullopt,
+                          ByteSourcePtr opened = nullptr) const;
+    Corpus readCorpus(const std::filesystem::path& folder) const;
+
+private:
+    std::shared_ptr<const RemoteFolders> remote_;  // null: the local file system
+};
 
 // The part file key of an external list: its upper-cased name with every space turned into '_'.
 std::string partFileKey(std::string_view listName);

@@ -18,8 +18,20 @@ bool isDocumentFolder(const ProbeInput& input, const ProbeEntry& entry) {
     if (!entry.isDirectory) {
         return false;
     }
+    // Through the input's tree: asked for by name (a web server's listing leaves out dot files).
     const auto folder = input.path / entry.name;
-    return isRegularFile(folder / kMetadataFile) || isRegularFile(folder / kWritingMarker);
+    return input.isFileAt(folder / kMetadataFile) || input.isFileAt(folder / kWritingMarker);
+}
+
+// A web server's folder listing (nginx's autoindex) leaves out dot files: over http(s) the
+// interrupted save marker is asked for by name.
+bool hiddenFileAt(const ProbeInput& input, std::string_view name) {
+    if (!input.tree) {
+        return false;
+    }
+    const Location::Scheme scheme = Location::parse(input.path.string()).scheme();
+    return (scheme == Location::Scheme::Http || scheme == Location::Scheme::Https) &&
+           input.isFileAt(input.path / name);
 }
 
 // A text file whose first non-blank line is a `#### NAME` header (what the reference reads
@@ -44,7 +56,7 @@ OzdfProbe classifyFolder(const ProbeInput& input) {
     if (input.hasFile(kMetadataFile)) {
         return make(OzdfKind::DirectoryDocument, 90, "OZDF directory document");
     }
-    if (input.hasFile(kWritingMarker)) {
+    if (input.hasFile(kWritingMarker) || hiddenFileAt(input, kWritingMarker)) {
         return make(OzdfKind::DirectoryDocument, 80,
                     "OZDF directory document with an interrupted save");
     }

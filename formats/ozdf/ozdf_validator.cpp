@@ -34,7 +34,9 @@ public:
         }
         CappedSink capped(sink, options.maxPerCode);
         forward(document_->diagnostics, capped);
-        reportLeftovers(document_->path, 0, capped);
+        if (!document_->remote) {
+            reportLeftovers(document_->path, 0, capped);
+        }
         capped.finish();
         options.reportProgress(1.0, document_->filename);
         return ValidationOutcome::Completed;
@@ -62,7 +64,9 @@ public:
                 static_cast<double>(i + 1) / static_cast<double>(total),
                 "document " + std::to_string(i + 1) + " of " + std::to_string(total));
         }
-        reportLeftovers(corpus_->path, 1, capped);
+        if (!corpus_->remote) {
+            reportLeftovers(corpus_->path, 1, capped);
+        }
         capped.finish();
         return ValidationOutcome::Completed;
     }
