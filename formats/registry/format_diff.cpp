@@ -36,12 +36,17 @@ std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a, const OpenedDocument
         case FormatId::Shardlake: {
             auto sa = a.stateAs<const shardlake::Store>();
             auto sb = b.stateAs<const shardlake::Store>();
-            if (!sa || !sb) {
-                throw DiffError(
-                    "Shardlake comparisons are between two storage roots (folders "
-                    "holding datasets/, indexes/ and aliases/)");
+            if (sa && sb) {
+                return makeShardlakeDiffer(sa, sb);
             }
-            return makeShardlakeDiffer(sa, sb);
+            auto ia = a.stateAs<const shardlake::StoreIndex>();
+            auto ib = b.stateAs<const shardlake::StoreIndex>();
+            if (ia && ib) {
+                return makeShardlakeIndexDiffer(*ia, *ib);
+            }
+            throw DiffError(
+                "Shardlake comparisons are between two storage roots (folders holding "
+                "datasets/, indexes/ and aliases/) or two index folders");
         }
         case FormatId::Zs: {
             auto fa = a.stateAs<const zs::ZsFile>();

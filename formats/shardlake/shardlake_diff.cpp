@@ -59,12 +59,19 @@ std::string formatDistance(double d) {
 
 class ShardlakeDiffer final : public Differ {
 public:
-    ShardlakeDiffer(std::shared_ptr<const Store> a, std::shared_ptr<const Store> b)
-        : a_(std::move(a)), b_(std::move(b)) {}
+    ShardlakeDiffer(std::shared_ptr<const Store> a, std::shared_ptr<const Store> b,
+                    std::string aIndex = {}, std::string bIndex = {})
+        : a_(std::move(a)),
+          b_(std::move(b)),
+          aIndex_(std::move(aIndex)),
+          bIndex_(std::move(bIndex)) {}
 
     DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
+        if (!aIndex_.empty()) {
+            return runIndexes();
+        }
         const struct {
             const char* folder;
             bool files;
@@ -87,6 +94,33 @@ public:
     }
 
 private:
+    // Two index versions only: their files, then their answers.
+    DiffOutcome runIndexes() {
+        ++summary_.compared;
+        DiffOutcome o = folderContents("indexes/" + aIndex_, false);
+        // Identical versions have nothing to compare by answers.
+        if (o == DiffOutcome::Completed && !changedIndexes_.empty()) {
+            o = compareAnswers({{aIndex_, bIndex_}});
+        }
+        if (o == DiffOutcome::Completed) {
+            options_->reportProgress(1.0, "done");
+        }
+        return o;
+    }
+
+    // B's key for a key named by A: the same, except that A's compared index version stands
+    // for B's.
+    std::string keyB(const std::string& key) const {
+        if (aIndex_.empty()) {
+            return key;
+        }
+        const std::string from = "indexes/" + aIndex_;
+        if (key == from || key.starts_with(from + "/")) {
+            return "indexes/" + bIndex_ + key.substr(from.size());
+        }
+        return key;
+    }
+
     bool put(Difference d) {
         // An index version with any difference is worth comparing by its answers.
         if (d.path.starts_with("indexes/")) {
@@ -124,11 +158,13 @@ private:
         return pairs;
     }
 
-    DiffOutcome compareAnswers() {
+    DiffOutcome compareAnswers() { return compareAnswers(answerPairs()); }
+
+    DiffOutcome compareAnswers(const std::vector<std::pair<std::string, std::string>>& pairs) {
         if (options_->answerQueries == 0) {
             return DiffOutcome::Completed;
         }
-        for (const auto& [va, vb] : answerPairs()) {
+        for (const auto& [va, vb] : pairs) {
             shardlake::AnswerOverlapOptions o;
             o.k = options_->answerK;
             o.queries = options_->answerQueries;
@@ -215,12 +251,12 @@ private:
     // id, the others by bytes.
     DiffOutcome folderContents(const std::string& key, bool dataset) {
         std::set<std::string> files;
-        for (const Store* s : {a_.get(), b_.get()}) {
-            for (const auto& f : s->files(key)) {
+        for (const auto& [s, k] : {std::pair{a_.get(), key}, std::pair{b_.get(), keyB(key)}}) {
+            for (const auto& f : s->files(k)) {
                 files.insert(f);
             }
-            for (const auto& sub : s->folders(key)) {
-                for (const auto& f : s->files(key + "/" + sub)) {
+            for (const auto& sub : s->folders(k)) {
+                for (const auto& f : s->files(k + "/" + sub)) {
                     files.insert(sub + "/" + f);
                 }
             }
@@ -258,7 +294,7 @@ private:
     }
 
     bool jsonFile(const std::string& path) {
-        const ByteSourcePtr sa = a_->source(path), sb = b_->source(path);
+        const ByteSourcePtr sa = a_->source(path), sb = b_->source(keyB(path));
         bool both = false;
         if (!presence(path, sa, sb, both)) {
             return false;
@@ -300,7 +336,7 @@ private:
     }
 
     bool binaryFile(const std::string& path) {
-        const ByteSourcePtr sa = a_->source(path), sb = b_->source(path);
+        const ByteSourcePtr sa = a_->source(path), sb = b_->source(keyB(path));
         bool both = false;
         if (!presence(path, sa, sb, both)) {
             return false;
@@ -330,7 +366,7 @@ private:
     }
 
     bool vectors(const std::string& path) {
-        const ByteSourcePtr sa = a_->source(path), sb = b_->source(path);
+        const ByteSourcePtr sa = a_->source(path), sb = b_->source(keyB(path));
         bool both = false;
         if (!presence(path, sa, sb, both)) {
             return false;
@@ -391,6 +427,7 @@ private:
     }
 
     std::shared_ptr<const Store> a_, b_;
+    std::string aIndex_, bIndex_;  // both set: compare these two index versions only
     std::set<std::string> changedIndexes_;
     DiffSink* sink_ = nullptr;
     const DiffOptions* options_ = nullptr;
@@ -401,6 +438,11 @@ private:
 std::unique_ptr<Differ> makeShardlakeDiffer(std::shared_ptr<const Store> a,
                                             std::shared_ptr<const Store> b) {
     return std::make_unique<ShardlakeDiffer>(std::move(a), std::move(b));
+}
+
+std::unique_ptr<Differ> makeShardlakeIndexDiffer(const shardlake::StoreIndex& a,
+                                                 const shardlake::StoreIndex& b) {
+    return std::make_unique<ShardlakeDiffer>(a.store, b.store, a.version, b.version);
 }
 
 }  // namespace strata

@@ -15,4 +15,9 @@ namespace strata {
 std::unique_ptr<Differ> makeShardlakeDiffer(std::shared_ptr<const shardlake::Store> a,
                                             std::shared_ptr<const shardlake::Store> b);
 
+// Two index versions (two index folders, of one root or of two, named alike or not): their
+// files as above (paths named by A's version), then their answers (recall@k).
+std::unique_ptr<Differ> makeShardlakeIndexDiffer(const shardlake::StoreIndex& a,
+                                                 const shardlake::StoreIndex& b);
+
 }  // namespace strata

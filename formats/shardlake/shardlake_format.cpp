@@ -161,8 +161,11 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
     addFacts(*document, detection, *plan.root);
     document->root = std::move(plan.root);
     if (plan.target.scope == ValidationScope::Root) {
-        // What the differ compares: two storage roots.
+        // What the differ compares: two storage roots, or two index versions.
         document->formatState = std::shared_ptr<const Store>(plan.store);
+    } else if (plan.target.scope == ValidationScope::Index && input.isDirectory) {
+        document->formatState =
+            std::make_shared<const StoreIndex>(StoreIndex{plan.store, plan.target.name});
     }
     if (plan.validate) {
         document->makeValidator = [store = std::shared_ptr<const Store>(plan.store),

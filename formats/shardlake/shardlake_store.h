@@ -60,4 +60,10 @@ private:
     mutable std::vector<ByteSourcePtr> order_;
 };
 
+// One index version of a store: what an opened index folder is compared by.
+struct StoreIndex {
+    std::shared_ptr<const Store> store;
+    std::string version;
+};
+
 }  // namespace strata::shardlake

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -192,6 +193,42 @@ TEST(ShardlakeDiff, ProbingEveryShardFindsTheExactAnswer) {
     const auto ab = diff(dir / "a", dir / "b", all).byPath;
     ASSERT_TRUE(ab.contains("answers/v1 vs v2"));
     EXPECT_EQ(ab.at("answers/v1 vs v2").kind, DiffKind::Encoding);
+}
+
+// Two index folders, named alike or not, of one root or of two: only their files (paths named
+// by A's version) and their answers are compared; a version equals itself.
+TEST(ShardlakeDiff, IndexFoldersAreComparedOnTheirOwn) {
+    Roots dir;
+    builtRoot(dir / "a", "v1", 4, 1);
+    builtRoot(dir / "b", "v2", 6, 3);
+    const auto store = [](const fs::path& root) {
+        return std::make_shared<const shardlake::Store>(root);
+    };
+    const auto run = [](const shardlake::StoreIndex& x, const shardlake::StoreIndex& y) {
+        Collected sink;
+        EXPECT_EQ(makeShardlakeIndexDiffer(x, y)->run(sink, {}), DiffOutcome::Completed);
+        return sink.byPath;
+    };
+    const shardlake::StoreIndex a{store(dir / "a"), "v1"}, b{store(dir / "b"), "v2"};
+    EXPECT_TRUE(run(a, a).empty());
+
+    const auto ab = run(a, b);
+    // Nothing of the datasets or aliases; the manifest by field (its index_version among
+    // them), the shards by bytes or presence, the answers of v1 against v2.
+    for (const auto& [path, d] : ab) {
+        EXPECT_TRUE(path.starts_with("indexes/v1/") || path == "answers/v1 vs v2") << path;
+    }
+    ASSERT_TRUE(ab.contains("indexes/v1/manifest.json"));
+    const auto& fields = ab.at("indexes/v1/manifest.json").fields;
+    EXPECT_TRUE(std::any_of(fields.begin(), fields.end(),
+                            [](const DiffField& f) { return f.path == "$.index_version"; }));
+    EXPECT_EQ(ab.at("indexes/v1/shards/shard-0005.sidx").kind, DiffKind::Added);
+    ASSERT_TRUE(ab.contains("answers/v1 vs v2"));
+
+    // Mirrors: B's shards 4 and 5 are removed seen from B.
+    const auto ba = run(b, a);
+    EXPECT_EQ(ba.size(), ab.size());
+    EXPECT_EQ(ba.at("indexes/v2/shards/shard-0005.sidx").kind, DiffKind::Removed);
 }
 
 TEST(ShardlakeDiff, AnIndexThatCannotBeSearchedSaysWhy) {
