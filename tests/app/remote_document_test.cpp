@@ -141,22 +141,36 @@ private slots:
         QVERIFY(!view->entropyRequested());
     }
 
-    // A folder format: a Shardlake storage root served with JSON folder listings opens from
-    // its URL, read-only, with the tree of the local root.
-    void opensShardlakeRootFromItsUrl() {
-        const QString rootUrl = url("listed/shardlake/root");
+    // Folder formats served with JSON folder listings open from their URL, read-only, with the
+    // tree of the local folder.
+    void opensFolderFormatsFromTheirUrl_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("shardlake root")
+            << QStringLiteral("shardlake/root") << QStringLiteral("Shardlake");
+        QTest::newRow("zds dataset")
+            << QStringLiteral("zds/valid/jsonl_two_collections") << QStringLiteral("ZDS");
+        QTest::newRow("ozdf corpus") << QStringLiteral("ozdf/valid/written_by_reference/api_corpus")
+                                     << QStringLiteral("OZDF");
+    }
+
+    void opensFolderFormatsFromTheirUrl() {
+        QFETCH(QString, folder);
+        QFETCH(QString, format);
+        const QByteArray listed = (QStringLiteral("listed/") + folder).toUtf8();
+        const QString rootUrl = url(listed.constData());
         MainWindow window;
         window.setInteractive(false);
         window.show();
         QVERIFY2(window.openPath(rootUrl), qPrintable(window.lastError()));
         strata::model::Document* doc = window.currentView()->document();
-        QCOMPARE(doc->formatName(), QStringLiteral("Shardlake"));
+        QCOMPARE(doc->formatName(), format);
         QVERIFY(doc->isRemote());
         QVERIFY(doc->isReadOnly());
         QCOMPARE(doc->path(), rootUrl);
 
         std::unique_ptr<strata::model::Document> local =
-            strata::model::Document::open(corpusFile("shardlake/root"));
+            strata::model::Document::open(corpusFile(folder.toUtf8().constData()));
         QVERIFY(local != nullptr);
         strata::model::StructureModel* remoteTree = window.currentView()->structureModel();
         strata::model::StructureModel localTree(local->root());
