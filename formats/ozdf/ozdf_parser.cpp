@@ -968,6 +968,13 @@ void reportSkippedFolder(const fs::path& path, Reporter& reporter,
 }
 
 // .ozdp files at the top of a corpus folder belong to no document.
+void reportEmptyCorpus(const fs::path& folder, Reporter& reporter) {
+    reporter.infoInFile(codes::kCorpusEmpty,
+                        "the corpus holds no documents (the format says a corpus holds one or "
+                        "more; the reference reads it as empty)",
+                        folder.string());
+}
+
 void reportLooseParts(const fs::path& folder, std::size_t parts, Reporter& reporter) {
     if (parts > 0) {
         reporter.warningInFile(codes::kPartsWithoutMetadata,
@@ -1046,10 +1053,7 @@ Corpus readRemoteCorpus(const RemoteFolders& remote, const fs::path& folder) {
     }
     reportLooseParts(folder, looseParts, reporter);
     if (documents.empty()) {
-        reporter.infoInFile(codes::kCorpusEmpty,
-                            "the corpus holds no documents (the format says a corpus holds one "
-                            "or more; the reference reads it as empty)",
-                            folder.string());
+        reportEmptyCorpus(folder, reporter);
     }
     std::sort(documents.begin(), documents.end(),
               [](const auto& a, const auto& b) { return a.first.string() < b.first.string(); });
@@ -1196,10 +1200,7 @@ Corpus readCorpus(const fs::path& folder) {
     }
     reportLooseParts(folder, looseParts, reporter);
     if (documents.empty()) {
-        reporter.infoInFile(codes::kCorpusEmpty,
-                            "the corpus holds no documents (the format says a corpus holds one "
-                            "or more; the reference reads it as empty)",
-                            folder.string());
+        reportEmptyCorpus(folder, reporter);
     }
     std::sort(documents.begin(), documents.end(),
               [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });

@@ -175,7 +175,6 @@ ProbeInput ProbeInput::fromTree(const FileTreePtr& tree, const Location& locatio
     input.isDirectory = true;
     bool truncated = false;
     const std::vector<FileTreeEntry> listed = tree->list(location, kMaxEntries, &truncated);
-    input.entries.clear();
     for (const FileTreeEntry& e : listed) {
         input.entries.push_back({e.name, e.isDirectory, !e.isDirectory});
     }
