@@ -492,5 +492,82 @@ TEST(ZtDiff, RandomEditsAreReportedExactlyAndMirror) {
     }
 }
 
+// Property: a random sparse matrix written in a random layout (COO in random order, CSR with
+// rows' entries in random order, dense) against the same matrix with random edits (entries
+// removed, added, changed, explicit zeros added) in another random layout: exactly the edited
+// coordinates differ, the first at the smallest edited row-major index, from either side;
+// without edits, one encoding difference at most.
+TEST(ZtDiff, RandomSparseMatricesAreComparedByCoordinates) {
+    std::mt19937 rng(20261127);
+    const auto pick = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
+    const char* layouts[] = {"sparse_coo", "sparse_csr", "dense"};
+    for (int round = 0; round < 60; ++round) {
+        const std::vector<std::uint64_t> shape{1 + pick(12), 1 + pick(12)};
+        std::map<std::uint64_t, float> a;  // row-major index -> value (non-zero)
+        for (unsigned n = pick(unsigned(shape[0] * shape[1]) + 1); n > 0; --n) {
+            a[pick(unsigned(shape[0] * shape[1]))] = float(1 + pick(100)) / 4.0f;
+        }
+        auto b = a;
+        std::set<std::uint64_t> edited;
+        std::vector<std::uint64_t> zeros;  // explicit zero entries in B (no value change)
+        if (pick(4) != 0) {
+            for (unsigned k = 1 + pick(4); k > 0; --k) {
+                const std::uint64_t at = pick(unsigned(shape[0] * shape[1]));
+                if (!edited.insert(at).second) {
+                    continue;
+                }
+                if (b.contains(at) && pick(2) == 0) {
+                    b.erase(at);  // removed: becomes zero
+                } else {
+                    b[at] = b.contains(at) ? b[at] + 1.0f : 7.5f;  // changed or added
+                }
+            }
+        }
+        for (unsigned n = pick(3); n > 0; --n) {
+            const std::uint64_t at = pick(unsigned(shape[0] * shape[1]));
+            if (!b.contains(at) && !a.contains(at)) {
+                zeros.push_back(at);
+            }
+        }
+        const auto entries = [&](const std::map<std::uint64_t, float>& m,
+                                 const std::vector<std::uint64_t>& explicitZeros) {
+            std::vector<Entry> out;
+            for (const auto& [at, v] : m) {
+                out.push_back({at / shape[1], at % shape[1], v});
+            }
+            for (std::uint64_t at :
+                 std::set<std::uint64_t>(explicitZeros.begin(), explicitZeros.end())) {
+                out.push_back({at / shape[1], at % shape[1], 0.0f});
+            }
+            std::shuffle(out.begin(), out.end(), rng);
+            return out;
+        };
+        const std::string la = layouts[pick(3)];
+        std::string lb = layouts[pick(3)];
+        if (la == "dense" && lb == "dense") {
+            lb = "sparse_coo";
+        }
+        const auto fa = matrix(la, shape, entries(a, {}));
+        const auto fb =
+            matrix(lb, shape, entries(b, zeros), pick(2) ? ZtEncoding::Zstd : ZtEncoding::Raw);
+        SCOPED_TRACE("round " + std::to_string(round) + ": " + la + " against " + lb);
+        EXPECT_TRUE(diff(fa, fa).all.empty());
+        for (const auto& [x, y] : {std::pair{fa, fb}, std::pair{fb, fa}}) {
+            const Collected c = diff(x, y);
+            if (edited.empty()) {
+                ASSERT_LE(c.all.size(), 1u);
+                if (!c.all.empty()) {
+                    EXPECT_EQ(c.all[0].kind, DiffKind::Encoding) << c.all[0].description;
+                }
+                continue;
+            }
+            ASSERT_EQ(c.all.size(), 1u);
+            EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+            EXPECT_EQ(field(c.all[0], "values.differing"), std::to_string(edited.size()));
+            EXPECT_EQ(field(c.all[0], "values.first_index"), std::to_string(*edited.begin()));
+        }
+    }
+}
+
 }  // namespace
 }  // namespace strata
