@@ -558,9 +558,14 @@ private:
             }
             std::optional<std::vector<ozdf::Paragraph>> data;
             std::optional<std::string> itemName;
+            std::vector<std::string> ignored;  // blocks and comments readers do not read
             for (Element& block : read.elements) {
                 if (block.kind != ElementKind::Block) {
+                    ignored.emplace_back("a comment");
                     continue;
+                }
+                if (block.name != "DATA" && block.name != "NAME") {
+                    ignored.push_back("block '" + shown(block.name) + "'");
                 }
                 if (block.name == "DATA" && !data) {
                     data = std::move(block.paragraphs);
@@ -580,6 +585,16 @@ private:
                 continue;
             }
             takeFixes(read);
+            if (!ignored.empty()) {
+                std::string text;
+                for (const std::string& what : ignored) {
+                    text += (text.empty() ? "" : ", ") + what;
+                }
+                report_.actions.push_back(fileStep(
+                    partName + ": " + text +
+                        " not copied: a part holds only NAME and DATA (readers ignore the rest)",
+                    path));
+            }
             Item item;
             item.name = std::move(itemName);
             item.paragraphs = std::move(*data);
@@ -630,6 +645,16 @@ bool hasPartFiles(const fs::path& folder) {
     return false;
 }
 
+bool holdsDocuments(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().extension() == ".ozdf") {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool isDocumentFolder(const fs::path& folder) {
     std::error_code ec;
     return fs::is_regular_file(folder / kMetadataFile, ec) ||
@@ -663,6 +688,11 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
         } else if (fs::is_directory(path, typeEc) && !fs::is_symlink(path, typeEc) &&
                    isDocumentFolder(path)) {
             planned = planner.directory(path, name, name, name);
+        } else if (fs::is_directory(path, typeEc) && holdsDocuments(path)) {
+            report.actions.push_back(fileStep(
+                "sub-folder '" + name + "' not copied: it holds .ozdf files but no " +
+                    std::string(kMetadataFile) + ", so readers skip it (a corpus holds no corpora)",
+                path));
         } else if (fs::is_regular_file(path, typeEc) && name.ends_with(".ozdp")) {
             report.actions.push_back(fileStep(
                 name + " not copied: a part file at the top of a corpus belongs to no document",

@@ -713,3 +713,29 @@ TEST(OzdfRepair, RandomDamageKeepsExactlyWhatWasIntact) {
 
 }  // namespace
 }  // namespace strata::ozdf
+
+namespace strata::ozdf {
+namespace {
+
+// What readers ignore is not copied, and the report says so: no loss.
+TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
+    Scratch scratch("ignored");
+    const fs::path corpus = scratch.path() / "corpus";
+    writeAll(corpus / "a.ozdf", "#### A\na\n\n");
+    writeAll(corpus / "nested" / "b.ozdf", "#### B\nb\n\n");
+    writeAll(corpus / "loose-01.ozdp", "#### DATA\nloose\n\n");
+    writeAll(corpus / "doc" / "_metadata.ozdf", "#### [[M]]\n\n");
+    writeAll(corpus / "doc" / "M-01.ozdp",
+             "#### NAME\nn\n\n#### DATA\nd\n\n#### EXTRA\nx\n\n#### COMMENT\nnote\n\n");
+    const RepairReport report = repairOzdf(corpus, scratch.path() / "out");
+    EXPECT_TRUE(report.complete()) << listed(report);
+    EXPECT_EQ(readOutput(scratch.path() / "out", true), "a.ozdf: A{a} || doc: [[M]]{n:d}");
+    EXPECT_TRUE(anyContains(report.actions, "sub-folder 'nested' not copied"));
+    EXPECT_TRUE(anyContains(report.actions, "loose-01.ozdp not copied"));
+    EXPECT_TRUE(anyContains(report.actions,
+                            "doc/M-01.ozdp: block 'EXTRA', a comment not copied: a part holds "
+                            "only NAME and DATA"));
+}
+
+}  // namespace
+}  // namespace strata::ozdf
