@@ -56,18 +56,34 @@ RepairStep fileStep(std::string description, const fs::path& file, std::uint64_t
     return step;
 }
 
-// The 1-based line of `offset` ("\n", "\r\n" and a lone "\r" end a line).
-std::uint64_t lineAt(std::string_view bytes, std::uint64_t offset) {
-    std::uint64_t line = 1;
-    const std::size_t end = static_cast<std::size_t>(std::min<std::uint64_t>(offset, bytes.size()));
-    for (std::size_t i = 0; i < end; ++i) {
-        if (bytes[i] == '\n' ||
-            (bytes[i] == '\r' && (i + 1 >= bytes.size() || bytes[i + 1] != '\n'))) {
-            ++line;
+// The 1-based line of an offset ("\n", "\r\n" and a lone "\r" end a line), for offsets asked
+// in increasing order (as diagnostics and mends come), so a large file is scanned once.
+class LineCounter {
+public:
+    explicit LineCounter(std::string_view bytes) : bytes_(bytes) {}
+
+    std::uint64_t at(std::uint64_t offset) {
+        const std::size_t end =
+            static_cast<std::size_t>(std::min<std::uint64_t>(offset, bytes_.size()));
+        if (end < pos_) {
+            pos_ = 0;
+            line_ = 1;
         }
+        for (; pos_ < end; ++pos_) {
+            const char c = bytes_[pos_];
+            if (c == '\n' ||
+                (c == '\r' && (pos_ + 1 >= bytes_.size() || bytes_[pos_ + 1] != '\n'))) {
+                ++line_;
+            }
+        }
+        return line_;
     }
-    return line;
-}
+
+private:
+    std::string_view bytes_;
+    std::size_t pos_ = 0;
+    std::uint64_t line_ = 1;
+};
 
 // Offsets of the mended text mapped back to the input's: a mend that inserts a byte shifts what
 // follows.
@@ -109,6 +125,7 @@ std::optional<std::string> mendText(std::string_view bytes, Grammar grammar,
     std::size_t copied = 0;
     std::size_t at = 0;
     std::size_t mended = 0;
+    LineCounter lines(bytes);
     if (bytes.starts_with("\xEF\xBB\xBF")) {
         out += "   ";  // stripped like any leading whitespace: offsets are kept
         copied = at = 3;
@@ -143,9 +160,9 @@ std::optional<std::string> mendText(std::string_view bytes, Grammar grammar,
                     copied = fixAt;
                 }
                 if (++mended <= kListed) {
-                    fixes.emplace_back(name + ": line " + std::to_string(lineAt(bytes, at)) +
-                                           ": the " + (header ? "header '" : "item marker '") +
-                                           shown(s) + "' given the single space after '" +
+                    fixes.emplace_back(name + ": line " + std::to_string(lines.at(at)) + ": the " +
+                                           (header ? "header '" : "item marker '") + shown(s) +
+                                           "' given the single space after '" +
                                            std::string(s.substr(0, 4)) + "'",
                                        Region{&source, at, line.end - at});
                 }
@@ -178,6 +195,8 @@ FileRead readFile(const fs::path& path, Grammar grammar, bool metadata, const st
     const ByteSourcePtr parsed = mended ? makeBufferSource(*mended, path.string()) : r.source;
     Document read = ozdf::readDocumentSource(parsed, path.filename().string(), grammar);
     std::size_t blankLines = 0;
+    bool uncounted = false;
+    LineCounter lines(bytes);
     for (const Diagnostic& d : read.diagnostics) {
         if (d.severity != Severity::Error) {
             continue;
@@ -187,8 +206,8 @@ FileRead readFile(const fs::path& path, Grammar grammar, bool metadata, const st
         const std::uint64_t length = located ? d.regions[0].length : 0;
         if (d.code == ozdf::codes::kBlankLine) {
             if (++blankLines <= kListed) {
-                r.fixes.emplace_back(name + ": line " + std::to_string(lineAt(bytes, offset)) +
-                                         ": " + d.message + ": the blank line added" +
+                r.fixes.emplace_back(name + ": line " + std::to_string(lines.at(offset)) + ": " +
+                                         d.message + ": the blank line added" +
                                          (d.message.starts_with("a header")
                                               ? " (a line starting with '#### ' is a header: "
                                                 "it cannot be text)"
@@ -199,21 +218,24 @@ FileRead readFile(const fs::path& path, Grammar grammar, bool metadata, const st
         }
         if (d.code == ozdf::codes::kTruncated &&
             d.message.starts_with("more " + std::string(ozdf::codes::kBlankLine))) {
+            uncounted = true;  // the reader stops listing them
             continue;
         }
         if (metadata && d.code == ozdf::codes::kExternalInStandalone) {
             continue;
         }
-        r.problem = (located ? "line " + std::to_string(lineAt(bytes, offset)) + " (" +
+        r.problem = (located ? "line " + std::to_string(lines.at(offset)) + " (" +
                                    bytesText(offset, length) + "): "
                              : std::string()) +
                     d.code + ": " + d.message;
         break;
     }
     if (blankLines > kListed) {
-        r.fixes.emplace_back(
-            name + ": " + std::to_string(blankLines - kListed) + " more missing blank lines added",
-            Region{});
+        r.fixes.emplace_back(name + ": " + std::to_string(blankLines - kListed) +
+                                 (uncounted ? " more missing blank lines added, and others not "
+                                              "counted"
+                                            : " more missing blank lines added"),
+                             Region{});
     }
     r.elements = std::move(read.elements);
     for (Element& e : r.elements) {  // the regions point into `parsed`, which goes now
