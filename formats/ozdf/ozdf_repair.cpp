@@ -410,6 +410,11 @@ public:
                     fileStep(name + "/" + file +
                                  " not copied: it belongs to no external list (readers ignore it)",
                              folder / file));
+            } else if (!file.ends_with(".ozdp") && file != kMetadataFile &&
+                       file != kWritingMarker) {
+                report_.actions.push_back(fileStep(
+                    name + "/" + file + " not copied: it is not a file of an OZDF document",
+                    folder / file));
             }
         }
         return writable(std::move(document), folder, relative, 0);

@@ -725,6 +725,7 @@ TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
     writeAll(corpus / "nested" / "b.ozdf", "#### B\nb\n\n");
     writeAll(corpus / "loose-01.ozdp", "#### DATA\nloose\n\n");
     writeAll(corpus / "doc" / "_metadata.ozdf", "#### [[M]]\n\n");
+    writeAll(corpus / "doc" / "notes.txt", "hello");
     writeAll(corpus / "doc" / "M-01.ozdp",
              "#### NAME\nn\n\n#### DATA\nd\n\n#### EXTRA\nx\n\n#### COMMENT\nnote\n\n");
     const RepairReport report = repairOzdf(corpus, scratch.path() / "out");
@@ -732,6 +733,7 @@ TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
     EXPECT_EQ(readOutput(scratch.path() / "out", true), "a.ozdf: A{a} || doc: [[M]]{n:d}");
     EXPECT_TRUE(anyContains(report.actions, "sub-folder 'nested' not copied"));
     EXPECT_TRUE(anyContains(report.actions, "loose-01.ozdp not copied"));
+    EXPECT_TRUE(anyContains(report.actions, "doc/notes.txt not copied"));
     EXPECT_TRUE(anyContains(report.actions,
                             "doc/M-01.ozdp: block 'EXTRA', a comment not copied: a part holds "
                             "only NAME and DATA"));
