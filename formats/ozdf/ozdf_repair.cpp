@@ -398,7 +398,7 @@ public:
         for (const auto& [list, key] : keys) {
             allKeys.insert(key);
         }
-        std::set<std::string> claimed;
+        std::map<std::string, std::string> claimed;  // part file → the key that read it
         for (Element& e : document.elements) {
             if (e.kind == ElementKind::ExternalList) {
                 readParts(e, keys[e.name], allKeys, folder, name, relative, listing, claimed);
@@ -541,26 +541,31 @@ private:
 
     void readParts(Element& list, const std::string& key, const std::set<std::string>& allKeys,
                    const fs::path& folder, const std::string& name, const fs::path& relative,
-                   const Listing& listing, std::set<std::string>& claimed) {
+                   const Listing& listing, std::map<std::string, std::string>& claimed) {
         const std::string listName = name + ": external list [[" + list.name + "]]";
         std::vector<Part> parts;
         for (const std::string& file : listing.files) {
+            // Two lists with one key ([[A B]] and [[A_B]]) both read its parts, as readers do.
+            const auto owner = claimed.find(file);
             if (!file.starts_with(key + "-") || !file.ends_with(".ozdp") ||
-                claimed.contains(file)) {
+                (owner != claimed.end() && owner->second != key)) {
                 continue;
             }
             Part part{file};
             if (const auto n = partNumber(file, key, part.unicodeDigits)) {
                 part.number = *n;
                 parts.push_back(std::move(part));
-                claimed.insert(file);
+                claimed[file] = key;
                 continue;
             }
             if (const std::string other = keyOfPartName(file);
                 !other.empty() && other != key && allKeys.contains(other)) {
                 continue;  // a part of another list whose key starts like this one
             }
-            claimed.insert(file);
+            if (owner != claimed.end()) {
+                continue;  // lost already, with the list that read it first
+            }
+            claimed[file] = key;
             std::error_code ec;
             const auto size = fs::file_size(folder / file, ec);
             loseItem(folder, file, relative,
@@ -712,8 +717,7 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
         std::optional<Document> planned;
         if (fs::is_regular_file(path, typeEc) && name.ends_with(".ozdf")) {
             planned = planner.standalone(path, name, name);
-        } else if (fs::is_directory(path, typeEc) && !fs::is_symlink(path, typeEc) &&
-                   isDocumentFolder(path)) {
+        } else if (fs::is_directory(path, typeEc) && isDocumentFolder(path)) {
             planned = planner.directory(path, name, name, name);
         } else if (fs::is_directory(path, typeEc) && holdsDocuments(path)) {
             report.actions.push_back(fileStep(
@@ -770,9 +774,10 @@ void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path&
         const fs::path to = folder / q.relative;
         fs::create_directories(to.parent_path());
         if (fs::is_directory(q.source)) {
-            fs::copy(q.source, to, fs::copy_options::recursive);
+            // A part quarantined before its whole document is already there, with the same bytes.
+            fs::copy(q.source, to, fs::copy_options::recursive | fs::copy_options::skip_existing);
         } else {
-            fs::copy_file(q.source, to);
+            fs::copy_file(q.source, to, fs::copy_options::skip_existing);
         }
     }
 }
@@ -845,8 +850,12 @@ fs::path ozdfQuarantinePath(const fs::path& output) {
     return p;
 }
 
-RepairReport repairOzdf(const fs::path& input, const fs::path& output,
+RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
                         const RepairOptions& options) {
+    fs::path output = requested.lexically_normal();
+    if (!output.has_filename() && output.has_parent_path()) {
+        output = output.parent_path();  // "out/"
+    }
     RepairReport report;
     report.itemName = "documents";
     report.dryRun = options.dryRun;

@@ -741,3 +741,24 @@ TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
 
 }  // namespace
 }  // namespace strata::ozdf
+
+namespace strata::ozdf {
+namespace {
+
+// [[A B]] and [[A_B]] share the part file key A_B: readers give both lists its parts, and so
+// does the repaired copy. The output may be named with a trailing slash.
+TEST(OzdfRepair, ListsSharingAPartFileKeyKeepTheirParts) {
+    Scratch scratch("shared_key");
+    const fs::path doc = scratch.path() / "doc";
+    writeAll(doc / "_metadata.ozdf", "#### [[A B]]\n\n#### [[A_B]]\n\n");
+    writeAll(doc / "A_B-01.ozdp", "#### DATA\none\n\n");
+    writeAll(doc / "A_B-03.ozdp", "#### DATA\nthree\n\n");
+    const RepairReport report = repairOzdf(doc, (scratch.path() / "out").string() + "/");
+    EXPECT_TRUE(report.complete()) << listed(report);
+    EXPECT_EQ(readOutput(scratch.path() / "out", false),
+              "[[A B]]{-:one;-:three} [[A_B]]{-:one;-:three}");
+    EXPECT_EQ(readDocument(doc).elements.size(), 2U);
+}
+
+}  // namespace
+}  // namespace strata::ozdf
