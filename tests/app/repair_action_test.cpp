@@ -160,6 +160,9 @@ private slots:
         QFile note(repairedNote);
         QVERIFY(note.open(QIODevice::ReadOnly));
         QCOMPARE(note.readAll(), QByteArray("#### TITLE\nwords\n\n#### BODY\nmore\n\n"));
+        // A quarantine left beside a name makes it taken too.
+        QVERIFY(QFile::rename(repairedBook, dir_.filePath("elsewhere")));
+        QCOMPARE(model::suggestedRepairPath(book.path()), dir_.filePath("book-repaired-2"));
     }
 
     // A zTensor whose only tensor fails its digest: nothing is saved as it is; asked to
