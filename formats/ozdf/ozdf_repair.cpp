@@ -627,6 +627,12 @@ private:
                         " not copied: a part holds only NAME and DATA (readers ignore the rest)",
                     path));
             }
+            if (itemName && itemName->empty()) {
+                report_.actions.push_back(fileStep(
+                    partName + ": the empty NAME block is not written (the item reads back " +
+                        "unnamed, as the reference's writer writes it too)",
+                    path));
+            }
             Item item;
             item.name = std::move(itemName);
             item.paragraphs = std::move(*data);
