@@ -327,6 +327,8 @@ public:
     std::vector<Quarantined>& quarantine() { return quarantine_; }
     // Why the first document lost was lost (without where it would be quarantined).
     const std::string& firstLoss() const { return firstLoss_; }
+    // Documents written with other bytes than the input's (the canonical layout).
+    std::size_t rewritten() const { return rewritten_; }
 
     // A standalone document read from `file`, written as `filename`; quarantined as `relative`.
     std::optional<Document> standalone(const fs::path& file, const std::string& filename,
@@ -348,7 +350,7 @@ public:
         Document document;
         document.filename = filename;
         document.elements = std::move(read.elements);
-        return writable(std::move(document), file, relative, read.source->size());
+        return writable(std::move(document), file, name, relative, read.source->size());
     }
 
     // A directory document read from `folder`, written as `filename`; its files quarantined
@@ -417,7 +419,7 @@ public:
                     folder / file));
             }
         }
-        return writable(std::move(document), folder, relative, 0);
+        return writable(std::move(document), folder, name, relative, 0);
     }
 
 private:
@@ -468,22 +470,49 @@ private:
 
     // The planned document must be writable as it is (the writer refuses what would not read
     // back the same); otherwise it is quarantined whole.
+    // Counts it among the documents whose files change (beyond the mends listed).
     std::optional<Document> writable(Document document, const fs::path& source,
-                                     const fs::path& relative, std::uint64_t length) {
+                                     const std::string& name, const fs::path& relative,
+                                     std::uint64_t length) {
+        bool changed = false;
         try {
-            (void)ozdf::writeDocumentText(document);
+            const std::string text = ozdf::writeDocumentText(document);
+            changed = !sameBytes(document.isDirectory ? source / kMetadataFile : source, text);
             for (const Element& e : document.elements) {
-                if (e.kind == ElementKind::ExternalList) {
-                    (void)ozdf::writeParts(e);
+                if (e.kind != ElementKind::ExternalList) {
+                    changed = changed || (document.isDirectory && e.kind == ElementKind::List &&
+                                          !e.items.empty() && !e.items[0].partFile.empty());
+                    continue;
+                }
+                const auto parts = ozdf::writeParts(e);
+                for (std::size_t i = 0; i < parts.size() && !changed; ++i) {
+                    changed = parts[i].first != e.items[i].partFile ||
+                              !sameBytes(source / e.items[i].partFile, parts[i].second);
                 }
             }
         } catch (const ozdf::WriteError& e) {
             return lose(source, relative,
-                        "document '" + relative.string() +
+                        "document '" + name +
                             "' cannot be written so that it reads back the same: " + e.what(),
                         true, length);
         }
+        rewritten_ += changed ? 1 : 0;
         return document;
+    }
+
+    static bool sameBytes(const fs::path& file, std::string_view text) {
+        std::error_code ec;
+        if (fs::file_size(file, ec) != text.size() || ec) {
+            return false;
+        }
+        try {
+            const ByteSourcePtr bytes = openMappedFile(file);
+            const ByteView view = bytes->view(0, bytes->size());
+            return std::string_view(reinterpret_cast<const char*>(view.data()), view.size()) ==
+                   text;
+        } catch (const SourceError&) {
+            return false;
+        }
     }
 
     // A folder of parts without `_metadata.ozdf`: one external list per part file key, in key
@@ -670,6 +699,7 @@ private:
     RepairReport& report_;
     std::vector<Quarantined> quarantine_;
     std::string firstLoss_;
+    std::size_t rewritten_ = 0;
 };
 
 bool hasPartFiles(const fs::path& folder) {
@@ -909,6 +939,14 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
         documents.push_back(std::move(*one));
     }
     report.recovered = documents.size();
+    if (planner.rewritten() > 0) {
+        report.actions.push_back(
+            {std::to_string(planner.rewritten()) + " of the " + std::to_string(documents.size()) +
+                 " documents written in the canonical layout (names upper-cased, paragraphs "
+                 "wrapped at 80 columns, whitespace collapsed, one blank line between blocks, "
+                 "parts numbered from 01): what readers read from them is unchanged",
+             Region{}});
+    }
     if (!planner.quarantine().empty()) {
         report.actions.push_back({"quarantined in " + quarantinePath.string() + ": " +
                                       std::to_string(planner.quarantine().size()) +
