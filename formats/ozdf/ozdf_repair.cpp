@@ -243,6 +243,12 @@ FileRead readFile(const fs::path& path, Grammar grammar, bool metadata, const st
         for (ozdf::Paragraph& p : e.paragraphs) {
             p.region = Region{};
         }
+        for (Item& item : e.items) {
+            item.region = item.markerRegion = item.partRegion = Region{};
+            for (ozdf::Paragraph& p : item.paragraphs) {
+                p.region = Region{};
+            }
+        }
     }
     return r;
 }
