@@ -22,6 +22,7 @@ Job* startRepair(JobRunner& runner, const QString& input, const QString& output,
                  RepairDone done, bool recomputeDigests = false);
 
 // A free name beside `input` for its repaired copy: "name-repaired.ext", then "-repaired-2"...
+// (free: neither it nor a quarantine beside it exists).
 QString suggestedRepairPath(const QString& input);
 
 // The report for a person: a summary line, then one line per action and per loss.
