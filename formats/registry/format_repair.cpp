@@ -1,6 +1,7 @@
 #include "format_repair.h"
 
 #include "format_registry.h"
+#include "formats/shardlake/shardlake_repair.h"
 #include "formats/zds/zds_repair.h"
 #include "formats/zs/zs_repair.h"
 #include "formats/ztensor/zt_repair.h"
@@ -8,7 +9,8 @@
 namespace strata {
 
 bool canRepair(FormatId format) {
-    return format == FormatId::Zs || format == FormatId::Zds || format == FormatId::ZTensor;
+    return format == FormatId::Zs || format == FormatId::Zds || format == FormatId::ZTensor ||
+           format == FormatId::Shardlake;
 }
 
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
@@ -21,12 +23,14 @@ RepairReport repairPath(const std::filesystem::path& input, const std::filesyste
             return repairZtFile(input, output, options);
         case FormatId::Zds:
             return repairZdsDataset(input, output, options);
+        case FormatId::Shardlake:
+            return repairShardlakeRoot(input, output, options);
         default:
             break;
     }
     throw RepairError("repairing " + std::string(formatName(detection.format)) +
-                      " is not supported yet (ZS files, ZDS datasets and zTensor files can be "
-                      "repaired)");
+                      " is not supported yet (ZS files, ZDS datasets, zTensor files and Shardlake "
+                      "storage roots can be repaired)");
 }
 
 }  // namespace strata

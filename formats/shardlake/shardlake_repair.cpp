@@ -1,0 +1,1869 @@
+#include "shardlake_repair.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "formats/common/checksums.h"
+#include "formats/common/le_reader.h"
+#include "shardlake_alias_edit.h"
+#include "shardlake_binary.h"
+#include "shardlake_builder.h"
+#include "shardlake_checks.h"
+#include "shardlake_dataset.h"
+#include "shardlake_json.h"
+#include "shardlake_json_writer.h"
+#include "shardlake_manifest.h"
+#include "shardlake_search.h"
+#include "shardlake_store.h"
+#include "shardlake_validator.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+namespace shardlake {
+namespace {
+
+constexpr std::uint64_t kChunk = 4u << 20;
+// Larger values are not believed: a damaged field, not a real file.
+constexpr std::uint32_t kMaxDims = 1u << 20;
+constexpr std::uint32_t kMaxCentroidsPerShard = 64;
+
+Region wholeOf(const ByteSourcePtr& source) {
+    return source ? Region{source.get(), 0, source->size()} : Region{};
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+bool isLeftoverName(const std::string& name) {
+    return name.starts_with(".") && name.find(".strata-") != std::string::npos;
+}
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string textOf(const ByteSource& source) {
+    const ByteView view = source.view(0, source.size());
+    return {reinterpret_cast<const char*>(view.data()), view.size()};
+}
+
+std::optional<ojson> parseObject(std::string_view text) {
+    ojson value = ojson::parse(text.begin(), text.end(), nullptr, false);
+    if (value.is_discarded() || !value.is_object()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+// The members of a JSON object cut short (or broken part-way): the longest prefix ending after a
+// complete top-level member, closed with `}`.
+std::optional<ojson> salvagePrefix(std::string_view text) {
+    std::vector<std::size_t> commas;
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                inString = false;
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == ',' && depth == 1) {
+            commas.push_back(i);
+        }
+    }
+    int tries = 0;
+    for (auto it = commas.rbegin(); it != commas.rend() && tries < 64; ++it, ++tries) {
+        std::string candidate(text.substr(0, *it));
+        candidate += "\n}";
+        if (auto value = parseObject(candidate)) {
+            return value;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> unsignedAt(const ojson& object, const char* key) {
+    if (!object.is_object()) {
+        return std::nullopt;
+    }
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_number_unsigned()) {
+        return std::nullopt;
+    }
+    return it->get<std::uint64_t>();
+}
+
+std::string stringAt(const ojson& object, const char* key) {
+    if (!object.is_object()) {
+        return {};
+    }
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<std::vector<float>> floatsAt(const ojson& object, const char* key) {
+    if (!object.is_object()) {
+        return std::nullopt;
+    }
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_array()) {
+        return std::nullopt;
+    }
+    std::vector<float> values;
+    for (const ojson& v : *it) {
+        if (!v.is_number()) {
+            return std::nullopt;
+        }
+        values.push_back(static_cast<float>(v.get<double>()));
+    }
+    return values;
+}
+
+ojson floatArray(const std::vector<float>& values) {
+    ojson out = ojson::array();
+    for (const float f : values) {
+        out.push_back(static_cast<double>(f));
+    }
+    return out;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+bool allFinite(const std::vector<float>& values) {
+    return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+}
+
+std::string shardFileKey(const std::string& version, std::uint64_t id) {
+    char name[48];
+    std::snprintf(name, sizeof name, "shard-%04llu.sidx", static_cast<unsigned long long>(id));
+    return "indexes/" + version + "/shards/" + name;
+}
+
+std::string centroidName(std::uint64_t id) {
+    char name[48];
+    std::snprintf(name, sizeof name, "shard-%04llu", static_cast<unsigned long long>(id));
+    return name;
+}
+
+void appendLe(std::string& out, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) {
+        out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+    }
+}
+
+void appendFloats(std::string& out, const std::vector<float>& values) {
+    for (const float f : values) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &f, 4);
+        appendLe(out, bits, 4);
+    }
+}
+
+// The most frequent value; on a tie the preferred one when it is among the tied, else none.
+template <typename T>
+std::optional<T> vote(const std::vector<T>& values, std::optional<T> preferred = std::nullopt) {
+    std::map<T, std::size_t> counts;
+    for (const T& v : values) {
+        ++counts[v];
+    }
+    std::optional<T> best;
+    std::size_t bestCount = 0;
+    bool tie = false;
+    for (const auto& [value, count] : counts) {
+        if (count > bestCount) {
+            best = value;
+            bestCount = count;
+            tie = false;
+        } else if (count == bestCount) {
+            tie = true;
+        }
+    }
+    if (tie) {
+        if (preferred && counts.contains(*preferred) && counts[*preferred] == bestCount) {
+            return preferred;
+        }
+        return std::nullopt;
+    }
+    return best;
+}
+
+// One file of the output: copied whole, or generated text followed by runs of records copied
+// from another file.
+struct OutFile {
+    std::string key;
+    ByteSourcePtr copy;
+    std::string text;
+    ByteSourcePtr records;
+    std::uint64_t recordsOffset = 0;
+    std::uint64_t recordSize = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;  // [first record, count)
+};
+
+void writeOut(const fs::path& root, const OutFile& file, const CancelToken* cancel) {
+    const fs::path path = root / file.key;
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        throw RepairError("cannot write " + path.string());
+    }
+    auto copyRange = [&](const ByteSource& source, std::uint64_t offset, std::uint64_t length) {
+        for (std::uint64_t done = 0; done < length;) {
+            if (cancel != nullptr && cancel->cancelled()) {
+                throw RepairError("cancelled");
+            }
+            const std::uint64_t n = std::min(kChunk, length - done);
+            const ByteView view = source.view(offset + done, n);
+            if (view.size() != n) {
+                throw RepairError("cannot read " + source.name());
+            }
+            out.write(reinterpret_cast<const char*>(view.data()), static_cast<std::streamsize>(n));
+            done += n;
+        }
+    };
+    if (file.copy) {
+        copyRange(*file.copy, 0, file.copy->size());
+    } else {
+        out.write(file.text.data(), static_cast<std::streamsize>(file.text.size()));
+        for (const auto& [first, count] : file.runs) {
+            copyRange(*file.records, file.recordsOffset + first * file.recordSize,
+                      count * file.recordSize);
+        }
+    }
+    out.close();
+    if (!out) {
+        throw RepairError("cannot write " + path.string());
+    }
+}
+
+std::uint64_t fingerprintOfOut(const OutFile& file) {
+    Fnv1a64 hash;
+    if (file.copy) {
+        return fingerprintOf(*file.copy, nullptr);
+    }
+    hash.update({reinterpret_cast<const std::uint8_t*>(file.text.data()), file.text.size()});
+    for (const auto& [first, count] : file.runs) {
+        const std::uint64_t offset = file.recordsOffset + first * file.recordSize;
+        const std::uint64_t length = count * file.recordSize;
+        for (std::uint64_t done = 0; done < length;) {
+            const std::uint64_t n = std::min(kChunk, length - done);
+            hash.update(file.records->view(offset + done, n).bytes);
+            done += n;
+        }
+    }
+    return hash.value();
+}
+
+struct KeptIndex {
+    std::string version;
+    std::string alias;  // the manifest's `alias`
+    std::string builtAt;
+};
+
+struct Context {
+    std::shared_ptr<const Store> store;
+    const RepairOptions& options;
+    RepairReport& report;
+    std::vector<OutFile> files;
+    std::set<std::string> outKeys;
+    std::set<std::string> datasets;  // dataset versions written
+    std::map<std::string, ojson> datasetInfo;
+    std::vector<KeptIndex> indexes;
+
+    void add(OutFile file) {
+        outKeys.insert(file.key);
+        files.push_back(std::move(file));
+    }
+    void action(std::string text, Region region = {}) {
+        report.actions.emplace_back(std::move(text), region);
+    }
+    void loss(std::string text, Region region = {}) {
+        report.losses.emplace_back(std::move(text), region);
+    }
+    void checkCancel() const {
+        if (options.cancel != nullptr && options.cancel->cancelled()) {
+            throw RepairError("cancelled");
+        }
+    }
+};
+
+// --- datasets --------------------------------------------------------------------------------
+
+struct DatasetScan {
+    bool usable = false;
+    std::string problem;
+    std::uint64_t count = 0;
+    std::uint64_t dims = 0;
+};
+
+DatasetScan scanVectors(const ByteSource& source) {
+    DatasetScan scan;
+    std::vector<std::uint64_t> ids;
+    bool ok = true;
+    forEachDatasetLine(source, [&](const DatasetLine& line) {
+        if (!line.error.empty() || !line.id || !line.hasValues || line.nonFinite ||
+            line.values.empty()) {
+            scan.problem = "line " + std::to_string(line.lineNumber) + " is not a usable vector" +
+                           (line.error.empty() ? "" : " (" + line.error + ")");
+            ok = false;
+            return false;
+        }
+        if (scan.count == 0) {
+            scan.dims = line.values.size();
+        } else if (line.values.size() != scan.dims) {
+            scan.problem = "line " + std::to_string(line.lineNumber) + " has " +
+                           std::to_string(line.values.size()) + " values, not " +
+                           std::to_string(scan.dims);
+            ok = false;
+            return false;
+        }
+        ids.push_back(*line.id);
+        ++scan.count;
+        return true;
+    });
+    if (ok) {
+        std::sort(ids.begin(), ids.end());
+        if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) {
+            scan.problem = "an id appears twice";
+            ok = false;
+        }
+    }
+    scan.usable = ok && scan.count > 0;
+    if (ok && scan.count == 0) {
+        scan.problem = "it holds no vector";
+    }
+    return scan;
+}
+
+void repairDataset(Context& ctx, const std::string& name) {
+    const Store& in = *ctx.store;
+    const std::string base = "datasets/" + name;
+    if (!nameProblem(name).empty()) {
+        ctx.action(base + ": left out (the folder name cannot be a dataset version)");
+        return;
+    }
+    CollectingSink sink;
+    ValidationOptions validation;
+    validation.cancel = ctx.options.cancel;
+    makeShardlakeValidator(ctx.store, {ValidationScope::Dataset, name, nullptr})
+        ->run(sink, validation);
+    std::vector<Diagnostic> errors;
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.severity == Severity::Error) {
+            errors.push_back(d);
+        }
+    }
+    const JsonDoc infoDoc = loadJson(in.source(base + "/info.json"));
+    std::optional<ojson> info;
+    if (infoDoc.parsed && infoDoc.source) {
+        info = parseObject(textOf(*infoDoc.source));
+    }
+    std::vector<OutFile> copies;
+    for (const std::string& file : in.files(base)) {
+        if (isLeftoverName(file)) {
+            ctx.action(base + "/" + file + ": left out (a leftover of an interrupted save)",
+                       wholeOf(in.source(base + "/" + file)));
+            continue;
+        }
+        if (ByteSourcePtr source = in.source(base + "/" + file)) {
+            copies.push_back({base + "/" + file, source, {}, {}, 0, 0, {}});
+        }
+    }
+    if (errors.empty()) {
+        for (OutFile& f : copies) {
+            ctx.add(std::move(f));
+        }
+        ctx.datasets.insert(name);
+        ctx.datasetInfo[name] = info.value_or(ojson::object());
+        return;
+    }
+    // Only info.json wrong: rebuilt from the vectors when they are all readable.
+    const bool onlyInfo = std::all_of(errors.begin(), errors.end(), [&](const Diagnostic& d) {
+        return fs::path(d.fileName()).filename() == "info.json";
+    });
+    const std::string vectorsKey = base + "/vectors.jsonl";
+    const std::string metadataKey = base + "/metadata.json";
+    const ByteSourcePtr vectors = in.source(vectorsKey);
+    const ByteSourcePtr metadata = in.source(metadataKey);
+    std::string why = errors.front().code + ": " + errors.front().message;
+    if (onlyInfo && vectors && metadata && loadJson(metadata).parsed) {
+        const DatasetScan scan = scanVectors(*vectors);
+        if (scan.usable) {
+            ojson rebuilt = info.value_or(ojson::object());
+            std::vector<std::string> changes;
+            auto set = [&](const char* key, const ojson& value) {
+                if (!rebuilt.contains(key) || rebuilt[key] != value) {
+                    changes.push_back(std::string(key) + " " +
+                                      (rebuilt.contains(key) ? rebuilt[key].dump() : "(absent)") +
+                                      " → " + value.dump());
+                }
+                rebuilt[key] = value;
+            };
+            if (!unsignedAt(rebuilt, "manifest_version")) {
+                set("manifest_version", 1);
+            }
+            set("dataset_version", name);
+            if (stringAt(rebuilt, "embedding_version").empty()) {
+                set("embedding_version", name);
+            }
+            set("dims", scan.dims);
+            if (rebuilt.contains("count")) {
+                rebuilt.erase("count");
+            }
+            set("vector_count", scan.count);
+            set("vectors_key", vectorsKey);
+            set("metadata_key", metadataKey);
+            std::string joined;
+            for (const std::string& c : changes) {
+                joined += (joined.empty() ? "" : "; ") + c;
+            }
+            ctx.action(base + "/info.json rebuilt from the " +
+                           plural(scan.count, "vector", "vectors") + " of vectors.jsonl (" + why +
+                           "): " + joined,
+                       infoDoc.source ? wholeOf(infoDoc.source) : Region{});
+            for (OutFile& f : copies) {
+                if (f.key != base + "/info.json") {
+                    ctx.add(std::move(f));
+                }
+            }
+            ctx.add({base + "/info.json", nullptr, prettyJson(rebuilt), {}, 0, 0, {}});
+            ctx.datasets.insert(name);
+            ctx.datasetInfo[name] = rebuilt;
+            return;
+        }
+        why += "; vectors.jsonl cannot rebuild it: " + scan.problem;
+    }
+    Region where = errors.front().regions.empty() ? Region{} : errors.front().regions.front();
+    ctx.loss("dataset " + name + " not written: " + why +
+                 (errors.size() > 1
+                      ? " (and " + plural(errors.size() - 1, "more error", "more errors") + ")"
+                      : ""),
+             where);
+}
+
+// --- indexes ---------------------------------------------------------------------------------
+
+struct RawHeader {
+    bool present = false;  // at least 32 bytes
+    bool magicOk = false;
+    std::uint32_t version = 0;
+    std::uint32_t shardId = 0;
+    std::uint32_t dims = 0;
+    std::uint32_t centroids = 0;
+    std::uint64_t count = 0;
+    bool pqPresent = false;
+    std::uint32_t pqM = 0;
+    std::uint32_t pqK = 0;
+};
+
+RawHeader readRawHeader(const ByteSource& source) {
+    RawHeader h;
+    std::array<std::uint8_t, kShardHeaderV2Size> bytes{};
+    const std::size_t n = source.read(0, bytes);
+    if (n < kShardHeaderV1Size) {
+        return h;
+    }
+    h.present = true;
+    h.magicOk = std::memcmp(bytes.data(), "SLKIDX\0\0", 8) == 0;
+    h.version = decodeLe<std::uint32_t>(bytes.data() + 8);
+    h.shardId = decodeLe<std::uint32_t>(bytes.data() + 12);
+    h.dims = decodeLe<std::uint32_t>(bytes.data() + 16);
+    h.centroids = decodeLe<std::uint32_t>(bytes.data() + 20);
+    h.count = decodeLe<std::uint64_t>(bytes.data() + 24);
+    if (n >= kShardHeaderV2Size) {
+        h.pqPresent = true;
+        h.pqM = decodeLe<std::uint32_t>(bytes.data() + 32);
+        h.pqK = decodeLe<std::uint32_t>(bytes.data() + 36);
+    }
+    return h;
+}
+
+enum class Trust { None, Fingerprint, Dataset, Recomputed };
+
+struct Candidate {
+    bool listed = false;
+    std::size_t position = 0;
+    ojson entry = ojson::object();
+    std::string key;
+    std::optional<std::uint64_t> entryId;
+    std::optional<std::uint64_t> entryCount;
+    std::string entryFp;
+    std::vector<std::string> fpFields;
+    std::optional<std::vector<float>> entryCentroid;
+    ByteSourcePtr source;
+    RawHeader header;
+
+    // Decided layout.
+    bool usable = false;
+    std::uint64_t oldId = 0;
+    std::uint32_t centroidCount = 1;
+    std::uint64_t headerSize = 0;
+    std::uint64_t recordsOffset = 0;
+    std::uint64_t recordSize = 0;
+    std::uint64_t count = 0;    // the records the shard should hold
+    std::uint64_t present = 0;  // of those, complete in the file
+    std::vector<std::string> fixes;
+    std::vector<float> centroid;
+    bool centroidAgreed = false;
+    std::string centroidNote;
+    std::uint64_t fingerprint = 0;
+    ByteView recordsView;
+    std::vector<std::uint8_t> keep;  // per present record
+    Trust trust = Trust::None;
+    std::uint64_t newId = 0;
+    std::string newKey;
+
+    std::uint64_t kept() const {
+        return static_cast<std::uint64_t>(std::count(keep.begin(), keep.end(), 1));
+    }
+    Region recordRegion(std::uint64_t first, std::uint64_t n) const {
+        return {source.get(), recordsOffset + first * recordSize, n * recordSize};
+    }
+};
+
+class IndexRepair {
+public:
+    IndexRepair(Context& ctx, std::string version)
+        : ctx_(ctx), in_(*ctx.store), v_(std::move(version)) {}
+
+    void run();
+
+private:
+    bool readManifest();
+    bool decideFacts();
+    void collectCandidates();
+    void layOut(Candidate& c);
+    void matchDataset();
+    void decideCentroid(Candidate& c);
+    void scanRecords(Candidate& c);
+    void decideTrust(Candidate& c);
+    void dropDuplicateIds();
+    void dropRecords(Candidate& c, std::uint64_t first, std::uint64_t n, const std::string& why);
+    void loseShard(Candidate& c, const std::string& why);
+    void write();
+    std::size_t indexOf(const Candidate& c) const {
+        return static_cast<std::size_t>(&c - candidates_.data());
+    }
+    // The manifest lists no shard (rebuilt, or its list is empty): files found beside it are the
+    // index, and losing one is a loss, not a leftover left out.
+    bool rebuilt() const { return salvaged_ || listedCount_ == 0; }
+    std::string where(const Candidate& c) const {
+        return "index " + v_ + ", shard " +
+               (c.listed && c.entryId ? std::to_string(*c.entryId) : "file") + " (" + c.key + ")";
+    }
+
+    Context& ctx_;
+    const Store& in_;
+    std::string v_;
+    std::string base_() const { return "indexes/" + v_; }
+
+    ByteSourcePtr manifestSource_;
+    std::optional<ojson> manifest_;  // parsed or salvaged
+    bool salvaged_ = false;
+    std::vector<std::string> manifestChanges_;
+
+    std::uint32_t dims_ = 0;
+    bool pq_ = false;
+    std::uint32_t pqM_ = 0;
+    std::uint32_t pqK_ = 0;
+    std::string metric_;
+    std::string datasetVersion_;
+    std::string vectorsKey_;
+    std::string metadataKey_;
+    std::string cqKey_;
+    ByteSourcePtr cq_;
+    std::optional<CoarseLayout> cqLayout_;  // when the quantizer is readable with the index's dims
+    std::string codebookKey_;
+    ByteSourcePtr codebook_;
+    std::shared_ptr<RecordMatcher> matcher_;
+    std::vector<Candidate> candidates_;
+    std::uint64_t lostRecords_ = 0;
+    std::size_t listedCount_ = 0;
+};
+
+bool IndexRepair::readManifest() {
+    const std::string key = base_() + "/manifest.json";
+    manifestSource_ = in_.source(key);
+    if (!manifestSource_) {
+        ctx_.action("index " + v_ +
+                    ": manifest.json is missing; the manifest is rebuilt from the "
+                    "shard files");
+        manifest_ = ojson::object();
+        salvaged_ = true;
+        return true;
+    }
+    const std::string text = textOf(*manifestSource_);
+    if (auto parsed = parseObject(text)) {
+        manifest_ = std::move(parsed);
+        return true;
+    }
+    salvaged_ = true;
+    if (auto partial = salvagePrefix(text)) {
+        ctx_.action("index " + v_ + ": manifest.json is not valid JSON; its first " +
+                        plural(partial->size(), "field", "fields") +
+                        " were read, the rest is rebuilt from the shard files",
+                    wholeOf(manifestSource_));
+        manifest_ = std::move(partial);
+    } else {
+        ctx_.action("index " + v_ +
+                        ": manifest.json is not valid JSON and no field of it can be read; the "
+                        "manifest is rebuilt from the shard files",
+                    wholeOf(manifestSource_));
+        manifest_ = ojson::object();
+    }
+    return true;
+}
+
+bool IndexRepair::decideFacts() {
+    const ojson& m = *manifest_;
+    const Region manifestRegion = wholeOf(manifestSource_);
+    auto lose = [&](const std::string& why) {
+        ctx_.loss("index " + v_ + " not written: " + why, manifestRegion);
+        return false;
+    };
+    metric_ = stringAt(m, "distance_metric");
+    if (!metricFromName(metric_)) {
+        return lose(metric_.empty()
+                        ? "its distance metric is recorded nowhere but in the manifest, "
+                          "which does not hold it"
+                        : "its distance metric \"" + metric_ + "\" is not one Shardlake knows");
+    }
+    // Dims: the manifest, every shard header, the quantizer, the codebook and the dataset vote.
+    std::vector<std::uint32_t> dimsVotes;
+    const auto manifestDims = unsignedAt(m, "dims");
+    if (manifestDims && *manifestDims > 0 && *manifestDims <= kMaxDims) {
+        dimsVotes.push_back(static_cast<std::uint32_t>(*manifestDims));
+    }
+    std::size_t v1 = 0;
+    std::size_t v2 = 0;
+    std::vector<std::uint32_t> mVotes;
+    std::vector<std::uint32_t> kVotes;
+    for (const Candidate& c : candidates_) {
+        if (c.header.present) {
+            if (c.header.dims > 0 && c.header.dims <= kMaxDims) {
+                dimsVotes.push_back(c.header.dims);
+            }
+            v1 += c.header.version == 1 ? 1 : 0;
+            v2 += c.header.version == 2 ? 1 : 0;
+            if (c.header.version == 2 && c.header.pqPresent) {
+                mVotes.push_back(c.header.pqM);
+                kVotes.push_back(c.header.pqK);
+            }
+        }
+    }
+    const ojson compression = m.contains("compression") ? m["compression"] : ojson();
+    const std::string codec = stringAt(compression, "codec");
+    const bool manifestPq = codec == "pq8";
+    pq_ = v2 != v1 ? v2 > v1 : manifestPq;
+    cqKey_ = stringAt(m, "coarse_quantizer_key");
+    if (cqKey_.empty() || !keyProblem(cqKey_).empty()) {
+        cqKey_ = base_() + "/coarse_quantizer.cq";
+    }
+    cq_ = in_.source(cqKey_);
+    std::optional<CoarseParse> cqParse;
+    if (cq_) {
+        cqParse = parseCoarseQuantizer(*cq_);
+        if (cqParse->layout && cqParse->layout->dims > 0 && cqParse->layout->dims <= kMaxDims) {
+            dimsVotes.push_back(cqParse->layout->dims);
+        }
+    }
+    std::optional<CodebookParse> codebookParse;
+    if (pq_) {
+        codebookKey_ = stringAt(compression, "codebook_key");
+        if (codebookKey_.empty() || !keyProblem(codebookKey_).empty() ||
+            !in_.exists(codebookKey_)) {
+            codebookKey_ = base_() + "/pq_codebook.bin";
+        }
+        codebook_ = in_.source(codebookKey_);
+        if (codebook_) {
+            codebookParse = parseCodebook(*codebook_);
+            if (codebookParse->layout) {
+                dimsVotes.push_back(codebookParse->layout->dims);
+                mVotes.push_back(codebookParse->layout->m);
+                kVotes.push_back(codebookParse->layout->k);
+            }
+        }
+        if (auto mm = unsignedAt(compression, "pq_num_subspaces"); mm && *mm <= UINT32_MAX) {
+            mVotes.push_back(static_cast<std::uint32_t>(*mm));
+        }
+        if (auto kk = unsignedAt(compression, "pq_codebook_size"); kk && *kk <= UINT32_MAX) {
+            kVotes.push_back(static_cast<std::uint32_t>(*kk));
+        }
+    }
+    // The dataset the manifest names, or the root's only dataset.
+    datasetVersion_ = stringAt(m, "dataset_version");
+    if (datasetVersion_.empty() && ctx_.datasets.size() == 1) {
+        datasetVersion_ = *ctx_.datasets.begin();
+        manifestChanges_.push_back("dataset_version restored as " + datasetVersion_ +
+                                   " (the root's only dataset)");
+    }
+    if (datasetVersion_.empty()) {
+        return lose("the manifest does not say which dataset it indexes, and the root has " +
+                    std::to_string(ctx_.datasets.size()) + " datasets");
+    }
+    if (const auto it = ctx_.datasetInfo.find(datasetVersion_); it != ctx_.datasetInfo.end()) {
+        if (auto d = unsignedAt(it->second, "dims"); d && *d > 0 && *d <= kMaxDims) {
+            dimsVotes.push_back(static_cast<std::uint32_t>(*d));
+        }
+    }
+    const auto dims =
+        vote(dimsVotes,
+             manifestDims ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*manifestDims))
+                          : std::nullopt);
+    if (!dims) {
+        return lose(
+            "its dims cannot be told: the manifest, shard headers, quantizer and dataset "
+            "do not agree");
+    }
+    dims_ = *dims;
+    if (!manifestDims || *manifestDims != dims_) {
+        manifestChanges_.push_back(
+            "dims " + (manifestDims ? std::to_string(*manifestDims) : std::string("(absent)")) +
+            " → " + std::to_string(dims_) + " (what the shard headers, quantizer and dataset say)");
+    }
+    if (pq_) {
+        const auto mm = vote(mVotes);
+        const auto kk = vote(kVotes);
+        if (!mm || !kk || *mm == 0 || dims_ % *mm != 0 || *kk == 0 || *kk > 256) {
+            return lose(
+                "its PQ settings (pq_m, pq_k) cannot be told from the manifest, the shard "
+                "headers and the codebook");
+        }
+        pqM_ = *mm;
+        pqK_ = *kk;
+        if (!codebook_ || !codebookParse || !codebookParse->problems.empty() ||
+            !codebookParse->layout || !codebookParse->layout->layoutKnown ||
+            codebookParse->layout->dims != dims_ || codebookParse->layout->m != pqM_ ||
+            codebookParse->layout->k != pqK_) {
+            return lose(
+                "its PQ codebook (" + codebookKey_ + ") is " +
+                (!codebook_ ? std::string("missing")
+                            : (codebookParse && !codebookParse->problems.empty()
+                                   ? "unreadable (" + codebookParse->problems.front().message + ")"
+                                   : std::string("inconsistent with the index"))) +
+                "; its codewords were trained on the data and cannot be rebuilt, so no PQ code "
+                "can be decoded");
+        }
+        const CodebookLayout& cb = *codebookParse->layout;
+        const std::vector<float> words =
+            readF32s(*codebook_, kCodebookHeaderSize, cb.codewordCount * cb.subDims);
+        if (!allFinite(words)) {
+            return lose("its PQ codebook (" + codebookKey_ + ") holds a NaN or infinite codeword");
+        }
+    }
+    if (cqParse && cqParse->problems.empty() && cqParse->layout && cqParse->layout->layoutKnown &&
+        cqParse->layout->dims == dims_) {
+        cqLayout_ = *cqParse->layout;
+    } else if (cq_ || stringAt(m, "coarse_quantizer_key").size() > 0) {
+        ctx_.action("index " + v_ + ": the coarse quantizer " + cqKey_ + " is " +
+                        (!cq_ ? std::string("missing")
+                              : (cqParse && !cqParse->problems.empty()
+                                     ? "unreadable (" + cqParse->problems.front().message + ")"
+                                     : "for other dims")) +
+                        "; it is rebuilt from the shards' centroids",
+                    wholeOf(cq_));
+    }
+    // The vectors and metadata files must be in the output.
+    const auto info = ctx_.datasetInfo.find(datasetVersion_);
+    vectorsKey_ = stringAt(m, "vectors_key");
+    metadataKey_ = stringAt(m, "metadata_key");
+    if (info != ctx_.datasetInfo.end()) {
+        if (vectorsKey_.empty() || !ctx_.outKeys.contains(vectorsKey_)) {
+            const std::string k = stringAt(info->second, "vectors_key");
+            if (!k.empty() && ctx_.outKeys.contains(k)) {
+                manifestChanges_.push_back("vectors_key → " + k + " (from the dataset)");
+                vectorsKey_ = k;
+            }
+        }
+        if (metadataKey_.empty() || !ctx_.outKeys.contains(metadataKey_)) {
+            const std::string k = stringAt(info->second, "metadata_key");
+            if (!k.empty() && ctx_.outKeys.contains(k)) {
+                manifestChanges_.push_back("metadata_key → " + k + " (from the dataset)");
+                metadataKey_ = k;
+            }
+        }
+    }
+    if (!ctx_.outKeys.contains(vectorsKey_) || !ctx_.outKeys.contains(metadataKey_)) {
+        return lose("its dataset " + datasetVersion_ + " (" +
+                    (vectorsKey_.empty() ? std::string("vectors file unknown") : vectorsKey_) +
+                    ") is not in the repaired root, and an index must name its vectors file");
+    }
+    return true;
+}
+
+void IndexRepair::collectCandidates() {
+    const ojson& m = *manifest_;
+    std::set<std::string> keys;
+    if (m.contains("shards") && m["shards"].is_array()) {
+        const ojson& shards = m["shards"];
+        for (std::size_t i = 0; i < shards.size(); ++i) {
+            const ojson& e = shards[i];
+            Candidate c;
+            c.listed = true;
+            c.position = i;
+            c.entry = e.is_object() ? e : ojson::object();
+            c.key = stringAt(e, "artifact_key");
+            c.entryId = unsignedAt(e, "shard_id");
+            c.entryCount = unsignedAt(e, "vector_count");
+            for (const char* field : {"sha256", "fingerprint"}) {
+                const std::string fp = stringAt(e, field);
+                if (!fp.empty()) {
+                    if (c.entryFp.empty()) {
+                        c.entryFp = fp;
+                    }
+                    c.fpFields.push_back(field);
+                }
+            }
+            c.entryCentroid = floatsAt(e, "centroid");
+            if (c.key.empty() || !keyProblem(c.key).empty()) {
+                ctx_.loss(
+                    "index " + v_ + ": shard entry " + std::to_string(i) +
+                        " has no usable artifact_key" +
+                        (c.key.empty() ? "" : " (" + c.key + " " + keyProblem(c.key) + ")") +
+                        (c.entryCount
+                             ? "; its " + plural(*c.entryCount, "vector", "vectors") + " are lost"
+                             : ""),
+                    wholeOf(manifestSource_));
+                lostRecords_ += c.entryCount.value_or(0);
+                continue;
+            }
+            if (!keys.insert(c.key).second) {
+                ctx_.action("index " + v_ + ": shard entry " + std::to_string(i) + " lists " +
+                                c.key + " a second time; the duplicate entry is dropped",
+                            wholeOf(manifestSource_));
+                continue;
+            }
+            c.source = in_.source(c.key);
+            if (!c.source) {
+                ctx_.loss(
+                    "index " + v_ + ": shard " + c.key + " is missing" +
+                        (c.entryCount
+                             ? "; its " + plural(*c.entryCount, "vector", "vectors") + " are lost"
+                             : ""),
+                    wholeOf(manifestSource_));
+                lostRecords_ += c.entryCount.value_or(0);
+                continue;
+            }
+            c.header = readRawHeader(*c.source);
+            candidates_.push_back(std::move(c));
+        }
+    }
+    const std::string folder = base_() + "/shards";
+    for (const std::string& name : in_.files(folder)) {
+        const std::string key = folder + "/" + name;
+        if (isLeftoverName(name)) {
+            ctx_.action(key + ": left out (a leftover of an interrupted save)",
+                        wholeOf(in_.source(key)));
+            continue;
+        }
+        if (!name.ends_with(".sidx") || keys.contains(key)) {
+            continue;
+        }
+        Candidate c;
+        c.key = key;
+        c.source = in_.source(key);
+        if (!c.source) {
+            continue;
+        }
+        c.header = readRawHeader(*c.source);
+        keys.insert(key);
+        candidates_.push_back(std::move(c));
+    }
+}
+
+void IndexRepair::layOut(Candidate& c) {
+    const RawHeader& h = c.header;
+    const std::uint64_t size = c.source->size();
+    const std::uint32_t version = pq_ ? 2 : 1;
+    c.headerSize = pq_ ? kShardHeaderV2Size : kShardHeaderV1Size;
+    if (!h.present || size < c.headerSize) {
+        loseShard(
+            c, "the file (" + plural(size, "byte", "bytes") + ") is shorter than a shard header");
+        return;
+    }
+    c.oldId = c.listed && c.entryId ? *c.entryId : h.shardId;
+    c.centroidCount = h.centroids >= 1 && h.centroids <= kMaxCentroidsPerShard ? h.centroids : 1;
+    const std::uint64_t centroidBytes = std::uint64_t{4} * dims_;
+    c.recordSize = 8 + (pq_ ? pqM_ : centroidBytes);
+    c.recordsOffset = c.headerSize + c.centroidCount * centroidBytes;
+    if (size < c.recordsOffset) {
+        loseShard(c, "the file (" + plural(size, "byte", "bytes") +
+                         ") ends inside its centroids (records would start at byte " +
+                         std::to_string(c.recordsOffset) + ")");
+        return;
+    }
+    const std::uint64_t room = size - c.recordsOffset;
+    const std::uint64_t lenN = room / c.recordSize;
+    const bool exact = room % c.recordSize == 0;
+    const std::uint64_t hdrN = h.count;
+    if (!c.entryCount || *c.entryCount == hdrN) {
+        c.count = hdrN;
+    } else if (exact && lenN == *c.entryCount) {
+        c.count = lenN;
+    } else if (exact && lenN == hdrN) {
+        c.count = hdrN;
+    } else {
+        loseShard(c, "its header says " + plural(hdrN, "record", "records") + ", the manifest " +
+                         std::to_string(*c.entryCount) + ", and the file's length holds " +
+                         std::to_string(lenN) + (exact ? "" : " and a part"));
+        return;
+    }
+    c.present = std::min(c.count, lenN);
+    // Header fields that disagree with what the index and the file say.
+    auto fix = [&](const char* field, std::uint64_t was, std::uint64_t now) {
+        if (was != now) {
+            c.fixes.push_back(std::string(field) + " " + std::to_string(was) + " → " +
+                              std::to_string(now));
+        }
+    };
+    if (!h.magicOk) {
+        c.fixes.push_back("magic restored to SLKIDX");
+    }
+    fix("format_version", h.version, version);
+    fix("shard_id", h.shardId, c.oldId);
+    fix("dims", h.dims, dims_);
+    fix("centroid_count", h.centroids, c.centroidCount);
+    fix("vector_count", hdrN, c.count);
+    if (pq_) {
+        fix("pq_m", h.pqPresent ? h.pqM : 0, pqM_);
+        fix("pq_k", h.pqPresent ? h.pqK : 0, pqK_);
+    }
+    if (c.entryCount && *c.entryCount != c.count) {
+        manifestChanges_.push_back(c.key + ": vector_count " + std::to_string(*c.entryCount) +
+                                   " → " + std::to_string(c.count) +
+                                   " (the shard header and its length agree)");
+    }
+    c.fingerprint = fingerprintOf(*c.source, ctx_.options.cancel);
+    c.keep.assign(static_cast<std::size_t>(c.present), 1);
+    if (c.present < c.count) {
+        const std::uint64_t from = c.recordsOffset + c.present * c.recordSize;
+        ctx_.loss(where(c) + ": the file ends at byte " + std::to_string(size) +
+                      ", inside record " + std::to_string(c.present) + "; records " +
+                      std::to_string(c.present) + " to " + std::to_string(c.count - 1) + " (" +
+                      plural(c.count - c.present, "vector", "vectors") + ") are lost",
+                  {c.source.get(), from, size - from});
+        lostRecords_ += c.count - c.present;
+    } else if (room > c.count * c.recordSize) {
+        const std::uint64_t from = c.recordsOffset + c.count * c.recordSize;
+        ctx_.action(where(c) + ": " + plural(size - from, "byte", "bytes") +
+                        " after the last record dropped",
+                    {c.source.get(), from, size - from});
+    }
+    c.usable = true;
+}
+
+void IndexRepair::matchDataset() {
+    if (pq_ || !ctx_.outKeys.contains(vectorsKey_)) {
+        return;
+    }
+    const ByteSourcePtr vectors = in_.source(vectorsKey_);
+    if (!vectors) {
+        return;
+    }
+    matcher_ = std::make_shared<RecordMatcher>(dims_);
+    for (std::size_t i = 0; i < candidates_.size(); ++i) {
+        Candidate& c = candidates_[i];
+        if (!c.usable || c.present == 0) {
+            continue;
+        }
+        c.recordsView = c.source->view(c.recordsOffset, c.present * c.recordSize);
+        if (c.recordsView.size() != c.present * c.recordSize) {
+            continue;
+        }
+        matcher_->addShard(i, c.recordsView.data(), c.present, c.recordSize);
+    }
+    matcher_->seal();
+    forEachDatasetLine(*vectors, [&](const DatasetLine& line) {
+        matcher_->feed(line);
+        return matcher_->wantsMore();
+    });
+    matcher_->finish();
+    if (!matcher_->usable()) {
+        matcher_.reset();
+    }
+}
+
+void IndexRepair::decideCentroid(Candidate& c) {
+    std::vector<std::pair<const char*, std::vector<float>>> sources;
+    if (c.source->size() >= c.headerSize + std::uint64_t{4} * dims_) {
+        sources.emplace_back("the shard's own", readF32s(*c.source, c.headerSize, dims_));
+    }
+    if (c.entryCentroid && c.entryCentroid->size() == dims_) {
+        sources.emplace_back("the manifest's", *c.entryCentroid);
+    }
+    if (cqLayout_ && c.oldId < cqLayout_->centroidsPresent()) {
+        sources.emplace_back("the quantizer's",
+                             readF32s(*cq_, cqLayout_->centroidOffset(c.oldId), dims_));
+    }
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        std::size_t agree = 0;
+        for (std::size_t j = 0; j < sources.size(); ++j) {
+            agree += sameBits(sources[i].second, sources[j].second) ? 1 : 0;
+        }
+        if (agree >= 2 && allFinite(sources[i].second)) {
+            c.centroid = sources[i].second;
+            c.centroidAgreed = true;
+            for (const auto& [name, values] : sources) {
+                if (!sameBits(values, c.centroid)) {
+                    c.centroidNote += std::string(c.centroidNote.empty() ? "" : ", ") + name;
+                }
+            }
+            return;
+        }
+    }
+    for (const auto& [name, values] : sources) {
+        if (allFinite(values)) {
+            c.centroid = values;
+            c.centroidNote = std::string("no two sources agree; ") + name + " is kept";
+            return;
+        }
+    }
+}
+
+void IndexRepair::dropRecords(Candidate& c, std::uint64_t first, std::uint64_t n,
+                              const std::string& why) {
+    if (n == 0) {
+        return;
+    }
+    const std::string which =
+        n == 1 ? "record " + std::to_string(first)
+               : "records " + std::to_string(first) + " to " + std::to_string(first + n - 1);
+    ctx_.loss(where(c) + ": " + which + " " + why, c.recordRegion(first, n));
+    lostRecords_ += n;
+}
+
+// Records that cannot be read: non-finite values (raw), codes not below pq_k (PQ). Consecutive
+// records dropped for the same reason are reported together.
+void IndexRepair::scanRecords(Candidate& c) {
+    std::uint64_t runStart = 0;
+    std::uint64_t runLength = 0;
+    auto flush = [&] {
+        const char* verb = runLength == 1 ? "holds" : "hold";
+        dropRecords(c, runStart, runLength,
+                    pq_ ? std::string(verb) + " a PQ code not below pq_k " + std::to_string(pqK_)
+                        : std::string(verb) + " a NaN or infinite value");
+        runLength = 0;
+    };
+    const std::uint64_t perChunk = std::max<std::uint64_t>(1, kChunk / c.recordSize);
+    for (std::uint64_t first = 0; first < c.present; first += perChunk) {
+        ctx_.checkCancel();
+        const std::uint64_t n = std::min(perChunk, c.present - first);
+        const ByteView view =
+            c.source->view(c.recordsOffset + first * c.recordSize, n * c.recordSize);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const std::uint8_t* record = view.data() + i * c.recordSize;
+            bool bad = false;
+            if (pq_) {
+                for (std::uint32_t m = 0; m < pqM_ && !bad; ++m) {
+                    bad = record[8 + m] >= pqK_;
+                }
+            } else {
+                for (std::uint32_t d = 0; d < dims_ && !bad; ++d) {
+                    const std::uint32_t bits = decodeLe<std::uint32_t>(record + 8 + 4 * d);
+                    bad = (bits & 0x7f800000u) == 0x7f800000u;
+                }
+            }
+            const std::uint64_t index = first + i;
+            if (bad) {
+                c.keep[index] = 0;
+                if (runLength > 0 && runStart + runLength != index) {
+                    flush();
+                }
+                if (runLength == 0) {
+                    runStart = index;
+                }
+                ++runLength;
+            }
+        }
+    }
+    if (runLength > 0) {
+        flush();
+    }
+}
+
+void IndexRepair::loseShard(Candidate& c, const std::string& why) {
+    c.usable = false;
+    if (!c.listed && !rebuilt()) {
+        ctx_.action(where(c) + ": left out (no manifest entry lists it): " + why,
+                    wholeOf(c.source));
+        return;
+    }
+    const std::uint64_t lost =
+        c.entryCount.value_or(c.header.present && c.header.magicOk ? c.header.count : 0);
+    ctx_.loss(
+        where(c) + " lost: " + why +
+            (c.listed && c.entryCount ? " (" + plural(*c.entryCount, "vector", "vectors") + ")"
+                                      : ""),
+        wholeOf(c.source));
+    lostRecords_ += lost;
+}
+
+void IndexRepair::decideTrust(Candidate& c) {
+    const std::string actual = hex16(c.fingerprint);
+    const bool exactFp = c.listed && c.entryFp == actual;
+    const bool caseFp = c.listed && !exactFp && lower(c.entryFp) == actual;
+    if (exactFp || caseFp) {
+        c.trust = Trust::Fingerprint;
+        if (caseFp) {
+            manifestChanges_.push_back(c.key + ": fingerprint " + c.entryFp +
+                                       " written in lower case");
+        }
+        if (matcher_) {
+            std::uint64_t differ = 0;
+            for (std::uint64_t i = 0; i < c.present; ++i) {
+                differ += matcher_->verdict(indexOf(c), i) != RecordMatcher::Verdict::Equal ? 1 : 0;
+            }
+            if (differ > 0) {
+                ctx_.action(where(c) + ": kept although " +
+                                plural(differ, "record differs", "records differ") +
+                                " from the dataset's vectors (or " + (differ == 1 ? "is" : "are") +
+                                " not in it): the shard's fingerprint vouches for its bytes; "
+                                "which side is right cannot be told",
+                            wholeOf(c.source));
+            }
+        }
+        return;
+    }
+    const std::string mismatch =
+        c.listed ? (c.entryFp.empty() ? "the manifest gives no fingerprint"
+                                      : "the manifest's fingerprint " + c.entryFp +
+                                            " does not match the file's " + actual)
+                 : "no manifest entry lists it";
+    if (matcher_ && c.centroidAgreed) {
+        std::uint64_t equal = 0;
+        for (std::uint64_t i = 0; i < c.present; ++i) {
+            equal += c.keep[i] && matcher_->verdict(indexOf(c), i) == RecordMatcher::Verdict::Equal
+                         ? 1
+                         : 0;
+        }
+        if (equal > 0) {
+            c.trust = Trust::Dataset;
+            std::uint64_t runStart = 0;
+            std::uint64_t runLength = 0;
+            for (std::uint64_t i = 0; i <= c.present; ++i) {
+                const bool drop = i < c.present && c.keep[i] &&
+                                  matcher_->verdict(indexOf(c), i) != RecordMatcher::Verdict::Equal;
+                if (drop) {
+                    c.keep[i] = 0;
+                    if (runLength == 0) {
+                        runStart = i;
+                    }
+                    ++runLength;
+                } else if (runLength > 0) {
+                    dropRecords(c, runStart, runLength,
+                                runLength == 1
+                                    ? "differs from the dataset's vector with its id (or the "
+                                      "dataset lacks it), and no fingerprint vouches "
+                                      "for it"
+                                    : "differ from the dataset's vectors (or the "
+                                      "dataset lacks them), and no fingerprint "
+                                      "vouches for them");
+                    runLength = 0;
+                }
+            }
+            ctx_.action(
+                where(c) + ": " + mismatch + "; kept because each of its " +
+                    plural(c.kept(), "record", "records") +
+                    " kept equals the dataset's vector with its id "
+                    "and its centroid agrees with the manifest or quantizer; the fingerprint is "
+                    "recomputed",
+                wholeOf(c.source));
+            return;
+        }
+    }
+    if (ctx_.options.recomputeDigests) {
+        c.trust = Trust::Recomputed;
+        ctx_.action(
+            where(c) + ": " + mismatch +
+                "; kept as asked (--recompute-digests) with a fingerprint computed afresh, which "
+                "vouches for bytes no fingerprint protected",
+            wholeOf(c.source));
+        return;
+    }
+    loseShard(
+        c, mismatch + ", and nothing else vouches for its records (--recompute-digests keeps it)");
+}
+
+// An id stored again (in a later shard, or later in the same shard) is dropped.
+void IndexRepair::dropDuplicateIds() {
+    struct Ref {
+        std::uint64_t id;
+        std::uint32_t candidate;
+        std::uint64_t record;
+    };
+    std::vector<Ref> refs;
+    for (std::uint32_t ci = 0; ci < candidates_.size(); ++ci) {
+        const Candidate& c = candidates_[ci];
+        if (!c.usable) {
+            continue;
+        }
+        for (std::uint64_t i = 0; i < c.present; ++i) {
+            if (c.keep[i]) {
+                const ByteView idBytes = c.source->view(c.recordsOffset + i * c.recordSize, 8);
+                refs.push_back({decodeLe<std::uint64_t>(idBytes.data()), ci, i});
+            }
+        }
+    }
+    std::stable_sort(refs.begin(), refs.end(),
+                     [](const Ref& a, const Ref& b) { return a.id < b.id; });
+    for (std::size_t i = 1; i < refs.size(); ++i) {
+        if (refs[i].id == refs[i - 1].id) {
+            Candidate& c = candidates_[refs[i].candidate];
+            Candidate& first = candidates_[refs[i - 1].candidate];
+            c.keep[refs[i].record] = 0;
+            dropRecords(c, refs[i].record, 1,
+                        "(id " + std::to_string(refs[i].id) + ") repeats an id already kept in " +
+                            first.key);
+            refs[i] = refs[i - 1];  // later copies compare with the kept one
+        }
+    }
+}
+
+void IndexRepair::write() {
+    const ojson& original = *manifest_;
+    std::vector<Candidate*> kept;
+    for (Candidate& c : candidates_) {
+        if (c.usable && c.kept() > 0) {
+            kept.push_back(&c);
+        } else if (c.usable) {
+            ctx_.loss(where(c) + " lost: no record of it could be kept", wholeOf(c.source));
+            c.usable = false;
+        }
+    }
+    if (kept.empty()) {
+        ctx_.loss("index " + v_ + " not written: no shard of it could be kept",
+                  wholeOf(manifestSource_));
+        return;
+    }
+    // Shard ids run 0..n-1 (query routing: centroid i → shard_id i).
+    std::vector<Candidate*> byId = kept;
+    std::stable_sort(byId.begin(), byId.end(),
+                     [](const Candidate* a, const Candidate* b) { return a->oldId < b->oldId; });
+    bool renumbered = false;
+    for (std::size_t i = 0; i < byId.size(); ++i) {
+        byId[i]->newId = i;
+        renumbered = renumbered || byId[i]->oldId != i;
+    }
+    std::set<std::string> newKeys;
+    bool clash = false;
+    for (Candidate* c : kept) {
+        c->newKey = c->newId == c->oldId && c->listed ? c->key : shardFileKey(v_, c->newId);
+        clash = clash || !newKeys.insert(c->newKey).second;
+    }
+    if (clash) {
+        for (Candidate* c : kept) {
+            c->newKey = shardFileKey(v_, c->newId);
+        }
+    }
+    if (renumbered) {
+        std::string moves;
+        for (Candidate* c : byId) {
+            if (c->oldId != c->newId) {
+                moves += (moves.empty() ? "" : ", ") + std::to_string(c->oldId) + " → " +
+                         std::to_string(c->newId);
+            }
+        }
+        ctx_.action("index " + v_ +
+                    ": shards renumbered so their ids run from 0 (queries are routed "
+                    "to centroid i, served by shard_id i): " +
+                    moves);
+    }
+    // Shard files.
+    ojson entries = ojson::array();
+    std::uint64_t total = 0;
+    std::uint64_t smallest = UINT64_MAX;
+    std::uint64_t largest = 0;
+    std::vector<Candidate*> order = kept;  // manifest order, then files found beside it
+    for (Candidate* cp : order) {
+        Candidate& c = *cp;
+        if (c.newId != c.oldId) {
+            c.fixes.push_back("shard_id " + std::to_string(c.oldId) + " → " +
+                              std::to_string(c.newId));
+        }
+        const std::uint64_t keptCount = c.kept();
+        std::string head;
+        head.append("SLKIDX\0\0", 8);
+        appendLe(head, pq_ ? 2 : 1, 4);
+        appendLe(head, c.newId, 4);
+        appendLe(head, dims_, 4);
+        appendLe(head, c.centroidCount, 4);
+        appendLe(head, keptCount, 8);
+        if (pq_) {
+            appendLe(head, pqM_, 4);
+            appendLe(head, pqK_, 4);
+        }
+        appendFloats(head, c.centroid);
+        const std::uint64_t centroidBytes = std::uint64_t{4} * dims_;
+        if (c.centroidCount > 1) {
+            const ByteView extra =
+                c.source->view(c.headerSize + centroidBytes, (c.centroidCount - 1) * centroidBytes);
+            head.append(reinterpret_cast<const char*>(extra.data()), extra.size());
+        }
+        OutFile file;
+        file.key = c.newKey;
+        const ByteView onDisk =
+            c.source->view(0, std::min<std::uint64_t>(head.size(), c.source->size()));
+        const bool sameHead = onDisk.size() == head.size() &&
+                              std::memcmp(onDisk.data(), head.data(), head.size()) == 0;
+        const bool whole = keptCount == c.present && c.present == c.count &&
+                           c.source->size() == c.recordsOffset + c.count * c.recordSize;
+        if (sameHead && whole) {
+            file.copy = c.source;
+        } else {
+            file.text = std::move(head);
+            file.records = c.source;
+            file.recordsOffset = c.recordsOffset;
+            file.recordSize = c.recordSize;
+            for (std::uint64_t i = 0; i < c.present;) {
+                if (!c.keep[i]) {
+                    ++i;
+                    continue;
+                }
+                std::uint64_t j = i;
+                while (j < c.present && c.keep[j]) {
+                    ++j;
+                }
+                file.runs.emplace_back(i, j - i);
+                i = j;
+            }
+        }
+        if (!c.centroidNote.empty() && c.centroidAgreed) {
+            const std::string note = c.centroidNote;
+            if (note.find("shard's") != std::string::npos) {
+                c.fixes.push_back(
+                    "centroid rewritten (it differed from the manifest's and the quantizer's)");
+            }
+        } else if (!c.centroidNote.empty()) {
+            ctx_.action(where(c) + ": centroid: " + c.centroidNote, wholeOf(c.source));
+        }
+        if (!c.fixes.empty() && !file.copy) {
+            std::string joined;
+            for (const std::string& f : c.fixes) {
+                joined += (joined.empty() ? "" : "; ") + f;
+            }
+            ctx_.action(where(c) +
+                            ": mended from what the manifest, the other shards, the quantizer "
+                            "and the file's length agree on: " +
+                            joined,
+                        {c.source.get(), 0, c.headerSize});
+        }
+        const std::string fp = hex16(fingerprintOfOut(file));
+        if (file.copy == nullptr && c.trust == Trust::Fingerprint) {
+            ctx_.action(where(c) + ": rewritten; its fingerprint " + c.entryFp +
+                            " matched the file, "
+                            "and the new one (" +
+                            fp + ") covers the records kept with the changes listed",
+                        wholeOf(c.source));
+        }
+        // The manifest entry.
+        ojson e = c.entry;
+        e["shard_id"] = c.newId;
+        e["artifact_key"] = c.newKey;
+        e["vector_count"] = keptCount;
+        if (c.fpFields.empty()) {
+            e["sha256"] = fp;
+        }
+        for (const std::string& field : c.fpFields) {
+            e[field] = fp;
+        }
+        if (const auto listed = floatsAt(e, "centroid");
+            !listed || !sameBits(*listed, c.centroid)) {
+            e["centroid"] = floatArray(c.centroid);
+            if (c.listed) {
+                manifestChanges_.push_back(c.key + ": centroid " +
+                                           (listed ? "rewritten" : std::string("restored")) +
+                                           " from the shard file and the quantizer");
+            }
+        }
+        if (e.contains("routing") && e["routing"].is_object()) {
+            e["routing"]["centroid_id"] = centroidName(c.newId);
+            e["routing"]["file_location"] = c.newKey;
+        } else if (!c.listed) {
+            e["routing"] = {{"centroid_id", centroidName(c.newId)},
+                            {"index_type", "flat"},
+                            {"file_location", c.newKey}};
+        }
+        if (!c.listed) {
+            ctx_.action(where(c) + ": added to the manifest as shard " + std::to_string(c.newId),
+                        wholeOf(c.source));
+        }
+        entries.push_back(std::move(e));
+        total += keptCount;
+        smallest = std::min(smallest, keptCount);
+        largest = std::max(largest, keptCount);
+        ctx_.report.recovered += keptCount;
+        ctx_.add(std::move(file));
+    }
+    // The coarse quantizer: copied when it already routes to exactly these shards.
+    const bool hadQuantizer = cq_ != nullptr || !stringAt(original, "coarse_quantizer_key").empty();
+    if (hadQuantizer) {
+        bool same = cqLayout_ && cqLayout_->clusters == kept.size() && !renumbered &&
+                    cqLayout_->expectedSize && *cqLayout_->expectedSize == cq_->size();
+        for (std::size_t i = 0; same && i < byId.size(); ++i) {
+            same = sameBits(readF32s(*cq_, cqLayout_->centroidOffset(i), dims_), byId[i]->centroid);
+        }
+        if (same) {
+            ctx_.add({cqKey_, cq_, {}, {}, 0, 0, {}});
+        } else {
+            std::string text;
+            text.append("SLKIVF\0\0", 8);
+            appendLe(text, 1, 4);
+            appendLe(text, dims_, 4);
+            appendLe(text, byId.size(), 4);
+            for (const Candidate* c : byId) {
+                appendFloats(text, c->centroid);
+            }
+            if (cqLayout_) {
+                ctx_.action("index " + v_ +
+                                ": coarse quantizer rewritten with the centroids of the " +
+                                plural(byId.size(), "shard", "shards") + " kept",
+                            wholeOf(cq_));
+            }
+            ctx_.add({cqKey_, nullptr, std::move(text), {}, 0, 0, {}});
+        }
+    }
+    if (pq_) {
+        ctx_.add({codebookKey_, codebook_, {}, {}, 0, 0, {}});
+    }
+    // The manifest.
+    ojson m = original;
+    auto set = [&](const char* key, const ojson& value, const std::string& why) {
+        const bool had = m.contains(key);
+        if (!had || m[key] != value) {
+            if (!why.empty()) {
+                manifestChanges_.push_back(std::string(key) + " " +
+                                           (had ? m[key].dump() : "(absent)") + " → " +
+                                           value.dump() + " (" + why + ")");
+            }
+            m[key] = value;
+        }
+    };
+    const auto version = unsignedAt(m, "manifest_version");
+    if (!version || *version < 1 || *version > kMaxManifestVersion) {
+        set("manifest_version", kMaxManifestVersion, "the version Strata and Shardlake read");
+    }
+    set("dataset_version", datasetVersion_, "");
+    if (stringAt(m, "embedding_version").empty()) {
+        const std::string embedding =
+            stringAt(ctx_.datasetInfo[datasetVersion_], "embedding_version");
+        set("embedding_version", embedding.empty() ? datasetVersion_ : embedding,
+            "from the dataset");
+    }
+    set("index_version", v_, "the folder's name");
+    if (stringAt(m, "alias").empty()) {
+        set("alias", "latest", "what build-index writes");
+    }
+    set("dims", dims_, "");
+    set("distance_metric", metric_, "");
+    set("vectors_key", vectorsKey_, "");
+    set("metadata_key", metadataKey_, "");
+    if (!m.contains("shards") || m["shards"] != entries) {
+        m["shards"] = entries;
+    }
+    set("total_vector_count", total, "the sum of the shards kept");
+    ojson build = m.contains("build_metadata") && m["build_metadata"].is_object()
+                      ? m["build_metadata"]
+                      : ojson::object();
+    const ojson buildBefore = build;
+    if (!isRfc3339(stringAt(build, "built_at"))) {
+        build["built_at"] = rfc3339Now();
+    }
+    if (stringAt(build, "builder_version").empty()) {
+        build["builder_version"] = kBuilderVersion;
+    }
+    if (!unsignedAt(build, "num_kmeans_iters")) {
+        const ojson params = m.contains("algorithm") && m["algorithm"].is_object()
+                                 ? m["algorithm"].value("params", ojson::object())
+                                 : ojson::object();
+        build["num_kmeans_iters"] = unsignedAt(params, "kmeans_iters").value_or(20);
+    }
+    if (!unsignedAt(build, "nprobe_default")) {
+        build["nprobe_default"] = kept.size();
+    }
+    if (build != buildBefore) {
+        manifestChanges_.push_back(
+            "build_metadata " + buildBefore.dump() + " → " + build.dump() +
+            " (lost with the manifest; built_at is the time of the repair, nprobe_default probes "
+            "every shard)");
+        m["build_metadata"] = build;
+    }
+    if (m.contains("shard_summary") && m["shard_summary"].is_object()) {
+        ojson summary = m["shard_summary"];
+        summary["num_shards"] = kept.size();
+        summary["min_shard_vector_count"] = smallest;
+        summary["max_shard_vector_count"] = largest;
+        set("shard_summary", summary, "the shards kept");
+    }
+    if (pq_) {
+        ojson c = m.contains("compression") && m["compression"].is_object() ? m["compression"]
+                                                                            : ojson::object();
+        c["enabled"] = true;
+        c["codec"] = "pq8";
+        c["pq_num_subspaces"] = pqM_;
+        c["pq_codebook_size"] = pqK_;
+        c["codebook_key"] = codebookKey_;
+        set("compression", c, "what the shards and the codebook say");
+    } else if (m.contains("compression") || !salvaged_) {
+        const ojson none = {{"enabled", false}, {"codec", "none"}};
+        if (m.contains("compression") && !m["compression"].is_null()) {
+            set("compression", none, "the shards hold raw vectors");
+        }
+    }
+    if (hadQuantizer) {
+        set("coarse_quantizer_key", cqKey_, "");
+    }
+    if (m.contains("algorithm") && !m["algorithm"].is_object() && !m["algorithm"].is_string()) {
+        m.erase("algorithm");
+        manifestChanges_.push_back("algorithm removed (not an object)");
+    }
+    const std::string key = base_() + "/manifest.json";
+    if (!salvaged_ && m == original && manifestSource_) {
+        ctx_.add({key, manifestSource_, {}, {}, 0, 0, {}});
+    } else {
+        std::string joined;
+        for (const std::string& c : manifestChanges_) {
+            joined += (joined.empty() ? "" : "; ") + c;
+        }
+        ctx_.action("index " + v_ + ": manifest written anew for the " +
+                        plural(kept.size(), "shard", "shards") + " kept (" +
+                        plural(total, "vector", "vectors") + ")" +
+                        (joined.empty() ? "" : ": " + joined),
+                    wholeOf(manifestSource_));
+        ctx_.add({key, nullptr, prettyJson(m, FloatText::F32WhenExact), {}, 0, 0, {}});
+    }
+    // Other files of the index (worker plans, lexical index) are copied as they are.
+    const fs::path folder = in_.pathOf(base_());
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(folder, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it.depth() > 3 || !it->is_regular_file(ec) || it->is_symlink(ec)) {
+            continue;
+        }
+        const std::string rel = fs::relative(it->path(), in_.root(), ec).generic_string();
+        const std::string name = it->path().filename().string();
+        if (ec || ctx_.outKeys.contains(rel) || rel == key ||
+            rel.starts_with(base_() + "/shards/") || rel == cqKey_ || rel == codebookKey_) {
+            continue;
+        }
+        if (isLeftoverName(name)) {
+            ctx_.action(rel + ": left out (a leftover of an interrupted save)");
+            continue;
+        }
+        if (ByteSourcePtr source = in_.source(rel)) {
+            ctx_.add({rel, source, {}, {}, 0, 0, {}});
+        }
+    }
+    ctx_.indexes.push_back({v_, stringAt(m, "alias"), stringAt(m["build_metadata"], "built_at")});
+}
+
+void IndexRepair::run() {
+    readManifest();
+    collectCandidates();
+    listedCount_ = static_cast<std::size_t>(std::count_if(
+        candidates_.begin(), candidates_.end(), [](const Candidate& c) { return c.listed; }));
+    if (!decideFacts()) {
+        for (const Candidate& c : candidates_) {
+            if (c.listed) {
+                lostRecords_ += c.entryCount.value_or(0);
+            } else if (c.header.present && c.header.magicOk && rebuilt()) {
+                lostRecords_ += c.header.count;
+            }
+        }
+        ctx_.report.lostKnown += lostRecords_;
+        return;
+    }
+    for (Candidate& c : candidates_) {
+        ctx_.checkCancel();
+        layOut(c);
+    }
+    matchDataset();
+    for (Candidate& c : candidates_) {
+        if (!c.usable) {
+            continue;
+        }
+        decideCentroid(c);
+        if (c.centroid.empty()) {
+            loseShard(
+                c, "it has no usable centroid (none in the file, the manifest or the quantizer)");
+            continue;
+        }
+        scanRecords(c);
+        decideTrust(c);
+    }
+    // A file no manifest entry lists joins only when none of its ids is in a listed shard: a
+    // leftover of another build would otherwise come back.
+    std::set<std::uint64_t> listedIds;
+    bool anyListed = false;
+    for (const Candidate& c : candidates_) {
+        if (c.usable && c.listed) {
+            anyListed = true;
+            for (std::uint64_t i = 0; i < c.present && listedIds.size() < (std::size_t{1} << 26);
+                 ++i) {
+                if (c.keep[i]) {
+                    listedIds.insert(decodeLe<std::uint64_t>(
+                        c.source->view(c.recordsOffset + i * c.recordSize, 8).data()));
+                }
+            }
+        }
+    }
+    if (anyListed) {
+        for (Candidate& c : candidates_) {
+            if (!c.usable || c.listed) {
+                continue;
+            }
+            for (std::uint64_t i = 0; i < c.present; ++i) {
+                if (c.keep[i] &&
+                    listedIds.contains(decodeLe<std::uint64_t>(
+                        c.source->view(c.recordsOffset + i * c.recordSize, 8).data()))) {
+                    ctx_.action(where(c) +
+                                    ": left out: no manifest entry lists it and it holds ids of "
+                                    "listed shards (a leftover of another build)",
+                                wholeOf(c.source));
+                    c.usable = false;
+                    break;
+                }
+            }
+        }
+    }
+    dropDuplicateIds();
+    write();
+    ctx_.report.lostKnown += lostRecords_;
+}
+
+// --- aliases ---------------------------------------------------------------------------------
+
+void repairAlias(Context& ctx, const std::string& file) {
+    const Store& in = *ctx.store;
+    const std::string key = "aliases/" + file;
+    const ByteSourcePtr source = in.source(key);
+    if (isLeftoverName(file)) {
+        ctx.action(key + ": left out (a leftover of an interrupted save)", wholeOf(source));
+        return;
+    }
+    if (!file.ends_with(".json") || !source) {
+        ctx.action(key + ": left out (not an alias file)", wholeOf(source));
+        return;
+    }
+    const std::string name = file.substr(0, file.size() - 5);
+    if (!nameProblem(name).empty()) {
+        ctx.loss(key + ": alias removed: its name " + nameProblem(name), wholeOf(source));
+        return;
+    }
+    const std::optional<ojson> doc = parseObject(textOf(*source));
+    const std::string target = doc ? stringAt(*doc, "index_version") : std::string();
+    auto written = [&](const std::string& version) {
+        return std::any_of(ctx.indexes.begin(), ctx.indexes.end(),
+                           [&](const KeptIndex& k) { return k.version == version; });
+    };
+    if (doc && !target.empty() && written(target)) {
+        if (stringAt(*doc, "alias") == name && doc->size() == 2) {
+            ctx.add({key, source, {}, {}, 0, 0, {}});
+        } else {
+            ctx.action(key + ": rewritten with \"alias\": \"" + name +
+                           "\" (lookups go by the file's name)",
+                       wholeOf(source));
+            ctx.add({key, nullptr, aliasFileText(name, target), {}, 0, 0, {}});
+        }
+        return;
+    }
+    const std::string why = !doc ? std::string("the file is not a JSON object")
+                            : target.empty()
+                                ? std::string("it names no index_version")
+                                : "its target index " + target + " is not in the repaired root";
+    // Repointed only to an index that says it was published under this name, the newest when
+    // their build times tell them apart.
+    std::vector<const KeptIndex*> candidates;
+    for (const KeptIndex& k : ctx.indexes) {
+        if (k.alias == name) {
+            candidates.push_back(&k);
+        }
+    }
+    std::sort(candidates.begin(), candidates.end(),
+              [](const KeptIndex* a, const KeptIndex* b) { return a->builtAt > b->builtAt; });
+    const bool unambiguous =
+        candidates.size() == 1 || (candidates.size() > 1 && !candidates[0]->builtAt.empty() &&
+                                   candidates[0]->builtAt.size() == candidates[1]->builtAt.size() &&
+                                   candidates[0]->builtAt > candidates[1]->builtAt);
+    if (!candidates.empty() && unambiguous) {
+        ctx.action(key + ": " + why + "; repointed to " + candidates[0]->version +
+                       (candidates.size() == 1
+                            ? ", the only index whose manifest names alias " + name
+                            : ", the newest of the " + std::to_string(candidates.size()) +
+                                  " indexes whose manifests name alias " + name),
+                   wholeOf(source));
+        ctx.add({key, nullptr, aliasFileText(name, candidates[0]->version), {}, 0, 0, {}});
+        return;
+    }
+    ctx.loss(key + ": alias " + name + " removed: " + why + ", and " +
+                 (candidates.empty() ? std::string("no index's manifest names this alias")
+                                     : "several indexes name it with no newest among them"),
+             wholeOf(source));
+}
+
+// --- the whole root --------------------------------------------------------------------------
+
+void refuseInside(const fs::path& input, const fs::path& output) {
+    std::error_code ec;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    const fs::path out = fs::weakly_canonical(output, ec);
+    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
+    if (!ec && end == in.end()) {
+        throw RepairError(output.string() + ": inside " + input.string() +
+                          "; a repair never writes into its input");
+    }
+}
+
+void requireRoot(const fs::path& input) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+        throw RepairError(input.string() +
+                          ": only a Shardlake storage root (a folder with datasets/, indexes/ "
+                          "and aliases/) can be repaired, not a single file");
+    }
+    fs::path path = fs::absolute(input, ec).lexically_normal();
+    if (!path.has_filename()) {
+        path = path.parent_path();
+    }
+    const std::string above = path.parent_path().filename().string();
+    const bool root = fs::is_directory(input / "indexes", ec) ||
+                      fs::is_directory(input / "datasets", ec) ||
+                      fs::is_directory(input / "aliases", ec);
+    if (!root || above == "indexes" || above == "datasets") {
+        throw RepairError(input.string() +
+                          ": repair the storage root that holds it instead (an index or dataset "
+                          "folder alone cannot be written as a valid root: its keys and its "
+                          "dataset live above it)");
+    }
+}
+
+void writeAndPublish(Context& ctx, const fs::path& output) {
+    const fs::path stage = repairStagePath(fs::absolute(output));
+    std::error_code ec;
+    fs::remove_all(stage, ec);  // a stage of this very process id can only be stale
+    if (!fs::create_directory(stage, ec)) {
+        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
+    }
+    try {
+        for (const char* folder : {"datasets", "indexes", "aliases"}) {
+            fs::create_directories(stage / folder);
+        }
+        for (std::size_t i = 0; i < ctx.files.size(); ++i) {
+            ctx.options.reportProgress(0.5 + 0.4 * static_cast<double>(i) / ctx.files.size(),
+                                       "writing " + ctx.files[i].key);
+            writeOut(stage, ctx.files[i], ctx.options.cancel);
+        }
+        ctx.options.reportProgress(0.9, "validating the repaired root");
+        {
+            auto store = std::make_shared<const Store>(stage);
+            CollectingSink sink;
+            ValidationOptions validation;
+            validation.cancel = ctx.options.cancel;
+            makeShardlakeValidator(store, {ValidationScope::Root, {}, nullptr})
+                ->run(sink, validation);
+            ctx.checkCancel();
+            requireValidOutput(sink.diagnostics());
+        }
+        publishRepairFolder(stage, output);
+    } catch (const std::exception& e) {
+        fs::remove_all(stage, ec);
+        if (dynamic_cast<const RepairError*>(&e) != nullptr) {
+            throw;
+        }
+        throw RepairError(output.string() + ": " + e.what());
+    }
+}
+
+}  // namespace
+}  // namespace shardlake
+
+RepairReport repairShardlakeRoot(const fs::path& input, const fs::path& output,
+                                 const RepairOptions& options) {
+    using namespace shardlake;
+    RepairReport report = beginRepair("vectors", output, options);
+    requireRoot(input);
+    refuseInside(input, output);
+    Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}};
+    const Store& in = *ctx.store;
+    std::size_t indexCount = 0;
+    try {
+        for (const std::string& name : in.files("")) {
+            ctx.action(name + ": left out (not part of a Shardlake root)",
+                       wholeOf(in.source(name)));
+        }
+        for (const std::string& name : in.folders("")) {
+            if (name != "datasets" && name != "indexes" && name != "aliases") {
+                ctx.action(name + "/: left out (not part of a Shardlake root)");
+            }
+        }
+        for (const std::string& name : in.folders("datasets")) {
+            ctx.checkCancel();
+            options.reportProgress(0.05, "dataset " + name);
+            repairDataset(ctx, name);
+        }
+        const std::vector<std::string> versions = in.folders("indexes");
+        for (std::size_t i = 0; i < versions.size(); ++i) {
+            ctx.checkCancel();
+            options.reportProgress(0.1 + 0.4 * static_cast<double>(i) / versions.size(),
+                                   "index " + versions[i]);
+            if (isLeftoverName(versions[i]) || !nameProblem(versions[i]).empty()) {
+                ctx.action("indexes/" + versions[i] + "/: left out (not an index version name)");
+                continue;
+            }
+            ++indexCount;
+            IndexRepair(ctx, versions[i]).run();
+        }
+        for (const std::string& file : in.files("aliases")) {
+            repairAlias(ctx, file);
+        }
+    } catch (const RepairError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RepairError(input.string() + ": " + e.what());
+    }
+    if (indexCount > 0 && ctx.indexes.empty()) {
+        throw RepairError(input.string() + ": no index could be recovered (" +
+                          (report.losses.empty() ? std::string("none was found")
+                                                 : report.losses.front().description) +
+                          ")");
+    }
+    if (indexCount == 0 && ctx.datasets.empty()) {
+        throw RepairError(input.string() +
+                          ": nothing to recover (no index and no readable dataset)");
+    }
+    if (!options.dryRun) {
+        writeAndPublish(ctx, output);
+        report.written = true;
+    }
+    return report;
+}
+
+}  // namespace strata
