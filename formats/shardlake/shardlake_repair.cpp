@@ -524,6 +524,7 @@ struct Candidate {
 
     // Decided layout.
     bool usable = false;
+    bool laidOut = false;  // keep[] is set; losses from here on are counted per record
     std::uint64_t oldId = 0;
     std::uint32_t centroidCount = 1;
     std::uint64_t headerSize = 0;
@@ -911,9 +912,22 @@ void IndexRepair::layOut(Candidate& c) {
         return;
     }
     c.oldId = c.listed && c.entryId ? *c.entryId : h.shardId;
-    c.centroidCount = h.centroids >= 1 && h.centroids <= kMaxCentroidsPerShard ? h.centroids : 1;
     const std::uint64_t centroidBytes = std::uint64_t{4} * dims_;
     c.recordSize = 8 + (pq_ ? pqM_ : centroidBytes);
+    // The header's centroid count (the format writes 1) unless only 1 makes the file's length
+    // agree with the record count of the header or the manifest.
+    c.centroidCount = h.centroids >= 1 && h.centroids <= kMaxCentroidsPerShard ? h.centroids : 1;
+    auto fits = [&](std::uint64_t centroids) {
+        const std::uint64_t offset = c.headerSize + centroids * centroidBytes;
+        if (size < offset || (size - offset) % c.recordSize != 0) {
+            return false;
+        }
+        const std::uint64_t n = (size - offset) / c.recordSize;
+        return n == h.count || (c.entryCount && n == *c.entryCount);
+    };
+    if (c.centroidCount != 1 && !fits(c.centroidCount) && fits(1)) {
+        c.centroidCount = 1;
+    }
     c.recordsOffset = c.headerSize + c.centroidCount * centroidBytes;
     if (size < c.recordsOffset) {
         loseShard(c, "the file (" + plural(size, "byte", "bytes") +
@@ -964,6 +978,7 @@ void IndexRepair::layOut(Candidate& c) {
     }
     c.fingerprint = fingerprintOf(*c.source, ctx_.options.cancel);
     c.keep.assign(static_cast<std::size_t>(c.present), 1);
+    c.laidOut = true;
     if (c.present < c.count) {
         const std::uint64_t from = c.recordsOffset + c.present * c.recordSize;
         ctx_.loss(where(c) + ": the file ends at byte " + std::to_string(size) +
@@ -1117,8 +1132,11 @@ void IndexRepair::loseShard(Candidate& c, const std::string& why) {
                     wholeOf(c.source));
         return;
     }
+    // Once laid out, records already reported lost (cut off, unreadable) are not counted again.
     const std::uint64_t lost =
-        c.entryCount.value_or(c.header.present && c.header.magicOk ? c.header.count : 0);
+        c.laidOut
+            ? c.kept()
+            : c.entryCount.value_or(c.header.present && c.header.magicOk ? c.header.count : 0);
     ctx_.loss(
         where(c) + " lost: " + why +
             (c.listed && c.entryCount ? " (" + plural(*c.entryCount, "vector", "vectors") + ")"
