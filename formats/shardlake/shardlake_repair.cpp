@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -227,6 +228,8 @@ struct OutFile {
     std::uint64_t recordsOffset = 0;
     std::uint64_t recordSize = 0;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;  // [first record, count)
+    // Writes the whole file when set (text generated while it is written, not held).
+    std::function<void(std::ostream&)> generate;
 };
 
 void writeOut(const fs::path& root, const OutFile& file, const CancelToken* cancel) {
@@ -250,7 +253,9 @@ void writeOut(const fs::path& root, const OutFile& file, const CancelToken* canc
             done += n;
         }
     };
-    if (file.copy) {
+    if (file.generate) {
+        file.generate(out);
+    } else if (file.copy) {
         copyRange(*file.copy, 0, file.copy->size());
     } else {
         out.write(file.text.data(), static_cast<std::streamsize>(file.text.size()));
@@ -364,6 +369,110 @@ DatasetScan scanVectors(const ByteSource& source) {
     return scan;
 }
 
+// A dataset whose vectors.jsonl is gone, rebuilt from a raw index of it whose every shard
+// matches its fingerprint and which holds exactly the dataset's vector_count distinct ids: each
+// line {"id", "data", "metadata"} as ingest writes it, the metadata from metadata.json. The
+// original line order is recorded nowhere: lines are written in id order.
+bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
+                    const ByteSourcePtr& metadata) {
+    const Store& in = *ctx.store;
+    const std::string vectorsKey = "datasets/" + name + "/vectors.jsonl";
+    const auto dims = unsignedAt(info, "dims");
+    const auto count = unsignedAt(info, "vector_count");
+    if (!dims || !count || *dims == 0 || *count == 0 || !metadata ||
+        stringAt(info, "vectors_key") != vectorsKey) {
+        return false;
+    }
+    auto meta = std::make_shared<ojson>();
+    *meta = ojson::parse(textOf(*metadata), nullptr, false);
+    if (meta->is_discarded() || !meta->is_object()) {
+        return false;
+    }
+    struct Ref {
+        std::uint64_t id;
+        std::uint32_t shard;
+        std::uint64_t offset;
+    };
+    for (const std::string& version : in.folders("indexes")) {
+        const JsonDoc doc = loadJson(in.source("indexes/" + version + "/manifest.json"));
+        if (!doc.parsed) {
+            continue;
+        }
+        std::vector<Diagnostic> findings;
+        const IndexManifest m = readIndexManifest(doc, findings);
+        if (m.vectorsKey != vectorsKey || m.compression.pqShards() || m.dims != dims ||
+            m.shards.empty()) {
+            continue;
+        }
+        auto shards = std::make_shared<std::vector<ByteSourcePtr>>();
+        auto refs = std::make_shared<std::vector<Ref>>();
+        bool ok = true;
+        for (const ShardEntry& e : m.shards) {
+            const ByteSourcePtr source =
+                keyProblem(e.artifactKey).empty() ? in.source(e.artifactKey) : nullptr;
+            const ShardParse parse = source ? parseShard(*source) : ShardParse{};
+            ok = source && parse.problems.empty() && parse.layout && parse.layout->layoutKnown &&
+                 parse.layout->version == 1 && parse.layout->dims == *dims &&
+                 e.fingerprint == hex16(fingerprintOf(*source, ctx.options.cancel));
+            if (!ok) {
+                break;
+            }
+            const ShardLayout& l = *parse.layout;
+            for (std::uint64_t i = 0; i < l.recordsPresent() && refs->size() <= *count; ++i) {
+                const std::uint64_t offset = l.recordOffset(i);
+                refs->push_back({decodeLe<std::uint64_t>(source->view(offset, 8).data()),
+                                 static_cast<std::uint32_t>(shards->size()), offset});
+            }
+            shards->push_back(source);
+        }
+        if (!ok || refs->size() != *count) {
+            continue;
+        }
+        std::sort(refs->begin(), refs->end(),
+                  [](const Ref& a, const Ref& b) { return a.id < b.id; });
+        if (std::adjacent_find(refs->begin(), refs->end(), [](const Ref& a, const Ref& b) {
+                return a.id == b.id;
+            }) != refs->end()) {
+            continue;
+        }
+        const std::uint32_t d = static_cast<std::uint32_t>(*dims);
+        OutFile file;
+        file.key = vectorsKey;
+        file.generate = [shards, refs, meta, d](std::ostream& out) {
+            std::string line;
+            std::vector<float> values(d);
+            for (const Ref& r : *refs) {
+                const ByteView view = (*shards)[r.shard]->view(r.offset + 8, std::uint64_t{4} * d);
+                decodeF32s(view.bytes, values);
+                line = "{\"id\":" + std::to_string(r.id) + ",\"data\":[";
+                for (std::uint32_t i = 0; i < d; ++i) {
+                    if (i != 0) {
+                        line += ',';
+                    }
+                    appendF32(line, values[i]);
+                }
+                line += "],\"metadata\":";
+                const auto found = meta->find(std::to_string(r.id));
+                if (found != meta->end()) {
+                    appendCompactJson(*found, line);
+                } else {
+                    line += "null";
+                }
+                line += "}\n";
+                out.write(line.data(), static_cast<std::streamsize>(line.size()));
+            }
+        };
+        ctx.add(std::move(file));
+        ctx.action("datasets/" + name + "/vectors.jsonl is missing: rebuilt from the " +
+                   plural(*count, "record", "records") + " of index " + version +
+                   " (raw f32 vectors, every shard matching its fingerprint, exactly the "
+                   "dataset's vector_count) with the metadata of metadata.json; the lines are "
+                   "in id order, as the original order is recorded nowhere");
+        return true;
+    }
+    return false;
+}
+
 void repairDataset(Context& ctx, const std::string& name) {
     const Store& in = *ctx.store;
     const std::string base = "datasets/" + name;
@@ -395,7 +504,7 @@ void repairDataset(Context& ctx, const std::string& name) {
             continue;
         }
         if (ByteSourcePtr source = in.source(base + "/" + file)) {
-            copies.push_back({base + "/" + file, source, {}, {}, 0, 0, {}});
+            copies.push_back({base + "/" + file, source, {}, {}, 0, 0, {}, {}});
         }
     }
     if (errors.empty()) {
@@ -406,14 +515,26 @@ void repairDataset(Context& ctx, const std::string& name) {
         ctx.datasetInfo[name] = info.value_or(ojson::object());
         return;
     }
-    // Only info.json wrong: rebuilt from the vectors when they are all readable.
-    const bool onlyInfo = std::all_of(errors.begin(), errors.end(), [&](const Diagnostic& d) {
-        return fs::path(d.fileName()).filename() == "info.json";
-    });
     const std::string vectorsKey = base + "/vectors.jsonl";
     const std::string metadataKey = base + "/metadata.json";
     const ByteSourcePtr vectors = in.source(vectorsKey);
     const ByteSourcePtr metadata = in.source(metadataKey);
+    // Only the vectors file missing: rebuilt from a raw index that holds them all.
+    // (its SL-MISSING points at info.json's vectors_key; metadata.json must be readable below).
+    const bool onlyVectors = std::all_of(
+        errors.begin(), errors.end(), [](const Diagnostic& d) { return d.code == "SL-MISSING"; });
+    if (!vectors && onlyVectors && info && rebuildVectors(ctx, name, *info, metadata)) {
+        for (OutFile& f : copies) {
+            ctx.add(std::move(f));
+        }
+        ctx.datasets.insert(name);
+        ctx.datasetInfo[name] = *info;
+        return;
+    }
+    // Only info.json wrong: rebuilt from the vectors when they are all readable.
+    const bool onlyInfo = std::all_of(errors.begin(), errors.end(), [&](const Diagnostic& d) {
+        return fs::path(d.fileName()).filename() == "info.json";
+    });
     std::string why = errors.front().code + ": " + errors.front().message;
     if (onlyInfo && vectors && metadata && loadJson(metadata).parsed) {
         const DatasetScan scan = scanVectors(*vectors);
@@ -455,7 +576,7 @@ void repairDataset(Context& ctx, const std::string& name) {
                     ctx.add(std::move(f));
                 }
             }
-            ctx.add({base + "/info.json", nullptr, prettyJson(rebuilt), {}, 0, 0, {}});
+            ctx.add({base + "/info.json", nullptr, prettyJson(rebuilt), {}, 0, 0, {}, {}});
             ctx.datasets.insert(name);
             ctx.datasetInfo[name] = rebuilt;
             return;
@@ -1450,7 +1571,7 @@ void IndexRepair::write() {
             same = sameBits(readF32s(*cq_, cqLayout_->centroidOffset(i), dims_), byId[i]->centroid);
         }
         if (same) {
-            ctx_.add({cqKey_, cq_, {}, {}, 0, 0, {}});
+            ctx_.add({cqKey_, cq_, {}, {}, 0, 0, {}, {}});
         } else {
             std::string text;
             text.append("SLKIVF\0\0", 8);
@@ -1466,11 +1587,11 @@ void IndexRepair::write() {
                                 plural(byId.size(), "shard", "shards") + " kept",
                             wholeOf(cq_));
             }
-            ctx_.add({cqKey_, nullptr, std::move(text), {}, 0, 0, {}});
+            ctx_.add({cqKey_, nullptr, std::move(text), {}, 0, 0, {}, {}});
         }
     }
     if (pq_) {
-        ctx_.add({codebookKey_, codebook_, {}, {}, 0, 0, {}});
+        ctx_.add({codebookKey_, codebook_, {}, {}, 0, 0, {}, {}});
     }
     // The manifest.
     ojson m = original;
@@ -1565,7 +1686,7 @@ void IndexRepair::write() {
     }
     const std::string key = base_() + "/manifest.json";
     if (!salvaged_ && m == original && manifestSource_) {
-        ctx_.add({key, manifestSource_, {}, {}, 0, 0, {}});
+        ctx_.add({key, manifestSource_, {}, {}, 0, 0, {}, {}});
     } else {
         std::string joined;
         for (const std::string& c : manifestChanges_) {
@@ -1576,7 +1697,7 @@ void IndexRepair::write() {
                         plural(total, "vector", "vectors") + ")" +
                         (joined.empty() ? "" : ": " + joined),
                     wholeOf(manifestSource_));
-        ctx_.add({key, nullptr, prettyJson(m, FloatText::F32WhenExact), {}, 0, 0, {}});
+        ctx_.add({key, nullptr, prettyJson(m, FloatText::F32WhenExact), {}, 0, 0, {}, {}});
     }
     // Other files of the index (worker plans, lexical index) are copied as they are.
     const fs::path folder = in_.pathOf(base_());
@@ -1597,7 +1718,7 @@ void IndexRepair::write() {
             continue;
         }
         if (ByteSourcePtr source = in_.source(rel)) {
-            ctx_.add({rel, source, {}, {}, 0, 0, {}});
+            ctx_.add({rel, source, {}, {}, 0, 0, {}, {}});
         }
     }
     ctx_.indexes.push_back({v_, stringAt(m, "alias"), stringAt(m["build_metadata"], "built_at")});
@@ -1639,35 +1760,31 @@ void IndexRepair::run() {
     }
     // A file no manifest entry lists joins only when none of its ids is in a listed shard: a
     // leftover of another build would otherwise come back.
-    std::set<std::uint64_t> listedIds;
-    bool anyListed = false;
-    for (const Candidate& c : candidates_) {
-        if (c.usable && c.listed) {
-            anyListed = true;
-            for (std::uint64_t i = 0; i < c.present && listedIds.size() < (std::size_t{1} << 26);
-                 ++i) {
+    const bool anyListed = std::any_of(candidates_.begin(), candidates_.end(),
+                                       [](const Candidate& c) { return c.usable && c.listed; });
+    const bool anyUnlisted = std::any_of(candidates_.begin(), candidates_.end(),
+                                         [](const Candidate& c) { return c.usable && !c.listed; });
+    if (anyListed && anyUnlisted) {
+        std::vector<std::uint64_t> listedIds;  // sorted: 8 bytes a record
+        for (const Candidate& c : candidates_) {
+            for (std::uint64_t i = 0; c.usable && c.listed && i < c.present; ++i) {
                 if (c.keep[i]) {
-                    listedIds.insert(decodeLe<std::uint64_t>(
+                    listedIds.push_back(decodeLe<std::uint64_t>(
                         c.source->view(c.recordsOffset + i * c.recordSize, 8).data()));
                 }
             }
         }
-    }
-    if (anyListed) {
+        std::sort(listedIds.begin(), listedIds.end());
         for (Candidate& c : candidates_) {
-            if (!c.usable || c.listed) {
-                continue;
-            }
-            for (std::uint64_t i = 0; i < c.present; ++i) {
-                if (c.keep[i] &&
-                    listedIds.contains(decodeLe<std::uint64_t>(
-                        c.source->view(c.recordsOffset + i * c.recordSize, 8).data()))) {
+            for (std::uint64_t i = 0; c.usable && !c.listed && i < c.present; ++i) {
+                const std::uint64_t id = decodeLe<std::uint64_t>(
+                    c.source->view(c.recordsOffset + i * c.recordSize, 8).data());
+                if (c.keep[i] && std::binary_search(listedIds.begin(), listedIds.end(), id)) {
                     ctx_.action(where(c) +
                                     ": left out: no manifest entry lists it and it holds ids of "
                                     "listed shards (a leftover of another build)",
                                 wholeOf(c.source));
                     c.usable = false;
-                    break;
                 }
             }
         }
@@ -1704,12 +1821,12 @@ void repairAlias(Context& ctx, const std::string& file) {
     };
     if (doc && !target.empty() && written(target)) {
         if (stringAt(*doc, "alias") == name && doc->size() == 2) {
-            ctx.add({key, source, {}, {}, 0, 0, {}});
+            ctx.add({key, source, {}, {}, 0, 0, {}, {}});
         } else {
             ctx.action(key + ": rewritten with \"alias\": \"" + name +
                            "\" (lookups go by the file's name)",
                        wholeOf(source));
-            ctx.add({key, nullptr, aliasFileText(name, target), {}, 0, 0, {}});
+            ctx.add({key, nullptr, aliasFileText(name, target), {}, 0, 0, {}, {}});
         }
         return;
     }
@@ -1738,7 +1855,7 @@ void repairAlias(Context& ctx, const std::string& file) {
                             : ", the newest of the " + std::to_string(candidates.size()) +
                                   " indexes whose manifests name alias " + name),
                    wholeOf(source));
-        ctx.add({key, nullptr, aliasFileText(name, candidates[0]->version), {}, 0, 0, {}});
+        ctx.add({key, nullptr, aliasFileText(name, candidates[0]->version), {}, 0, 0, {}, {}});
         return;
     }
     ctx.loss(key + ": alias " + name + " removed: " + why + ", and " +

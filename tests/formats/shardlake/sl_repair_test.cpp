@@ -164,12 +164,6 @@ TEST_F(ShardlakeRepairCorpus, EveryDamagedRootWithContentRepairsToAValidRoot) {
         }
         SCOPED_TRACE(name);
         const fs::path out = scratch_.path() / name;
-        if (name == "missing_vectors_jsonl") {
-            // The dataset's vectors are gone and both indexes name them: nothing to write.
-            EXPECT_THROW(repairShardlakeRoot(entry.path(), out), RepairError);
-            EXPECT_FALSE(fs::exists(out));
-            continue;
-        }
         RepairReport report;
         ASSERT_NO_THROW(report = repairPath(entry.path(), out)) << name;
         ++repaired;
@@ -256,6 +250,39 @@ TEST_F(ShardlakeRepairCorpus, IntactRootIsCopiedByteForByte) {
         }
     }
     EXPECT_GT(files, 10u);
+}
+
+std::vector<std::string> sortedLines(const fs::path& file) {
+    std::ifstream in(file);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
+TEST_F(ShardlakeRepairCorpus, MissingVectorsAreRebuiltFromARawIndexThatHoldsThemAll) {
+    const fs::path out = scratch_.path() / "vectors";
+    const RepairReport report = repairShardlakeRoot(corrupt_ / "missing_vectors_jsonl", out);
+    EXPECT_TRUE(report.complete());
+    ASSERT_EQ(report.actions.size(), 1u);
+    EXPECT_NE(report.actions[0].description.find("rebuilt from the 300 records of index idx-raw"),
+              std::string::npos);
+    // The same lines as the undamaged dataset, in id order.
+    const fs::path rebuilt = out / "datasets/ds-small/vectors.jsonl";
+    EXPECT_EQ(sortedLines(rebuilt),
+              sortedLines(corrupt_ / "_base/datasets/ds-small/vectors.jsonl"));
+
+    // Without a raw index whose fingerprints all match, nothing vouches for the vectors: the
+    // dataset is lost, and with it every index that names it.
+    const fs::path in = scratch_.path() / "in";
+    fs::copy(corrupt_ / "missing_vectors_jsonl", in, fs::copy_options::recursive);
+    fs::permissions(in / "indexes/idx-raw/shards/shard-0002.sidx", fs::perms::owner_write,
+                    fs::perm_options::add);
+    std::ofstream(in / "indexes/idx-raw/shards/shard-0002.sidx", std::ios::app) << "x";
+    EXPECT_THROW(repairShardlakeRoot(in, scratch_.path() / "none"), RepairError);
+    EXPECT_FALSE(fs::exists(scratch_.path() / "none"));
 }
 
 TEST_F(ShardlakeRepairCorpus, HeaderFaultsAreMendedFromTheOtherSources) {
