@@ -148,6 +148,11 @@ std::optional<std::vector<float>> floatsAt(const ojson& object, const char* key)
     return values;
 }
 
+// A JSON value on one line for a report (invalid UTF-8 replaced, never thrown on).
+std::string shown(const ojson& value) {
+    return value.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+
 ojson floatArray(const std::vector<float>& values) {
     ojson out = ojson::array();
     for (const float f : values) {
@@ -544,8 +549,8 @@ void repairDataset(Context& ctx, const std::string& name) {
             auto set = [&](const char* key, const ojson& value) {
                 if (!rebuilt.contains(key) || rebuilt[key] != value) {
                     changes.push_back(std::string(key) + " " +
-                                      (rebuilt.contains(key) ? rebuilt[key].dump() : "(absent)") +
-                                      " → " + value.dump());
+                                      (rebuilt.contains(key) ? shown(rebuilt[key]) : "(absent)") +
+                                      " → " + shown(value));
                 }
                 rebuilt[key] = value;
             };
@@ -1600,8 +1605,8 @@ void IndexRepair::write() {
         if (!had || m[key] != value) {
             if (!why.empty()) {
                 manifestChanges_.push_back(std::string(key) + " " +
-                                           (had ? m[key].dump() : "(absent)") + " → " +
-                                           value.dump() + " (" + why + ")");
+                                           (had ? shown(m[key]) : "(absent)") + " → " +
+                                           shown(value) + " (" + why + ")");
             }
             m[key] = value;
         }
@@ -1650,7 +1655,7 @@ void IndexRepair::write() {
     }
     if (build != buildBefore) {
         manifestChanges_.push_back(
-            "build_metadata " + buildBefore.dump() + " → " + build.dump() +
+            "build_metadata " + shown(buildBefore) + " → " + shown(build) +
             " (lost with the manifest; built_at is the time of the repair, nprobe_default probes "
             "every shard)");
         m["build_metadata"] = build;
@@ -1820,7 +1825,7 @@ void repairAlias(Context& ctx, const std::string& file) {
                            [&](const KeptIndex& k) { return k.version == version; });
     };
     if (doc && !target.empty() && written(target)) {
-        if (stringAt(*doc, "alias") == name && doc->size() == 2) {
+        if (stringAt(*doc, "alias") == name) {
             ctx.add({key, source, {}, {}, 0, 0, {}, {}});
         } else {
             ctx.action(key + ": rewritten with \"alias\": \"" + name +
