@@ -735,6 +735,7 @@ private:
     std::vector<Candidate> candidates_;
     std::uint64_t lostRecords_ = 0;
     std::size_t listedCount_ = 0;
+    bool entriesDropped_ = false;  // a manifest entry listed a file twice or had no usable key
 };
 
 bool IndexRepair::readManifest() {
@@ -981,9 +982,11 @@ void IndexRepair::collectCandidates() {
                              : ""),
                     wholeOf(manifestSource_));
                 lostRecords_ += c.entryCount.value_or(0);
+                entriesDropped_ = true;
                 continue;
             }
             if (!keys.insert(c.key).second) {
+                entriesDropped_ = true;
                 ctx_.action("index " + v_ + ": shard entry " + std::to_string(i) + " lists " +
                                 c.key + " a second time; the duplicate entry is dropped",
                             wholeOf(manifestSource_));
@@ -1745,8 +1748,25 @@ void IndexRepair::run() {
         ctx_.report.lostKnown += lostRecords_;
         return;
     }
+    // Files no entry lists join the index only when its shard list shows damage: rebuilt, an
+    // entry dropped, fewer entries than quantizer clusters, or counts summing short of the total.
+    std::uint64_t listedSum = 0;
+    for (const Candidate& c : candidates_) {
+        listedSum += c.listed ? c.entryCount.value_or(0) : 0;
+    }
+    const auto total = unsignedAt(*manifest_, "total_vector_count");
+    const bool listDamaged = rebuilt() || entriesDropped_ ||
+                             (cqLayout_ && cqLayout_->clusters > listedCount_) ||
+                             (total && *total > listedSum);
     for (Candidate& c : candidates_) {
         ctx_.checkCancel();
+        if (!c.listed && !listDamaged) {
+            ctx_.action(where(c) +
+                            ": left out: no manifest entry lists it, and the manifest's "
+                            "shard list shows no damage",
+                        wholeOf(c.source));
+            continue;
+        }
         layOut(c);
     }
     matchDataset();

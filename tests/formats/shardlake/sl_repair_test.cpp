@@ -366,6 +366,18 @@ void replaceInFile(const fs::path& file, const std::string& from, const std::str
     std::ofstream(file, std::ios::binary | std::ios::trunc) << s;
 }
 
+TEST_F(ShardlakeRepairCorpus, AStrayShardFileBesideAnIntactListIsLeftOut) {
+    const fs::path in = copyRoot(corrupt_ / "ok_raw", scratch_.path() / "in");
+    fs::copy_file(in / "indexes/idx-raw/shards/shard-0002.sidx",
+                  in / "indexes/idx-raw/shards/shard-0007.sidx");
+    const RepairReport report = repairShardlakeRoot(in, scratch_.path() / "out");
+    EXPECT_TRUE(report.complete());
+    EXPECT_EQ(report.recovered, 600u);
+    ASSERT_EQ(report.actions.size(), 1u);
+    EXPECT_NE(report.actions[0].description.find("left out"), std::string::npos);
+    EXPECT_FALSE(fs::exists(scratch_.path() / "out/indexes/idx-raw/shards/shard-0007.sidx"));
+}
+
 TEST_F(ShardlakeRepairCorpus, PqFingerprintsAreRecomputedOnlyWhenAsked) {
     // A PQ shard's records cannot be compared with the dataset: a wrong fingerprint leaves
     // nothing that vouches for them.
