@@ -144,6 +144,91 @@ const std::map<std::string, Expected>& expectations() {
     return table;
 }
 
+// Each kind of damage the corpus holds and the action its repair must report ("" = none at all).
+const std::map<std::string, std::string>& expectedActions() {
+    static const std::map<std::string, std::string> table = {
+        {"ok_raw", ""},
+        {"ok_pq", ""},
+        {"manifest_version_1", ""},
+        {"alias_missing", ""},
+        {"alias_bad_json", "repointed to idx-pq, the newest of the 2 indexes"},
+        {"alias_name_mismatch", "rewritten with \"alias\": \"latest\""},
+        {"cq_bad_magic", "coarse quantizer indexes/idx-raw/coarse_quantizer.cq is unreadable"},
+        {"cq_centroid_changed", "coarse quantizer rewritten with the centroids of the 3 shards"},
+        {"cq_missing", "coarse quantizer indexes/idx-raw/coarse_quantizer.cq is missing"},
+        {"cq_truncated", "coarse quantizer indexes/idx-raw/coarse_quantizer.cq is unreadable"},
+        {"cq_wrong_length", "coarse quantizer indexes/idx-raw/coarse_quantizer.cq is unreadable"},
+        {"dataset_bad_json", "datasets/ds-small/info.json rebuilt from the 300 vectors"},
+        {"dataset_dims_mismatch", "dims 8 → 16"},
+        {"fingerprint_real_sha256", "each of its 113 records kept equals the dataset's vector"},
+        {"fingerprint_uppercase", "fingerprint 712D491D23C90B02 written in lower case"},
+        {"manifest_bad_json", "its first 9 fields were read"},
+        {"manifest_centroid_changed", "centroid rewritten from the shard file and the quantizer"},
+        {"manifest_centroid_short", "centroid rewritten from the shard file and the quantizer"},
+        {"manifest_dims_mismatch", "dims 8 → 16"},
+        {"manifest_dims_zero", "dims 0 → 16"},
+        {"manifest_missing_field_dims", "dims (absent) → 16"},
+        {"manifest_duplicate_shard", "a second time; the duplicate entry is dropped"},
+        {"manifest_index_version_mismatch", "index_version \"idx-other\" → \"idx-raw\""},
+        {"manifest_no_shards", "added to the manifest as shard 2"},
+        {"manifest_total_count_mismatch", "total_vector_count 305 → 300"},
+        {"manifest_unknown_codec", "\"codec\":\"none\"} (the shards hold raw vectors)"},
+        {"manifest_vector_count_mismatch", "vector_count 114 → 113"},
+        {"manifest_version_5", "manifest_version 5 → 4"},
+        {"missing_vectors_jsonl", "vectors.jsonl is missing: rebuilt from the 300 records"},
+        {"pq_codebook_key_absent", "\"codebook_key\":\"indexes/idx-pq/pq_codebook.bin\""},
+        {"pq_codec_disabled", "\"enabled\":true"},
+        {"pq_k_zero_in_shard", "pq_k 0 → 16"},
+        {"pq_m_mismatch", "\"pq_num_subspaces\":4"},
+        {"pq_shard_v1_in_pq_index", "format_version 1 → 2"},
+        {"shard_bad_magic", "magic restored to SLKIDX"},
+        {"shard_centroid_value_changed", "centroid rewritten (it differed"},
+        {"shard_format_v2_in_raw_index", "format_version 2 → 1"},
+        {"shard_format_v3", "format_version 3 → 1"},
+        {"shard_header_centroid_count_0", "centroid_count 0 → 1"},
+        {"shard_header_count_minus1", "vector_count 112 → 113"},
+        {"shard_header_dims_8", "dims 8 → 16"},
+        {"shard_header_shard_id_wrong", "shard_id 7 → 0"},
+        {"shard_trailing_bytes_fp_fixed", "4 bytes after the last record dropped"},
+        {"shard_vector_value_changed_fp_fixed", "kept although 1 record differs"},
+        {"wrong_fingerprint", "012d491d23c90b02 does not match the file's 712d491d23c90b02"},
+        {"shard_truncated", "records kept equals the dataset's vector"},
+        {"shard_truncated_header", "shards renumbered so their ids run from 0"},
+        {"manifest_missing", "repointed to idx-pq"},
+        {"shard_truncated_fp_fixed",
+         "rewritten; its fingerprint 78d374a14f82ed0a matched the file"},
+        {"pq_code_out_of_range", "rewritten; its fingerprint b6f26d6750002cc0 matched the file"},
+        {"alias_to_missing_index", ""},
+        {"pq_codebook_garbage", ""},
+    };
+    return table;
+}
+
+// Cases whose damaged shard-0000 of idx-raw (or idx-pq) comes back as the undamaged file.
+const std::map<std::string, std::string>& restoredShards() {
+    static const std::map<std::string, std::string> table = {
+        {"shard_bad_magic", "idx-raw"},
+        {"shard_centroid_value_changed", "idx-raw"},
+        {"shard_format_v2_in_raw_index", "idx-raw"},
+        {"shard_format_v3", "idx-raw"},
+        {"shard_header_centroid_count_0", "idx-raw"},
+        {"shard_header_count_minus1", "idx-raw"},
+        {"shard_header_dims_8", "idx-raw"},
+        {"shard_header_shard_id_wrong", "idx-raw"},
+        {"shard_trailing_bytes_fp_fixed", "idx-raw"},
+        {"pq_k_zero_in_shard", "idx-pq"},
+        {"pq_shard_v1_in_pq_index", "idx-pq"},
+    };
+    return table;
+}
+
+std::string fileBytes(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 class ShardlakeRepairCorpus : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -187,6 +272,21 @@ TEST_F(ShardlakeRepairCorpus, EveryDamagedRootWithContentRepairsToAValidRoot) {
                 EXPECT_EQ(first.bytes.offset, expected.offset) << losses;
                 EXPECT_EQ(first.bytes.length, expected.length) << losses;
             }
+        }
+        std::string actions;
+        for (const RepairStep& s : report.actions) {
+            actions += s.description + "\n";
+        }
+        const auto action = expectedActions().find(name);
+        ASSERT_NE(action, expectedActions().end()) << "a case without an expectation";
+        if (action->second.empty()) {
+            EXPECT_TRUE(report.actions.empty()) << actions;
+        } else {
+            EXPECT_NE(actions.find(action->second), std::string::npos) << actions;
+        }
+        if (const auto restored = restoredShards().find(name); restored != restoredShards().end()) {
+            const std::string shard = "indexes/" + restored->second + "/shards/shard-0000.sidx";
+            EXPECT_EQ(fileBytes(out / shard), fileBytes(base / shard)) << shard;
         }
         const test::Findings findings = validateShardlake(out);
         EXPECT_EQ(findings.countOf(Severity::Error), 0u) << describe(findings);
