@@ -61,7 +61,12 @@ std::string lower(std::string text) {
     return text;
 }
 
+// The text of a JSON document; empty past kMaxJsonBytes (no document of a root is that large,
+// and reading it would not be bounded).
 std::string textOf(const ByteSource& source) {
+    if (source.size() > kMaxJsonBytes) {
+        return {};
+    }
     const ByteView view = source.view(0, source.size());
     return {reinterpret_cast<const char*>(view.data()), view.size()};
 }
@@ -1367,7 +1372,18 @@ void IndexRepair::dropDuplicateIds() {
         std::uint32_t candidate;
         std::uint64_t record;
     };
+    std::uint64_t total = 0;
+    for (const Candidate& c : candidates_) {
+        total += c.usable ? c.present : 0;
+    }
+    if (total > IdCollector::kLimit) {
+        // As the validator: past 2^27 records ids are not collected (24 bytes each).
+        ctx_.action("index " + v_ + ": " + std::to_string(total) +
+                    " records: ids are not checked for repeats (more than 2^27)");
+        return;
+    }
     std::vector<Ref> refs;
+    refs.reserve(static_cast<std::size_t>(total));
     for (std::uint32_t ci = 0; ci < candidates_.size(); ++ci) {
         const Candidate& c = candidates_[ci];
         if (!c.usable) {
