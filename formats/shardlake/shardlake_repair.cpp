@@ -1695,10 +1695,18 @@ void IndexRepair::write() {
         c["pq_codebook_size"] = pqK_;
         c["codebook_key"] = codebookKey_;
         set("compression", c, "what the shards and the codebook say");
-    } else if (m.contains("compression") || !salvaged_) {
-        const ojson none = {{"enabled", false}, {"codec", "none"}};
-        if (m.contains("compression") && !m["compression"].is_null()) {
-            set("compression", none, "the shards hold raw vectors");
+    } else if (m.contains("compression") && !m["compression"].is_null()) {
+        // What the validator accepts for raw shards: codec none (or absent), not enabled, no PQ
+        // fields.
+        const ojson& c = m["compression"];
+        const std::string codec = stringAt(c, "codec");
+        const bool fine = c.is_object() && !(c.contains("enabled") && c["enabled"] == true) &&
+                          (!c.contains("codec") || codec == "none") &&
+                          !c.contains("pq_num_subspaces") && !c.contains("pq_codebook_size") &&
+                          !c.contains("codebook_key");
+        if (!fine) {
+            set("compression", ojson{{"enabled", false}, {"codec", "none"}},
+                "the shards hold raw vectors");
         }
     }
     if (hadQuantizer) {
