@@ -312,6 +312,8 @@ struct Context {
     std::set<std::string> outKeys;
     std::set<std::string> datasets;  // dataset versions written
     std::map<std::string, ojson> datasetInfo;
+    // Ids whose dataset lines were dropped for repeating: not compared with shard records.
+    std::map<std::string, std::set<std::uint64_t>> repeatedIds;
     std::vector<KeptIndex> indexes;
 
     void add(OutFile file) {
@@ -379,25 +381,22 @@ DatasetScan scanVectors(const ByteSource& source) {
     return scan;
 }
 
-// A dataset whose vectors.jsonl is gone, rebuilt from a raw index of it whose every shard
-// matches its fingerprint and which holds exactly the dataset's vector_count distinct ids: each
-// line {"id", "data", "metadata"} as ingest writes it, the metadata from metadata.json. The
-// original line order is recorded nowhere: lines are written in id order.
-bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
-                    const ByteSourcePtr& metadata) {
+// What a raw index holds of a dataset: the source of a rebuilt vectors.jsonl.
+struct IndexedVectors {
+    std::string version;
+    std::uint64_t count = 0;
+    std::uint32_t dims = 0;
+    std::function<void(std::ostream&)> generate;
+};
+
+// The vectors of dataset `name` as a raw index of it holds them, when its every shard matches its
+// fingerprint and reads cleanly and its ids are distinct (and, when `count` is known, exactly that
+// many): lines {"id", "data", "metadata"} as ingest writes them, values as the shortest text of
+// their f32, the metadata from `meta`, in id order (the original order is recorded nowhere).
+std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& vectorsKey,
+                                               std::optional<std::uint64_t> count,
+                                               std::shared_ptr<const ojson> meta) {
     const Store& in = *ctx.store;
-    const std::string vectorsKey = "datasets/" + name + "/vectors.jsonl";
-    const auto dims = unsignedAt(info, "dims");
-    const auto count = unsignedAt(info, "vector_count");
-    if (!dims || !count || *dims == 0 || *count == 0 || !metadata ||
-        stringAt(info, "vectors_key") != vectorsKey) {
-        return false;
-    }
-    auto meta = std::make_shared<ojson>();
-    *meta = ojson::parse(textOf(*metadata), nullptr, false);
-    if (meta->is_discarded() || !meta->is_object()) {
-        return false;
-    }
     struct Ref {
         std::uint64_t id;
         std::uint32_t shard;
@@ -410,8 +409,8 @@ bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
         }
         std::vector<Diagnostic> findings;
         const IndexManifest m = readIndexManifest(doc, findings);
-        if (m.vectorsKey != vectorsKey || m.compression.pqShards() || m.dims != dims ||
-            m.shards.empty()) {
+        if (m.vectorsKey != vectorsKey || m.compression.pqShards() || !m.dims || *m.dims == 0 ||
+            *m.dims > kMaxDims || m.shards.empty()) {
             continue;
         }
         auto shards = std::make_shared<std::vector<ByteSourcePtr>>();
@@ -422,20 +421,20 @@ bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
                 keyProblem(e.artifactKey).empty() ? in.source(e.artifactKey) : nullptr;
             const ShardParse parse = source ? parseShard(*source) : ShardParse{};
             ok = source && parse.problems.empty() && parse.layout && parse.layout->layoutKnown &&
-                 parse.layout->version == 1 && parse.layout->dims == *dims &&
+                 parse.layout->version == 1 && parse.layout->dims == *m.dims &&
                  e.fingerprint == hex16(fingerprintOf(*source, ctx.options.cancel));
             if (!ok) {
                 break;
             }
             const ShardLayout& l = *parse.layout;
-            for (std::uint64_t i = 0; i < l.recordsPresent() && refs->size() <= *count; ++i) {
+            for (std::uint64_t i = 0; i < l.recordsPresent(); ++i) {
                 const std::uint64_t offset = l.recordOffset(i);
                 refs->push_back({decodeLe<std::uint64_t>(source->view(offset, 8).data()),
                                  static_cast<std::uint32_t>(shards->size()), offset});
             }
             shards->push_back(source);
         }
-        if (!ok || refs->size() != *count) {
+        if (!ok || refs->empty() || (count && refs->size() != *count)) {
             continue;
         }
         std::sort(refs->begin(), refs->end(),
@@ -445,10 +444,11 @@ bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
             }) != refs->end()) {
             continue;
         }
-        const std::uint32_t d = static_cast<std::uint32_t>(*dims);
-        OutFile file;
-        file.key = vectorsKey;
-        file.generate = [shards, refs, meta, d](std::ostream& out) {
+        IndexedVectors found;
+        found.version = version;
+        found.count = refs->size();
+        found.dims = static_cast<std::uint32_t>(*m.dims);
+        found.generate = [shards, refs, meta, d = found.dims](std::ostream& out) {
             std::string line;
             std::vector<float> values(d);
             for (const Ref& r : *refs) {
@@ -462,9 +462,9 @@ bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
                     appendF32(line, values[i]);
                 }
                 line += "],\"metadata\":";
-                const auto found = meta->find(std::to_string(r.id));
-                if (found != meta->end()) {
-                    appendCompactJson(*found, line);
+                const auto entry = meta->find(std::to_string(r.id));
+                if (entry != meta->end()) {
+                    appendCompactJson(*entry, line);
                 } else {
                     line += "null";
                 }
@@ -472,17 +472,153 @@ bool rebuildVectors(Context& ctx, const std::string& name, const ojson& info,
                 out.write(line.data(), static_cast<std::streamsize>(line.size()));
             }
         };
-        ctx.add(std::move(file));
-        ctx.action("datasets/" + name + "/vectors.jsonl is missing: rebuilt from the " +
-                   plural(*count, "record", "records") + " of index " + version +
-                   " (raw f32 vectors, every shard matching its fingerprint, exactly the "
-                   "dataset's vector_count) with the metadata of metadata.json; the lines are "
-                   "in id order, as the original order is recorded nowhere");
-        return true;
+        return found;
     }
-    return false;
+    return std::nullopt;
 }
 
+// metadata.json from the "metadata" of each line of a usable vectors.jsonl: {"<id>": metadata}
+// for every line whose metadata is not null, keys in sorted order, as ingest writes it.
+std::string metadataFromVectors(const ByteSource& vectors) {
+    std::map<std::string, ojson> entries;
+    const ByteView view = vectors.view(0, vectors.size());
+    const std::string_view text(reinterpret_cast<const char*>(view.data()), view.size());
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        const ojson value = ojson::parse(line.begin(), line.end(), nullptr, false);
+        if (value.is_object() && value.contains("id") && value["id"].is_number_unsigned() &&
+            value.contains("metadata") && !value["metadata"].is_null()) {
+            entries[std::to_string(value["id"].get<std::uint64_t>())] = value["metadata"];
+        }
+    }
+    ojson doc = ojson::object();
+    for (auto& [id, value] : entries) {
+        doc[id] = std::move(value);
+    }
+    return prettyJson(doc);
+}
+
+// The usable lines of a vectors.jsonl that has bad ones: each line kept when it is a JSON object
+// with an id and the values of the dims most lines have, all finite, and an id no other line
+// has; the others are losses (consecutive lines with one reason reported together).
+struct LineSalvage {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> kept;  // offset, length of each line
+    std::uint64_t dims = 0;
+    std::set<std::uint64_t> repeated;
+};
+
+std::optional<LineSalvage> salvageLines(Context& ctx, const std::string& key,
+                                        const ByteSourcePtr& vectors) {
+    enum class Fault : std::uint8_t { None, Unreadable, NoId, NoValues, NonFinite, Dims, Repeated };
+    struct Line {
+        std::uint64_t number;
+        std::uint64_t offset;
+        std::uint64_t length;
+        std::uint64_t id;
+        std::uint64_t dims;
+        Fault fault;
+    };
+    std::vector<Line> lines;
+    forEachDatasetLine(*vectors, [&](const DatasetLine& l) {
+        Fault fault = Fault::None;
+        if (!l.error.empty()) {
+            fault = Fault::Unreadable;
+        } else if (!l.id) {
+            fault = Fault::NoId;
+        } else if (!l.hasValues || l.values.empty()) {
+            fault = Fault::NoValues;
+        } else if (l.nonFinite) {
+            fault = Fault::NonFinite;
+        }
+        lines.push_back({l.lineNumber, l.region.offset, l.region.length, l.id.value_or(0),
+                         l.values.size(), fault});
+        return !ctx.options.cancel || !ctx.options.cancel->cancelled();
+    });
+    std::map<std::uint64_t, std::size_t> dimsCount;
+    for (const Line& l : lines) {
+        dimsCount[l.dims] += l.fault == Fault::None ? 1 : 0;
+    }
+    LineSalvage out;
+    std::size_t best = 0;
+    for (const auto& [d, n] : dimsCount) {
+        if (n > best) {
+            out.dims = d;
+            best = n;
+        }
+    }
+    std::vector<std::uint64_t> ids;
+    for (Line& l : lines) {
+        if (l.fault == Fault::None && l.dims != out.dims) {
+            l.fault = Fault::Dims;
+        }
+        if (l.fault == Fault::None) {
+            ids.push_back(l.id);
+        }
+    }
+    std::sort(ids.begin(), ids.end());
+    for (std::size_t i = 1; i < ids.size(); ++i) {
+        if (ids[i] == ids[i - 1]) {
+            out.repeated.insert(ids[i]);
+        }
+    }
+    for (Line& l : lines) {
+        if (l.fault == Fault::None && out.repeated.contains(l.id)) {
+            l.fault = Fault::Repeated;
+        }
+    }
+    auto reason = [&](const Line& l) -> std::string {
+        switch (l.fault) {
+            case Fault::Unreadable:
+                return "not a JSON object with \"id\" and \"data\"";
+            case Fault::NoId:
+                return "no usable id";
+            case Fault::NoValues:
+                return "no values";
+            case Fault::NonFinite:
+                return "a value beyond f32";
+            case Fault::Dims:
+                return "not " + std::to_string(out.dims) + " values";
+            case Fault::Repeated:
+                return "an id another line has too (every copy dropped: which one is right "
+                       "cannot be told)";
+            case Fault::None:
+                break;
+        }
+        return {};
+    };
+    for (std::size_t i = 0; i < lines.size();) {
+        if (lines[i].fault == Fault::None) {
+            out.kept.emplace_back(lines[i].offset, lines[i].length);
+            ++i;
+            continue;
+        }
+        std::size_t j = i + 1;
+        while (j < lines.size() && lines[j].fault == lines[i].fault &&
+               lines[j].number == lines[j - 1].number + 1) {
+            ++j;
+        }
+        const Line& first = lines[i];
+        const Line& last = lines[j - 1];
+        ctx.loss(key + ": " +
+                     (j - i == 1 ? "line " + std::to_string(first.number)
+                                 : "lines " + std::to_string(first.number) + " to " +
+                                       std::to_string(last.number)) +
+                     " dropped: " + reason(first),
+                 {vectors.get(), first.offset, last.offset + last.length - first.offset});
+        i = j;
+    }
+    if (out.kept.empty()) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+// A dataset is copied when it validates. Otherwise each of its three files is kept when it is
+// sound and rebuilt from the others when it is not: vectors.jsonl from a raw index that holds it
+// all, metadata.json from the vectors' lines, info.json from the vectors. A dataset whose vectors
+// can be neither read nor rebuilt is a loss.
 void repairDataset(Context& ctx, const std::string& name) {
     const Store& in = *ctx.store;
     const std::string base = "datasets/" + name;
@@ -501,11 +637,6 @@ void repairDataset(Context& ctx, const std::string& name) {
             errors.push_back(d);
         }
     }
-    const JsonDoc infoDoc = loadJson(in.source(base + "/info.json"));
-    std::optional<ojson> info;
-    if (infoDoc.parsed && infoDoc.source) {
-        info = parseObject(textOf(*infoDoc.source));
-    }
     std::vector<OutFile> copies;
     for (const std::string& file : in.files(base)) {
         if (isLeftoverName(file)) {
@@ -517,6 +648,9 @@ void repairDataset(Context& ctx, const std::string& name) {
             copies.push_back({base + "/" + file, source, {}, {}, 0, 0, {}, {}});
         }
     }
+    const ByteSourcePtr infoSource = in.source(base + "/info.json");
+    const std::optional<ojson> info =
+        infoSource ? parseObject(textOf(*infoSource)) : std::optional<ojson>();
     if (errors.empty()) {
         for (OutFile& f : copies) {
             ctx.add(std::move(f));
@@ -525,80 +659,149 @@ void repairDataset(Context& ctx, const std::string& name) {
         ctx.datasetInfo[name] = info.value_or(ojson::object());
         return;
     }
-    const std::string vectorsKey = base + "/vectors.jsonl";
-    const std::string metadataKey = base + "/metadata.json";
+    const std::string why =
+        errors.front().code + ": " + errors.front().message +
+        (errors.size() > 1 ? " (and " + plural(errors.size() - 1, "more error", "more errors") + ")"
+                           : "");
+    // The files: where info.json says, when that is a clean key inside the dataset that exists.
+    auto keyOf = [&](const char* field, const char* file) {
+        const std::string k = info ? stringAt(*info, field) : std::string();
+        return !k.empty() && keyProblem(k).empty() && k.starts_with(base + "/") && in.exists(k)
+                   ? k
+                   : base + "/" + file;
+    };
+    const std::string vectorsKey = keyOf("vectors_key", "vectors.jsonl");
+    const std::string metadataKey = keyOf("metadata_key", "metadata.json");
+    const std::string infoKey = base + "/info.json";
     const ByteSourcePtr vectors = in.source(vectorsKey);
     const ByteSourcePtr metadata = in.source(metadataKey);
-    // Only the vectors file missing: rebuilt from a raw index that holds them all.
-    // (its SL-MISSING points at info.json's vectors_key; metadata.json must be readable below).
-    const bool onlyVectors = std::all_of(
-        errors.begin(), errors.end(), [](const Diagnostic& d) { return d.code == "SL-MISSING"; });
-    if (!vectors && onlyVectors && info && rebuildVectors(ctx, name, *info, metadata)) {
-        for (OutFile& f : copies) {
-            ctx.add(std::move(f));
+    const DatasetScan scan = vectors ? scanVectors(*vectors) : DatasetScan{};
+    std::shared_ptr<const ojson> meta;
+    if (metadata) {
+        if (auto parsed = parseObject(textOf(*metadata))) {
+            meta = std::make_shared<const ojson>(std::move(*parsed));
         }
-        ctx.datasets.insert(name);
-        ctx.datasetInfo[name] = *info;
-        return;
     }
-    // Only info.json wrong: rebuilt from the vectors when they are all readable.
-    const bool onlyInfo = std::all_of(errors.begin(), errors.end(), [&](const Diagnostic& d) {
-        return fs::path(d.fileName()).filename() == "info.json";
-    });
-    std::string why = errors.front().code + ": " + errors.front().message;
-    if (onlyInfo && vectors && metadata && loadJson(metadata).parsed) {
-        const DatasetScan scan = scanVectors(*vectors);
-        if (scan.usable) {
-            ojson rebuilt = info.value_or(ojson::object());
-            std::vector<std::string> changes;
-            auto set = [&](const char* key, const ojson& value) {
-                if (!rebuilt.contains(key) || rebuilt[key] != value) {
-                    changes.push_back(std::string(key) + " " +
-                                      (rebuilt.contains(key) ? shown(rebuilt[key]) : "(absent)") +
-                                      " → " + shown(value));
+    std::vector<OutFile> planned;
+    std::uint64_t count = scan.count;
+    std::uint64_t dims = scan.dims;
+    if (scan.usable) {
+        planned.push_back({vectorsKey, vectors, {}, {}, 0, 0, {}, {}});
+    } else {
+        const auto infoCount = info ? unsignedAt(*info, "vector_count") : std::nullopt;
+        auto rebuilt = meta ? vectorsFromIndex(ctx, vectorsKey, infoCount, meta) : std::nullopt;
+        std::optional<LineSalvage> salvage;
+        if (!rebuilt && vectors) {
+            salvage = salvageLines(ctx, vectorsKey, vectors);
+        }
+        if (!rebuilt && salvage) {
+            count = salvage->kept.size();
+            dims = salvage->dims;
+            ctx.repeatedIds[name] = salvage->repeated;
+            ctx.action(vectorsKey + " cannot be read whole (" + scan.problem + "): its " +
+                           plural(count, "usable line", "usable lines") +
+                           " are kept (no raw index whose shards all match their fingerprints "
+                           "holds the vectors)",
+                       wholeOf(vectors));
+            OutFile file;
+            file.key = vectorsKey;
+            file.generate = [vectors, kept = std::make_shared<decltype(salvage->kept)>(
+                                          std::move(salvage->kept))](std::ostream& out) {
+                for (const auto& [offset, length] : *kept) {
+                    const ByteView view = vectors->view(offset, length);
+                    out.write(reinterpret_cast<const char*>(view.data()),
+                              static_cast<std::streamsize>(view.size()));
+                    out.put('\n');
                 }
-                rebuilt[key] = value;
             };
-            if (!unsignedAt(rebuilt, "manifest_version")) {
-                set("manifest_version", 1);
-            }
-            set("dataset_version", name);
-            if (stringAt(rebuilt, "embedding_version").empty()) {
-                set("embedding_version", name);
-            }
-            set("dims", scan.dims);
-            if (rebuilt.contains("count")) {
-                rebuilt.erase("count");
-            }
-            set("vector_count", scan.count);
-            set("vectors_key", vectorsKey);
-            set("metadata_key", metadataKey);
-            std::string joined;
-            for (const std::string& c : changes) {
-                joined += (joined.empty() ? "" : "; ") + c;
-            }
-            ctx.action(base + "/info.json rebuilt from the " +
-                           plural(scan.count, "vector", "vectors") + " of vectors.jsonl (" + why +
-                           "): " + joined,
-                       infoDoc.source ? wholeOf(infoDoc.source) : Region{});
-            for (OutFile& f : copies) {
-                if (f.key != base + "/info.json") {
-                    ctx.add(std::move(f));
-                }
-            }
-            ctx.add({base + "/info.json", nullptr, prettyJson(rebuilt), {}, 0, 0, {}, {}});
-            ctx.datasets.insert(name);
-            ctx.datasetInfo[name] = rebuilt;
+            planned.push_back(std::move(file));
+        } else if (!rebuilt) {
+            ctx.loss("dataset " + name + " not written: " + why + "; its vectors " +
+                         (vectors ? "cannot be read (" + scan.problem + ")"
+                                  : std::string("file is missing")) +
+                         " and no raw index whose shards all match their fingerprints holds "
+                         "them" +
+                         (meta ? "" : " (nor is metadata.json readable to rebuild them with)"),
+                     vectors ? wholeOf(vectors) : wholeOf(infoSource));
             return;
+        } else {
+            count = rebuilt->count;
+            dims = rebuilt->dims;
+            ctx.action(vectorsKey +
+                           (vectors ? " cannot be read (" + scan.problem + ")"
+                                    : std::string(" is missing")) +
+                           ": rebuilt from the " + plural(count, "record", "records") +
+                           " of index " + rebuilt->version +
+                           " (raw f32 vectors, every shard matching its fingerprint" +
+                           (infoCount ? ", exactly the dataset's vector_count"
+                                      : "; info.json does not say how many vectors the dataset "
+                                        "holds") +
+                           ") with the metadata of " + metadataKey +
+                           "; the lines are in id order, as the original order is recorded nowhere",
+                       vectors ? wholeOf(vectors) : Region{});
+            OutFile file;
+            file.key = vectorsKey;
+            file.generate = std::move(rebuilt->generate);
+            planned.push_back(std::move(file));
         }
-        why += "; vectors.jsonl cannot rebuild it: " + scan.problem;
     }
-    Region where = errors.front().regions.empty() ? Region{} : errors.front().regions.front();
-    ctx.loss("dataset " + name + " not written: " + why +
-                 (errors.size() > 1
-                      ? " (and " + plural(errors.size() - 1, "more error", "more errors") + ")"
-                      : ""),
-             where);
+    if (meta) {
+        planned.push_back({metadataKey, metadata, {}, {}, 0, 0, {}, {}});
+    } else {
+        ctx.action(metadataKey + (metadata ? " is not a JSON object" : std::string(" is missing")) +
+                       ": rebuilt from the metadata of the lines of " + vectorsKey +
+                       " (lines whose metadata is null get no entry: the two cannot be told "
+                       "apart)",
+                   wholeOf(metadata));
+        planned.push_back({metadataKey, nullptr, metadataFromVectors(*vectors), {}, 0, 0, {}, {}});
+    }
+    ojson rebuilt = info.value_or(ojson::object());
+    std::vector<std::string> changes;
+    auto set = [&](const char* key, const ojson& value) {
+        if (!rebuilt.contains(key) || rebuilt[key] != value) {
+            changes.push_back(std::string(key) + " " +
+                              (rebuilt.contains(key) ? shown(rebuilt[key]) : "(absent)") + " → " +
+                              shown(value));
+            rebuilt[key] = value;
+        }
+    };
+    if (!unsignedAt(rebuilt, "manifest_version")) {
+        set("manifest_version", 1);
+    }
+    set("dataset_version", name);
+    if (stringAt(rebuilt, "embedding_version").empty()) {
+        set("embedding_version", name);
+    }
+    set("dims", dims);
+    if (rebuilt.contains("count")) {
+        rebuilt.erase("count");
+        changes.push_back("count removed (vector_count is what real files write)");
+    }
+    set("vector_count", count);
+    set("vectors_key", vectorsKey);
+    set("metadata_key", metadataKey);
+    if (info && changes.empty()) {
+        planned.push_back({infoKey, infoSource, {}, {}, 0, 0, {}, {}});
+    } else {
+        std::string joined;
+        for (const std::string& c : changes) {
+            joined += (joined.empty() ? "" : "; ") + c;
+        }
+        ctx.action(infoKey + " rebuilt from the dataset's " + plural(count, "vector", "vectors") +
+                       " (" + why + "): " + joined,
+                   wholeOf(infoSource));
+        planned.push_back({infoKey, nullptr, prettyJson(rebuilt), {}, 0, 0, {}, {}});
+    }
+    for (OutFile& f : copies) {
+        if (f.key != vectorsKey && f.key != metadataKey && f.key != infoKey) {
+            planned.push_back(std::move(f));
+        }
+    }
+    for (OutFile& f : planned) {
+        ctx.add(std::move(f));
+    }
+    ctx.datasets.insert(name);
+    ctx.datasetInfo[name] = rebuilt;
 }
 
 // --- indexes ---------------------------------------------------------------------------------
@@ -666,6 +869,7 @@ struct Candidate {
     std::vector<std::string> fixes;
     std::vector<float> centroid;
     bool centroidAgreed = false;
+    bool centroidSole = false;  // one source only: the file's own, or the manifest's
     std::string centroidNote;
     std::uint64_t fingerprint = 0;
     ByteView recordsView;
@@ -1151,8 +1355,16 @@ void IndexRepair::matchDataset() {
         matcher_->addShard(i, c.recordsView.data(), c.present, c.recordSize);
     }
     matcher_->seal();
+    // Lines a repair of the dataset drops are not compared (their ids count as absent).
+    const auto repeated = ctx_.repeatedIds.find(datasetVersion_);
     forEachDatasetLine(*vectors, [&](const DatasetLine& line) {
-        matcher_->feed(line);
+        const bool dropped =
+            !line.error.empty() || !line.id || !line.hasValues || line.nonFinite ||
+            line.values.size() != dims_ ||
+            (repeated != ctx_.repeatedIds.end() && repeated->second.contains(*line.id));
+        if (!dropped) {
+            matcher_->feed(line);
+        }
         return matcher_->wantsMore();
     });
     matcher_->finish();
@@ -1188,6 +1400,12 @@ void IndexRepair::decideCentroid(Candidate& c) {
             }
             return;
         }
+    }
+    if (sources.size() == 1 && allFinite(sources[0].second)) {
+        // Only the file records it (the manifest lists no centroid, the quantizer is gone).
+        c.centroid = sources[0].second;
+        c.centroidSole = true;
+        return;
     }
     for (const auto& [name, values] : sources) {
         if (allFinite(values)) {
@@ -1310,7 +1528,7 @@ void IndexRepair::decideTrust(Candidate& c) {
                                       : "the manifest's fingerprint " + c.entryFp +
                                             " does not match the file's " + actual)
                  : "no manifest entry lists it";
-    if (matcher_ && c.centroidAgreed) {
+    if (matcher_ && (c.centroidAgreed || c.centroidSole)) {
         std::uint64_t equal = 0;
         for (std::uint64_t i = 0; i < c.present; ++i) {
             equal += c.keep[i] && matcher_->verdict(indexOf(c), i) == RecordMatcher::Verdict::Equal
@@ -1345,9 +1563,12 @@ void IndexRepair::decideTrust(Candidate& c) {
             ctx_.action(
                 where(c) + ": " + mismatch + "; kept because each of its " +
                     plural(c.kept(), "record", "records") +
-                    " kept equals the dataset's vector with its id "
-                    "and its centroid agrees with the manifest or quantizer; the fingerprint is "
-                    "recomputed",
+                    " kept equals the dataset's vector with its id and " +
+                    (c.centroidSole ? std::string("its centroid, which only routes queries, is "
+                                                  "recorded nowhere else (kept as it is)")
+                                    : std::string("its centroid agrees with the manifest or "
+                                                  "quantizer")) +
+                    "; the fingerprint is recomputed",
                 wholeOf(c.source));
             return;
         }
@@ -1995,7 +2216,7 @@ RepairReport repairShardlakeRoot(const fs::path& input, const fs::path& output,
     RepairReport report = beginRepair("vectors", output, options);
     requireRoot(input);
     refuseInside(input, output);
-    Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}};
+    Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}, {}};
     const Store& in = *ctx.store;
     std::size_t indexCount = 0;
     try {
@@ -2034,10 +2255,17 @@ RepairReport repairShardlakeRoot(const fs::path& input, const fs::path& output,
         throw RepairError(input.string() + ": " + e.what());
     }
     if (indexCount > 0 && ctx.indexes.empty()) {
-        throw RepairError(input.string() + ": no index could be recovered (" +
-                          (report.losses.empty() ? std::string("none was found")
-                                                 : report.losses.front().description) +
-                          ")");
+        // The reason an index was not written, or else the first loss.
+        std::string why =
+            report.losses.empty() ? "none was found" : report.losses.front().description;
+        for (const RepairStep& l : report.losses) {
+            if (l.description.starts_with("index ") &&
+                l.description.find(" not written: ") != std::string::npos) {
+                why = l.description;
+                break;
+            }
+        }
+        throw RepairError(input.string() + ": no index could be recovered (" + why + ")");
     }
     if (indexCount == 0 && ctx.datasets.empty()) {
         throw RepairError(input.string() +
