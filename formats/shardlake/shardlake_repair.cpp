@@ -1277,7 +1277,9 @@ void IndexRepair::layOut(Candidate& c) {
     const std::uint64_t lenN = room / c.recordSize;
     const bool exact = room % c.recordSize == 0;
     const std::uint64_t hdrN = h.count;
-    if (!c.entryCount || *c.entryCount == hdrN) {
+    if (!c.entryCount && exact && lenN != hdrN) {
+        c.count = lenN;  // no entry to side with the header: the length, which holds whole records
+    } else if (!c.entryCount || *c.entryCount == hdrN) {
         c.count = hdrN;
     } else if (exact && lenN == *c.entryCount) {
         c.count = lenN;
