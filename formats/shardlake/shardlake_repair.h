@@ -8,10 +8,12 @@
 // vectors record by record, or `RepairOptions::recomputeDigests`. Kept shards are renumbered
 // 0..n-1 when some were lost, the quantizer is rewritten from the agreed centroids, and a new
 // manifest lists them with fresh fingerprints, counts and summary. Datasets are copied when they
-// validate (an info.json that disagrees with its vectors is rebuilt from them); aliases whose
-// target is gone are repointed to the one index that says it was published under that name, or
-// removed. The output is validated with the Shardlake validator before it is given its name.
-// Counted items are the vectors of the indexes (shard records). Details: docs/formats-shardlake.md.
+// validate; otherwise vectors.jsonl is rebuilt from a raw index whose shards all match their
+// fingerprints or keeps its usable lines, and metadata.json and info.json are rebuilt from the
+// vectors. Aliases whose target is gone are repointed to the index that says it was published
+// under that name (the newest, when several do), or removed. The output is validated with the
+// Shardlake validator before it is given its name. Counted items are the vectors of the indexes
+// (shard records). Details: docs/formats-shardlake.md.
 #pragma once
 
 #include <filesystem>
