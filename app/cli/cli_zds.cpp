@@ -170,49 +170,62 @@ struct GetArgs {
     bool raw = false, withId = false, pretty = false;
 };
 
+// The document `id` of `c`, or a note of why it cannot be read (already printed).
+std::optional<ZdsDocument> findDocumentForGet(const ZdsCollection& c, const std::string& id) {
+    // Through the index and one line when that settles it: a remote collection then reads
+    // no more of data.jsonl than the document.
+    const ZdsIndexedLookup quick = lookUpThroughIndex(c, id);
+    if (quick.outcome == ZdsIndexedLookup::Outcome::Found) {
+        return quick.document;
+    }
+    const auto live = quick.outcome == ZdsIndexedLookup::Outcome::Absent ? nullptr : c.liveSet();
+    const auto index = live ? live->find(id) : std::nullopt;
+    if (!index) {
+        std::cerr << "strata-cli: no document \"" << id << "\" in collection " << c.name() << '\n';
+        return std::nullopt;
+    }
+    const ZdsDocument doc = c.document(*index);
+    if (doc.flags & kZdsLiveUnreadable) {
+        std::cerr << "strata-cli: document \"" << id << "\" in collection " << c.name()
+                  << " is listed by " << live->basisText() << " but its bytes cannot be found\n";
+        return std::nullopt;
+    }
+    if (doc.flags & kZdsLiveRelocated) {
+        std::cerr << "note: the index entry of \"" << id
+                  << "\" does not point at its line; read from offset " << doc.region.offset
+                  << " of data.jsonl instead\n";
+    }
+    if (doc.flags & kZdsLiveKeyMismatch) {
+        std::cerr << "note: the index lists \"" << id << "\" at a line whose _id is different\n";
+    }
+    return doc;
+}
+
 int runGet(const GetArgs& args) {
     const auto ds = openDataset(args.path);
     const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
-    const auto live = c.liveSet();
-    const auto index = live->find(args.id);
-    if (!index) {
-        std::cerr << "strata-cli: no document \"" << args.id << "\" in collection " << c.name()
-                  << '\n';
+    const auto doc = findDocumentForGet(c, args.id);
+    if (!doc) {
         return kExitErrors;
     }
-    const std::uint8_t flags = live->flags(*index);
-    if (flags & kZdsLiveUnreadable) {
-        std::cerr << "strata-cli: document \"" << args.id << "\" in collection " << c.name()
-                  << " is listed by " << live->basisText() << " but its bytes cannot be found\n";
-        return kExitErrors;
-    }
-    if (flags & kZdsLiveRelocated) {
-        std::cerr << "note: the index entry of \"" << args.id
-                  << "\" does not point at its line; read from offset "
-                  << live->region(*index).offset << " of data.jsonl instead\n";
-    }
-    if (flags & kZdsLiveKeyMismatch) {
-        std::cerr << "note: the index lists \"" << args.id
-                  << "\" at a line whose _id is different\n";
-    }
-    const ByteView bytes = c.documentBytes(*index);
+    const ByteView bytes = c.documentBytes(*doc);
     if (args.raw) {
         std::cout.write(reinterpret_cast<const char*>(bytes.data()),
                         static_cast<std::streamsize>(bytes.size()));
         std::cout << '\n';
         return kExitOk;
     }
-    auto doc =
+    auto json =
         nlohmann::ordered_json::parse(bytes.bytes.begin(), bytes.bytes.end(), nullptr, false);
-    if (doc.is_discarded()) {
+    if (json.is_discarded()) {
         std::cerr << "strata-cli: document \"" << args.id << "\" in collection " << c.name()
-                  << " is not valid JSON (" << c.document(*index).region.source->name() << ")\n";
+                  << " is not valid JSON (" << doc->region.source->name() << ")\n";
         return kExitErrors;
     }
-    if (doc.is_object() && !args.withId) {
-        doc.erase("_id");  // the reference returns the document without its id
+    if (json.is_object() && !args.withId) {
+        json.erase("_id");  // the reference returns the document without its id
     }
-    std::cout << dumpJson(doc, args.pretty ? 2 : -1) << '\n';
+    std::cout << dumpJson(json, args.pretty ? 2 : -1) << '\n';
     return kExitOk;
 }
 

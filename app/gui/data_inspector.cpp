@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <array>
@@ -28,6 +29,10 @@ DataInspector::DataInspector(QWidget* parent) : QWidget(parent), table_(new QTab
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
     table_->setWordWrap(false);
+    pendingRefresh_ = new QTimer(this);
+    pendingRefresh_->setSingleShot(true);
+    pendingRefresh_->setInterval(100);
+    connect(pendingRefresh_, &QTimer::timeout, this, &DataInspector::refresh);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(table_);
@@ -61,10 +66,18 @@ void DataInspector::setOffset(quint64 offset) {
 void DataInspector::refresh() {
     std::array<std::uint8_t, kBytesRead> buffer{};
     std::size_t got = 0;
+    bool pending = false;
     if (overlay_ && offset_ < overlay_->size()) {
-        const QByteArray bytes = overlay_->read(offset_, buffer.size());  // never throws
+        // Never waits for a server: a remote file's bytes still on their way leave the values
+        // blank until they have come.
+        const QByteArray bytes = overlay_->readIfReady(offset_, buffer.size(), &pending);
         got = static_cast<std::size_t>(bytes.size());
         std::copy(bytes.begin(), bytes.end(), buffer.begin());
+    }
+    if (pending) {
+        pendingRefresh_->start();
+    } else {
+        pendingRefresh_->stop();
     }
     const QList<DecodedValue> values = decodeAll(std::span(buffer.data(), got));
     table_->setRowCount(static_cast<int>(values.size()));

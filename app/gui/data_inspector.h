@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QTableWidget;
+class QTimer;
 
 namespace strata::model {
 class ByteOverlay;
@@ -38,6 +39,7 @@ private:
     QPointer<model::ByteOverlay> overlay_;
     quint64 offset_ = 0;
     QTableWidget* table_;
+    QTimer* pendingRefresh_ = nullptr;  // runs while the bytes at the offset are being fetched
 };
 
 }  // namespace strata::gui

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <filesystem>
@@ -131,6 +132,12 @@ void DocumentView::showPreferredTab() {
 }
 
 DocumentView::~DocumentView() {
+    // A node search on a worker reads the document: stop it before the document goes, and
+    // start no other (the views letting go below move the hex cursor).
+    currentFile_ = nullptr;
+    nodeSearch_.wanted.reset();
+    nodeSearch_.cancel->cancel();
+    nodeSearch_.watcher.waitForFinished();
     for (const QPointer<model::Job>& job : jobs_) {
         if (job && job->isRunning()) {
             job->cancel();
@@ -226,6 +233,8 @@ void DocumentView::buildLayout() {
     layout->addWidget(splitter_);
 
     connect(hex_, &HexView::cursorMoved, this, &DocumentView::onHexCursorMoved);
+    connect(&nodeSearch_.watcher, &QFutureWatcher<const strata::Node*>::finished, this,
+            &DocumentView::onNodeFound);
     connect(hex_, &HexView::selectionChanged, this, &DocumentView::statusChanged);
     connect(hex_, &HexView::statusMessage, this, &DocumentView::message);
     connect(hex_, &HexView::overwriteRequested, this,
@@ -326,10 +335,59 @@ void DocumentView::onHexCursorMoved(quint64 offset) {
     }
     const strata::ByteSource* source = &currentFile_->source();
     const strata::Node* fileNode = document_->fileNodeFor(source);
-    const strata::Node* node = fileNode ? fileNode->deepestAt(offset, source) : nullptr;
+    if (fileNode == nullptr) {
+        return;
+    }
+    if (document_->isRemote()) {
+        findNodeInBackground(fileNode, offset, source);
+        return;
+    }
+    const strata::Node* node = fileNode->deepestAt(offset, source);
     if (node != nullptr && node != currentNode_) {
         selectNodeInTree(node);
     }
+}
+
+// Finding the node at an offset can build lazy nodes, which reads the file: on a worker for a
+// remote file, so the window never waits for a server. Only the last offset asked for counts.
+void DocumentView::findNodeInBackground(const strata::Node* fileNode, quint64 offset,
+                                        const strata::ByteSource* source) {
+    nodeSearch_.wanted = NodeSearch::Target{fileNode, offset, source};
+    if (nodeSearch_.watcher.isRunning()) {
+        return;  // started again for the latest offset when this one ends
+    }
+    const NodeSearch::Target target = *nodeSearch_.wanted;
+    nodeSearch_.running = target;
+    const std::shared_ptr<strata::CancelToken> cancel = nodeSearch_.cancel;
+    nodeSearch_.watcher.setFuture(QtConcurrent::run([target, cancel]() -> const strata::Node* {
+        const strata::RemoteCancelScope scope(cancel.get());
+        try {
+            return target.fileNode->deepestAt(target.offset, target.source);
+        } catch (const std::exception&) {
+            return nullptr;  // a failed read: the tree stays where it is
+        }
+    }));
+}
+
+void DocumentView::onNodeFound() {
+    const NodeSearch::Target done = nodeSearch_.running;
+    const strata::Node* node = nodeSearch_.watcher.result();
+    const bool stillWanted = nodeSearch_.wanted && nodeSearch_.wanted->offset == done.offset &&
+                             nodeSearch_.wanted->source == done.source;
+    if (!stillWanted && nodeSearch_.wanted) {
+        const NodeSearch::Target next = *nodeSearch_.wanted;
+        findNodeInBackground(next.fileNode, next.offset, next.source);
+        return;
+    }
+    nodeSearch_.wanted.reset();
+    const bool sameFile = currentFile_ != nullptr && &currentFile_->source() == done.source;
+    if (node != nullptr && node != currentNode_ && sameFile && !syncing_) {
+        selectNodeInTree(node);
+    }
+}
+
+bool DocumentView::isFindingNode() const {
+    return nodeSearch_.watcher.isRunning();
 }
 
 void DocumentView::selectNodeInTree(const strata::Node* node) {

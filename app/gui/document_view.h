@@ -3,6 +3,7 @@
 // selects its bytes, the hex cursor selects the deepest node covering it.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QList>
 #include <QPointer>
 #include <QVariantMap>
@@ -14,6 +15,8 @@
 
 #include "formats/common/diagnostic.h"
 #include "formats/common/node.h"
+#include "formats/common/validator.h"
+#include "formats/remote/remote_session.h"
 #include "hex_view.h"
 #include "map_segments.h"
 #include "model/core/entropy_job.h"
@@ -69,6 +72,8 @@ public:
     void selectRegion(const strata::Region& region);
     void showDiagnostic(const strata::Diagnostic& diagnostic);
     void goToOffset(quint64 offset);
+    // True while the tree is being synchronised with the hex cursor on a worker (remote files).
+    bool isFindingNode() const;
     void addBookmark(const QString& name = {});
     void goToBookmark(int index);
     void showSearchBar();
@@ -120,6 +125,9 @@ private:
     void setCurrentFile(model::ByteOverlay* file);
     void onTreeCurrentChanged(const QModelIndex& current);
     void onHexCursorMoved(quint64 offset);
+    void findNodeInBackground(const strata::Node* fileNode, quint64 offset,
+                              const strata::ByteSource* source);
+    void onNodeFound();
     void showNodeDetails(const strata::Node* node);
     void selectNodeInTree(const strata::Node* node);
     void rebuildMarkers();
@@ -160,6 +168,18 @@ private:
     QPointer<model::Job> entropyJob_;
     QPointer<model::Job> searchJob_;
     QList<QPointer<model::Job>> jobs_;
+    // The node under the hex cursor of a remote file, looked for on a worker.
+    struct NodeSearch {
+        struct Target {
+            const strata::Node* fileNode = nullptr;
+            quint64 offset = 0;
+            const strata::ByteSource* source = nullptr;
+        };
+        QFutureWatcher<const strata::Node*> watcher;
+        std::optional<Target> wanted;  // the latest offset asked for, until it is answered
+        Target running;
+        std::shared_ptr<strata::CancelToken> cancel = std::make_shared<strata::CancelToken>();
+    } nodeSearch_;
     QList<StateKeeper> keepers_;
 };
 

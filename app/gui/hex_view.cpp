@@ -9,6 +9,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QScrollBar>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -74,6 +75,10 @@ HexView::HexView(QWidget* parent) : QAbstractScrollArea(parent) {
     connect(verticalScrollBar(), &QScrollBar::actionTriggered, this, &HexView::onScrollAction);
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, viewport(),
             qOverload<>(&QWidget::update));
+    pendingRepaint_ = new QTimer(this);
+    pendingRepaint_->setSingleShot(true);
+    pendingRepaint_->setInterval(100);
+    connect(pendingRepaint_, &QTimer::timeout, viewport(), qOverload<>(&QWidget::update));
     header_ = new Header(this);
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, header_,
             qOverload<>(&QWidget::update));
@@ -82,6 +87,10 @@ HexView::HexView(QWidget* parent) : QAbstractScrollArea(parent) {
 }
 
 HexView::~HexView() = default;
+
+bool HexView::isWaitingForBytes() const {
+    return pendingRepaint_->isActive();
+}
 
 void HexView::setOverlay(model::ByteOverlay* overlay) {
     if (overlay_) {
@@ -850,6 +859,26 @@ void HexView::paintRow(QPainter& p, int rowIndex, quint64 rowOffset, const QByte
     }
 }
 
+void HexView::paintPendingRows(QPainter& p, quint64 first, int rows) const {
+    const QPalette& pal = palette();
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    const quint64 bpr = static_cast<quint64>(bytesPerRow_);
+    const QString placeholder(2, QChar(0xB7));
+    const QString text(bytesPerRow_, QChar(0xB7));
+    for (int r = 0; r < rows; ++r) {
+        const qreal baseline = r * layout_.lineHeight + layout_.ascent;
+        const quint64 rowOffset = first + static_cast<quint64>(r) * bpr;
+        p.drawText(QPointF(layout_.margin, baseline),
+                   QStringLiteral("%1")
+                       .arg(rowOffset, layout_.offsetDigits, 16, QLatin1Char('0'))
+                       .toUpper());
+        for (int i = 0; i < bytesPerRow_; ++i) {
+            p.drawText(QPointF(layout_.byteX(i), baseline), placeholder);
+        }
+        p.drawText(QPointF(layout_.charX(0), baseline), text);
+    }
+}
+
 void HexView::paintEvent(QPaintEvent* event) {
     Q_UNUSED(event);
     QPainter p(viewport());
@@ -871,7 +900,16 @@ void HexView::paintEvent(QPaintEvent* event) {
     }
     // Only the bytes on screen are read, whatever the file size.
     const quint64 wanted = std::min(static_cast<quint64>(rows) * bpr, total - first);
-    const QByteArray bytes = overlay_->read(first, wanted);
+    bool pending = false;
+    const QByteArray bytes = overlay_->readIfReady(first, wanted, &pending);
+    if (pending) {
+        // A remote file's bytes on their way: offsets and placeholders now, the bytes when
+        // they have come (the view never waits for a server while it paints).
+        paintPendingRows(p, first, std::min(rows, static_cast<int>((wanted + bpr - 1) / bpr)));
+        pendingRepaint_->start();
+        return;
+    }
+    pendingRepaint_->stop();
     QList<HexHighlight> visible;
     for (const HexHighlight& h : highlights_) {
         if (h.length > 0 && saturatingEnd(h.offset, h.length) > first &&

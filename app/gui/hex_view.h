@@ -15,6 +15,7 @@
 #include "model/core/byte_overlay.h"
 
 class QMenu;
+class QTimer;
 
 namespace strata::model {
 class ByteOverlay;
@@ -48,6 +49,9 @@ public:
 
     int bytesPerRow() const { return bytesPerRow_; }
     void setBytesPerRow(int count);
+    // True while the bytes last painted were still on their way from a server (placeholders
+    // shown; the view repaints shortly to pick them up).
+    bool isWaitingForBytes() const;
 
     quint64 cursorOffset() const { return cursor_; }
     bool hasSelection() const { return anchor_.has_value(); }
@@ -147,6 +151,7 @@ private:
     void paintSpansInRow(QPainter& p, qreal y, quint64 rowOffset, int rowLength,
                          const QList<HexHighlight>& ranges) const;
     void paintCursor(QPainter& p, qreal y, int index) const;
+    void paintPendingRows(QPainter& p, quint64 first, int rows) const;
     void paintHeader(QPainter& p, const QRect& area) const;
     void placeHeader();
 
@@ -154,7 +159,8 @@ private:
     friend class Header;
 
     QPointer<model::ByteOverlay> overlay_;
-    QWidget* header_ = nullptr;  // the column ruler above the viewport
+    QWidget* header_ = nullptr;         // the column ruler above the viewport
+    QTimer* pendingRepaint_ = nullptr;  // runs while painted bytes are still being fetched
     Layout layout_;
     HexScrollMapping mapping_;
     int bytesPerRow_ = 16;

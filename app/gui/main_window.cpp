@@ -682,8 +682,9 @@ model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDiges
         return nullptr;
     }
     if (!canRepair(view->document()->format())) {
-        showError(tr("Repairing %1 is not supported yet (ZS files, ZDS datasets, zTensor "
-                     "files and Shardlake storage roots can be repaired).")
+        showError(tr("Repairing %1 is not supported yet (ZS files, ZDS datasets, OZDF "
+                     "documents and corpora, zTensor files and Shardlake storage roots can be "
+                     "repaired).")
                       .arg(view->document()->formatName()));
         return nullptr;
     }

@@ -13,6 +13,10 @@
 
 namespace strata {
 
+bool ByteSource::readyNow(std::uint64_t, std::uint64_t) const {
+    return true;
+}
+
 std::size_t ByteSource::read(std::uint64_t offset, std::span<std::uint8_t> out) const {
     const ByteView v = view(offset, out.size());
     std::copy(v.bytes.begin(), v.bytes.end(), out.begin());

@@ -42,6 +42,13 @@ public:
     // a large mapped file copies with pread() instead of faulting its pages into the mapping.
     virtual std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
 
+    // Whether view() of these bytes would return without waiting for a server. A source that
+    // would wait (a remote file) starts fetching them in the background and says false: a view
+    // on the GUI thread then draws a placeholder and asks again later instead of blocking.
+    // Local sources are always ready. Never throws; a failed fetch reads as ready, and the
+    // view() that follows reports the failure.
+    virtual bool readyNow(std::uint64_t offset, std::uint64_t length) const;
+
 protected:
     ByteSource() = default;
 };

@@ -169,6 +169,10 @@ public:
         }
         return parent_->view(offset_ + offset, n);
     }
+    bool readyNow(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, length_);
+        return n == 0 || parent_->readyNow(offset_ + offset, n);
+    }
 
 private:
     ByteSourcePtr parent_;

@@ -44,9 +44,20 @@ std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a, const OpenedDocument
             if (ia && ib) {
                 return makeShardlakeIndexDiffer(*ia, *ib);
             }
+            auto da = a.stateAs<const shardlake::StoreDataset>();
+            auto db = b.stateAs<const shardlake::StoreDataset>();
+            if (da && db) {
+                return makeShardlakeDatasetDiffer(*da, *db);
+            }
+            auto fa = a.stateAs<const shardlake::ShardFile>();
+            auto fb = b.stateAs<const shardlake::ShardFile>();
+            if (fa && fb) {
+                return makeShardlakeShardDiffer(*fa, *fb);
+            }
             throw DiffError(
                 "Shardlake comparisons are between two storage roots (folders holding "
-                "datasets/, indexes/ and aliases/) or two index folders");
+                "datasets/, indexes/ and aliases/), two index folders, two dataset folders or "
+                "two .sidx shards");
         }
         case FormatId::Zs: {
             auto fa = a.stateAs<const zs::ZsFile>();

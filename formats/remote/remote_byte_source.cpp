@@ -23,6 +23,7 @@ struct Identity {
 // Blocks [first, last] fetched by one request (or loaded from the disk cache).
 struct Run {
     std::uint64_t first = 0, last = 0;
+    bool unwaited = false;  // started by readyNow(): nobody waits, a failure is kept for view()
     std::promise<std::vector<Block>> promise;
     std::shared_future<std::vector<Block>> result = promise.get_future().share();
 };
@@ -50,6 +51,7 @@ public:
     void adopt(std::uint64_t index, Block block) { storeBlock(index, block); }
 
     ByteView view(std::uint64_t offset, std::uint64_t length, FetchPool& pool);
+    bool readyNow(std::uint64_t offset, std::uint64_t length, FetchPool& pool);
 
 private:
     Block lookup(std::uint64_t index) const;
@@ -75,6 +77,9 @@ private:
     mutable std::mutex mutex_;
     std::unordered_map<std::uint64_t, RunPtr> inFlight_;
     std::optional<RemoteError> changed_;
+    // Why a fetch nobody waited for failed, by block: the next view() of the block throws it
+    // (once) instead of asking the server again on the caller's thread.
+    std::unordered_map<std::uint64_t, std::exception_ptr> unwaitedFailures_;
     // Read-ahead: how far readers have got, how many times in a row they moved forward from
     // there, and how far blocks have been requested ahead.
     std::uint64_t frontier_ = 0;
@@ -209,10 +214,12 @@ std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t 
 }
 
 void RemoteObject::fetch(const RunPtr& run, const std::atomic<bool>& stopping) {
+    std::exception_ptr failure;
     try {
         run->promise.set_value(fetchBlocks(run->first, run->last, stopping));
     } catch (...) {
-        run->promise.set_exception(std::current_exception());
+        failure = std::current_exception();
+        run->promise.set_exception(failure);
     }
     std::lock_guard lock(mutex_);
     for (std::uint64_t b = run->first; b <= run->last; ++b) {
@@ -220,7 +227,55 @@ void RemoteObject::fetch(const RunPtr& run, const std::atomic<bool>& stopping) {
         if (it != inFlight_.end() && it->second == run) {
             inFlight_.erase(it);
         }
+        if (failure && run->unwaited) {
+            unwaitedFailures_[b] = failure;
+        }
     }
+}
+
+// Starts fetching what view() would wait for, on the workers, and says whether anything was
+// missing. A block whose unwaited fetch failed counts as ready: view() then reports why.
+bool RemoteObject::readyNow(std::uint64_t offset, std::uint64_t length, FetchPool& pool) {
+    const std::uint64_t n = clippedLength(offset, length, identity_.size);
+    if (n == 0) {
+        return true;
+    }
+    const std::uint64_t b0 = offset / blockSize_;
+    const std::uint64_t b1 = (offset + n - 1) / blockSize_;
+    std::vector<std::uint64_t> missing;
+    for (std::uint64_t b = b0; b <= b1; ++b) {
+        if (!lookup(b)) {
+            missing.push_back(b);
+        }
+    }
+    if (missing.empty()) {
+        return true;
+    }
+    std::vector<RunPtr> runs;
+    {
+        std::lock_guard lock(mutex_);
+        if (changed_) {
+            return true;
+        }
+        std::vector<std::uint64_t> fresh;
+        for (const std::uint64_t b : missing) {
+            if (unwaitedFailures_.contains(b)) {
+                return true;
+            }
+            if (!inFlight_.contains(b) && !core_->cache.find(id_, b)) {
+                fresh.push_back(b);
+            }
+        }
+        const std::uint64_t maxRun =
+            std::max<std::uint64_t>(1, core_->options.maxRequestBytes / blockSize_);
+        runs = makeRunsLocked(fresh, maxRun);
+    }
+    const auto self = shared_from_this();
+    for (const RunPtr& run : runs) {
+        run->unwaited = true;
+        pool.submit([self, run](const std::atomic<bool>& stop) { self->fetch(run, stop); }, true);
+    }
+    return false;
 }
 
 std::vector<RunPtr> RemoteObject::makeRunsLocked(const std::vector<std::uint64_t>& blocks,
@@ -308,6 +363,13 @@ ByteView RemoteObject::view(std::uint64_t offset, std::uint64_t length, FetchPoo
     std::vector<RunPtr> demand, ahead, waits;
     {
         std::lock_guard lock(mutex_);
+        for (const std::uint64_t b : missing) {
+            if (const auto it = unwaitedFailures_.find(b); it != unwaitedFailures_.end()) {
+                const std::exception_ptr failure = it->second;
+                unwaitedFailures_.erase(it);
+                std::rethrow_exception(failure);
+            }
+        }
         std::vector<std::uint64_t> fresh;
         for (const std::uint64_t b : missing) {
             if (const auto it = inFlight_.find(b); it != inFlight_.end()) {
@@ -366,6 +428,9 @@ public:
     std::uint64_t size() const override { return object_->size(); }
     ByteView view(std::uint64_t offset, std::uint64_t length) const override {
         return object_->view(offset, length, *pool_);
+    }
+    bool readyNow(std::uint64_t offset, std::uint64_t length) const override {
+        return object_->readyNow(offset, length, *pool_);
     }
 
 private:

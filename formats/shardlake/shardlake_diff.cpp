@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -10,6 +11,7 @@
 #include "formats/common/json_diff.h"
 #include "shardlake_answer_overlap.h"
 #include "shardlake_dataset.h"
+#include "shardlake_vector_diff.h"
 
 namespace strata {
 
@@ -57,20 +59,151 @@ std::string formatDistance(double d) {
     return buffer;
 }
 
+std::string shardVectorWhere(const shardlake::ShardVectorSet& set,
+                             const shardlake::ShardVector& v) {
+    return set.name(v.shard) + " record " + std::to_string(v.record);
+}
+
+// Vectors of two sets of shards matched by id: only in A removed, only in B added, in both with
+// other values changed with the L2 distance (PQ codes: between the vectors each side's codebook
+// reconstructs; without codebooks, the count of codes that differ). `prefix` starts each path
+// ("indexes/v1/" or ""). Returns Stopped when `put` refuses a difference.
+DiffOutcome diffShardVectors(const std::string& prefix, shardlake::ShardVectorSet& va,
+                             shardlake::ShardVectorSet& vb,
+                             const std::optional<shardlake::LoadedCodebook>& ca,
+                             const std::optional<shardlake::LoadedCodebook>& cb,
+                             const DiffOptions& options, DiffSummary& summary,
+                             const std::function<bool(Difference)>& put) {
+    std::uint64_t mixed = 0;  // pairs stored raw on one side and as PQ codes on the other
+    const auto only = [&](DiffKind kind, const shardlake::ShardVectorSet& set,
+                          const shardlake::ShardVector& v) {
+        Difference d;
+        d.kind = kind;
+        d.path = prefix + "vectors/" + std::to_string(v.id);
+        d.description = "vector " + std::to_string(v.id) + " is only in " +
+                        (kind == DiffKind::Removed ? "A" : "B") + " (" + shardVectorWhere(set, v) +
+                        ")";
+        (kind == DiffKind::Removed ? d.a : d.b).region = v.region;
+        return put(std::move(d));
+    };
+    const auto pair = [&](const shardlake::ShardVector& x, const shardlake::ShardVector& y) {
+        const auto& lx = va.layout(x.shard);
+        const auto& ly = vb.layout(y.shard);
+        if (lx.isPq() != ly.isPq()) {
+            ++mixed;
+            return true;
+        }
+        Difference d;
+        d.kind = DiffKind::Changed;
+        d.path = prefix + "vectors/" + std::to_string(x.id);
+        d.a.region = x.region;
+        d.b.region = y.region;
+        const std::string id = std::to_string(x.id);
+        if (lx.dims != ly.dims) {
+            d.description = "vector " + id + ": " + std::to_string(lx.dims) + " dimensions in A, " +
+                            std::to_string(ly.dims) + " in B";
+            d.fields.push_back({"dimensions", DiffKind::Changed, std::to_string(lx.dims),
+                                std::to_string(ly.dims)});
+            return put(std::move(d));
+        }
+        std::size_t codesDiffer = 0;
+        if (lx.isPq()) {
+            const auto cx = va.codes(x), cy = vb.codes(y);
+            for (std::size_t i = 0; i < std::max(cx.size(), cy.size()); ++i) {
+                codesDiffer += i >= cx.size() || i >= cy.size() || cx[i] != cy[i];
+            }
+            if (codesDiffer > 0) {
+                d.fields.push_back({"codes", DiffKind::Changed, "",
+                                    std::to_string(codesDiffer) + " of " +
+                                        std::to_string(std::max(cx.size(), cy.size())) +
+                                        " differ"});
+            }
+        }
+        const auto x_ = va.values(x, ca), y_ = vb.values(y, cb);
+        if (x_ && y_) {
+            double sum = 0;
+            bool equal = true;
+            for (std::size_t k = 0; k < x_->size(); ++k) {
+                equal = equal && (*x_)[k] == (*y_)[k];
+                const double delta = double((*x_)[k]) - double((*y_)[k]);
+                sum += delta * delta;
+            }
+            if (equal) {
+                return true;
+            }
+            const std::string l2 = formatDistance(std::sqrt(sum));
+            d.description = "vector " + id + " changed, L2 distance " + l2;
+            d.fields.insert(d.fields.begin(), {"l2_distance", DiffKind::Changed, "", l2});
+            return put(std::move(d));
+        }
+        if (codesDiffer == 0) {
+            return true;
+        }
+        d.description = "vector " + id + " changed: " + d.fields.back().b +
+                        " PQ codes (no codebook to measure the distance)";
+        return put(std::move(d));
+    };
+    shardlake::ShardVector x, y;
+    bool hasX = va.next(x), hasY = vb.next(y);
+    while (hasX || hasY) {
+        if ((summary.compared & 0xFFF) == 0 && options.cancelled()) {
+            return DiffOutcome::Cancelled;
+        }
+        ++summary.compared;
+        bool ok = true;
+        if (!hasY || (hasX && x.id < y.id)) {
+            ok = only(DiffKind::Removed, va, x);
+            hasX = va.next(x);
+        } else if (!hasX || y.id < x.id) {
+            ok = only(DiffKind::Added, vb, y);
+            hasY = vb.next(y);
+        } else {
+            ok = pair(x, y);
+            hasX = va.next(x);
+            hasY = vb.next(y);
+        }
+        if (!ok) {
+            return DiffOutcome::Stopped;
+        }
+    }
+    if (mixed > 0) {
+        Difference d;
+        d.kind = DiffKind::Encoding;
+        d.path = prefix + "vectors";
+        d.description = std::to_string(mixed) + " vector" + (mixed == 1 ? "" : "s") +
+                        " stored as raw values on one side and as PQ codes on the other: " +
+                        "matched by id, values not compared";
+        if (!put(std::move(d))) {
+            return DiffOutcome::Stopped;
+        }
+    }
+    return DiffOutcome::Completed;
+}
+
 class ShardlakeDiffer final : public Differ {
 public:
+    // aFolder and bFolder, both set ("indexes/v1", "datasets/d1"): compare only these two
+    // index versions or datasets.
     ShardlakeDiffer(std::shared_ptr<const Store> a, std::shared_ptr<const Store> b,
-                    std::string aIndex = {}, std::string bIndex = {})
+                    std::string aFolder = {}, std::string bFolder = {})
         : a_(std::move(a)),
           b_(std::move(b)),
-          aIndex_(std::move(aIndex)),
-          bIndex_(std::move(bIndex)) {}
+          aFolder_(std::move(aFolder)),
+          bFolder_(std::move(bFolder)) {}
 
     DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
-        if (!aIndex_.empty()) {
+        if (aFolder_.starts_with("indexes/")) {
             return runIndexes();
+        }
+        if (aFolder_.starts_with("datasets/")) {
+            ++summary_.compared;
+            const DiffOutcome o = folderContents(aFolder_, true);
+            if (o == DiffOutcome::Completed) {
+                options.reportProgress(1.0, "done");
+            }
+            return o;
         }
         const struct {
             const char* folder;
@@ -97,10 +230,10 @@ private:
     // Two index versions only: their files, then their answers.
     DiffOutcome runIndexes() {
         ++summary_.compared;
-        DiffOutcome o = folderContents("indexes/" + aIndex_, false);
+        DiffOutcome o = folderContents(aFolder_, false);
         // Identical versions have nothing to compare by answers.
         if (o == DiffOutcome::Completed && !changedIndexes_.empty()) {
-            o = compareAnswers({{aIndex_, bIndex_}});
+            o = compareAnswers({{aFolder_.substr(8), bFolder_.substr(8)}});
         }
         if (o == DiffOutcome::Completed) {
             options_->reportProgress(1.0, "done");
@@ -108,15 +241,14 @@ private:
         return o;
     }
 
-    // B's key for a key named by A: the same, except that A's compared index version stands
-    // for B's.
+    // B's key for a key named by A: the same, except that A's compared index version or
+    // dataset stands for B's.
     std::string keyB(const std::string& key) const {
-        if (aIndex_.empty()) {
+        if (aFolder_.empty()) {
             return key;
         }
-        const std::string from = "indexes/" + aIndex_;
-        if (key == from || key.starts_with(from + "/")) {
-            return "indexes/" + bIndex_ + key.substr(from.size());
+        if (key == aFolder_ || key.starts_with(aFolder_ + "/")) {
+            return bFolder_ + key.substr(aFolder_.size());
         }
         return key;
     }
@@ -261,11 +393,13 @@ private:
                 }
             }
         }
+        bool shardsDiffer = false;
         for (const std::string& file : files) {
             if (options_->cancelled()) {
                 return DiffOutcome::Cancelled;
             }
             const std::string path = key + "/" + file;
+            const std::uint64_t before = summary_.total();
             const bool ok =
                 file.ends_with(".json")
                     ? jsonFile(path)
@@ -273,8 +407,33 @@ private:
             if (!ok) {
                 return DiffOutcome::Stopped;
             }
+            shardsDiffer = shardsDiffer ||
+                           (!dataset && file.starts_with("shards/") && summary_.total() != before);
+        }
+        // Shards that differ in bytes: what do they hold, vector by vector?
+        if (shardsDiffer) {
+            return shardVectors(key);
         }
         return DiffOutcome::Completed;
+    }
+
+    // The vectors of two index versions' shards, matched by id across all their shards.
+    DiffOutcome shardVectors(const std::string& key) {
+        const auto shardsOf = [](const Store& s, const std::string& folder) {
+            std::vector<std::pair<std::string, ByteSourcePtr>> out;
+            for (const auto& f : s.files(folder + "/shards")) {
+                if (f.ends_with(".sidx")) {
+                    out.emplace_back("shards/" + f, s.source(folder + "/shards/" + f));
+                }
+            }
+            return out;
+        };
+        options_->reportProgress(0.9, "comparing the vectors of " + key + " by id");
+        shardlake::ShardVectorSet va(shardsOf(*a_, key)), vb(shardsOf(*b_, keyB(key)));
+        const auto ca = shardlake::loadCodebook(a_->source(key + "/pq_codebook.bin"));
+        const auto cb = shardlake::loadCodebook(b_->source(keyB(key) + "/pq_codebook.bin"));
+        return diffShardVectors(key + "/", va, vb, ca, cb, *options_, summary_,
+                                [this](Difference d) { return put(std::move(d)); });
     }
 
     // True to go on; an absent side is reported as added or removed.
@@ -427,10 +586,100 @@ private:
     }
 
     std::shared_ptr<const Store> a_, b_;
-    std::string aIndex_, bIndex_;  // both set: compare these two index versions only
+    std::string aFolder_, bFolder_;       // both set: compare these two folders only
+    std::set<std::string> shardsDiffer_;  // index folders (A's keys) with a shard that differs
     std::set<std::string> changedIndexes_;
     DiffSink* sink_ = nullptr;
     const DiffOptions* options_ = nullptr;
+};
+
+// Two single `.sidx` shards: their headers field by field, their centroids, their vectors by id.
+class ShardFileDiffer final : public Differ {
+public:
+    ShardFileDiffer(shardlake::ShardFile a, shardlake::ShardFile b)
+        : a_(std::move(a)), b_(std::move(b)) {}
+
+    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+        const auto put = [&](Difference d) { return report(sink, std::move(d)); };
+        if (sameBytes(*a_.source, *b_.source)) {
+            ++summary_.compared;
+            return DiffOutcome::Completed;
+        }
+        const auto pa = shardlake::parseShard(*a_.source), pb = shardlake::parseShard(*b_.source);
+        const shardlake::ShardLayout la = *pa.layout, lb = *pb.layout;
+        // The header, one field per value that differs (the magic matched on both sides).
+        Difference header;
+        header.kind = DiffKind::Changed;
+        header.path = "header";
+        header.a.region = Region{a_.source.get(), 0, la.headerSize};
+        header.b.region = Region{b_.source.get(), 0, lb.headerSize};
+        const auto field = [&](const char* name, std::uint64_t x, std::uint64_t y) {
+            if (x != y) {
+                header.fields.push_back(
+                    {name, DiffKind::Changed, std::to_string(x), std::to_string(y)});
+            }
+        };
+        field("format_version", la.version, lb.version);
+        field("shard_id", la.shardId, lb.shardId);
+        field("dims", la.dims, lb.dims);
+        field("centroid_count", la.centroidCount, lb.centroidCount);
+        field("vector_count", la.vectorCount, lb.vectorCount);
+        field("pq_m", la.pqM, lb.pqM);
+        field("pq_k", la.pqK, lb.pqK);
+        ++summary_.compared;
+        if (!header.fields.empty()) {
+            header.description = std::to_string(header.fields.size()) + " header field" +
+                                 (header.fields.size() == 1 ? "" : "s") + " differ";
+            if (!put(std::move(header))) {
+                return DiffOutcome::Stopped;
+            }
+        }
+        const DiffOutcome o = centroids(la, lb, put);
+        if (o != DiffOutcome::Completed) {
+            return o;
+        }
+        shardlake::ShardVectorSet va({{a_.name, a_.source}}), vb({{b_.name, b_.source}});
+        const DiffOutcome v =
+            diffShardVectors("", va, vb, std::nullopt, std::nullopt, options, summary_, put);
+        if (v == DiffOutcome::Completed) {
+            options.reportProgress(1.0, "done");
+        }
+        return v;
+    }
+
+private:
+    // Centroids by position, compared by value: one difference for all of them.
+    DiffOutcome centroids(const shardlake::ShardLayout& la, const shardlake::ShardLayout& lb,
+                          const std::function<bool(Difference)>& put) {
+        const std::uint64_t na = la.centroidsPresent(), nb = lb.centroidsPresent();
+        std::uint64_t differ = 0;
+        if (la.dims == lb.dims) {
+            for (std::uint64_t i = 0; i < std::min(na, nb); ++i) {
+                const auto x = shardlake::readF32s(*a_.source, la.centroidOffset(i), la.dims);
+                const auto y = shardlake::readF32s(*b_.source, lb.centroidOffset(i), lb.dims);
+                differ += x != y;
+            }
+        } else {
+            differ = std::min(na, nb);
+        }
+        differ += std::max(na, nb) - std::min(na, nb);
+        ++summary_.compared;
+        if (differ == 0) {
+            return DiffOutcome::Completed;
+        }
+        Difference d;
+        d.kind = DiffKind::Changed;
+        d.path = "centroids";
+        d.a = {Region{a_.source.get(), la.centroidsOffset, na * la.centroidBytes},
+               std::to_string(na) + " centroids"};
+        d.b = {Region{b_.source.get(), lb.centroidsOffset, nb * lb.centroidBytes},
+               std::to_string(nb) + " centroids"};
+        d.description = std::to_string(differ) + " of " + std::to_string(std::max(na, nb)) +
+                        " centroids differ";
+        return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+    }
+
+    shardlake::ShardFile a_, b_;
 };
 
 }  // namespace
@@ -442,7 +691,43 @@ std::unique_ptr<Differ> makeShardlakeDiffer(std::shared_ptr<const Store> a,
 
 std::unique_ptr<Differ> makeShardlakeIndexDiffer(const shardlake::StoreIndex& a,
                                                  const shardlake::StoreIndex& b) {
-    return std::make_unique<ShardlakeDiffer>(a.store, b.store, a.version, b.version);
+    return std::make_unique<ShardlakeDiffer>(a.store, b.store, "indexes/" + a.version,
+                                             "indexes/" + b.version);
+}
+
+}  // namespace strata
+
+namespace strata {
+
+namespace {
+
+std::string shardProblem(const shardlake::ShardFile& shard, const char* side) {
+    const auto parse = shardlake::parseShard(*shard.source);
+    if (parse.layout && parse.layout->layoutKnown &&
+        (parse.layout->version == 1 || parse.layout->version == 2)) {
+        return {};
+    }
+    return std::string("shard ") + side + " (" + shard.name + ") cannot be read: " +
+           (parse.problems.empty() ? std::string("unreadable header")
+                                   : parse.problems.front().message);
+}
+
+}  // namespace
+
+std::unique_ptr<Differ> makeShardlakeShardDiffer(const shardlake::ShardFile& a,
+                                                 const shardlake::ShardFile& b) {
+    for (const auto& [shard, side] : {std::pair{&a, "A"}, std::pair{&b, "B"}}) {
+        if (const std::string problem = shardProblem(*shard, side); !problem.empty()) {
+            throw DiffError(problem);
+        }
+    }
+    return std::make_unique<ShardFileDiffer>(a, b);
+}
+
+std::unique_ptr<Differ> makeShardlakeDatasetDiffer(const shardlake::StoreDataset& a,
+                                                   const shardlake::StoreDataset& b) {
+    return std::make_unique<ShardlakeDiffer>(a.store, b.store, "datasets/" + a.name,
+                                             "datasets/" + b.name);
 }
 
 }  // namespace strata

@@ -20,4 +20,16 @@ std::unique_ptr<Differ> makeShardlakeDiffer(std::shared_ptr<const shardlake::Sto
 std::unique_ptr<Differ> makeShardlakeIndexDiffer(const shardlake::StoreIndex& a,
                                                  const shardlake::StoreIndex& b);
 
+// Two dataset folders (`ROOT/datasets/<version>`, named alike or not): their files as above
+// (vectors.jsonl by id), paths named by A's dataset, nothing else of their roots.
+std::unique_ptr<Differ> makeShardlakeDatasetDiffer(const shardlake::StoreDataset& a,
+                                                   const shardlake::StoreDataset& b);
+
+// Two single `.sidx` shards: the header field by field (`header`), the centroids (`centroids`,
+// one difference counting those that differ) and the vectors by id (`vectors/<id>`: removed,
+// added, changed with the L2 distance, or for PQ shards the count of codes that differ). Throws
+// DiffError when either header cannot be read.
+std::unique_ptr<Differ> makeShardlakeShardDiffer(const shardlake::ShardFile& a,
+                                                 const shardlake::ShardFile& b);
+
 }  // namespace strata

@@ -166,6 +166,12 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
     } else if (plan.target.scope == ValidationScope::Index && input.isDirectory) {
         document->formatState =
             std::make_shared<const StoreIndex>(StoreIndex{plan.store, plan.target.name});
+    } else if (plan.target.scope == ValidationScope::Dataset && input.isDirectory) {
+        document->formatState =
+            std::make_shared<const StoreDataset>(StoreDataset{plan.store, plan.target.name});
+    } else if (plan.target.scope == ValidationScope::Shard && file) {
+        document->formatState =
+            std::make_shared<const ShardFile>(ShardFile{file, path.filename().string()});
     }
     if (plan.validate) {
         document->makeValidator = [store = std::shared_ptr<const Store>(plan.store),

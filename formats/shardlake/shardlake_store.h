@@ -66,4 +66,16 @@ struct StoreIndex {
     std::string version;
 };
 
+// One dataset of a store: what an opened dataset folder is compared by.
+struct StoreDataset {
+    std::shared_ptr<const Store> store;
+    std::string name;
+};
+
+// A single `.sidx` shard opened on its own (its file name in `name`).
+struct ShardFile {
+    ByteSourcePtr source;
+    std::string name;
+};
+
 }  // namespace strata::shardlake

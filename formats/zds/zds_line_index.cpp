@@ -222,22 +222,6 @@ void adviseHugePages(const void* data, std::size_t size) {
 #endif
 }
 
-// Just past the '\n' that ends the line holding `from`, or `size`.
-std::uint64_t nextLineStart(const ByteSource& data, std::uint64_t from) {
-    const std::uint64_t size = data.size();
-    for (std::uint64_t at = from; at < size; at += kChunk) {
-        const ByteView v = data.view(at, kChunk);
-        if (v.empty()) {
-            break;
-        }
-        if (const void* nl = std::memchr(v.data(), '\n', v.size())) {
-            return at +
-                   static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(nl) - v.data()) + 1;
-        }
-    }
-    return size;
-}
-
 // Calls on(i) for the position of every '\n' in p[0, n), in order. Documents are short (tens
 // of bytes), so one memchr call per line costs more than the search: with SSE2 (every x86-64)
 // 64 bytes at a time become a bit mask of their newlines.
@@ -362,7 +346,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> sliceLines(const ByteSource
     for (unsigned t = 0; t < threads; ++t) {
         const std::uint64_t end =
             t + 1 == threads ? size
-                             : std::max(begin, nextLineStart(data, size / threads * (t + 1) - 1));
+                             : std::max(begin, jsonLineEnd(data, size / threads * (t + 1) - 1));
         out.emplace_back(begin, end);
         begin = end;
     }
@@ -753,6 +737,23 @@ std::optional<ZdsIdMap::Hit> findIdInZdx(const ZdxIndex& index, std::string_view
         }
     }
     return hit;
+}
+
+std::uint64_t jsonLineEnd(const ByteSource& data, std::uint64_t from) {
+    constexpr std::uint64_t kFirstLook = 4096;
+    const std::uint64_t size = data.size();
+    std::uint64_t look = kFirstLook;
+    for (std::uint64_t at = from; at < size; at += look, look = std::min(look * 2, kChunk)) {
+        const ByteView v = data.view(at, look);
+        if (v.empty()) {
+            break;
+        }
+        if (const void* nl = std::memchr(v.data(), '\n', v.size())) {
+            return at +
+                   static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(nl) - v.data()) + 1;
+        }
+    }
+    return size;
 }
 
 }  // namespace strata

@@ -38,6 +38,11 @@ struct ZdsIndexOptions {
     }
 };
 
+// Just past the '\n' that ends the line holding `from`, or the end of `data`. Looks a few KiB
+// ahead first and widens only for a long line, so a remote source answers from the block it
+// already holds instead of fetching and joining megabytes for every short line.
+std::uint64_t jsonLineEnd(const ByteSource& data, std::uint64_t from);
+
 // Every non-blank line of `data` in file order, with its `_id`. A line that starts with
 // `{"_id":"` and whose id holds no escape is read without parsing; any other line is parsed
 // (simdjson) so the id is the top-level one, escapes decoded. Chunks are indexed in parallel.

@@ -11,26 +11,10 @@ namespace strata {
 
 namespace {
 
-constexpr std::uint64_t kLineChunk = 1ull << 20;
 constexpr std::uint64_t kMaxDocIndexBytes = 256ull << 20;
 
 std::string plural(std::uint64_t n, const std::string& one, const std::string& many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// End of the line that starts at `start`: just past its '\n', or the end of the data.
-std::uint64_t lineEndFrom(const ByteSource& data, std::uint64_t start) {
-    for (std::uint64_t at = start; at < data.size(); at += kLineChunk) {
-        const ByteView v = data.view(at, kLineChunk);
-        if (v.empty()) {
-            break;
-        }
-        if (const void* nl = std::memchr(v.data(), '\n', v.size())) {
-            return at +
-                   static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(nl) - v.data()) + 1;
-        }
-    }
-    return data.size();
 }
 
 std::span<const std::uint8_t> lineBody(std::span<const std::uint8_t> line) {
@@ -66,7 +50,7 @@ std::optional<Landing> landOn(const ByteSource& data, std::uint64_t offset) {
     }
     Landing l;
     l.start = offset;
-    l.end = lineEndFrom(data, offset);
+    l.end = jsonLineEnd(data, offset);
     const ByteView v = data.view(l.start, l.end - l.start);
     const auto body = lineBody(v.bytes);
     if (body.empty() || isBlank(body)) {
@@ -598,6 +582,42 @@ std::shared_ptr<const ZdsLiveSet> computeZdsLiveSet(const ZdsCollection& c,
             break;
     }
     return ZdsLiveSetBuilder(ZdsLiveBasis::None).take();
+}
+
+ZdsIndexedLookup lookUpThroughIndex(const ZdsCollection& c, std::string_view id) {
+    using Outcome = ZdsIndexedLookup::Outcome;
+    ZdsIndexedLookup out;
+    if (c.mode() != ZdsStorageMode::Jsonl || !c.index || !c.data || !zdsIndexProblem(c).empty()) {
+        return out;
+    }
+    // The same entry lastEntries() keeps for the id: the last one, skipping text lines that
+    // are not id<TAB>offset<TAB>length.
+    const ZdxIndex& zdx = *c.zdx();
+    std::optional<ZdxEntry> last;
+    std::uint64_t lastEntry = 0;
+    for (std::uint64_t i = 0, n = zdx.entryCount(); i < n; ++i) {
+        ZdxEntry e = zdx.entry(i);
+        if (zdx.layout() == ZdxLayout::Text && !e.offsetRegion.valid()) {
+            continue;
+        }
+        if (e.id == id) {
+            last = std::move(e);
+            lastEntry = i;
+        }
+    }
+    if (!last) {
+        out.outcome = Outcome::Absent;
+        return out;
+    }
+    const auto landed = last->parsed ? landOn(*c.data, last->offset) : std::nullopt;
+    if (!landed || landed->id != last->id) {
+        return out;
+    }
+    out.outcome = Outcome::Found;
+    out.document.id = last->id;
+    out.document.region = {c.data.get(), landed->start, landed->end - landed->start};
+    out.document.entryIndex = lastEntry;
+    return out;
 }
 
 }  // namespace strata

@@ -119,4 +119,15 @@ std::shared_ptr<const ZdsLiveSet> computeZdsLiveSet(const ZdsCollection& c,
 // Why a present meta/index.bin is not read as the index ("" when it is readable).
 std::string zdsIndexProblem(const ZdsCollection& c);
 
+// One id looked up through a JSONL collection's readable index without computing the live set:
+// the index alone and the one line its last entry for the id points at. Found and Absent are
+// what liveSet() would say (the document and its line, unflagged; or no such live document);
+// anything else (no readable index, an entry that misses its line) needs the live set. Lets
+// `zds get` on a remote collection read the index and one line, not the whole of data.jsonl.
+struct ZdsIndexedLookup {
+    enum class Outcome { Found, Absent, NeedsLiveSet } outcome = Outcome::NeedsLiveSet;
+    ZdsDocument document;  // when Found
+};
+ZdsIndexedLookup lookUpThroughIndex(const ZdsCollection& c, std::string_view id);
+
 }  // namespace strata

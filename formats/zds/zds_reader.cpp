@@ -10,6 +10,7 @@
 #include "formats/common/le_reader.h"
 #include "formats/remote/remote_error.h"
 #include "zds_json_line.h"
+#include "zds_line_index.h"
 #include "zds_live_set.h"
 #include "zds_probe.h"
 
@@ -285,22 +286,6 @@ std::vector<std::string> readLines(const ByteSource& source) {
     return out;
 }
 
-// End of the line starting at `start`: just past its '\n', or the end of the source.
-std::uint64_t lineEnd(const ByteSource& source, std::uint64_t start) {
-    for (std::uint64_t at = start; at < source.size(); at += kScanChunk) {
-        const ByteView v = source.view(at, kScanChunk);
-        if (v.empty()) {
-            break;
-        }
-        const void* nl = std::memchr(v.data(), '\n', v.size());
-        if (nl != nullptr) {
-            return at +
-                   static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(nl) - v.data()) + 1;
-        }
-    }
-    return source.size();
-}
-
 }  // namespace
 
 ByteSourcePtr ZdsStorage::open(const std::string& rel) const {
@@ -469,7 +454,7 @@ ZdxEntry ZdxIndex::entry(std::uint64_t i) const {
         return e;
     }
     // Text: id \t offset \t length
-    const std::uint64_t end = lineEnd(*source_, start);
+    const std::uint64_t end = jsonLineEnd(*source_, start);
     const ByteView v = source_->view(start, end - start);
     std::string_view line(reinterpret_cast<const char*>(v.data()), v.size());
     e.entry = {src, start, v.size()};
@@ -596,7 +581,10 @@ ZdsDocument ZdsCollection::document(std::uint64_t i) const {
 }
 
 ByteView ZdsCollection::documentBytes(std::uint64_t i) const {
-    const ZdsDocument doc = document(i);
+    return documentBytes(document(i));
+}
+
+ByteView ZdsCollection::documentBytes(const ZdsDocument& doc) const {
     if (!doc.region.valid()) {
         return {};
     }

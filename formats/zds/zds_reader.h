@@ -157,6 +157,7 @@ public:
     ZdsDocument document(std::uint64_t i) const;
     // The document's bytes: the JSONL line without its line ending, or the docs/ file.
     ByteView documentBytes(std::uint64_t i) const;
+    ByteView documentBytes(const ZdsDocument& doc) const;
 
 private:
     const ZdsStorage& storage_;

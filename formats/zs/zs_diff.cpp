@@ -1,9 +1,11 @@
 #include "zs_diff.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -19,14 +21,27 @@ using zs::ZsFile;
 constexpr std::size_t kQueuedBatches = 8;
 constexpr std::size_t kBatchRecords = 4096;
 
-// Records of one data block (or part of one), copied out of the decoded payload; or, with no
-// records, a block that cannot be read.
+// Records of one data block (or part of one), copied out of the decoded payload into one buffer
+// (one allocation per batch, not one per record); or, with no records, a block that cannot be
+// read.
 struct RecordBatch {
     std::uint64_t blockOffset = 0;
     bool firstOfBlock = false;
-    std::vector<std::string> records;
-    std::string damage;  // why the block cannot be read, when it cannot
+    std::string bytes;              // the records, back to back
+    std::vector<std::size_t> ends;  // where each record ends in `bytes`
+    std::string damage;             // why the block cannot be read, when it cannot
     std::uint64_t damageLength = 0;
+
+    std::size_t size() const { return ends.size(); }
+    bool empty() const { return ends.empty(); }
+    std::string_view record(std::size_t i) const {
+        const std::size_t begin = i == 0 ? 0 : ends[i - 1];
+        return std::string_view(bytes).substr(begin, ends[i] - begin);
+    }
+    void add(const std::uint8_t* data, std::size_t size) {
+        bytes.append(reinterpret_cast<const char*>(data), size);
+        ends.push_back(bytes.size());
+    }
 };
 
 // One side's records in file order, decoded on a thread of its own and pulled in batches.
@@ -84,30 +99,35 @@ private:
     // go on after it.
     bool walk(zs::ZsRecordIterator& it) {
         RecordBatch batch;
+        std::size_t lastBytes = 0, lastRecords = 0;
         try {
             std::uint64_t block = UINT64_MAX;
             while (auto record = it.next()) {
-                if (it.blockOffset() != block || batch.records.size() == kBatchRecords) {
-                    if (!batch.records.empty() && !push(std::move(batch))) {
+                if (it.blockOffset() != block || batch.size() == kBatchRecords) {
+                    if (!batch.empty() && !push(std::move(batch))) {
                         return false;
                     }
                     batch = {};
+                    // Sized like the last batch: no regrowth while it fills.
+                    batch.bytes.reserve(lastBytes);
+                    batch.ends.reserve(lastRecords);
                     batch.firstOfBlock = it.blockOffset() != block;
                     blocks_ += batch.firstOfBlock ? 1 : 0;
                     block = it.blockOffset();
                     batch.blockOffset = block;
                 }
-                batch.records.emplace_back(reinterpret_cast<const char*>(record->data()),
-                                           record->size());
+                batch.add(record->data(), record->size());
+                lastBytes = std::max(lastBytes, batch.bytes.size());
+                lastRecords = std::max(lastRecords, batch.size());
             }
-            if (!batch.records.empty()) {
+            if (!batch.empty()) {
                 push(std::move(batch));
             }
             return false;  // the end of the records
         } catch (const zs::ZsReadError& e) {
             // The records read before the damage stand; the block is reported and the walk
             // goes on at the next block when its length could be read.
-            if (!batch.records.empty() && !push(std::move(batch))) {
+            if (!batch.empty() && !push(std::move(batch))) {
                 return false;
             }
             const auto damage = it.skipDamage();
@@ -150,7 +170,7 @@ public:
         fill();
     }
     bool atEnd() const { return end_; }
-    const std::string& record() const { return batch_.records[at_]; }
+    std::string_view record() const { return batch_.record(at_); }
     std::uint64_t blockOffset() const { return batch_.blockOffset; }
     std::uint64_t count() const { return count_; }  // records passed so far
     bool hasDamage() const { return !damage_.empty(); }
@@ -158,7 +178,7 @@ public:
     std::vector<RecordBatch> takeDamage() { return std::exchange(damage_, {}); }
     void advance() {
         ++count_;
-        if (++at_ >= batch_.records.size()) {
+        if (++at_ >= batch_.size()) {
             fill();
         }
     }
@@ -190,7 +210,7 @@ private:
     bool end_ = false;
 };
 
-int compareRecords(const std::string& a, const std::string& b) {
+int compareRecords(std::string_view a, std::string_view b) {
     const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
     if (c != 0) {
         return c;
@@ -263,7 +283,7 @@ private:
         return put(std::move(d));
     }
 
-    Difference recordDifference(DiffKind kind, const std::string& record, const ZsFile& file,
+    Difference recordDifference(DiffKind kind, std::string_view record, const ZsFile& file,
                                 std::uint64_t blockOffset) {
         Difference d;
         d.kind = kind;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "zt_logical.h"
+#include "zt_sparse_diff.h"
 
 namespace strata {
 
@@ -429,12 +430,66 @@ private:
         if (ta->formatName != tb->formatName) {
             d.fields.push_back({"format", DiffKind::Changed, ta->formatName, tb->formatName});
         }
+        // Only the layout differs (dense, sparse_csr, sparse_coo): the values by coordinates.
+        if (d.fields.size() == 1 && d.fields[0].path == "format" && valueLayout(*ta) &&
+            valueLayout(*tb)) {
+            return byCoordinates(name, *ta, *tb, std::move(d), {});
+        }
         if (!d.fields.empty()) {
             d.description = "tensor " + name + ": " + d.a.value + " in A, " + d.b.value +
                             " in B (values not compared)";
             return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
         }
         return values(name, *ta, *tb, std::move(d));
+    }
+
+    static bool valueLayout(const ZtTensor& t) {
+        return t.format == ZtTensorFormat::Dense || t.format == ZtTensorFormat::SparseCsr ||
+               t.format == ZtTensorFormat::SparseCoo;
+    }
+
+    // Two tensors of one dtype and shape, one at least sparse, compared element by element at
+    // their row-major coordinates. `d` holds the format field when the layouts differ, or the
+    // component fields found when they are alike (kept when the coordinates cannot be compared).
+    DiffOutcome byCoordinates(const std::string& name, const ZtTensor& ta, const ZtTensor& tb,
+                              Difference d, const std::vector<std::string>& storage) {
+        const bool sameLayout = ta.format == tb.format;
+        const ZtValueComparison c = ztCompareByCoordinates(*a_, ta, *b_, tb, options_->cancel);
+        if (c.cancelled) {
+            return DiffOutcome::Cancelled;
+        }
+        if (!c.ok) {
+            d.description =
+                "tensor " + name + ": " +
+                (sameLayout ? fieldsText(d.fields) : d.a.value + " in A, " + d.b.value + " in B") +
+                " (values not compared by coordinates: " + c.error + ")";
+            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+        }
+        const std::string layouts =
+            sameLayout ? "entries stored in another order"
+                       : "stored " + ta.formatName + " in A, " + tb.formatName + " in B";
+        if (c.diff.identical()) {
+            Difference e;
+            e.kind = DiffKind::Encoding;
+            e.path = d.path;
+            e.a = d.a;
+            e.b = d.b;
+            std::vector<std::string> parts{layouts};
+            parts.insert(parts.end(), storage.begin(), storage.end());
+            e.description =
+                "tensor " + name + ": the same values at the same coordinates, " + join(parts);
+            if (!sameLayout) {
+                e.fields.push_back({"format", DiffKind::Encoding, ta.formatName, tb.formatName});
+            }
+            return put(std::move(e)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+        }
+        d.fields.clear();
+        if (!sameLayout) {
+            d.fields.push_back({"format", DiffKind::Encoding, ta.formatName, tb.formatName});
+        }
+        appendValueFields("values", c.diff, d.fields);
+        d.description = "tensor " + name + " by coordinates: " + fieldsText(d.fields);
+        return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
     }
 
     // Components by role, in role order.
@@ -487,6 +542,10 @@ private:
             if (!ra.contains(role)) {
                 d.fields.push_back({role, DiffKind::Added, "", "present"});
             }
+        }
+        // Sparse components that differ may still hold the same entries in another order.
+        if (!d.fields.empty() && ta.format != ZtTensorFormat::Dense && valueLayout(ta)) {
+            return byCoordinates(name, ta, tb, std::move(d), storage);
         }
         if (!d.fields.empty()) {
             d.description = "tensor " + name + ": " + fieldsText(d.fields);

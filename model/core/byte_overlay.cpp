@@ -53,6 +53,12 @@ QByteArray ByteOverlay::read(std::uint64_t offset, std::uint64_t length) const {
     return out;
 }
 
+QByteArray ByteOverlay::readIfReady(std::uint64_t offset, std::uint64_t length,
+                                    bool* pending) const {
+    *pending = !source_->readyNow(offset, length);
+    return *pending ? QByteArray() : read(offset, length);
+}
+
 std::uint8_t ByteOverlay::byteAt(std::uint64_t offset) const {
     std::uint8_t b = 0;
     read(offset, {&b, 1});

@@ -33,6 +33,9 @@ public:
     std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const;
     // As above, never throwing: empty when the source cannot be read (a remote read failed).
     QByteArray read(std::uint64_t offset, std::uint64_t length) const;
+    // For painting: as above when the bytes can be read without waiting for a server; else
+    // nothing, with *pending set, while they are fetched in the background (ask again later).
+    QByteArray readIfReady(std::uint64_t offset, std::uint64_t length, bool* pending) const;
     // The edited byte at `offset` (the original when unedited); 0 past the end.
     std::uint8_t byteAt(std::uint64_t offset) const;
     bool isEdited(std::uint64_t offset) const { return edits_.count(offset) != 0; }

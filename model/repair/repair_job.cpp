@@ -46,7 +46,10 @@ QString suggestedRepairPath(const QString& input) {
         const QString name = stem + QStringLiteral("-repaired") +
                              (n == 1 ? QString() : QStringLiteral("-%1").arg(n)) + suffix;
         const QString path = info.dir().filePath(name);
-        if (!QFileInfo::exists(path)) {
+        // Nor a quarantine beside it (ZDS: NAME.quarantine.jsonl, OZDF: NAME.quarantine/), which a
+        // repair never replaces either.
+        if (!QFileInfo::exists(path) && !QFileInfo::exists(path + QStringLiteral(".quarantine")) &&
+            !QFileInfo::exists(path + QStringLiteral(".quarantine.jsonl"))) {
             return path;
         }
     }

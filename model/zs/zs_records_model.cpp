@@ -2,11 +2,14 @@
 
 #include <QFutureWatcher>
 #include <QStringDecoder>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <climits>
 
+#include "formats/common/bounds.h"
+#include "formats/common/uleb128.h"
 #include "formats/zs/zs_block.h"
 
 namespace strata::model {
@@ -74,6 +77,10 @@ std::uint64_t zsFirstQueryBlock(const zs::ZsFile& file, const zs::RecordQuery& q
 ZsRecordsModel::ZsRecordsModel(std::shared_ptr<const zs::ZsFile> file, QObject* parent)
     : QAbstractTableModel(parent), file_(std::move(file)), pool_(std::make_unique<QThreadPool>()) {
     pool_->setMaxThreadCount(1);  // blocks arrive in the order the view asked for them
+    fetchRetry_ = new QTimer(this);
+    fetchRetry_->setSingleShot(true);
+    fetchRetry_->setInterval(50);
+    connect(fetchRetry_, &QTimer::timeout, this, [this] { fetchMore({}); });
     setQuery({});
 }
 
@@ -131,10 +138,32 @@ void ZsRecordsModel::fetchMore(const QModelIndex& parent) {
     }
     const int before = rows_;
     for (int i = 0; i < kFetchBlocks && rows_ - before < kFetchRows && !done_; ++i) {
+        if (background_ && !nextBlockReady()) {
+            fetchRetry_->start();  // its bytes are on their way from a server
+            break;
+        }
         if (!loadNextBlock()) {
             break;
         }
     }
+}
+
+// Whether the block at next_ can be read without waiting for a server: its length prefix,
+// then the whole block. A source that would wait fetches them meanwhile.
+bool ZsRecordsModel::nextBlockReady() const {
+    const ByteSource& source = file_->source();
+    if (!source.readyNow(next_, kUleb128MaxBytes)) {
+        return false;
+    }
+    const Uleb128Result length = decodeUleb128At(source, next_);
+    if (!length.ok()) {
+        return true;  // loadNextBlock reports the damage
+    }
+    return source.readyNow(next_, saturatingEnd(length.length, length.value));
+}
+
+bool ZsRecordsModel::isWaitingForBytes() const {
+    return fetchRetry_->isActive();
 }
 
 void ZsRecordsModel::fetchUntil(int rows) {

@@ -8,6 +8,7 @@
 #include <QAbstractTableModel>
 #include <QByteArray>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <cstdint>
 #include <list>
@@ -79,6 +80,9 @@ public:
     // turns this on; off, data() decodes on the spot, as the CLI and tests expect).
     void setBackgroundDecoding(bool on) { background_ = on; }
     bool backgroundDecoding() const { return background_; }
+    // True while the next block's bytes are on their way from a server (background decoding
+    // only): rows are added when they have come, without the view asking again.
+    bool isWaitingForBytes() const;
     // Blocks being decoded by the worker.
     std::size_t pendingDecodes() const { return pending_.size(); }
 
@@ -120,6 +124,7 @@ private:
 
     // Reads the next data block from next_; false when there is none (end or damage).
     bool loadNextBlock();
+    bool nextBlockReady() const;
     void fail(const QString& message, std::uint64_t offset);
     int blockIndexForRow(int row) const;
     DecodedPtr decoded(int blockIndex) const;
@@ -148,7 +153,8 @@ private:
     mutable std::uint64_t decodes_ = 0;
 
     bool background_ = false;
-    int generation_ = 0;  // bumped when the rows are replaced; late decodes are dropped
+    QTimer* fetchRetry_ = nullptr;  // fetchMore again once the next block's bytes have come
+    int generation_ = 0;            // bumped when the rows are replaced; late decodes are dropped
     mutable std::unordered_set<int> pending_;
     std::unique_ptr<QThreadPool> pool_;
 };

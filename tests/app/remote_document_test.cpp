@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -22,16 +23,20 @@
 #include <memory>
 #include <string>
 
+#include "app/gui/data_inspector.h"
 #include "app/gui/document_view.h"
+#include "app/gui/hex_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/open_url_dialog.h"
 #include "app/gui/single_instance.h"
+#include "app/zs/zs_records_view.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 #include "model/core/open_url_job.h"
 #include "model/core/remote_access.h"
 #include "model/core/structure_model.h"
+#include "model/zs/zs_records_model.h"
 #include "remote_servers.h"
 #include "test_corpus.h"
 
@@ -342,6 +347,75 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 30000);
         QCOMPARE(job->state(), strata::model::Job::State::Cancelled);
         QCOMPARE(window.documentCount(), 0);
+    }
+
+    // The views never wait for a server: with every request after the open delayed by 3 s,
+    // the hex view and the data inspector paint placeholders for bytes on their way and the
+    // records table asks for its next block in the background; each shows the file's bytes
+    // once they have come.
+    void viewsNeverWaitForTheServer() {
+        const std::string missing = strata::test::proxyMissing();
+        if (!missing.empty()) {
+            const QByteArray why = ("fault proxy unavailable: " + missing).c_str();
+            if (serversRequired()) {
+                QFAIL(why.constData());
+            }
+            QSKIP(why.constData());
+        }
+        strata::test::FaultProxy proxy(nginx_->port());
+        const QString slow =
+            QString::fromStdString(proxy.url("views", "delay3000a2", std::string("/") + kBigFile));
+        const QByteArray local = readAll(corpusFile(kBigFile));
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openPath(slow));
+        DocumentView* view = window.currentView();
+        QVERIFY(view != nullptr);
+
+        // Hex view: the middle of the file, not fetched yet.
+        HexView* hex = view->hexView();
+        for (int i = 0; i < view->centreTabs()->count(); ++i) {
+            if (view->centreTabs()->tabText(i) == QStringLiteral("Hex")) {
+                view->centreTabs()->setCurrentIndex(i);
+            }
+        }
+        QVERIFY(hex->isVisible());
+        const quint64 middle = quint64(local.size() / 2) & ~quint64(0xFF);
+        QVERIFY(!hex->overlay()->source().readyNow(middle, 4096));
+        hex->goToOffset(middle);
+        hex->viewport()->repaint();
+        QVERIFY(hex->isWaitingForBytes());
+        QTRY_VERIFY_WITH_TIMEOUT(!hex->isWaitingForBytes(), 30000);
+        bool pending = true;
+        QCOMPARE(hex->overlay()->readIfReady(middle, 256, &pending),
+                 local.mid(qsizetype(middle), 256));
+        QVERIFY(!pending);
+
+        // Data inspector: further on, the same.
+        const quint64 later = middle + 1024 * 1024;
+        QVERIFY(!hex->overlay()->source().readyNow(later, 96));
+        view->dataInspector()->setOverlay(hex->overlay());
+        view->dataInspector()->setOffset(later);
+        QVERIFY(view->dataInspector()->valueOf(QStringLiteral("u8")).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!view->dataInspector()->valueOf(QStringLiteral("u8")).isEmpty(),
+                                 30000);
+        QCOMPARE(view->dataInspector()->valueOf(QStringLiteral("u8")),
+                 QString::number(quint8(local.at(qsizetype(later)))));
+
+        // Records: scrolling to the end asks for blocks that are not fetched yet.
+        auto* records = view->findChild<ZsRecordsView*>();
+        QVERIFY(records != nullptr);
+        strata::model::ZsRecordsModel* model = records->model();
+        QVERIFY(model->backgroundDecoding());
+        const int rowsBefore = model->rowCount();
+        while (model->canFetchMore({}) && !model->isWaitingForBytes()) {
+            model->fetchMore({});
+        }
+        QVERIFY(model->isWaitingForBytes());
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > rowsBefore, 30000);
     }
 
     // s3:// with the dialog's endpoint and profile: signed with the profile's keys (checked by

@@ -1,7 +1,7 @@
-// Tools > Repair… on a damaged ZS file, ZDS dataset and Shardlake root: the repair is planned and
-// run as jobs, the repaired copy is written beside the file under a free "-repaired" name (the
-// damaged file untouched) and opens in a new tab with a compare view against the damaged input; a
-// format without a repair says so.
+// Tools > Repair… on a damaged ZS file, ZDS dataset, OZDF documents and Shardlake root: the
+// repair is planned and run as jobs, the repaired copy is written beside the file under a free
+// "-repaired" name (the damaged file untouched) and opens in a new tab with a compare view
+// against the damaged input; a format without a repair says so.
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
@@ -116,6 +116,53 @@ private slots:
         QCOMPARE(window.documentCount(), tabs + 1);
         QCOMPARE(window.currentView()->document()->path(), repaired);
         QVERIFY(!QFileInfo::exists(root.filePath("collections/c/meta/index.bin")));
+    }
+
+    // An OZDF directory document whose parts have a gap and one unreadable part: the copy is a
+    // folder `NAME-repaired/` with the part quarantined beside it; a standalone document whose
+    // header lost its blank line comes back as `NAME-repaired.ozdf`, complete.
+    void repairsDamagedOzdfDocumentsIntoNewTabs() {
+        const QDir book(dir_.filePath("book"));
+        QVERIFY(book.mkpath(QStringLiteral(".")));
+        const auto write = [](const QString& path, const QByteArray& bytes) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        write(book.filePath("_metadata.ozdf"), "#### TITLE\nA book\n\n#### [[CHAPTERS]]\n\n");
+        write(book.filePath("CHAPTERS-01.ozdp"), "#### DATA\none\n\n");
+        write(book.filePath("CHAPTERS-02.ozdp"), "#### DATA\nbad \xff\n\n");
+        write(book.filePath("CHAPTERS-05.ozdp"), "#### DATA\nfive\n\n");
+        write(dir_.filePath("note.ozdf"), "#### TITLE\nwords\n#### BODY\nmore\n");
+
+        MainWindow window;
+        window.setInteractive(false);
+        for (const QString& input : {book.path(), dir_.filePath("note.ozdf")}) {
+            QVERIFY(window.openPath(input));
+            QVERIFY(window.waitUntilIdle(30000));
+            const int tabs = window.documentCount();
+            QVERIFY(window.repairCurrent() != nullptr);
+            QVERIFY(window.waitUntilIdle(30000));  // the plan
+            QVERIFY(window.waitUntilIdle(30000));  // the repair it started
+            QCoreApplication::processEvents();
+            QVERIFY(window.waitUntilIdle(30000));
+            QCOMPARE(window.documentCount(), tabs + 1);
+        }
+        const QString repairedBook = dir_.filePath("book-repaired");
+        QVERIFY(QFileInfo(repairedBook).isDir());
+        QVERIFY(QFileInfo::exists(repairedBook + QStringLiteral("/CHAPTERS-02.ozdp")));
+        QVERIFY(!QFileInfo::exists(repairedBook + QStringLiteral("/CHAPTERS-03.ozdp")));
+        QVERIFY(QFileInfo::exists(repairedBook + QStringLiteral(".quarantine/CHAPTERS-02.ozdp")));
+        QVERIFY(QFileInfo::exists(book.filePath("CHAPTERS-05.ozdp")));  // the input untouched
+        const QString repairedNote = dir_.filePath("note-repaired.ozdf");
+        QVERIFY(QFileInfo(repairedNote).isFile());
+        QCOMPARE(window.currentView()->document()->path(), repairedNote);
+        QFile note(repairedNote);
+        QVERIFY(note.open(QIODevice::ReadOnly));
+        QCOMPARE(note.readAll(), QByteArray("#### TITLE\nwords\n\n#### BODY\nmore\n\n"));
+        // A quarantine left beside a name makes it taken too.
+        QVERIFY(QFile::rename(repairedBook, dir_.filePath("elsewhere")));
+        QCOMPARE(model::suggestedRepairPath(book.path()), dir_.filePath("book-repaired-2"));
     }
 
     // A zTensor whose only tensor fails its digest: nothing is saved as it is; asked to

@@ -63,3 +63,38 @@ if(EXISTS ${sl_expected})
 else()
     strata_corpus_skipped_test(cli.shardlake_corpus)
 endif()
+
+# diff of Shardlake pieces from the corrupt corpus: single shards and index folders compare the
+# vectors they store by id; dataset folders compare on their own; an unreadable shard is exit 2.
+set(sl_corrupt ${sl_corpus}/corrupt)
+if(EXISTS ${sl_corrupt}/shard_vector_value_changed_fp_fixed AND EXISTS ${sl_corrupt}/_base)
+    set(sl_changed ${sl_corrupt}/shard_vector_value_changed_fp_fixed)
+    strata_cli_test(diff_shardlake_shards EXIT 1 ARGS diff
+                    ${sl_corrupt}/_base/indexes/idx-raw/shards/shard-0000.sidx
+                    ${sl_changed}/indexes/idx-raw/shards/shard-0000.sidx
+                    STDOUT "^changed  vectors/3: vector 3 changed, L2 distance 9.8129\n.*0 added, 0 removed, 1 changed")
+    strata_cli_test(diff_shardlake_shard_itself EXIT 0 ARGS diff
+                    ${sl_corrupt}/_base/indexes/idx-raw/shards/shard-0001.sidx
+                    ${sl_corrupt}/_base/indexes/idx-raw/shards/shard-0001.sidx
+                    STDOUT "0 added, 0 removed, 0 changed")
+    strata_cli_test(diff_shardlake_index_vectors EXIT 1 ARGS diff --queries 0 --json
+                    ${sl_corrupt}/_base/indexes/idx-raw ${sl_changed}/indexes/idx-raw
+                    JSON "summary.changed=3" "differences.2.path=indexes/idx-raw/vectors/3"
+                         "differences.2.fields.0.path=l2_distance"
+                         "differences.2.fields.0.b=9.8129")
+    strata_cli_test(diff_shardlake_raw_against_pq EXIT 1 ARGS diff --queries 0
+                    ${sl_corrupt}/_base/indexes/idx-raw ${sl_corrupt}/_base/indexes/idx-pq
+                    STDOUT "encoding indexes/idx-raw/vectors: 300 vectors stored as raw values")
+    strata_cli_test(diff_shardlake_datasets EXIT 1 ARGS diff ${sl_corrupt}/_base/datasets/ds-small
+                    ${sl_corrupt}/dataset_dims_mismatch/datasets/ds-small
+                    STDOUT "^changed  datasets/ds-small/info.json: 1 value differ\n +\\$\\.dims: 16 → 8\n")
+    strata_cli_test(diff_shardlake_bad_shard EXIT 2 ARGS diff
+                    ${sl_corrupt}/_base/indexes/idx-raw/shards/shard-0000.sidx
+                    ${sl_corrupt}/shard_bad_magic/indexes/idx-raw/shards/shard-0000.sidx
+                    STDERR "shard B \\(shard-0000.sidx\\) cannot be read: shard does not start with its magic")
+    strata_cli_test(diff_shardlake_dataset_with_index EXIT 2 ARGS diff
+                    ${sl_corrupt}/_base/datasets/ds-small ${sl_corrupt}/_base/indexes/idx-raw
+                    STDERR "two dataset folders or two .sidx shards")
+else()
+    strata_corpus_skipped_test(cli.diff_shardlake_corrupt)
+endif()

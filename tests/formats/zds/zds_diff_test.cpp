@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <set>
+#include <tuple>
 
 #include "formats/registry/format_diff.h"
 #include "formats/registry/format_registry.h"
@@ -213,6 +216,180 @@ TEST(ZdsDiff, RandomEditsAreReportedExactlyAndMirror) {
             ASSERT_TRUE(ba.contains(path)) << path;
             EXPECT_EQ(ba.at(path), mirrored) << "round " << round << " " << path;
         }
+    }
+}
+
+// Property: random datasets (several collections of nested JSON documents) with random edits —
+// collections removed and added, documents removed, added, rewritten with other whitespace and
+// key order, and changed at a random set of JSON paths (a value changed, a key removed, a key
+// added, a nested value changed, an array element appended, an array element changed) — are
+// reported exactly: every edited document and collection with its kind, every changed path with
+// its kind and both values, no more and no fewer. diff(B, A) mirrors diff(A, B) (added and
+// removed swapped, both values swapped), and diff(A, A) is empty.
+using Field = std::tuple<std::string, DiffKind, std::string, std::string>;
+
+struct Expected {
+    DiffKind kind;
+    std::set<Field> fields;
+    bool operator==(const Expected&) const = default;
+};
+
+std::map<std::string, Expected> collect(const Collected& c) {
+    std::map<std::string, Expected> out;
+    for (const Difference& d : c.all) {
+        Expected e{d.kind, {}};
+        for (const DiffField& f : d.fields) {
+            e.fields.insert({f.path, f.kind, f.a, f.b});
+        }
+        EXPECT_TRUE(out.emplace(d.path, e).second) << "reported twice: " << d.path;
+    }
+    return out;
+}
+
+DiffKind swapped(DiffKind kind) {
+    return kind == DiffKind::Added     ? DiffKind::Removed
+           : kind == DiffKind::Removed ? DiffKind::Added
+                                       : kind;
+}
+
+std::map<std::string, Expected> mirror(const std::map<std::string, Expected>& ab) {
+    std::map<std::string, Expected> out;
+    for (const auto& [path, e] : ab) {
+        Expected m{swapped(e.kind), {}};
+        for (const auto& [p, kind, a, b] : e.fields) {
+            m.fields.insert({p, swapped(kind), b, a});
+        }
+        out.emplace(path, m);
+    }
+    return out;
+}
+
+// The members of an object written in reverse key order with spaces: the same JSON value in
+// other bytes.
+std::string respaced(const nlohmann::json& doc) {
+    std::string out = "{ ";
+    std::vector<std::string> parts;
+    for (const auto& [key, value] : doc.items()) {
+        parts.push_back(nlohmann::json(key).dump() + " : " + value.dump(-1));
+    }
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+        out += (it == parts.rbegin() ? "" : " ,  ") + *it;
+    }
+    return out + " }";
+}
+
+TEST(ZdsDiff, RandomDatasetsWithRandomFieldEditsAreReportedExactly) {
+    std::mt19937 rng(20261127);
+    const auto pick = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
+    const auto render = [](const nlohmann::json& v) { return v.dump(); };
+    for (int round = 0; round < 30; ++round) {
+        ScratchDir dir("diff_random_fields");
+        std::map<std::string, Expected> expected;
+        const unsigned collections = 1 + pick(4);
+        for (unsigned k = 0; k < collections; ++k) {
+            const std::string name = "c" + std::to_string(k);
+            std::string a, b;
+            for (unsigned d = 0, count = 1 + pick(25); d < count; ++d) {
+                const std::string id = "d" + std::to_string(d);
+                nlohmann::json doc = {
+                    {"_id", id},
+                    {"n", pick(1000)},
+                    {"s", "w" + std::to_string(pick(50))},
+                    {"m", {{"lang", pick(2) ? "en" : "fr"}, {"k", {pick(9), pick(9)}}}},
+                    {"tags", {"t" + std::to_string(pick(5)), "u" + std::to_string(pick(5))}}};
+                a += doc.dump() + "\n";
+                const std::string path = name + "/" + id;
+                switch (pick(6)) {
+                    case 0:  // removed
+                        expected[path] = {DiffKind::Removed, {}};
+                        continue;
+                    case 1:  // the same value in other bytes
+                        b += respaced(doc) + "\n";
+                        expected[path] = {DiffKind::Encoding, {}};
+                        continue;
+                    case 2:
+                    case 3:
+                        break;  // changed, below
+                    default:
+                        b += doc.dump() + "\n";
+                        continue;
+                }
+                nlohmann::json edited = doc;
+                Expected e{DiffKind::Changed, {}};
+                while (e.fields.empty()) {
+                    for (unsigned edit = 0; edit < 6; ++edit) {
+                        if (pick(3) != 0) {
+                            continue;
+                        }
+                        switch (edit) {
+                            case 0:
+                                edited["n"] = doc["n"].get<unsigned>() + 1 + pick(5);
+                                e.fields.insert({"$.n", DiffKind::Changed, render(doc["n"]),
+                                                 render(edited["n"])});
+                                break;
+                            case 1:
+                                edited.erase("s");
+                                e.fields.insert({"$.s", DiffKind::Removed, render(doc["s"]), ""});
+                                break;
+                            case 2:
+                                edited["extra"] = {{"x", pick(3)}};
+                                e.fields.insert(
+                                    {"$.extra", DiffKind::Added, "", render(edited["extra"])});
+                                break;
+                            case 3:
+                                edited["m"]["lang"] = "de";
+                                e.fields.insert({"$.m.lang", DiffKind::Changed,
+                                                 render(doc["m"]["lang"]), "\"de\""});
+                                break;
+                            case 4:
+                                edited["m"]["k"].push_back(100 + pick(9));
+                                e.fields.insert(
+                                    {"$.m.k[2]", DiffKind::Added, "", render(edited["m"]["k"][2])});
+                                break;
+                            default:
+                                edited["tags"][1] = "changed";
+                                e.fields.insert({"$.tags[1]", DiffKind::Changed,
+                                                 render(doc["tags"][1]), "\"changed\""});
+                                break;
+                        }
+                    }
+                }
+                b += edited.dump() + "\n";
+                expected[path] = e;
+            }
+            for (unsigned d = pick(4); d > 0; --d) {
+                const std::string id = "new" + std::to_string(d);
+                b += nlohmann::json{{"_id", id}, {"n", d}}.dump() + "\n";
+                expected[name + "/" + id] = {DiffKind::Added, {}};
+            }
+            writeData(dir.path() / "a", name, a);
+            // A collection left out of B, or one whose documents were all removed.
+            if (pick(6) == 0 || b.empty()) {
+                std::erase_if(expected,
+                              [&](const auto& item) { return item.first.starts_with(name + "/"); });
+                expected[name] = {DiffKind::Removed, {}};
+                continue;
+            }
+            writeData(dir.path() / "b", name, b);
+        }
+        if (pick(3) == 0) {
+            writeData(dir.path() / "b", "fresh",
+                      R"({"_id":"f"})"
+                      "\n");
+            expected["fresh"] = {DiffKind::Added, {}};
+        }
+        if (!fs::exists(dir.path() / "b")) {
+            writeData(dir.path() / "b", "only",
+                      R"({"_id":"o"})"
+                      "\n");
+            expected["only"] = {DiffKind::Added, {}};
+        }
+        EXPECT_TRUE(diff(dir.path() / "a", dir.path() / "a").all.empty()) << "round " << round;
+        EXPECT_TRUE(diff(dir.path() / "b", dir.path() / "b").all.empty()) << "round " << round;
+        const auto ab = collect(diff(dir.path() / "a", dir.path() / "b"));
+        EXPECT_EQ(ab, expected) << "round " << round;
+        const auto ba = collect(diff(dir.path() / "b", dir.path() / "a"));
+        EXPECT_EQ(ba, mirror(expected)) << "round " << round;
     }
 }
 

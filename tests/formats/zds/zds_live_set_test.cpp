@@ -545,5 +545,104 @@ TEST(ZdsDocsMeta, SchemasAndTimestamps) {
     EXPECT_FALSE(isZdsTimestamp("yesterday"));
 }
 
+// The index-only lookup `zds get` uses says what the live set says, or defers to it: for every
+// live id, for ids the live set does not hold, in every collection of `dataset`.
+void expectLookupAgreesWithTheLiveSet(const fs::path& dataset, int* found) {
+    SCOPED_TRACE(dataset.string());
+    const auto ds = ZdsDataset::open(dataset);
+    for (const auto& collection : ds->collections) {
+        const ZdsCollection& c = *collection;
+        const auto live = c.liveSet();
+        std::vector<std::string> ids = {"", "no-such-id", "d4", "ghost"};
+        // Each lookup reads the whole index: a sample of a large collection (its ends, and
+        // every 997th document between them).
+        const std::uint64_t n = live->size();
+        for (std::uint64_t i = 0; i < n; ++i) {
+            if (i < 100 || i + 100 >= n || i % 997 == 0) {
+                ids.emplace_back(live->id(i));
+            }
+        }
+        for (const std::string& id : ids) {
+            const ZdsIndexedLookup quick = lookUpThroughIndex(c, id);
+            const auto index = live->find(id);
+            switch (quick.outcome) {
+                case ZdsIndexedLookup::Outcome::Absent:
+                    EXPECT_FALSE(index) << id;
+                    break;
+                case ZdsIndexedLookup::Outcome::Found: {
+                    ASSERT_TRUE(index) << id;
+                    const ZdsDocument doc = c.document(*index);
+                    EXPECT_EQ(quick.document.id, doc.id);
+                    EXPECT_EQ(quick.document.region.offset, doc.region.offset) << id;
+                    EXPECT_EQ(quick.document.region.length, doc.region.length) << id;
+                    EXPECT_EQ(quick.document.entryIndex, doc.entryIndex) << id;
+                    EXPECT_EQ(doc.flags, 0) << id;
+                    EXPECT_EQ(c.documentBytes(quick.document).bytes.size(),
+                              c.documentBytes(*index).bytes.size());
+                    ++*found;
+                    break;
+                }
+                case ZdsIndexedLookup::Outcome::NeedsLiveSet:
+                    EXPECT_FALSE(live->fromIndex() && index && live->flags(*index) == 0 &&
+                                 zdsIndexProblem(c).empty())
+                        << id << " could have been answered from the index";
+                    break;
+            }
+        }
+    }
+}
+
+TEST(ZdsLiveSet, IndexLookupAgreesWithTheLiveSetOnEveryCorpusDataset) {
+    int datasets = 0;
+    int found = 0;
+    for (const char* part : {"valid", "corrupt"}) {
+        if (!fs::is_directory(zds_test::corpusDir() / part)) {
+            GTEST_SKIP() << "no corpus";
+        }
+        for (const auto& entry : fs::directory_iterator(zds_test::corpusDir() / part)) {
+            const bool folder = entry.is_directory();
+            if (!folder && entry.path().extension() != ".zds") {
+                continue;
+            }
+            try {
+                (void)ZdsDataset::open(entry.path());
+            } catch (const std::exception&) {
+                continue;  // damaged beyond opening: nothing to look up
+            }
+            expectLookupAgreesWithTheLiveSet(entry.path(), &found);
+            ++datasets;
+        }
+    }
+    EXPECT_GE(datasets, 20);
+    EXPECT_GT(found, 300);  // jsonl_100k answers from its index
+}
+
+// Stores whose index entries miss, repeat, or point at the wrong line: the lookup answers only
+// when the live set would hold the entry's own line, unflagged.
+TEST(ZdsLiveSet, IndexLookupDefersWhenTheEntryMissesItsLine) {
+    const Store s;
+    int found = 0;
+    std::vector<std::vector<Entry>> indexes;
+    indexes.push_back(s.live());
+    auto repeated = s.live();
+    repeated.push_back(s.at[2]);  // d2's last entry points at its old line: still that line
+    indexes.push_back(repeated);
+    auto wrong = s.live();
+    wrong[1].offset = s.at[3].offset;  // d1 points at d3's line
+    indexes.push_back(wrong);
+    auto nowhere = s.live();
+    nowhere.push_back({"ghost", 1u << 30, 10});
+    nowhere[0].offset += 1;  // d0 points into the middle of its line
+    indexes.push_back(nowhere);
+    for (std::size_t i = 0; i < indexes.size(); ++i) {
+        for (const bool text : {false, true}) {
+            ScratchDir dir("live_lookup_" + std::to_string(i) + (text ? "_text" : "_binary"));
+            writeStore(dir.path(), s, text ? textIndex(indexes[i]) : binaryIndex(indexes[i]));
+            expectLookupAgreesWithTheLiveSet(dir.path(), &found);
+        }
+    }
+    EXPECT_GE(found, 20);
+}
+
 }  // namespace
 }  // namespace strata

@@ -94,6 +94,12 @@ std::vector<float> ramp(std::size_t n) {
     return v;
 }
 
+std::string formatRms(double meanSquare) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", std::sqrt(meanSquare));
+    return buffer;
+}
+
 std::string field(const Difference& d, const std::string& path) {
     for (const auto& f : d.fields) {
         if (f.path == path) {
@@ -101,6 +107,151 @@ std::string field(const Difference& d, const std::string& path) {
         }
     }
     return "<none>";
+}
+
+// One entry of a sparse float32 matrix.
+struct Entry {
+    std::uint64_t row, col;
+    float value;
+};
+
+// A float32 tensor of `shape` [rows, cols] from entries, written as "dense", "sparse_coo" (the
+// entries in the order given) or "sparse_csr" (rows in order, each row's entries in the order
+// given), raw or zstd.
+std::shared_ptr<const ZtFile> matrix(const std::string& format, std::vector<std::uint64_t> shape,
+                                     const std::vector<Entry>& entries,
+                                     ZtEncoding encoding = ZtEncoding::Raw) {
+    std::vector<float> values;
+    std::vector<std::uint64_t> a, b;  // coords (rows then cols) or indices / indptr
+    std::vector<std::uint8_t> dense;
+    ZtWriterTensor t;
+    t.name = "m";
+    t.shape = shape;
+    t.format = format;
+    if (format == "dense") {
+        std::vector<float> all(shape[0] * shape[1], 0.0f);
+        for (const Entry& e : entries) {
+            all[e.row * shape[1] + e.col] = e.value;
+        }
+        dense = bytesOf(all);
+        t.components.push_back({"data", dense, encoding, std::nullopt});
+    } else if (format == "sparse_coo") {
+        std::vector<std::uint64_t> cols;
+        for (const Entry& e : entries) {
+            values.push_back(e.value);
+            a.push_back(e.row);
+            cols.push_back(e.col);
+        }
+        a.insert(a.end(), cols.begin(), cols.end());
+    } else {
+        b.push_back(0);
+        for (std::uint64_t r = 0; r < shape[0]; ++r) {
+            for (const Entry& e : entries) {
+                if (e.row == r) {
+                    values.push_back(e.value);
+                    a.push_back(e.col);
+                }
+            }
+            b.push_back(values.size());
+        }
+    }
+    const auto vb = bytesOf(values), ab = bytesOf(a), bb = bytesOf(b);
+    if (format == "sparse_coo") {
+        t.components.push_back({"values", vb, encoding, std::nullopt});
+        t.components.push_back({"coords", ab, encoding, std::nullopt});
+    } else if (format == "sparse_csr") {
+        t.components.push_back({"values", vb, encoding, std::nullopt});
+        t.components.push_back({"indices", ab, encoding, std::nullopt});
+        t.components.push_back({"indptr", bb, encoding, std::nullopt});
+    }
+    std::vector<std::uint8_t> out;
+    ZtWriter writer(
+        [&](std::span<const std::uint8_t> bytes) {
+            out.insert(out.end(), bytes.begin(), bytes.end());
+        },
+        {});
+    writer.add(t);
+    writer.finish();
+    return ZtFile::open(makeBufferSource(std::move(out), "sparse.zt"));
+}
+
+// The same values at the same coordinates compare equal whatever the order of the stored
+// entries, the sparse layout, the encoding, or a dense side: one encoding difference at most.
+TEST(ZtDiff, SparseTensorsAreComparedByCoordinates) {
+    const std::vector<Entry> entries{{0, 1, 1.5f}, {0, 3, -2.0f}, {2, 0, 4.0f}, {2, 2, 0.25f}};
+    const std::vector<Entry> shuffled{{2, 2, 0.25f}, {0, 3, -2.0f}, {2, 0, 4.0f}, {0, 1, 1.5f}};
+    const std::vector<std::uint64_t> shape{3, 4};
+    const auto coo = matrix("sparse_coo", shape, entries);
+    const auto versions = {matrix("sparse_coo", shape, shuffled),
+                           matrix("sparse_coo", shape, shuffled, ZtEncoding::Zstd),
+                           matrix("sparse_csr", shape, entries),
+                           matrix("sparse_csr", shape, shuffled), matrix("dense", shape, entries)};
+    EXPECT_TRUE(diff(coo, coo).all.empty());
+    for (const auto& other : versions) {
+        for (const auto& [x, y] : {std::pair{coo, other}, std::pair{other, coo}}) {
+            DiffSummary summary;
+            const Collected c = diff(x, y, {}, &summary);
+            ASSERT_EQ(c.all.size(), 1u);
+            EXPECT_EQ(c.all[0].kind, DiffKind::Encoding) << c.all[0].description;
+            EXPECT_NE(c.all[0].description.find("the same values at the same coordinates"),
+                      std::string::npos)
+                << c.all[0].description;
+            EXPECT_TRUE(summary.contentEqual());
+        }
+    }
+    // An explicit zero is the same value as an entry not stored.
+    auto withZero = entries;
+    withZero.push_back({1, 1, 0.0f});
+    const Collected z = diff(coo, matrix("sparse_csr", shape, withZero));
+    ASSERT_EQ(z.all.size(), 1u);
+    EXPECT_EQ(z.all[0].kind, DiffKind::Encoding);
+}
+
+// Values that differ at some coordinates: counted over every element of the shape, the first at
+// the smallest row-major index, the largest differences and the RMS; the same from either side
+// and whatever the layouts.
+TEST(ZtDiff, SparseValueChangesAreCountedByCoordinates) {
+    const std::vector<std::uint64_t> shape{3, 4};
+    const std::vector<Entry> a{{0, 1, 1.5f}, {0, 3, -2.0f}, {2, 0, 4.0f}, {2, 2, 0.25f}};
+    // (0, 3) removed: -2 → 0; (1, 2) added: 0 → 3; (2, 0) changed: 4 → 5. In another order.
+    const std::vector<Entry> b{{2, 2, 0.25f}, {1, 2, 3.0f}, {2, 0, 5.0f}, {0, 1, 1.5f}};
+    const auto check = [&](const Collected& c, bool layoutsDiffer) {
+        ASSERT_EQ(c.all.size(), 1u);
+        const Difference& d = c.all[0];
+        EXPECT_EQ(d.kind, DiffKind::Changed);
+        EXPECT_EQ(d.path, "tensor/m");
+        EXPECT_EQ(field(d, "values.differing"), "3");
+        EXPECT_EQ(field(d, "values.first_index"), "3");  // row 0, column 3
+        EXPECT_EQ(field(d, "values.max_abs"), "3");
+        EXPECT_EQ(field(d, "values.max_rel"), "1");
+        EXPECT_EQ(field(d, "values.rms"), formatRms((4.0 + 9.0 + 1.0) / 12.0));
+        EXPECT_EQ(field(d, "format") != "<none>", layoutsDiffer);
+    };
+    for (const char* fa : {"sparse_coo", "sparse_csr", "dense"}) {
+        for (const char* fb : {"sparse_coo", "sparse_csr", "dense"}) {
+            if (std::string(fa) == "dense" && std::string(fb) == "dense") {
+                continue;  // dense against dense is compared as before, by `data`
+            }
+            SCOPED_TRACE(std::string(fa) + " against " + fb);
+            const auto x = matrix(fa, shape, a), y = matrix(fb, shape, b);
+            check(diff(x, y), std::string(fa) != fb);
+            check(diff(y, x), std::string(fa) != fb);
+        }
+    }
+}
+
+// A sparse tensor that stores one coordinate twice is not compared by coordinates: its
+// components are, and the description says why.
+TEST(ZtDiff, DuplicateCoordinatesAreNotComparedByCoordinates) {
+    const std::vector<std::uint64_t> shape{2, 2};
+    const auto twice = matrix("sparse_coo", shape, {{0, 0, 1.0f}, {0, 0, 2.0f}});
+    const auto once = matrix("sparse_coo", shape, {{0, 0, 3.0f}, {1, 1, 2.0f}});
+    const Collected c = diff(twice, once);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    EXPECT_NE(c.all[0].description.find("two entries at row-major index 0"), std::string::npos)
+        << c.all[0].description;
+    EXPECT_NE(field(c.all[0], "values.differing"), "<none>");  // the component comparison
 }
 
 TEST(ZtDiff, AFileEqualsItself) {
@@ -337,6 +488,83 @@ TEST(ZtDiff, RandomEditsAreReportedExactlyAndMirror) {
                                                                     : d.kind;
             ASSERT_TRUE(ba.contains(path)) << path;
             EXPECT_EQ(ba.at(path).kind, mirrored) << "round " << round << " " << path;
+        }
+    }
+}
+
+// Property: a random sparse matrix written in a random layout (COO in random order, CSR with
+// rows' entries in random order, dense) against the same matrix with random edits (entries
+// removed, added, changed, explicit zeros added) in another random layout: exactly the edited
+// coordinates differ, the first at the smallest edited row-major index, from either side;
+// without edits, one encoding difference at most.
+TEST(ZtDiff, RandomSparseMatricesAreComparedByCoordinates) {
+    std::mt19937 rng(20261127);
+    const auto pick = [&](unsigned n) { return static_cast<unsigned>(rng() % n); };
+    const char* layouts[] = {"sparse_coo", "sparse_csr", "dense"};
+    for (int round = 0; round < 60; ++round) {
+        const std::vector<std::uint64_t> shape{1 + pick(12), 1 + pick(12)};
+        std::map<std::uint64_t, float> a;  // row-major index -> value (non-zero)
+        for (unsigned n = pick(unsigned(shape[0] * shape[1]) + 1); n > 0; --n) {
+            a[pick(unsigned(shape[0] * shape[1]))] = float(1 + pick(100)) / 4.0f;
+        }
+        auto b = a;
+        std::set<std::uint64_t> edited;
+        std::vector<std::uint64_t> zeros;  // explicit zero entries in B (no value change)
+        if (pick(4) != 0) {
+            for (unsigned k = 1 + pick(4); k > 0; --k) {
+                const std::uint64_t at = pick(unsigned(shape[0] * shape[1]));
+                if (!edited.insert(at).second) {
+                    continue;
+                }
+                if (b.contains(at) && pick(2) == 0) {
+                    b.erase(at);  // removed: becomes zero
+                } else {
+                    b[at] = b.contains(at) ? b[at] + 1.0f : 7.5f;  // changed or added
+                }
+            }
+        }
+        for (unsigned n = pick(3); n > 0; --n) {
+            const std::uint64_t at = pick(unsigned(shape[0] * shape[1]));
+            if (!b.contains(at) && !a.contains(at)) {
+                zeros.push_back(at);
+            }
+        }
+        const auto entries = [&](const std::map<std::uint64_t, float>& m,
+                                 const std::vector<std::uint64_t>& explicitZeros) {
+            std::vector<Entry> out;
+            for (const auto& [at, v] : m) {
+                out.push_back({at / shape[1], at % shape[1], v});
+            }
+            for (std::uint64_t at :
+                 std::set<std::uint64_t>(explicitZeros.begin(), explicitZeros.end())) {
+                out.push_back({at / shape[1], at % shape[1], 0.0f});
+            }
+            std::shuffle(out.begin(), out.end(), rng);
+            return out;
+        };
+        const std::string la = layouts[pick(3)];
+        std::string lb = layouts[pick(3)];
+        if (la == "dense" && lb == "dense") {
+            lb = "sparse_coo";
+        }
+        const auto fa = matrix(la, shape, entries(a, {}));
+        const auto fb =
+            matrix(lb, shape, entries(b, zeros), pick(2) ? ZtEncoding::Zstd : ZtEncoding::Raw);
+        SCOPED_TRACE("round " + std::to_string(round) + ": " + la + " against " + lb);
+        EXPECT_TRUE(diff(fa, fa).all.empty());
+        for (const auto& [x, y] : {std::pair{fa, fb}, std::pair{fb, fa}}) {
+            const Collected c = diff(x, y);
+            if (edited.empty()) {
+                ASSERT_LE(c.all.size(), 1u);
+                if (!c.all.empty()) {
+                    EXPECT_EQ(c.all[0].kind, DiffKind::Encoding) << c.all[0].description;
+                }
+                continue;
+            }
+            ASSERT_EQ(c.all.size(), 1u);
+            EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+            EXPECT_EQ(field(c.all[0], "values.differing"), std::to_string(edited.size()));
+            EXPECT_EQ(field(c.all[0], "values.first_index"), std::to_string(*edited.begin()));
         }
     }
 }
