@@ -553,7 +553,42 @@ bool MainWindow::showDocument(std::unique_ptr<model::Document> document) {
 }
 
 bool MainWindow::reloadView(DocumentView* view) {
+    if (view != nullptr && view->document()->isRemote()) {
+        return reloadRemoteView(view) != nullptr;
+    }
     return reopenView(view, {}, false);
+}
+
+// A remote document is opened again as a job (a slow server never freezes the window); its
+// tab is replaced when the new copy is open, and stays as it was when that fails.
+model::Job* MainWindow::reloadRemoteView(DocumentView* view) {
+    if (tabs_->indexOf(view) < 0) {
+        return nullptr;
+    }
+    const QString url = view->document()->path();
+    const QPointer<DocumentView> old(view);
+    const QVariantMap state = view->saveState();
+    model::OpenUrlJob* job = model::startOpenUrl(*runner_, url, view->document()->remoteSettings());
+    statusBar()->showMessage(tr("Reloading %1…").arg(url), 5000);
+    connect(job, &model::Job::finished, this, [this, job, old, state] {
+        if (job->state() != model::Job::State::Finished) {
+            if (job->state() == model::Job::State::Failed) {
+                showError(tr("Cannot reload: %1").arg(urlOpenError(job->url(), job->errorText())));
+            }
+            return;
+        }
+        std::unique_ptr<model::Document> document = job->takeDocument();
+        const int index = old ? tabs_->indexOf(old) : -1;
+        if (!document || index < 0) {
+            return;  // the tab was closed meanwhile
+        }
+        removeView(index);
+        showDocument(std::move(document));
+        tabs_->tabBar()->moveTab(tabs_->currentIndex(), std::min(index, tabs_->count() - 1));
+        currentView()->restoreState(state);
+        statusBar()->showMessage(tr("Reloaded %1").arg(job->url()), 5000);
+    });
+    return job;
 }
 
 bool MainWindow::reopenView(DocumentView* view, const QString& newPath, bool afterSave) {

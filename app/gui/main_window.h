@@ -60,8 +60,10 @@ public:
     model::Job* startOpenUrl(const QString& url, const model::RemoteOpenSettings& settings);
     // Closes the document (asking about unsaved edits and text typed but not applied) and opens
     // its path again in the same tab position, showing the same tab, selection and scroll
-    // positions: after a job wrote new files, or the files changed on disk.
+    // positions: after a job wrote new files, or the files changed on disk. A remote document
+    // is opened again as a job: true once it started; the tab is replaced when it finishes.
     bool reloadView(DocumentView* view);
+    model::Job* reloadRemoteView(DocumentView* view);
     void openPaths(const QStringList& paths);
     QString lastError() const { return lastError_; }
     // Opens A and B and starts comparing them in a compare view, a window of its own; nullptr

@@ -43,6 +43,7 @@ public:
     struct RemoteOpen {
         std::shared_ptr<strata::RemoteSession> session;
         std::unique_ptr<strata::OpenedDocument> opened;
+        RemoteOpenSettings settings;  // what it was opened with (a reload uses them again)
     };
     static RemoteOpen fetchUrl(const QString& url, const RemoteOpenSettings& settings,
                                QString* error = nullptr);
@@ -72,6 +73,8 @@ public:
     // Remote documents (opened from a URL) read through a session and never write back:
     // overwrite() ignores them, no format editor is installed, Save As writes a local copy.
     bool isRemote() const { return session_ != nullptr; }
+    // The endpoint, profile and signing a remote document was opened with.
+    const RemoteOpenSettings& remoteSettings() const { return remoteSettings_; }
     bool isReadOnly() const { return isRemote(); }
     // Requests, bytes fetched and cache hits of the remote session so far (zeros when local).
     NetworkStats networkStats() const;
@@ -130,6 +133,7 @@ private:
 
     std::shared_ptr<strata::OpenedDocument> opened_;
     std::shared_ptr<strata::RemoteSession> session_;
+    RemoteOpenSettings remoteSettings_;
     QList<ByteOverlay*> files_;
     QUndoStack* undoStack_;
     FormatEditor* editor_ = nullptr;

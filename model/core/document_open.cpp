@@ -53,6 +53,7 @@ std::unique_ptr<Document> Document::fromRemote(RemoteOpen remote) {
     }
     auto document = std::make_unique<Document>(std::move(remote.opened));
     document->session_ = std::move(remote.session);
+    document->remoteSettings_ = std::move(remote.settings);
     return document;
 }
 
@@ -67,7 +68,7 @@ Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSett
         if (!opened && error != nullptr) {
             *error = tr("%1: no format could open it").arg(text);
         }
-        return {std::move(session), std::move(opened)};
+        return {std::move(session), std::move(opened), settings};
     } catch (const strata::RemoteError& e) {
         if (error != nullptr) {
             *error = QString::fromStdString(e.what());

@@ -323,6 +323,50 @@ private slots:
         QCOMPARE(window.documentCount(), 1);
     }
 
+    // Reload of a remote document is a job: the tab stays as it was while the server answers,
+    // then holds the new copy in the same place, with the same settings and view state.
+    void reloadsInTheBackground() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(window.openPath(writeLocal()));
+        QVERIFY(window.openPath(url(kBigFile)));
+        window.tabs()->setCurrentIndex(0);
+        window.tabs()->setCurrentIndex(1);
+        DocumentView* before = window.currentView();
+        const strata::model::Document* oldDocument = before->document();
+        before->hexView()->goToOffset(4096);
+        QPointer<strata::model::Job> job = window.reloadRemoteView(before);
+        QVERIFY(job != nullptr);
+        QCOMPARE(window.currentView(), before);  // nothing replaced before the new copy is open
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Finished);
+        QCOMPARE(window.documentCount(), 2);
+        QCOMPARE(window.tabs()->currentIndex(), 1);
+        DocumentView* after = window.currentView();
+        QVERIFY(after->document() != oldDocument);
+        QCOMPARE(after->document()->path(), url(kBigFile));
+        QVERIFY(after->document()->isRemote());
+        QCOMPARE(after->hexView()->cursorOffset(), quint64(4096));
+
+        // A failed reload leaves the tab as it was and says why.
+        if (!strata::test::proxyMissing().empty()) {
+            QVERIFY(!serversRequired());
+            return;
+        }
+        strata::test::FaultProxy proxy(nginx_->port());
+        const QString flaky =
+            QString::fromStdString(proxy.url("reload", "s500a1", std::string("/") + kSmallFile));
+        QVERIFY(window.openPath(flaky));
+        DocumentView* flakyView = window.currentView();
+        job = window.reloadRemoteView(flakyView);
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QCOMPARE(job->state(), strata::model::Job::State::Failed);
+        QCOMPARE(window.currentView(), flakyView);
+        QVERIFY2(window.lastError().contains(QStringLiteral("reload")),
+                 qPrintable(window.lastError()));
+    }
+
     void cancelsAStalledOpen() {
         const std::string missing = strata::test::proxyMissing();
         if (!missing.empty()) {

@@ -203,6 +203,26 @@ TEST_F(ZdsRemote, EveryDamagedZdsCaseHasTheLocalVerdict) {
     EXPECT_GE(cases, 30);
 }
 
+// diff between two URLs: the same report as between the two local datasets (folder against
+// archive, two datasets, a damaged side, text and JSON), over HTTP and S3.
+TEST_F(ZdsRemote, DiffOfTwoUrlsIsTheLocalDiff) {
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"valid/jsonl_two_collections", "valid/jsonl_two_collections.zds"},
+        {"valid/docs_mode", "valid/docs_mode.zds"},
+        {"valid/jsonl_compacted", "valid/jsonl_index_absent"},
+        {"valid/zds_json_minimal", "valid/zds_json_documented"},
+        {"valid/jsonl_compacted", "corrupt/jsonl_duplicate_id"},
+        {"corrupt/zdx_count_too_low", "valid/jsonl_compacted"},
+        {"valid/docs_mode", "corrupt/zip_not_a_zip.zds"},
+    };
+    const fs::path zds = kCorpus / "zds";
+    for (const auto& [a, b] : pairs) {
+        SCOPED_TRACE(a + " against " + b);
+        expectSameEverywhere({"diff", "{}", "{1}"}, {zds / a, zds / b});
+        expectSameEverywhere({"diff", "{}", "{1}", "--json"}, {zds / a, zds / b});
+    }
+}
+
 TEST_F(ZdsRemote, WriteCommandsRefuseUrls) {
     const std::string url = test::CorpusSites::get().http(kValid / "jsonl_two_collections");
     const std::string archive = test::CorpusSites::get().http(kValid / "docs_mode.zds");

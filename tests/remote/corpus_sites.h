@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -96,29 +97,63 @@ protected:
     // (the folder holding it must have been uploaded): the runs must agree.
     static void expectSameEverywhere(const std::vector<std::string>& args,
                                      const std::filesystem::path& local) {
-        const std::string http = CorpusSites::get().http(local);
-        const std::string s3 = CorpusSites::s3Url(local);
-        const auto with = [&](const std::string& location, bool s3Endpoint) {
+        expectSameEverywhere(args, std::vector<std::filesystem::path>{local});
+    }
+
+    // The same with several inputs: "{}" is locals[0], "{1}" locals[1] (a diff of two).
+    static void expectSameEverywhere(const std::vector<std::string>& args,
+                                     const std::vector<std::filesystem::path>& locals) {
+        const auto placeholder = [](std::size_t i) {
+            return i == 0 ? std::string("{}") : "{" + std::to_string(i) + "}";
+        };
+        enum class Where { Local, Http, S3 };
+        const auto location = [&](std::size_t i, Where where) {
+            return where == Where::Local  ? locals[i].string()
+                   : where == Where::Http ? CorpusSites::get().http(locals[i])
+                                          : CorpusSites::s3Url(locals[i]);
+        };
+        const auto with = [&](Where where) {
             std::vector<std::string> out;
-            if (s3Endpoint) {
+            if (where == Where::S3) {
                 out = {"--endpoint-url", CorpusSites::get().s3->endpoint()};
             }
             for (const std::string& arg : args) {
-                out.push_back(arg == "{}" ? location : arg);
+                std::string value = arg;
+                for (std::size_t i = 0; i < locals.size(); ++i) {
+                    if (arg == placeholder(i)) {
+                        value = location(i, where);
+                    }
+                }
+                out.push_back(value);
             }
             return out;
         };
-        const CliRun a = runCli(with(local.string(), false));
+        // Longest paths first, so a path that is a prefix of another is replaced last.
+        const auto toRemote = [&](std::string text, Where where) {
+            std::vector<std::size_t> order(locals.size());
+            for (std::size_t i = 0; i < order.size(); ++i) {
+                order[i] = i;
+            }
+            std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+                return locals[x].string().size() > locals[y].string().size();
+            });
+            for (const std::size_t i : order) {
+                text = replaceAll(text, locals[i].string(), location(i, where));
+            }
+            return text;
+        };
+        const CliRun a = runCli(with(Where::Local));
         std::string what;
-        for (const std::string& arg : args) {
-            what += (arg == "{}" ? local.string() : arg) + ' ';
+        for (const std::string& arg : with(Where::Local)) {
+            what += arg + ' ';
         }
-        for (const auto& [url, isS3] : {std::pair{http, false}, std::pair{s3, true}}) {
-            const CliRun b = runCli(with(url, isS3));
-            EXPECT_EQ(a.exit, b.exit) << what << "at " << url << "\nlocal stderr: " << a.err
-                                      << "\nremote stderr: " << b.err;
-            EXPECT_EQ(replaceAll(a.out, local.string(), url), b.out) << what << "at " << url;
-            EXPECT_EQ(replaceAll(a.err, local.string(), url), b.err) << what << "at " << url;
+        for (const Where where : {Where::Http, Where::S3}) {
+            const CliRun b = runCli(with(where));
+            const std::string at = where == Where::Http ? "over HTTP" : "over S3";
+            EXPECT_EQ(a.exit, b.exit)
+                << what << at << "\nlocal stderr: " << a.err << "\nremote stderr: " << b.err;
+            EXPECT_EQ(toRemote(a.out, where), b.out) << what << at;
+            EXPECT_EQ(toRemote(a.err, where), b.err) << what << at;
         }
     }
 };
