@@ -118,15 +118,17 @@ void registerRepairCommand(CLI::App& app, CommandContext& context) {
         "repair",
         "Salvage what can be saved from a damaged file into a new one (exit 0 complete, 1 data "
         "lost, 2 nothing recovered or not supported)");
-    command->add_option("path", args->input, "The damaged file")->required();
+    command->add_option("path", args->input, "The damaged file or folder")->required();
     command->add_option("--out", args->output, "Where to write the repaired file (must not exist)")
         ->required();
     command->add_flag("--dry-run", args->dryRun,
                       "Report what would be saved and lost; write nothing");
     command->add_flag("--json", args->json, "Print the report as JSON (schema strata.repair/1)");
     command->add_flag("--recompute-digests", args->recomputeDigests,
-                      "zTensor: keep tensors whose digest does not match, with new digests "
-                      "(they then vouch for bytes no digest protected)");
+                      "zTensor: keep tensors whose digest does not match, with new digests; "
+                      "Shardlake: keep shards whose fingerprint does not match and that nothing "
+                      "else vouches for, with new fingerprints (they then vouch for bytes no "
+                      "digest protected)");
     command->callback(
         [&context, args] { runGuarded(context, [args] { return runRepair(*args); }); });
 }

@@ -718,25 +718,30 @@ model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDiges
     }
     if (!canRepair(view->document()->format())) {
         showError(tr("Repairing %1 is not supported yet (ZS files, ZDS datasets, OZDF "
-                     "documents and corpora and zTensor files can be repaired).")
+                     "documents and corpora, zTensor files and Shardlake storage roots can be "
+                     "repaired).")
                       .arg(view->document()->formatName()));
         return nullptr;
     }
     const QString input = view->document()->path();
     const QString target = output.isEmpty() ? model::suggestedRepairPath(input) : output;
-    const bool digests = recomputeDigests && view->document()->format() == FormatId::ZTensor;
-    const bool offerDigests = !digests && view->document()->format() == FormatId::ZTensor;
+    // zTensor digests and Shardlake fingerprints are recomputed only when asked.
+    const FormatId format = view->document()->format();
+    const bool digestFormat = format == FormatId::ZTensor || format == FormatId::Shardlake;
+    const bool digests = recomputeDigests && digestFormat;
+    const bool offerDigests = !digests && digestFormat;
     QPointer<MainWindow> self(this);
     return model::startRepair(
         *runner_, input, target, true,
-        [self, input, target, digests, offerDigests](std::shared_ptr<const RepairReport> plan,
-                                                     const QString& error) {
+        [self, input, target, digests, offerDigests, format](
+            std::shared_ptr<const RepairReport> plan, const QString& error) {
             if (!self) {
                 return;
             }
             if (!plan) {
                 self->showError(tr("Cannot repair %1: %2").arg(input, error));
-                if (offerDigests && self->interactive_ && self->askToRecomputeDigests(error)) {
+                if (offerDigests && self->interactive_ &&
+                    self->askToRecomputeDigests(error, format == FormatId::Shardlake)) {
                     self->repairCurrent(target, true);
                 }
                 return;
@@ -747,7 +752,13 @@ model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDiges
                                 QMessageBox::Cancel, self);
                 ask.setInformativeText(model::repairReportText(*plan));
                 ask.addButton(tr("&Repair"), QMessageBox::AcceptRole);
-                QPushButton* replan = offerDigests && !plan->losses.empty()
+                // Shardlake: only when a shard was lost for want of a matching fingerprint.
+                const bool fingerprintLoss =
+                    std::any_of(plan->losses.begin(), plan->losses.end(), [](const RepairStep& l) {
+                        return l.description.find("--recompute-digests") != std::string::npos;
+                    });
+                QPushButton* replan = offerDigests && !plan->losses.empty() &&
+                                              (format != FormatId::Shardlake || fingerprintLoss)
                                           ? ask.addButton(tr("Plan Again, Recomputing &Digests"),
                                                           QMessageBox::ActionRole)
                                           : nullptr;
@@ -764,15 +775,21 @@ model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDiges
         digests);
 }
 
-bool MainWindow::askToRecomputeDigests(const QString& why) {
+bool MainWindow::askToRecomputeDigests(const QString& why, bool fingerprints) {
     QMessageBox ask(QMessageBox::Question, tr("Repair"),
                     tr("Nothing can be saved with the digests as they are."), QMessageBox::Cancel,
                     this);
     ask.setInformativeText(
-        tr("%1\n\nRecomputing the digests keeps the tensors whose digest fails, with new "
-           "digests over their bytes as they are now. The new digests then vouch for bytes that "
-           "no digest protected; the report says which.")
-            .arg(why));
+        fingerprints
+            ? tr("%1\n\nRecomputing the fingerprints keeps the shards whose fingerprint fails "
+                 "and that nothing else vouches for, with new fingerprints over their bytes as "
+                 "they are now. The new fingerprints then vouch for bytes that no fingerprint "
+                 "protected; the report says which.")
+                  .arg(why)
+            : tr("%1\n\nRecomputing the digests keeps the tensors whose digest fails, with new "
+                 "digests over their bytes as they are now. The new digests then vouch for bytes "
+                 "that no digest protected; the report says which.")
+                  .arg(why));
     QPushButton* replan =
         ask.addButton(tr("Plan Again, Recomputing &Digests"), QMessageBox::AcceptRole);
     ask.exec();

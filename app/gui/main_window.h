@@ -150,7 +150,8 @@ private:
     // The repair itself, after its plan was accepted; the copy then opens beside the input.
     void runRepair(const QString& input, const QString& target, bool recomputeDigests);
     // After a zTensor plan that saves nothing: whether to plan again recomputing digests.
-    bool askToRecomputeDigests(const QString& why);
+    // `fingerprints`: the Shardlake wording (shards and fingerprints) instead of zTensor's.
+    bool askToRecomputeDigests(const QString& why, bool fingerprints);
     CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,
                                 const QString& title);
     void createActions();

@@ -49,7 +49,8 @@ struct RepairReport {
 struct RepairOptions {
     bool dryRun = false;  // plan and report only; write nothing
     // zTensor: keep tensors whose digest does not match, with digests computed afresh (which
-    // vouches for bytes no digest protected; the report says so).
+    // vouches for bytes no digest protected; the report says so). Shardlake: the same for shards
+    // whose fingerprint does not match and that nothing else (the dataset) vouches for.
     bool recomputeDigests = false;
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;

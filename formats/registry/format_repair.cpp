@@ -2,6 +2,7 @@
 
 #include "format_registry.h"
 #include "formats/ozdf/ozdf_repair.h"
+#include "formats/shardlake/shardlake_repair.h"
 #include "formats/zds/zds_repair.h"
 #include "formats/zs/zs_repair.h"
 #include "formats/ztensor/zt_repair.h"
@@ -10,7 +11,7 @@ namespace strata {
 
 bool canRepair(FormatId format) {
     return format == FormatId::Zs || format == FormatId::Zds || format == FormatId::ZTensor ||
-           format == FormatId::Ozdf;
+           format == FormatId::Ozdf || format == FormatId::Shardlake;
 }
 
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
@@ -25,12 +26,14 @@ RepairReport repairPath(const std::filesystem::path& input, const std::filesyste
             return repairZdsDataset(input, output, options);
         case FormatId::Ozdf:
             return repairOzdf(input, output, options);
+        case FormatId::Shardlake:
+            return repairShardlakeRoot(input, output, options);
         default:
             break;
     }
     throw RepairError("repairing " + std::string(formatName(detection.format)) +
-                      " is not supported yet (ZS files, ZDS datasets, OZDF documents and corpora "
-                      "and zTensor files can be repaired)");
+                      " is not supported yet (ZS files, ZDS datasets, OZDF documents and corpora, "
+                      "zTensor files and Shardlake storage roots can be repaired)");
 }
 
 }  // namespace strata

@@ -264,7 +264,7 @@ bool digitsAt(std::string_view text, std::size_t at, std::size_t count, int low,
 
 // `2026-03-10T17:44:00Z`, with optional fractional seconds and a `±HH:MM` offset: what the
 // reference's date-time type reads.
-bool isRfc3339(std::string_view text) {
+bool rfc3339Text(std::string_view text) {
     if (!digitsAt(text, 0, 4, 0, 9999) || text.size() < 20 || text[4] != '-' ||
         !digitsAt(text, 5, 2, 1, 12) || text[7] != '-' || !digitsAt(text, 8, 2, 1, 31) ||
         (text[10] != 'T' && text[10] != 't' && text[10] != ' ') || !digitsAt(text, 11, 2, 0, 23) ||
@@ -299,7 +299,7 @@ void checkBuildMetadata(const json& root, FieldReader& reader) {
     }
     const std::string pointer = "/build_metadata";
     const std::string builtAt = reader.stringField(*build, pointer, "built_at", true);
-    if (!builtAt.empty() && !isRfc3339(builtAt)) {
+    if (!builtAt.empty() && !rfc3339Text(builtAt)) {
         reader.error("SL-MANIFEST",
                      "build_metadata.built_at \"" + builtAt + "\" is not an RFC 3339 date-time",
                      pointer + "/built_at");
@@ -423,6 +423,10 @@ void checkAlgorithm(const IndexManifest& m, const json& root, FieldReader& reade
 }
 
 }  // namespace
+
+bool isRfc3339(std::string_view text) {
+    return rfc3339Text(text);
+}
 
 std::string keyProblem(std::string_view key) {
     if (key.empty()) {

@@ -60,6 +60,10 @@ struct IndexManifest {
 // backslash, an empty, "." or ".." segment).
 std::string keyProblem(std::string_view key);
 
+// `2026-03-10T17:44:00Z` (optional fraction, `Z` or `±HH:MM`): what build_metadata.built_at
+// must hold.
+bool isRfc3339(std::string_view text);
+
 // Requires doc.parsed. Never throws on odd JSON types.
 IndexManifest readIndexManifest(const JsonDoc& doc, std::vector<Diagnostic>& out);
 

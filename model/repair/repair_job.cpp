@@ -35,11 +35,15 @@ Job* startRepair(JobRunner& runner, const QString& input, const QString& output,
 }
 
 QString suggestedRepairPath(const QString& input) {
-    const QFileInfo info(input);
-    const QString suffix =
-        info.completeSuffix().isEmpty() ? QString() : QStringLiteral(".") + info.completeSuffix();
+    const QFileInfo info(QDir::cleanPath(input));
+    // A folder (a ZDS dataset, a Shardlake root) keeps its whole name: "NAME-repaired/".
+    const bool folder = info.isDir();
+    const QString suffix = folder || info.completeSuffix().isEmpty()
+                               ? QString()
+                               : QStringLiteral(".") + info.completeSuffix();
+    const QString stem = folder ? info.fileName() : info.baseName();
     for (int n = 1;; ++n) {
-        const QString name = info.baseName() + QStringLiteral("-repaired") +
+        const QString name = stem + QStringLiteral("-repaired") +
                              (n == 1 ? QString() : QStringLiteral("-%1").arg(n)) + suffix;
         const QString path = info.dir().filePath(name);
         // Nor a quarantine beside it (ZDS: NAME.quarantine.jsonl, OZDF: NAME.quarantine/), which a

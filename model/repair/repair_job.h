@@ -22,7 +22,8 @@ Job* startRepair(JobRunner& runner, const QString& input, const QString& output,
                  RepairDone done, bool recomputeDigests = false);
 
 // A free name beside `input` for its repaired copy: "name-repaired.ext", then "-repaired-2"...
-// (free: neither it nor a quarantine beside it exists).
+// (free: neither it nor a quarantine beside it exists); a folder keeps its whole name, dots
+// included: "NAME-repaired".
 QString suggestedRepairPath(const QString& input);
 
 // The report for a person: a summary line, then one line per action and per loss.

@@ -1,7 +1,7 @@
-// Tools > Repair… on a damaged ZS file, ZDS dataset and OZDF documents: the repair is planned and
-// run as jobs, the repaired copy is written beside the file under a free "-repaired" name (the
-// damaged file untouched) and opens in a new tab with a compare view against the damaged input; a
-// format without a repair says so.
+// Tools > Repair… on a damaged ZS file, ZDS dataset, OZDF documents and Shardlake root: the
+// repair is planned and run as jobs, the repaired copy is written beside the file under a free
+// "-repaired" name (the damaged file untouched) and opens in a new tab with a compare view
+// against the damaged input; a format without a repair says so.
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
@@ -197,6 +197,38 @@ private slots:
         QVERIFY(QFileInfo::exists(repaired));
         QCOMPARE(window.documentCount(), tabs + 1);
         QCOMPARE(window.currentView()->document()->path(), repaired);
+    }
+
+    // A Shardlake storage root (a folder whose name has a dot) with a cut shard: the copy is
+    // the folder "NAME-repaired" beside it, it validates and opens in a new tab.
+    void repairsADamagedShardlakeRootIntoANewTab() {
+        const std::filesystem::path corpus =
+            strata::test::corpusRoot() / "shardlake/corrupt/shard_truncated";
+        if (!std::filesystem::exists(corpus)) {
+            QSKIP(strata::test::missingCorpusMessage().c_str());
+        }
+        const QString root = dir_.filePath("store.v1");
+        std::filesystem::copy(corpus, root.toStdString(), std::filesystem::copy_options::recursive);
+        QCOMPARE(model::suggestedRepairPath(root + QStringLiteral("/")),
+                 dir_.filePath("store.v1-repaired"));
+
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(root));
+        QVERIFY(window.waitUntilIdle(30000));
+        const int tabs = window.documentCount();
+        QVERIFY(window.repairCurrent() != nullptr);
+        QVERIFY(window.waitUntilIdle(30000));  // the plan
+        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
+        QCoreApplication::processEvents();
+        QVERIFY(window.waitUntilIdle(30000));
+
+        const QString repaired = dir_.filePath("store.v1-repaired");
+        QVERIFY(QFileInfo(repaired).isDir());
+        QVERIFY(QFileInfo::exists(repaired + QStringLiteral("/indexes/idx-raw/manifest.json")));
+        QCOMPARE(window.documentCount(), tabs + 1);
+        QCOMPARE(window.currentView()->document()->path(), repaired);
+        QCOMPARE(window.currentView()->document()->formatName(), QStringLiteral("Shardlake"));
     }
 
     void aFormatWithoutARepairSaysSo() {

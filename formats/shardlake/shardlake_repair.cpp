@@ -1,0 +1,229 @@
+// The Shardlake repair of a storage root (see shardlake_repair.h): datasets, then indexes
+// (shardlake_repair_dataset.cpp, shardlake_repair_index.cpp), then aliases; the plan written
+// into a stage, validated, and published.
+#include "shardlake_repair.h"
+
+#include "shardlake_repair_parts.h"
+
+namespace strata {
+
+namespace shardlake::repair {
+namespace {
+
+// --- aliases ---------------------------------------------------------------------------------
+
+void repairAlias(Context& ctx, const std::string& file) {
+    const Store& in = *ctx.store;
+    const std::string key = "aliases/" + file;
+    const ByteSourcePtr source = in.source(key);
+    if (isLeftoverName(file)) {
+        ctx.action(key + ": left out (a leftover of an interrupted save)", wholeOf(source));
+        return;
+    }
+    if (!file.ends_with(".json") || !source) {
+        ctx.action(key + ": left out (not an alias file)", wholeOf(source));
+        return;
+    }
+    const std::string name = file.substr(0, file.size() - 5);
+    if (!nameProblem(name).empty()) {
+        ctx.loss(key + ": alias removed: its name " + nameProblem(name), wholeOf(source));
+        return;
+    }
+    const std::optional<ojson> doc = parseObject(textOf(*source));
+    const std::string target = doc ? stringAt(*doc, "index_version") : std::string();
+    auto written = [&](const std::string& version) {
+        return std::any_of(ctx.indexes.begin(), ctx.indexes.end(),
+                           [&](const KeptIndex& k) { return k.version == version; });
+    };
+    if (doc && !target.empty() && written(target)) {
+        if (stringAt(*doc, "alias") == name) {
+            ctx.add({key, source, {}, {}, 0, 0, {}, {}});
+        } else {
+            ctx.action(key + ": rewritten with \"alias\": \"" + name +
+                           "\" (lookups go by the file's name)",
+                       wholeOf(source));
+            ctx.add({key, nullptr, aliasFileText(name, target), {}, 0, 0, {}, {}});
+        }
+        return;
+    }
+    const std::string why = !doc ? std::string("the file is not a JSON object")
+                            : target.empty()
+                                ? std::string("it names no index_version")
+                                : "its target index " + target + " is not in the repaired root";
+    // Repointed only to an index that says it was published under this name, the newest when
+    // their build times tell them apart.
+    std::vector<const KeptIndex*> candidates;
+    for (const KeptIndex& k : ctx.indexes) {
+        if (k.alias == name) {
+            candidates.push_back(&k);
+        }
+    }
+    std::sort(candidates.begin(), candidates.end(),
+              [](const KeptIndex* a, const KeptIndex* b) { return a->builtAt > b->builtAt; });
+    const bool unambiguous =
+        candidates.size() == 1 || (candidates.size() > 1 && !candidates[0]->builtAt.empty() &&
+                                   candidates[0]->builtAt.size() == candidates[1]->builtAt.size() &&
+                                   candidates[0]->builtAt > candidates[1]->builtAt);
+    if (!candidates.empty() && unambiguous) {
+        ctx.action(key + ": " + why + "; repointed to " + candidates[0]->version +
+                       (candidates.size() == 1
+                            ? ", the only index whose manifest names alias " + name
+                            : ", the newest of the " + std::to_string(candidates.size()) +
+                                  " indexes whose manifests name alias " + name),
+                   wholeOf(source));
+        ctx.add({key, nullptr, aliasFileText(name, candidates[0]->version), {}, 0, 0, {}, {}});
+        return;
+    }
+    ctx.loss(key + ": alias " + name + " removed: " + why + ", and " +
+                 (candidates.empty() ? std::string("no index's manifest names this alias")
+                                     : "several indexes name it with no newest among them"),
+             wholeOf(source));
+}
+
+// --- the whole root --------------------------------------------------------------------------
+
+void refuseInside(const fs::path& input, const fs::path& output) {
+    std::error_code ec;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    const fs::path out = fs::weakly_canonical(output, ec);
+    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
+    if (!ec && end == in.end()) {
+        throw RepairError(output.string() + ": inside " + input.string() +
+                          "; a repair never writes into its input");
+    }
+}
+
+void requireRoot(const fs::path& input) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+        throw RepairError(input.string() +
+                          ": only a Shardlake storage root (a folder with datasets/, indexes/ "
+                          "and aliases/) can be repaired, not a single file");
+    }
+    fs::path path = fs::absolute(input, ec).lexically_normal();
+    if (!path.has_filename()) {
+        path = path.parent_path();
+    }
+    const std::string above = path.parent_path().filename().string();
+    const bool root = fs::is_directory(input / "indexes", ec) ||
+                      fs::is_directory(input / "datasets", ec) ||
+                      fs::is_directory(input / "aliases", ec);
+    if (!root || above == "indexes" || above == "datasets") {
+        throw RepairError(input.string() +
+                          ": repair the storage root that holds it instead (an index or dataset "
+                          "folder alone cannot be written as a valid root: its keys and its "
+                          "dataset live above it)");
+    }
+}
+
+void writeAndPublish(Context& ctx, const fs::path& output) {
+    const fs::path stage = repairStagePath(fs::absolute(output));
+    std::error_code ec;
+    fs::remove_all(stage, ec);  // a stage of this very process id can only be stale
+    if (!fs::create_directory(stage, ec)) {
+        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
+    }
+    try {
+        for (const char* folder : {"datasets", "indexes", "aliases"}) {
+            fs::create_directories(stage / folder);
+        }
+        for (std::size_t i = 0; i < ctx.files.size(); ++i) {
+            ctx.options.reportProgress(0.5 + 0.4 * static_cast<double>(i) / ctx.files.size(),
+                                       "writing " + ctx.files[i].key);
+            writeOut(stage, ctx.files[i], ctx.options.cancel);
+        }
+        ctx.options.reportProgress(0.9, "validating the repaired root");
+        {
+            auto store = std::make_shared<const Store>(stage);
+            CollectingSink sink;
+            ValidationOptions validation;
+            validation.cancel = ctx.options.cancel;
+            makeShardlakeValidator(store, {ValidationScope::Root, {}, nullptr})
+                ->run(sink, validation);
+            ctx.checkCancel();
+            requireValidOutput(sink.diagnostics());
+        }
+        publishRepairFolder(stage, output);
+    } catch (const std::exception& e) {
+        fs::remove_all(stage, ec);
+        if (dynamic_cast<const RepairError*>(&e) != nullptr) {
+            throw;
+        }
+        throw RepairError(output.string() + ": " + e.what());
+    }
+}
+
+}  // namespace
+}  // namespace shardlake::repair
+
+RepairReport repairShardlakeRoot(const std::filesystem::path& input,
+                                 const std::filesystem::path& output,
+                                 const RepairOptions& options) {
+    using namespace shardlake;
+    using namespace shardlake::repair;
+    RepairReport report = beginRepair("vectors", output, options);
+    requireRoot(input);
+    refuseInside(input, output);
+    Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}, {}};
+    const Store& in = *ctx.store;
+    std::size_t indexCount = 0;
+    try {
+        for (const std::string& name : in.files("")) {
+            ctx.action(name + ": left out (not part of a Shardlake root)",
+                       wholeOf(in.source(name)));
+        }
+        for (const std::string& name : in.folders("")) {
+            if (name != "datasets" && name != "indexes" && name != "aliases") {
+                ctx.action(name + "/: left out (not part of a Shardlake root)");
+            }
+        }
+        for (const std::string& name : in.folders("datasets")) {
+            ctx.checkCancel();
+            options.reportProgress(0.05, "dataset " + name);
+            repairDataset(ctx, name);
+        }
+        const std::vector<std::string> versions = in.folders("indexes");
+        for (std::size_t i = 0; i < versions.size(); ++i) {
+            ctx.checkCancel();
+            options.reportProgress(0.1 + 0.4 * static_cast<double>(i) / versions.size(),
+                                   "index " + versions[i]);
+            if (isLeftoverName(versions[i]) || !nameProblem(versions[i]).empty()) {
+                ctx.action("indexes/" + versions[i] + "/: left out (not an index version name)");
+                continue;
+            }
+            ++indexCount;
+            repairIndex(ctx, versions[i]);
+        }
+        for (const std::string& file : in.files("aliases")) {
+            repairAlias(ctx, file);
+        }
+    } catch (const RepairError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RepairError(input.string() + ": " + e.what());
+    }
+    if (indexCount > 0 && ctx.indexes.empty()) {
+        // The reason an index was not written, or else the first loss.
+        std::string why =
+            report.losses.empty() ? "none was found" : report.losses.front().description;
+        for (const RepairStep& l : report.losses) {
+            if (l.description.starts_with("index ") &&
+                l.description.find(" not written: ") != std::string::npos) {
+                why = l.description;
+                break;
+            }
+        }
+        throw RepairError(input.string() + ": no index could be recovered (" + why + ")");
+    }
+    if (indexCount == 0 && ctx.datasets.empty()) {
+        throw RepairError(input.string() +
+                          ": nothing to recover (no index and no readable dataset)");
+    }
+    if (!options.dryRun) {
+        writeAndPublish(ctx, output);
+        report.written = true;
+    }
+    return report;
+}
+
+}  // namespace strata
