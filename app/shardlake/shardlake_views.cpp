@@ -1,9 +1,16 @@
 // The Shardlake tabs of a DocumentView: for a storage root (or one index folder) the root
 // browser with alias editing, the shard table with records and centroids, the PCA scatter and
 // the query panel; for a lone shard or quantizer, its header and vectors.
+#include <QCoreApplication>
+#include <QFutureWatcher>
+#include <QLabel>
 #include <QMap>
 #include <QStringList>
 #include <QTabWidget>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
 
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
@@ -83,10 +90,7 @@ void installRootViews(DocumentView& view, ShardlakeSession* session) {
     }
 }
 
-}  // namespace
-
-void installShardlakeViews(DocumentView& view) {
-    auto* session = new ShardlakeSession(view.document()->opened(), &view);
+void installSessionViews(DocumentView& view, ShardlakeSession* session) {
     session->setObjectName(QStringLiteral("shardlakeSession"));
     switch (session->kind()) {
         case ShardlakeSession::Kind::Root:
@@ -105,6 +109,50 @@ void installShardlakeViews(DocumentView& view) {
         case ShardlakeSession::Kind::Other:
             break;
     }
+}
+
+using SessionPtr = std::shared_ptr<ShardlakeSession>;
+
+// A remote root's manifests, aliases and shard headers are read on a worker, so the window
+// never waits for the server: a placeholder tab until the session is ready, then the views.
+void installViewsWhenRead(DocumentView& view) {
+    QTabWidget* tabs = view.centreTabs();
+    auto* placeholder = new QLabel(
+        QObject::tr("Reading the storage root's manifests and shard headers from the server…"),
+        tabs);
+    placeholder->setObjectName(QStringLiteral("shardlakeLoading"));
+    placeholder->setAlignment(Qt::AlignCenter);
+    tabs->setCurrentIndex(tabs->addTab(placeholder, QObject::tr("Storage root")));
+    auto* watcher = new QFutureWatcher<SessionPtr>(&view);
+    QThread* guiThread = QCoreApplication::instance()->thread();
+    watcher->setFuture(QtConcurrent::run([opened = view.document()->opened(), guiThread] {
+        // Deleted on the GUI thread's event loop whoever lets go of it last (the view, or
+        // the future when the tab was closed first).
+        SessionPtr session(new ShardlakeSession(opened),
+                           [](ShardlakeSession* s) { s->deleteLater(); });
+        session->moveToThread(guiThread);
+        return session;
+    }));
+    QObject::connect(watcher, &QFutureWatcher<SessionPtr>::finished, &view,
+                     [&view, watcher, placeholder] {
+                         const SessionPtr session = watcher->result();
+                         watcher->deleteLater();
+                         view.centreTabs()->removeTab(view.centreTabs()->indexOf(placeholder));
+                         placeholder->deleteLater();
+                         // The views refer to the session: it lives as long as the view.
+                         QObject::connect(&view, &QObject::destroyed, [session] {});
+                         installSessionViews(view, session.get());
+                     });
+}
+
+}  // namespace
+
+void installShardlakeViews(DocumentView& view) {
+    if (view.document()->isRemote()) {
+        installViewsWhenRead(view);
+        return;
+    }
+    installSessionViews(view, new ShardlakeSession(view.document()->opened(), &view));
 }
 
 }  // namespace strata::gui

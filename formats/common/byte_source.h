@@ -48,6 +48,9 @@ public:
     // Local sources are always ready. Never throws; a failed fetch reads as ready, and the
     // view() that follows reports the failure.
     virtual bool readyNow(std::uint64_t offset, std::uint64_t length) const;
+    // True when the bytes come from a server (view() may wait for the network): views then
+    // read what they show piece by piece instead of viewing a large range whole.
+    virtual bool isRemote() const { return false; }
 
 protected:
     ByteSource() = default;

@@ -173,6 +173,7 @@ public:
         const std::uint64_t n = clippedLength(offset, length, length_);
         return n == 0 || parent_->readyNow(offset_ + offset, n);
     }
+    bool isRemote() const override { return parent_->isRemote(); }
 
 private:
     ByteSourcePtr parent_;

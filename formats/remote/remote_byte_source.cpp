@@ -432,6 +432,7 @@ public:
     bool readyNow(std::uint64_t offset, std::uint64_t length) const override {
         return object_->readyNow(offset, length, *pool_);
     }
+    bool isRemote() const override { return true; }
 
 private:
     std::shared_ptr<FetchPool> pool_;

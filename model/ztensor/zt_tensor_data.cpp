@@ -47,8 +47,20 @@ ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
     }
     out.dtype = *tensor.dtype;
     if (tensor.format == ZtTensorFormat::Dense) {
-        // Raw data is only mapped, so no limit applies to it.
+        // Raw data is only mapped, so no limit applies to it; in a remote file it is not even
+        // read here.
         const bool raw = ztLoadIsCheap(file, tensor);
+        const ZtComponent* stored = file.component(tensor, "data");
+        if (raw && stored->readable() && stored->data.source->isRemote()) {
+            if (*stored->length != *tensor.byteSize) {
+                out.error = "the data holds " + std::to_string(*stored->length) +
+                            " bytes, but the tensor needs " + std::to_string(*tensor.byteSize);
+                return out;
+            }
+            out.denseRegion = stored->data;
+            out.hasDense = true;
+            return out;
+        }
         ZtBytes bytes = ztTensorBytes(file, tensor,
                                       raw ? std::numeric_limits<std::uint64_t>::max() : maxDecoded);
         if (!bytes.ok()) {

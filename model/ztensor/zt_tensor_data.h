@@ -25,6 +25,9 @@ struct ZtTensorData {
     bool sparse = false;
     // Row-major little-endian bytes of every element, when hasDense.
     strata::ByteView dense;
+    // Instead of `dense`, for raw data in a remote file: where those bytes are in the file, so
+    // a view reads only the elements it shows (never the whole tensor, never waiting).
+    strata::Region denseRegion;
     bool hasDense = false;
     // The loaded components of a sparse tensor (checked: no structural issues).
     std::shared_ptr<const strata::ZtSparseData> sparseData;

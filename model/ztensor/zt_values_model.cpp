@@ -20,7 +20,42 @@ int itemsOnPage(std::uint64_t count, std::uint64_t page, std::uint64_t perPage) 
 
 }  // namespace
 
-ZtValuesModel::ZtValuesModel(QObject* parent) : QAbstractTableModel(parent) {}
+ZtValuesModel::ZtValuesModel(QObject* parent)
+    : QAbstractTableModel(parent), pendingRefresh_(new QTimer(this)) {
+    pendingRefresh_->setSingleShot(true);
+    pendingRefresh_->setInterval(150);
+    connect(pendingRefresh_, &QTimer::timeout, this, [this] {
+        if (rowCount() > 0 && columnCount() > 0) {
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        }
+    });
+}
+
+std::optional<std::vector<std::uint8_t>> ZtValuesModel::elementBytes(std::uint64_t element) const {
+    const std::uint64_t size = ztDTypeSize(data_->dtype);
+    const std::uint64_t at = element * size;
+    const strata::Region& region = data_->denseRegion;
+    if (region.valid()) {
+        if (at + size > region.length) {
+            return std::nullopt;
+        }
+        if (!region.source->readyNow(region.offset + at, size)) {
+            pendingRefresh_->start();
+            return std::vector<std::uint8_t>{};
+        }
+        try {
+            const strata::ByteView v = region.source->view(region.offset + at, size);
+            return std::vector<std::uint8_t>(v.bytes.begin(), v.bytes.end());
+        } catch (const std::exception&) {
+            return std::nullopt;  // the server failed: the cell stays blank
+        }
+    }
+    if (at + size > data_->dense.size()) {
+        return std::nullopt;
+    }
+    const std::uint8_t* p = data_->dense.data() + at;
+    return std::vector<std::uint8_t>(p, p + size);
+}
 
 void ZtValuesModel::setTensor(std::shared_ptr<const ZtTensorData> data) {
     beginResetModel();
@@ -151,16 +186,17 @@ QVariant ZtValuesModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole) {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
-    const std::uint64_t size = ztDTypeSize(data_->dtype);
-    const std::uint64_t at = static_cast<std::uint64_t>(element) * size;
-    if (at + size > data_->dense.size()) {
+    const auto bytes = elementBytes(static_cast<std::uint64_t>(element));
+    if (!bytes || (bytes->empty() && role == Qt::UserRole)) {
         return {};
     }
-    const std::uint8_t* p = data_->dense.data() + at;
-    if (role == Qt::UserRole) {
-        return ztElementValue(data_->dtype, p);
+    if (bytes->empty()) {
+        return QStringLiteral("…");  // on its way from the server
     }
-    return ztElementText(data_->dtype, p);
+    if (role == Qt::UserRole) {
+        return ztElementValue(data_->dtype, bytes->data());
+    }
+    return ztElementText(data_->dtype, bytes->data());
 }
 
 QVariant ZtValuesModel::headerData(int section, Qt::Orientation orientation, int role) const {

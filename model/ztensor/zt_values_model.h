@@ -4,9 +4,11 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QTimer>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "model/ztensor/zt_tensor_data.h"
@@ -46,8 +48,11 @@ public:
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
-    // DisplayRole: the value as text; Qt::UserRole: as a double.
+    // DisplayRole: the value as text ("…" while a remote file's bytes are on their way, the
+    // cells updating when they have come); Qt::UserRole: as a double.
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    // True while shown cells wait for bytes from a server.
+    bool isWaitingForBytes() const { return pendingRefresh_->isActive(); }
     // Absolute indices along the axis, so paging keeps the labels true.
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
@@ -55,8 +60,11 @@ public:
 private:
     std::uint64_t extent(int axis) const;
     void resetIndices();
+    // The element's bytes (from memory, or from a remote file when they have come).
+    std::optional<std::vector<std::uint8_t>> elementBytes(std::uint64_t element) const;
 
     std::shared_ptr<const ZtTensorData> data_;
+    QTimer* pendingRefresh_ = nullptr;
     std::vector<std::uint64_t> strides_;
     std::vector<std::uint64_t> indices_;
     int rowAxis_ = 0;
