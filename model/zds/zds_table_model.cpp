@@ -141,7 +141,29 @@ ZdsTableModel::ZdsTableModel(std::shared_ptr<const ZdsDataset> dataset, std::siz
       dataset_(std::move(dataset)),
       collection_(dataset_->collections.at(collection).get()),
       ids_(std::make_shared<std::vector<std::string>>()),
-      cache_(std::make_unique<ParsedCache>()) {}
+      cache_(std::make_unique<ParsedCache>()),
+      pendingRefresh_(new QTimer(this)) {
+    pendingRefresh_->setSingleShot(true);
+    pendingRefresh_->setInterval(150);
+    connect(pendingRefresh_, &QTimer::timeout, this, [this] {
+        if (rowCount() > 0) {
+            emit dataChanged(index(0, 1), index(rowCount() - 1, columnCount() - 1));
+        }
+    });
+}
+
+bool ZdsTableModel::rowReady(int stored) const {
+    const ZdsRow& row = rows_[std::size_t(stored)];
+    if (row.changed() || row.original < 0) {
+        return true;
+    }
+    const Region region = reader().region(row.original);
+    if (!region.valid() || region.source->readyNow(region.offset, region.length)) {
+        return true;
+    }
+    pendingRefresh_->start();
+    return false;
+}
 
 ZdsTableModel::~ZdsTableModel() {
     if (sortJob_) {
@@ -325,6 +347,9 @@ const void* ZdsTableModel::parsedRow(int stored) const {
 QString ZdsTableModel::cell(int stored, int column) const {
     if (column == 0) {
         return QString::fromStdString(id(stored));
+    }
+    if (!rowReady(stored)) {
+        return QStringLiteral("…");  // on its way from the server
     }
     const auto& doc = *static_cast<const ordered_json*>(parsedRow(stored));
     if (doc.is_discarded()) {

@@ -8,6 +8,7 @@
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QStringList>
+#include <QTimer>
 
 #include <cstdint>
 #include <memory>
@@ -143,6 +144,8 @@ private:
     void countId(const std::string& id, int delta);
     const void* parsedRow(int stored) const;
     QString cell(int stored, int column) const;
+    // False (and a refresh is due shortly) while the row's bytes are on their way from a server.
+    bool rowReady(int stored) const;
 
     std::shared_ptr<const ZdsDataset> dataset_;
     const ZdsCollection* collection_;
@@ -162,6 +165,7 @@ private:
     QStringList columns_;
     struct ParsedCache;
     std::unique_ptr<ParsedCache> cache_;
+    QTimer* pendingRefresh_ = nullptr;  // runs while shown rows wait for a server
 };
 
 }  // namespace strata::model

@@ -33,6 +33,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/open_url_dialog.h"
 #include "app/gui/single_instance.h"
+#include "app/zds/zds_documents_tab.h"
 #include "app/zs/zs_records_view.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
@@ -40,6 +41,7 @@
 #include "model/core/open_url_job.h"
 #include "model/core/remote_access.h"
 #include "model/core/structure_model.h"
+#include "model/zds/zds_table_model.h"
 #include "model/zs/zs_records_model.h"
 #include "model/ztensor/zt_values_model.h"
 #include "remote_servers.h"
@@ -197,6 +199,22 @@ private slots:
         for (int row = 0; row < localTree.rowCount(localRoot); ++row) {
             QCOMPARE(remoteTree->index(row, 0, remoteRoot).data().toString(),
                      localTree.index(row, 0, localRoot).data().toString());
+        }
+        if (format == QStringLiteral("ZDS")) {
+            // The documents table shows the documents' fields as the local one does.
+            auto* tab = window.currentView()->findChild<ZdsDocumentsTab*>();
+            QVERIFY(tab != nullptr);
+            strata::model::ZdsTableModel* table = tab->currentModel();
+            QVERIFY(table != nullptr);
+            QTRY_VERIFY_WITH_TIMEOUT(table->loaded(), 30000);
+            QVERIFY(table->rowCount() > 0 && table->columnCount() > 1);
+            const auto localDataset =
+                strata::ZdsDataset::open(corpusFile(folder.toUtf8().constData()).toStdString());
+            QCOMPARE(table->documentCount(), int(localDataset->collections.at(0)->documentCount()));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                table->data(table->index(0, 1)).toString() != QStringLiteral("…"), 30000);
+            QCOMPARE(table->data(table->index(0, 0)).toString(),
+                     QString::fromStdString(localDataset->collections.at(0)->document(0).id));
         }
         if (format == QStringLiteral("Shardlake")) {
             // The root's views are built once a worker has read its manifests and shard
