@@ -83,6 +83,8 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
                            QWidget* parent)
     : QWidget(parent), document_(std::move(document)), runner_(runner) {
     structure_ = new model::StructureModel(document_->root(), this);
+    // A remote file's lazy nodes read the server when they are built: on a worker.
+    structure_->setBackgroundFetch(document_->isRemote());
     markerTimer_ = new QTimer(this);
     markerTimer_->setSingleShot(true);
     markerTimer_->setInterval(150);

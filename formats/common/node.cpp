@@ -1,5 +1,6 @@
 #include "node.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -102,6 +103,23 @@ Node* Node::child(std::uint64_t index) const {
         slot->row_ = index;
     }
     return slot.get();
+}
+
+bool Node::childrenBuilt(std::uint64_t upTo) const {
+    if (!eagerChildren_.empty() || !hasLazyChildren()) {
+        return true;
+    }
+    std::lock_guard lock(lazyMutex_);
+    if (!lazyCount_) {
+        return false;
+    }
+    for (std::uint64_t i = 0, n = std::min(*lazyCount_, upTo); i < n; ++i) {
+        const auto it = lazyChildren_.find(i);
+        if (it == lazyChildren_.end() || !it->second) {
+            return false;
+        }
+    }
+    return true;
 }
 
 Node* Node::appendChild(std::unique_ptr<Node> child) {

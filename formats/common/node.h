@@ -71,6 +71,9 @@ public:
     std::uint64_t childCount() const;
     Node* child(std::uint64_t index) const;
     Node* appendChild(std::unique_ptr<Node> child);
+    // Whether childCount() and child(i) for every i < min(count, upTo) would return without
+    // building anything (which, for a lazy node of a remote file, may wait for a server).
+    bool childrenBuilt(std::uint64_t upTo) const;
 
     // The deepest node under this one whose region (in `source`, or in this node's own source
     // when null) covers `offset`; this node when no child does; nullptr when not even this one

@@ -1,12 +1,15 @@
 #include "structure_model.h"
 
+#include <QFutureWatcher>
 #include <QLocale>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <limits>
 #include <vector>
 
 #include "format_colors.h"
+#include "formats/remote/remote_session.h"
 
 namespace strata::model {
 
@@ -38,9 +41,11 @@ StructureModel::StructureModel(const strata::Node* root, QObject* parent)
     : QAbstractItemModel(parent), root_(root) {}
 
 void StructureModel::setRoot(const strata::Node* root) {
+    stopBackgroundFetch();
     beginResetModel();
     root_ = root;
     revealed_.clear();
+    unfetchable_.clear();
     endResetModel();
 }
 
@@ -50,6 +55,78 @@ int StructureModel::childLimit(const strata::Node* node) {
     }
     return int(std::min<std::uint64_t>(node->childCount(),
                                        std::uint64_t(std::numeric_limits<int>::max())));
+}
+
+struct StructureModel::BackgroundFetch {
+    QFutureWatcher<bool> watcher;
+    std::shared_ptr<strata::CancelToken> cancel = std::make_shared<strata::CancelToken>();
+    const strata::Node* node = nullptr;
+    QPersistentModelIndex parent;
+};
+
+StructureModel::~StructureModel() {
+    stopBackgroundFetch();
+}
+
+void StructureModel::setBackgroundFetch(bool on) {
+    if (on && !background_) {
+        background_ = std::make_unique<BackgroundFetch>();
+        connect(&background_->watcher, &QFutureWatcher<bool>::finished, this,
+                &StructureModel::onBackgroundFetched);
+    } else if (!on) {
+        stopBackgroundFetch();
+        background_.reset();
+    }
+}
+
+bool StructureModel::isFetching() const {
+    return background_ && background_->watcher.isRunning();
+}
+
+// The worker reads the tree: it stops (a read in flight ends as cancelled) and is waited for
+// before the tree can go away.
+void StructureModel::stopBackgroundFetch() {
+    if (background_ && background_->watcher.isRunning()) {
+        background_->cancel->cancel();
+        background_->watcher.waitForFinished();
+        background_->cancel = std::make_shared<strata::CancelToken>();
+    }
+}
+
+void StructureModel::fetchInBackground(const strata::Node* node, const QModelIndex& parent,
+                                       int have) {
+    if (background_->watcher.isRunning()) {
+        return;  // one batch at a time; the view asks again when it is revealed
+    }
+    background_->node = node;
+    background_->parent = QPersistentModelIndex(parent.sibling(parent.row(), 0));
+    const std::shared_ptr<strata::CancelToken> cancel = background_->cancel;
+    background_->watcher.setFuture(QtConcurrent::run([node, have, cancel] {
+        const strata::RemoteCancelScope scope(cancel.get());
+        try {
+            const std::uint64_t count = node->childCount();
+            const std::uint64_t end =
+                std::min<std::uint64_t>(count, std::uint64_t(have) + kFetchBatch);
+            for (std::uint64_t i = std::uint64_t(have); i < end; ++i) {
+                node->child(i);
+            }
+            return true;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }));
+}
+
+void StructureModel::onBackgroundFetched() {
+    const QPersistentModelIndex parent = background_->parent;
+    const strata::Node* node = background_->node;
+    background_->parent = QPersistentModelIndex();
+    if (!background_->watcher.result()) {
+        unfetchable_.insert(node);
+    }
+    if (parent.isValid() && nodeAt(parent) == node && !unfetchable_.contains(node)) {
+        fetchMore(parent);
+    }
 }
 
 int StructureModel::revealed(const strata::Node* node) const {
@@ -127,8 +204,13 @@ bool StructureModel::canFetchMore(const QModelIndex& parent) const {
         return false;
     }
     const strata::Node* node = nodeAt(parent);
-    return !inserting_ && node != nullptr && node->hasChildren() &&
-           revealed(node) < childLimit(node);
+    if (inserting_ || node == nullptr || !node->hasChildren()) {
+        return false;
+    }
+    if (background_ && !node->childrenBuilt(0)) {
+        return !unfetchable_.contains(node);  // how many is not known until a worker asks
+    }
+    return revealed(node) < childLimit(node);
 }
 
 void StructureModel::fetchMore(const QModelIndex& parent) {
@@ -137,6 +219,10 @@ void StructureModel::fetchMore(const QModelIndex& parent) {
     }
     const strata::Node* node = nodeAt(parent);
     const int have = revealed(node);
+    if (background_ && !node->childrenBuilt(std::uint64_t(have) + kFetchBatch)) {
+        fetchInBackground(node, parent, have);
+        return;
+    }
     const int limit = childLimit(node);
     const int batch = int(std::min<qint64>(qint64(limit) - have, kFetchBatch));
     revealUpTo(node, parent, have + batch);

@@ -5,8 +5,10 @@
 
 #include <QAbstractItemModel>
 #include <QHash>
+#include <QSet>
 
 #include <cstdint>
+#include <memory>
 
 #include "formats/common/node.h"
 
@@ -30,6 +32,14 @@ public:
 
     explicit StructureModel(QObject* parent = nullptr);
     StructureModel(const strata::Node* root, QObject* parent = nullptr);
+    ~StructureModel() override;
+
+    // Builds lazy children on a worker thread before revealing them, so expanding a node of a
+    // remote file never waits for a server on the GUI thread (rows appear when they are
+    // built). Off by default: a local file's children are built as the view asks.
+    void setBackgroundFetch(bool on);
+    // True while a worker builds children.
+    bool isFetching() const;
 
     // Replaces the tree (a reset). The tree must outlive the model or the next setRoot.
     void setRoot(const strata::Node* root);
@@ -59,7 +69,15 @@ private:
     int revealed(const strata::Node* node) const;
     void revealUpTo(const strata::Node* node, const QModelIndex& nodeIndex, int count);
 
+    void fetchInBackground(const strata::Node* node, const QModelIndex& parent, int have);
+    void onBackgroundFetched();
+    void stopBackgroundFetch();
+
     const strata::Node* root_ = nullptr;
+    struct BackgroundFetch;
+    std::unique_ptr<BackgroundFetch> background_;
+    // Nodes whose children could not be built on the worker (a failed read): not asked again.
+    QSet<const strata::Node*> unfetchable_;
     // How many children of each node are rows so far; absent = none.
     QHash<const strata::Node*, int> revealed_;
     // Set while rows are being inserted: views and testers react to rowsAboutToBeInserted by

@@ -540,6 +540,29 @@ private slots:
         }
         QVERIFY(model->isWaitingForBytes());
         QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > rowsBefore, 30000);
+
+        // Structure tree: a node whose children must be read from the server is expanded on a
+        // worker; its rows appear once they are built.
+        strata::model::StructureModel* tree = view->structureModel();
+        const QModelIndex root = tree->index(0, 0);
+        while (tree->canFetchMore(root) || tree->isFetching()) {
+            tree->fetchMore(root);
+            QTest::qWait(10);
+        }
+        int fetchedOnWorker = 0;
+        for (int row = 0; row < tree->rowCount(root) && fetchedOnWorker == 0; ++row) {
+            const QModelIndex child = tree->index(row, 0, root);
+            if (!tree->canFetchMore(child)) {
+                continue;
+            }
+            tree->fetchMore(child);
+            if (tree->isFetching()) {
+                QCOMPARE(tree->rowCount(child), 0);  // nothing waited for on this thread
+                QTRY_VERIFY_WITH_TIMEOUT(tree->rowCount(child) > 0, 30000);
+                ++fetchedOnWorker;
+            }
+        }
+        QCOMPARE(fetchedOnWorker, 1);
     }
 
     // s3:// with the dialog's endpoint and profile: signed with the profile's keys (checked by
