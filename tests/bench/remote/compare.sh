@@ -2,11 +2,12 @@
 # Whole-process timings of strata-cli on a local file against the same file from nginx-light on
 # 127.0.0.1 (a config like the test servers'): `zs dump` and `zs validate` of the corpus's
 # big-ngrams-1m.zs, `zt validate` of a 1 GiB .zt (16 float32 tensors of 64 MiB, raw, crc32c
-# digests; made once from a generated .npz with `zt import`). Medians of 5 runs, and the request
-# count of one run (`-v`).
+# digests; made once from a generated .npz with `zt import`). Medians of 5 runs (and the best),
+# the request count of one run (`-v`), and for scale `curl` fetching the whole file once.
 #   tests/bench/remote/compare.sh BUILD_DIR [CORPUS_DIR]
 # Run it with the CPU lock held (flock /tmp/strata-cpu.lock ...). STRATA_CLI=path times another
 # strata-cli binary (a build from before a change) against the same server and files.
+# STRATA_BENCH_SENDFILE=on serves with nginx's sendfile (off by default, as in the tests).
 set -eu
 build=${1:?usage: compare.sh BUILD_DIR [CORPUS_DIR]}
 corpus=${2:-$(dirname "$0")/../../../../shared/corpus}
@@ -55,6 +56,7 @@ http {
   uwsgi_temp_path $conf/uwsgi;
   scgi_temp_path $conf/scgi;
   keepalive_requests 100000;
+  sendfile ${STRATA_BENCH_SENDFILE:-off};
   server { listen 127.0.0.1:$port; root $www; }
 }
 CONF
@@ -67,13 +69,13 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 done
 url="http://127.0.0.1:$port"
 
-median5() {  # median wall seconds of a command run 5 times
+times5() {  # wall seconds of a command run 5 times, sorted
     for run in 1 2 3 4 5; do
         start=$(date +%s.%N)
         "$@" > /dev/null
         end=$(date +%s.%N)
         echo "$end - $start" | bc
-    done | sort -n | sed -n 3p
+    done | sort -n
 }
 
 requests() {  # requests one run makes (strata-cli -v prints one line per request)
@@ -83,11 +85,14 @@ requests() {  # requests one run makes (strata-cli -v prints one line per reques
 row() {  # label, file, command words...
     label=$1 file=$2
     shift 2
-    local_s=$(median5 "$cli" "$@" "$www/$file")
-    remote_s=$(median5 "$cli" "$@" "$url/$file")
-    echo "$label: local $local_s s, HTTP $remote_s s ($(echo "scale=0; 100 * $local_s / $remote_s" | bc)%), $(requests "$@" "$url/$file") requests"
+    local_t=$(times5 "$cli" "$@" "$www/$file")
+    remote_t=$(times5 "$cli" "$@" "$url/$file")
+    local_s=$(echo "$local_t" | sed -n 3p)
+    remote_s=$(echo "$remote_t" | sed -n 3p)
+    echo "$label: local $local_s s (best $(echo "$local_t" | head -1)), HTTP $remote_s s (best $(echo "$remote_t" | head -1)), $(echo "scale=0; 100 * $local_s / $remote_s" | bc)% of local, $(requests "$@" "$url/$file") requests"
 }
 
 row "zs dump big-ngrams-1m.zs" big-ngrams-1m.zs zs dump
 row "zs validate big-ngrams-1m.zs" big-ngrams-1m.zs zs validate
 row "zt validate big.zt (1 GiB)" big.zt zt validate
+echo "curl, whole big.zt over one connection: $(times5 curl -s -o /dev/null "$url/big.zt" | sed -n 3p) s"
