@@ -61,4 +61,40 @@ void BlockCache::evictLocked() {
     }
 }
 
+std::shared_ptr<std::vector<std::uint8_t>> BlockBuffers::take(std::size_t size) {
+    std::unique_ptr<std::vector<std::uint8_t>> buffer;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
+            if ((*it)->capacity() >= size) {
+                buffer = std::move(*it);
+                free_.erase(std::next(it).base());
+                freeBytes_ -= buffer->capacity();
+                break;
+            }
+        }
+    }
+    if (buffer) {
+        buffer->resize(size);  // within its capacity: no allocation
+    } else {
+        buffer = std::make_unique<std::vector<std::uint8_t>>(size);
+    }
+    return {buffer.release(),
+            [self = shared_from_this()](std::vector<std::uint8_t>* b) { self->give(b); }};
+}
+
+void BlockBuffers::give(std::vector<std::uint8_t>* buffer) {
+    std::unique_ptr<std::vector<std::uint8_t>> owned(buffer);
+    std::lock_guard lock(mutex_);
+    if (freeBytes_ + owned->capacity() <= maxBytes_) {
+        freeBytes_ += owned->capacity();
+        free_.push_back(std::move(owned));
+    }
+}
+
+std::size_t BlockBuffers::freeBytes() const {
+    std::lock_guard lock(mutex_);
+    return freeBytes_;
+}
+
 }  // namespace strata

@@ -55,4 +55,27 @@ private:
     std::size_t bytes_ = 0;
 };
 
+// Memory for blocks, handed back when the last holder of a block drops it and lent again for
+// the next fetch. A scan through a file far larger than the cache otherwise gets a fresh
+// allocation for every block it fetches, which the kernel maps and zeroes page by page: that
+// cost more than receiving the bytes. Keeps at most maxBytes of unused buffers.
+class BlockBuffers : public std::enable_shared_from_this<BlockBuffers> {
+public:
+    explicit BlockBuffers(std::size_t maxBytes) : maxBytes_(maxBytes) {}
+
+    // A buffer of `size` bytes whose contents are unspecified (to be overwritten); its memory
+    // comes back here when the last pointer to it is dropped.
+    std::shared_ptr<std::vector<std::uint8_t>> take(std::size_t size);
+
+    std::size_t freeBytes() const;
+
+private:
+    void give(std::vector<std::uint8_t>* buffer);
+
+    const std::size_t maxBytes_;
+    mutable std::mutex mutex_;
+    std::vector<std::unique_ptr<std::vector<std::uint8_t>>> free_;
+    std::size_t freeBytes_ = 0;
+};
+
 }  // namespace strata

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -14,6 +15,9 @@ namespace strata {
 namespace {
 
 constexpr std::size_t kErrorBodyKeep = 64 * 1024;
+// A ranged body is received into room reserved for the whole range up to this much (growing
+// the vector as it arrives copied most bytes two or three times over).
+constexpr std::uint64_t kReserveAtMost = 16 * 1024 * 1024;
 
 void globalInit() {
     static std::once_flag once;
@@ -143,6 +147,9 @@ struct Transfer {
     bool statusKnown = false;
     long status = 0;
     const std::function<bool()>* cancelled = nullptr;
+    // The request's `into` buffers, in use once a 206 arrived: the one being filled and where.
+    bool intoBuffers = false;
+    std::size_t piece = 0, at = 0;
 };
 
 std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user) {
@@ -177,12 +184,37 @@ std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) 
         if (t.status >= 300) {
             t.limit = kErrorBodyKeep;
         }
+        t.intoBuffers = t.status == 206 && !t.request->into.empty();
+        if (t.request->range && t.status < 300 && !t.intoBuffers) {
+            t.response.body.reserve(static_cast<std::size_t>(std::min(t.limit, kReserveAtMost)));
+        }
     }
-    if (t.response.body.size() + n > t.limit) {
+    if (t.response.bodyBytes + n > t.limit) {
         t.abort = t.status >= 300 ? Transfer::Abort::ErrorBodyCut : Transfer::Abort::TooLong;
         return 0;
     }
-    t.response.body.insert(t.response.body.end(), data, data + n);
+    t.response.bodyBytes += n;
+    if (!t.intoBuffers) {
+        t.response.body.insert(t.response.body.end(), data, data + n);
+        return n;
+    }
+    const auto& into = t.request->into;
+    for (std::size_t left = n; left > 0;) {
+        if (t.piece == into.size()) {  // the buffers hold less than the range: refuse the rest
+            t.abort = Transfer::Abort::TooLong;
+            return 0;
+        }
+        const std::span<std::uint8_t> to = into[t.piece];
+        const std::size_t take = std::min(left, to.size() - t.at);
+        std::memcpy(to.data() + t.at, data, take);
+        data += take;
+        left -= take;
+        t.at += take;
+        if (t.at == to.size()) {
+            ++t.piece;
+            t.at = 0;
+        }
+    }
     return n;
 }
 
@@ -423,7 +455,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
     t.response.url = url;
 
     counters_->requests.fetch_add(1, std::memory_order_relaxed);
-    counters_->bytesFetched.fetch_add(t.response.body.size(), std::memory_order_relaxed);
+    counters_->bytesFetched.fetch_add(t.response.bodyBytes, std::memory_order_relaxed);
     if (number > 1) {
         counters_->retries.fetch_add(1, std::memory_order_relaxed);
     }
@@ -433,7 +465,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
         entry.url = url;
         entry.range = range.empty() ? std::string() : "bytes=" + range;
         entry.status = t.response.status;
-        entry.bytes = t.response.body.size();
+        entry.bytes = t.response.bodyBytes;
         entry.attempt = number;
         if (rc != CURLE_OK && t.abort != Transfer::Abort::ErrorBodyCut) {
             entry.error = curl_easy_strerror(rc);
@@ -483,7 +515,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
                    std::to_string(options_.connectTimeout.count()) + " ms, or no data for " +
                    std::to_string(options_.lowSpeedTime.count()) + " s)";
         } else if (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR) {
-            what = "the connection dropped after " + std::to_string(t.response.body.size()) +
+            what = "the connection dropped after " + std::to_string(t.response.bodyBytes) +
                    " bytes of the body (" + what + ")";
         }
         throw AttemptError{{kind, url, status, what}, retryableCurlCode(rc)};
@@ -510,10 +542,10 @@ void checkRange(const HttpRequest& request, HttpResponse& response) {
                            false};
     }
     const std::uint64_t expected = cr->last - cr->first + 1;
-    if (response.body.size() != expected) {
+    if (response.bodyBytes != expected) {
         throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
                             "the body is shorter than its Content-Range \"" + header +
-                                "\": " + std::to_string(response.body.size()) + " of " +
+                                "\": " + std::to_string(response.bodyBytes) + " of " +
                                 std::to_string(expected) + " bytes arrived"},
                            true};
     }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ struct HttpRequest {
     std::optional<AwsSigning> aws;
     // Largest body accepted for a request without a range (listings, error documents).
     std::uint64_t maxBody = 64 * 1024 * 1024;
+    // Where a 206 body goes, filling these buffers one after the other (a range request whose
+    // bytes end up in blocks of a cache, received there without a copy in between). Their
+    // sizes must add up to the range's length; the response's body then stays empty and
+    // bodyBytes says how much arrived. Other statuses' bodies go to the body as usual.
+    std::vector<std::span<std::uint8_t>> into;
 };
 
 struct ContentRange {
@@ -49,7 +55,8 @@ struct HttpResponse {
     long status = 0;
     std::map<std::string, std::string> headers;  // lower-case names
     std::vector<std::uint8_t> body;
-    std::string url;  // the URL that answered (after redirects)
+    std::uint64_t bodyBytes = 0;  // received, in the body or in the request's `into` buffers
+    std::string url;              // the URL that answered (after redirects)
     std::optional<ContentRange> contentRange;
 
     std::string header(const std::string& lowerName) const;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <future>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 
 #include "formats/common/bounds.h"
@@ -51,9 +52,23 @@ public:
     void adopt(std::uint64_t index, Block block) { storeBlock(index, block); }
 
     ByteView view(std::uint64_t offset, std::uint64_t length, FetchPool& pool);
+    std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out, FetchPool& pool);
     bool readyNow(std::uint64_t offset, std::uint64_t length, FetchPool& pool);
 
 private:
+    // A reader moving through the file: how far it has got, how many times in a row it moved
+    // forward from there, and how far blocks have been requested ahead of it.
+    struct Stream {
+        std::uint64_t frontier = 0;
+        unsigned streak = 0;
+        std::uint64_t prefetchedTo = 0;  // first block not yet requested ahead
+        std::uint64_t lastUse = 0;
+    };
+    // Readers followed at once (a validator's threads each scanning a part of the file).
+    static constexpr std::size_t kMaxStreams = 8;
+
+    // The blocks holding [offset, offset + n), fetched (or waited for) as needed.
+    std::vector<Block> blocksFor(std::uint64_t offset, std::uint64_t n, FetchPool& pool);
     Block lookup(std::uint64_t index) const;
     void storeBlock(std::uint64_t index, const Block& block) const;
     std::vector<RunPtr> makeRunsLocked(const std::vector<std::uint64_t>& blocks,
@@ -80,11 +95,9 @@ private:
     // Why a fetch nobody waited for failed, by block: the next view() of the block throws it
     // (once) instead of asking the server again on the caller's thread.
     std::unordered_map<std::uint64_t, std::exception_ptr> unwaitedFailures_;
-    // Read-ahead: how far readers have got, how many times in a row they moved forward from
-    // there, and how far blocks have been requested ahead.
-    std::uint64_t frontier_ = 0;
-    unsigned streak_ = 0;
-    std::uint64_t prefetchedTo_ = 0;  // first block not yet requested ahead
+    // Read-ahead, per reader; the first one starts at the beginning of the file.
+    std::vector<Stream> streams_{Stream{}};
+    std::uint64_t uses_ = 0;
 };
 
 Block RemoteObject::lookup(std::uint64_t index) const {
@@ -179,6 +192,12 @@ std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t 
     } else if (!identity_.lastModified.empty()) {
         request.headers.push_back("If-Unmodified-Since: " + identity_.lastModified);
     }
+    // The body goes straight into the blocks it fills.
+    std::vector<std::shared_ptr<std::vector<std::uint8_t>>> filling;
+    for (std::uint64_t b = first; b <= last; ++b) {
+        filling.push_back(core_->buffers->take(blockLength(b)));
+        request.into.emplace_back(filling.back()->data(), filling.back()->size());
+    }
     const HttpResponse response =
         core_->client.perform(request, [&] { return stopping.load(std::memory_order_relaxed); });
     if (response.status == 412) {
@@ -203,10 +222,7 @@ std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t 
                               " asked for");
     }
     for (std::uint64_t b = first; b <= last; ++b) {
-        const auto start =
-            response.body.begin() + static_cast<std::ptrdiff_t>((b - first) * blockSize_);
-        auto block = std::make_shared<const std::vector<std::uint8_t>>(
-            start, start + static_cast<std::ptrdiff_t>(blockLength(b)));
+        Block block = std::move(filling[b - first]);
         storeBlock(b, block);
         blocks.push_back(std::move(block));
     }
@@ -293,36 +309,60 @@ std::vector<RunPtr> RemoteObject::makeRunsLocked(const std::vector<std::uint64_t
     return runs;
 }
 
-// A reader whose views keep starting near the furthest point read so far and move it on is
-// scanning: request the blocks ahead of it, the window doubling with every step forward,
-// topped up in half-windows so read-ahead requests stay large.
+// A reader whose views keep starting near the furthest point it has read so far and move it on
+// is scanning: request the blocks ahead of it, the window doubling with every step forward,
+// topped up in half-windows so read-ahead requests stay large. Each reader is followed on its
+// own (up to kMaxStreams of them): a view near none of them starts a new one in place of the
+// one unused longest.
 std::vector<RunPtr> RemoteObject::planReadAheadLocked(std::uint64_t offset, std::uint64_t end) {
     const auto& o = core_->options;
     const std::uint64_t maxWindow = std::max<std::uint64_t>(
         blockSize_, std::min<std::uint64_t>(o.readAheadBytes, o.cacheBytes / 2));
-    const std::uint64_t window =
-        std::min<std::uint64_t>(maxWindow, blockSize_ << std::min(streak_ + 1, 20u));
-    const bool nearFrontier = offset <= frontier_ + blockSize_ && offset + window >= frontier_;
-    const bool advanced = end > frontier_ && end / blockSize_ != frontier_ / blockSize_;
-    streak_ = nearFrontier ? streak_ + (advanced ? 1 : 0) : 0;
-    frontier_ = nearFrontier ? std::max(frontier_, end) : end;
-    if (streak_ < 2 || o.readAheadBytes == 0) {
+    const auto windowOf = [&](const Stream& s) {
+        return std::min<std::uint64_t>(maxWindow, blockSize_ << std::min(s.streak + 1, 20u));
+    };
+    Stream* stream = nullptr;
+    for (Stream& s : streams_) {
+        if (offset <= s.frontier + blockSize_ && offset + windowOf(s) >= s.frontier &&
+            (stream == nullptr || s.streak > stream->streak)) {
+            stream = &s;
+        }
+    }
+    ++uses_;
+    if (stream == nullptr) {
+        if (streams_.size() < kMaxStreams) {
+            stream = &streams_.emplace_back();
+        } else {
+            stream = &*std::min_element(
+                streams_.begin(), streams_.end(),
+                [](const Stream& a, const Stream& b) { return a.lastUse < b.lastUse; });
+        }
+        *stream = Stream{end, 0, 0, uses_};
+        return {};
+    }
+    Stream& s = *stream;
+    s.lastUse = uses_;
+    const std::uint64_t window = windowOf(s);
+    const bool advanced = end > s.frontier && end / blockSize_ != s.frontier / blockSize_;
+    s.streak += advanced ? 1 : 0;
+    s.frontier = std::max(s.frontier, end);
+    if (s.streak < 2 || o.readAheadBytes == 0) {
         return {};
     }
     const std::uint64_t blockCount = (identity_.size + blockSize_ - 1) / blockSize_;
     const std::uint64_t next = (end + blockSize_ - 1) / blockSize_;
     const std::uint64_t windowBlocks = window / blockSize_;
     const std::uint64_t target = std::min(blockCount, next + windowBlocks);
-    if (prefetchedTo_ > next + windowBlocks / 2 || target <= next) {
+    if (s.prefetchedTo > next + windowBlocks / 2 || target <= next) {
         return {};
     }
     std::vector<std::uint64_t> wanted;
-    for (std::uint64_t b = std::max(next, prefetchedTo_); b < target; ++b) {
+    for (std::uint64_t b = std::max(next, s.prefetchedTo); b < target; ++b) {
         if (!inFlight_.contains(b) && !core_->cache.find(id_, b)) {
             wanted.push_back(b);
         }
     }
-    prefetchedTo_ = std::max(prefetchedTo_, target);
+    s.prefetchedTo = std::max(s.prefetchedTo, target);
     const std::uint64_t perRun =
         std::clamp<std::uint64_t>(windowBlocks / std::max(1u, o.parallelRequests), 1,
                                   std::max<std::uint64_t>(1, o.maxRequestBytes / blockSize_));
@@ -338,12 +378,7 @@ const std::vector<Block>& RemoteObject::await(const RunPtr& run) const {
     return run->result.get();
 }
 
-ByteView RemoteObject::view(std::uint64_t offset, std::uint64_t length, FetchPool& pool) {
-    throwIfChanged();
-    const std::uint64_t n = clippedLength(offset, length, identity_.size);
-    if (n == 0) {
-        return {};
-    }
+std::vector<Block> RemoteObject::blocksFor(std::uint64_t offset, std::uint64_t n, FetchPool& pool) {
     if (core_->cancelledForThisThread()) {
         throw RemoteError(RemoteError::Kind::Cancelled, target_.name, 0, "cancelled");
     }
@@ -403,8 +438,17 @@ ByteView RemoteObject::view(std::uint64_t offset, std::uint64_t length, FetchPoo
             blocks[b - b0] = fetched[b - run->first];
         }
     }
+    return blocks;
+}
 
-    const std::size_t skip = static_cast<std::size_t>(offset - b0 * blockSize_);
+ByteView RemoteObject::view(std::uint64_t offset, std::uint64_t length, FetchPool& pool) {
+    throwIfChanged();
+    const std::uint64_t n = clippedLength(offset, length, identity_.size);
+    if (n == 0) {
+        return {};
+    }
+    const std::vector<Block> blocks = blocksFor(offset, n, pool);
+    const std::size_t skip = static_cast<std::size_t>(offset % blockSize_);
     if (blocks.size() == 1) {
         return {{blocks[0]->data() + skip, static_cast<std::size_t>(n)}, blocks[0]};
     }
@@ -419,6 +463,24 @@ ByteView RemoteObject::view(std::uint64_t offset, std::uint64_t length, FetchPoo
     return {{joined->data(), joined->size()}, joined};
 }
 
+// Copies from the blocks themselves: a read across blocks costs no joined copy.
+std::size_t RemoteObject::read(std::uint64_t offset, std::span<std::uint8_t> out, FetchPool& pool) {
+    throwIfChanged();
+    const std::uint64_t n = clippedLength(offset, out.size(), identity_.size);
+    if (n == 0) {
+        return 0;
+    }
+    const std::vector<Block> blocks = blocksFor(offset, n, pool);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < blocks.size() && at < n; ++i) {
+        const std::size_t from = i == 0 ? static_cast<std::size_t>(offset % blockSize_) : 0;
+        const std::size_t take = std::min<std::size_t>(blocks[i]->size() - from, n - at);
+        std::memcpy(out.data() + at, blocks[i]->data() + from, take);
+        at += take;
+    }
+    return at;
+}
+
 class RemoteByteSource final : public ByteSource {
 public:
     RemoteByteSource(std::shared_ptr<FetchPool> pool, std::shared_ptr<RemoteObject> object)
@@ -428,6 +490,9 @@ public:
     std::uint64_t size() const override { return object_->size(); }
     ByteView view(std::uint64_t offset, std::uint64_t length) const override {
         return object_->view(offset, length, *pool_);
+    }
+    std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const override {
+        return object_->read(offset, out, *pool_);
     }
     bool readyNow(std::uint64_t offset, std::uint64_t length) const override {
         return object_->readyNow(offset, length, *pool_);
@@ -450,7 +515,7 @@ ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
     request.range = {0, blockSize - 1};
     request.acceptSmallFullBody = true;
     request.aws = target.aws;
-    const HttpResponse response =
+    HttpResponse response =
         core->client.perform(request, [&] { return core->cancelledForThisThread(); });
 
     Identity identity;
@@ -496,7 +561,8 @@ ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
         pinned ? core->objectId(key) : core->uniqueObjectId(),
         pinned && core->disk ? core->disk->objectDir(key) : std::filesystem::path());
     if (identity.size > 0) {
-        object->adopt(0, std::make_shared<const std::vector<std::uint8_t>>(response.body));
+        object->adopt(0,
+                      std::make_shared<const std::vector<std::uint8_t>>(std::move(response.body)));
     }
     return std::make_shared<RemoteByteSource>(pool, std::move(object));
 }

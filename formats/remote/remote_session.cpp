@@ -11,6 +11,10 @@ namespace {
 
 thread_local const CancelToken* threadCancel = nullptr;
 
+// Unused block memory kept for the next fetches: what the read-ahead has in flight at once
+// (4 requests of 4 MiB by default) and then some.
+constexpr std::size_t kMaxSpareBlockBytes = 32 * 1024 * 1024;
+
 RemoteOptions withCounters(RemoteOptions options) {
     if (!options.counters) {
         options.counters = std::make_shared<RemoteCounters>();
@@ -27,7 +31,9 @@ SessionCore::SessionCore(const RemoteOptions& opts)
     : options(withCounters(opts)),
       counters(options.counters),
       client(options, counters),
-      cache(options.cacheBytes) {
+      cache(options.cacheBytes),
+      buffers(std::make_shared<BlockBuffers>(
+          std::min<std::size_t>(options.cacheBytes, kMaxSpareBlockBytes))) {
     if (!options.cacheDir.empty()) {
         disk = std::make_unique<DiskCache>(options.cacheDir);
     }

@@ -28,7 +28,8 @@ struct SessionCore {
     std::shared_ptr<RemoteCounters> counters;
     HttpClient client;
     BlockCache cache;
-    std::unique_ptr<DiskCache> disk;  // null without options.cacheDir
+    std::shared_ptr<BlockBuffers> buffers;  // memory of blocks dropped from the cache, reused
+    std::unique_ptr<DiskCache> disk;        // null without options.cacheDir
 
     // The same identity (URL + ETag/Last-Modified + length) maps to the same cache id, so
     // reopening an unchanged object reuses its cached blocks.

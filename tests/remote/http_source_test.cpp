@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <span>
 #include <string>
 
 #include "formats/common/byte_source.h"
@@ -124,6 +125,34 @@ TEST_F(HttpSource, SequentialReadsArePrefetched) {
     EXPECT_GT(c.prefetchedBlocks, 0u);
     // 50 blocks read through far fewer, larger requests.
     EXPECT_LT(c.requests, source->size() / o.blockSize / 2);
+}
+
+// Two readers taking turns, each scanning its own half (a validator's threads on two tensors):
+// each is followed and read ahead on its own, so neither breaks the other's run of requests.
+// They read with read(), which copies across block boundaries straight from the blocks.
+TEST_F(HttpSource, TwoInterleavedScansAreEachPrefetched) {
+    RemoteOptions o = small();
+    o.readAheadBytes = 1024 * 1024;
+    const auto session = makeRemoteSession(o);
+    const auto source = session->open(Location::parse(site().url("data/file.bin")));
+    const auto path = site().file("data/file.bin");
+    const std::uint64_t half = source->size() / 2;
+    const std::uint64_t step = 40 * 1024;  // not a divisor of the block size: reads straddle blocks
+    std::vector<std::uint8_t> buffer(step);
+    for (std::uint64_t at = 0; at < half; at += step) {
+        for (const std::uint64_t start : {std::uint64_t{0}, half}) {
+            const std::uint64_t want = std::min(step, half - at);
+            ASSERT_EQ(source->read(start + at, std::span(buffer.data(), want)), want);
+            ASSERT_EQ(std::string(reinterpret_cast<const char*>(buffer.data()), want),
+                      localBytes(path, start + at, want))
+                << start + at;
+        }
+    }
+    // Followed as one reader, the turns looked like random reads: about a request per block.
+    const auto c = session->counters();
+    EXPECT_GT(c.prefetchedBlocks, 0u);
+    EXPECT_LT(c.requests, source->size() / o.blockSize * 2 / 3);
+    EXPECT_EQ(c.bytesFetched, source->size());  // each byte once
 }
 
 TEST_F(HttpSource, SmallAndEmptyFiles) {
