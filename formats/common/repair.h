@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct RepairOptions {
     bool recomputeDigests = false;
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
+    // For tests: called with the staged output once it is written, just before its final
+    // check, so a test can damage it there and see the repair refuse to publish it.
+    std::function<void(const std::filesystem::path& stage)> beforeOutputCheck;
 
     void reportProgress(double fraction, const std::string& text) const {
         if (progress) {

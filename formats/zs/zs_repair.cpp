@@ -47,11 +47,12 @@ struct ScannedBlock {
 };
 
 // What a worker makes of one block: the block as far as it can tell on its own (its records in
-// order among themselves), and the decoded payload to hash if the block is kept.
+// order among themselves), and the decoded payload to hash if the block is kept (not copied:
+// a view of the decoder's buffer, kept alive with it).
 struct DecodedBlock {
     ScannedBlock block;
     BlockFrame frame;
-    std::vector<std::uint8_t> payload;
+    ByteView payload;
 };
 
 bool holdsIndexEntries(std::span<const std::uint8_t> payload) {
@@ -67,7 +68,7 @@ DecodedBlock decodeBlock(const ByteSource& source, const BlockFrame& frame, Code
     block.region = Region{&source, frame.offset, frame.totalLength()};
     block.level = frame.level;
     block.crcMismatch = !checkBlockCrc(source, frame).ok();
-    const Payload payload = decodePayload(source, frame, codec, limits);
+    Payload payload = decodePayload(source, frame, codec, limits);
     if (payload.status != DecodeStatus::Ok) {
         block.problem = "does not decode: " + payload.message;
         return out;
@@ -94,7 +95,7 @@ DecodedBlock decodeBlock(const ByteSource& source, const BlockFrame& frame, Code
     }
     block.last = text(previous);
     block.usable = true;  // so far: the order after the previous block is checked in turn
-    out.payload.assign(bytes.begin(), bytes.end());
+    out.payload = std::move(payload.bytes);
     return out;
 }
 
@@ -194,15 +195,21 @@ public:
             block.first.clear();
             block.last.clear();
             block.count = 0;
-            block.indexLike = block.level == 0 && holdsIndexEntries(decoded.payload);
+            block.indexLike = block.level == 0 && holdsIndexEntries(decoded.payload.bytes);
         }
         if (block.usable && block.count > 0) {
             lastKept_ = block.last;
             if (writer != nullptr) {
                 const BlockFrame& f = decoded.frame;
                 const ByteView stored = file_->source().view(f.payloadOffset(), f.payloadLength());
-                writer->addEncodedBlock({stored.bytes.begin(), stored.bytes.end()}, decoded.payload,
-                                        block.first, block.last);
+                writer->addEncodedBlock(stored.bytes, decoded.payload.bytes, block.first,
+                                        block.last);
+                // What the final check needs to verify this block without decoding it again:
+                // the bytes copied, what they decode to, and the hash of the payloads in order
+                // (kept apart from the writer's, which the check is there to verify).
+                copied_.blocks.push_back({&file_->source(), f.payloadOffset(), f.payloadLength(),
+                                          block.count, block.first, block.last});
+                copiedSha_.update(decoded.payload.bytes);
             }
         }
         blocks_.push_back(std::move(block));
@@ -283,6 +290,14 @@ private:
 
     const std::string* lastKept() const { return lastKept_ ? &*lastKept_ : nullptr; }
 
+public:
+    // The data blocks written, as copies, for the output's final check.
+    ZsCopiedData takeCopied() {
+        copied_.dataSha256 = copiedSha_.finish();
+        return std::move(copied_);
+    }
+
+private:
     std::size_t kept() const {
         std::size_t n = 0;
         for (const auto& b : blocks_) {
@@ -335,12 +350,23 @@ private:
     std::optional<std::string> lastKept_;           // the last record of the last block kept
     std::map<std::uint64_t, std::uint8_t> levels_;  // every framed block: offset → level
     std::set<std::uint64_t> referenced_;            // children named by readable index blocks
+    ZsCopiedData copied_;                           // every data block written, in order
+    Sha256 copiedSha_;                              // their decoded payloads, in order
 };
 
-void validateOutput(const std::filesystem::path& stage) {
+// The output's final check: the ZS validator in full, except that each data block, a copy of
+// an input block the scan decoded and checked, is compared byte for byte with the input's bytes
+// (after its CRC is checked) instead of being decoded a second time.
+void validateOutput(const std::filesystem::path& stage, const ZsCopiedData& copied,
+                    const RepairOptions& options) {
     auto file = ZsFile::open(openMappedFile(stage));
     CollectingSink sink;
-    ZsValidator(file).run(sink, ValidationOptions{});
+    ValidationOptions validation;
+    validation.cancel = options.cancel;
+    ZsValidator(file, &copied).run(sink, validation);
+    if (options.cancel != nullptr && options.cancel->cancelled()) {
+        throw RepairError("cancelled");
+    }
     requireValidOutput(sink.diagnostics());
 }
 
@@ -379,7 +405,11 @@ RepairReport repairZsFile(const std::filesystem::path& input, const std::filesys
             throw RepairError(input.string() + ": no record could be recovered");
         }
         writer.finish();
-        validateOutput(stage);
+        const ZsCopiedData copied = salvage.takeCopied();
+        if (options.beforeOutputCheck) {
+            options.beforeOutputCheck(stage);
+        }
+        validateOutput(stage, copied, options);
     } catch (const ZsWriteError& e) {
         std::filesystem::remove(stage, ec);
         throw RepairError(output.string() + ": " + e.what());

@@ -1,6 +1,7 @@
 #include "zs_validator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -81,9 +82,17 @@ struct Checked {
     std::uint64_t unsortedCount = 0;
     // Index blocks.
     std::vector<Entry> entries;
+    // Copied data blocks (ZsCopiedData): the copy matched, so nothing was decoded; or why not.
+    bool copied = false;
+    std::string copyMismatch;
 };
 
 constexpr std::size_t kMaxUnsortedListed = 4;
+
+// A data block that should be `copy`: its stored payload compared byte for byte with the bytes
+// it was copied from. When they are equal the records are what the copier found when it decoded
+// those bytes; otherwise the block is decoded and checked like any other.
+Checked checkCopiedBlock(const ZsFile& file, const BlockFrame& frame, const ZsCopiedBlock* copy);
 
 Checked checkBlock(const ZsFile& file, const BlockFrame& frame) {
     Checked out;
@@ -138,6 +147,39 @@ Checked checkBlock(const ZsFile& file, const BlockFrame& frame) {
     return out;
 }
 
+Checked checkCopiedBlock(const ZsFile& file, const BlockFrame& frame, const ZsCopiedBlock* copy) {
+    std::string mismatch;
+    if (copy == nullptr) {
+        mismatch = "it is not one of the blocks copied (the file has more data blocks)";
+    } else if (frame.payloadLength() != copy->payloadLength) {
+        mismatch = "its stored payload is " + std::to_string(frame.payloadLength()) +
+                   " bytes, the block copied " + std::to_string(copy->payloadLength);
+    } else {
+        const ByteView here = file.source().view(frame.payloadOffset(), frame.payloadLength());
+        const ByteView there = copy->source->view(copy->payloadOffset, copy->payloadLength);
+        if (here.size() != there.size() || here.size() != copy->payloadLength ||
+            (here.size() > 0 && std::memcmp(here.data(), there.data(), here.size()) != 0)) {
+            mismatch = "its stored payload differs from the bytes it was copied from (" +
+                       copy->source->name() + ", bytes " + std::to_string(copy->payloadOffset) +
+                       " to " + std::to_string(copy->payloadOffset + copy->payloadLength) + ")";
+        }
+    }
+    if (!mismatch.empty()) {
+        Checked out = checkBlock(file, frame);
+        out.copyMismatch = std::move(mismatch);
+        return out;
+    }
+    Checked out;
+    out.crc = checkBlockCrc(file.source(), frame);
+    out.decodeAttempted = true;
+    out.decodeStatus = DecodeStatus::Ok;
+    out.records = copy->records;
+    out.first = copy->first;
+    out.last = copy->last;
+    out.copied = true;
+    return out;
+}
+
 struct BlockInfo {
     BlockFrame frame;
     bool crcOk = false;
@@ -157,8 +199,10 @@ struct Span {
 
 class Run {
 public:
-    Run(const ZsFile& file, DiagnosticSink& sink, const ValidationOptions& options)
+    Run(const ZsFile& file, DiagnosticSink& sink, const ValidationOptions& options,
+        const ZsCopiedData* copied)
         : file_(file),
+          copied_(copied),
           source_(file.source()),
           header_(file.header()),
           options_(options),
@@ -373,6 +417,12 @@ private:
             });
             return;
         }
+        if (copied_ != nullptr && frame.kind() == BlockKind::Data) {
+            const std::size_t k = dataSubmitted_++;
+            const ZsCopiedBlock* copy = k < copied_->blocks.size() ? &copied_->blocks[k] : nullptr;
+            pool.submit([this, frame, copy] { return checkCopiedBlock(file_, frame, copy); });
+            return;
+        }
         pool.submit([this, frame] { return checkBlock(file_, frame); });
     }
 
@@ -463,6 +513,16 @@ private:
 
     void consumeData(BlockInfo& block, Checked& checked, const std::string& path) {
         const BlockFrame& frame = block.frame;
+        if (copied_ != nullptr) {
+            if (checked.copied) {
+                ++dataCopied_;
+            } else {
+                error("ZS-COPY-MISMATCH",
+                      "the " + where(frame) +
+                          " is not the copy it should be: " + checked.copyMismatch,
+                      {whole(frame)}, path);
+            }
+        }
         sha_.update(checked.payload.bytes);
         if (checked.problem) {
             reportPayloadProblem(*checked.problem, frame, path);
@@ -870,6 +930,10 @@ private:
     // ---- data hash ----
 
     void checkSha() {
+        if (copied_ != nullptr) {
+            checkCopiedSha();
+            return;
+        }
         if (damaged_) {
             note("ZS-NOT-CHECKED",
                  "the data SHA-256 was not checked: some blocks could not be read or decoded",
@@ -885,7 +949,37 @@ private:
         }
     }
 
+    // The data blocks are copies: the header's hash must be that of the payloads copied, and
+    // the file must hold every block copied (the blocks' own checks report the rest).
+    void checkCopiedSha() {
+        const std::size_t expected = copied_->blocks.size();
+        if (dataSubmitted_ < expected) {
+            error("ZS-COPY-MISMATCH",
+                  "the file holds " + std::to_string(dataSubmitted_) + " data blocks, but " +
+                      std::to_string(expected) + " were copied into it",
+                  {Region{&source_, file_.blocksBegin(), file_.blocksEnd() - file_.blocksBegin()}},
+                  name_ + "/" + kBlocksLabel);
+        }
+        if (damaged_ || dataCopied_ != expected || dataSubmitted_ != expected) {
+            note("ZS-NOT-CHECKED",
+                 "the data SHA-256 was not checked: some data blocks are not the copies they "
+                 "should be, or could not be read",
+                 {header_.shaRegion}, headerPath("data sha256"));
+            return;
+        }
+        if (copied_->dataSha256 != header_.dataSha256) {
+            error("ZS-SHA256",
+                  "data SHA-256 mismatch: the header says " + toHex(header_.dataSha256) +
+                      ", the payloads of the data blocks copied hash to " +
+                      toHex(copied_->dataSha256),
+                  {header_.shaRegion}, headerPath("data sha256"));
+        }
+    }
+
     const ZsFile& file_;
+    const ZsCopiedData* copied_ = nullptr;
+    std::size_t dataSubmitted_ = 0;  // data blocks handed to the workers (copied mode)
+    std::size_t dataCopied_ = 0;     // data blocks found to be their copies
     const ByteSource& source_;
     const Header& header_;
     const ValidationOptions& options_;
@@ -913,7 +1007,7 @@ private:
 }  // namespace
 
 ValidationOutcome ZsValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
-    const ValidationOutcome outcome = Run(*file_, sink, options).run();
+    const ValidationOutcome outcome = Run(*file_, sink, options, copied_).run();
     if (outcome == ValidationOutcome::Completed) {
         // Beside the file: temporary files of killed saves and "New ZS file" jobs.
         reportSaveLeftovers(file_->source().name(), "ZS",

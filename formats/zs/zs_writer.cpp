@@ -235,7 +235,7 @@ std::vector<std::uint8_t> ZsWriter::headerBytes(std::uint64_t rootOffset, std::u
     return out;
 }
 
-void ZsWriter::writeAt(std::uint64_t offset, const std::vector<std::uint8_t>& bytes) {
+void ZsWriter::writeAt(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
@@ -262,20 +262,36 @@ std::vector<std::uint8_t> ZsWriter::compress(const std::vector<std::uint8_t>& pa
     return payload;
 }
 
-std::uint64_t ZsWriter::writeBlock(std::uint8_t level, const std::vector<std::uint8_t>& stored) {
-    std::vector<std::uint8_t> block;
-    appendUleb128(block, stored.size() + 1);
-    const std::size_t bodyStart = block.size();
-    block.push_back(level);
-    block.insert(block.end(), stored.begin(), stored.end());
-    const std::uint64_t crc =
-        crc64xz(std::span<const std::uint8_t>(block.data() + bodyStart, block.size() - bodyStart));
-    appendLe64(block, crc);
+// The frame around the stored bytes is written in pieces, so the stored bytes are never copied.
+std::uint64_t ZsWriter::writeBlock(std::uint8_t level, std::span<const std::uint8_t> stored) {
+    std::vector<std::uint8_t> head;
+    appendUleb128(head, stored.size() + 1);
+    head.push_back(level);
+    const std::uint64_t crc = crc64xz(stored, crc64xz({&head.back(), 1}));
+    std::vector<std::uint8_t> tail;
+    appendLe64(tail, crc);
     const std::uint64_t offset = end_;
-    writeAt(offset, block);
-    end_ += block.size();
+    writeAt(offset, head);
+    writeAt(offset + head.size(), stored);
+    writeAt(offset + head.size() + stored.size(), tail);
+    const std::uint64_t length = head.size() + stored.size() + tail.size();
+    end_ += length;
     ++blocksWritten_;
-    return block.size();
+    startWriteback();
+    return length;
+}
+
+// Hands every full stretch written so far to the disk without waiting for it, so the fsync at
+// the end finds little left to write (the disk works while the rest is being produced).
+void ZsWriter::startWriteback() {
+    constexpr std::uint64_t kStretch = 8u << 20;
+    if (end_ - writebackStarted_ < kStretch) {
+        return;
+    }
+    // Advice only: when the kernel refuses, the fsync at the end writes it all.
+    ::sync_file_range(fd_, static_cast<off_t>(writebackStarted_),
+                      static_cast<off_t>(end_ - writebackStarted_), SYNC_FILE_RANGE_WRITE);
+    writebackStarted_ = end_;
 }
 
 void ZsWriter::addBlock(std::vector<std::string> records) {
@@ -311,7 +327,7 @@ void ZsWriter::addBlock(std::vector<std::string> records) {
     });
 }
 
-void ZsWriter::addEncodedBlock(std::vector<std::uint8_t> stored,
+void ZsWriter::addEncodedBlock(std::span<const std::uint8_t> stored,
                                std::span<const std::uint8_t> payload, std::string first,
                                std::string last) {
     if (haveRecord_ && first < lastRecord_) {
@@ -325,11 +341,9 @@ void ZsWriter::addEncodedBlock(std::vector<std::uint8_t> stored,
     lastRecord_ = last;
     haveRecord_ = true;
     sha_.update(payload);
-    Compressed block;
-    block.stored = std::move(stored);
-    block.first = std::move(first);
-    block.last = std::move(last);
-    writeData(std::move(block));  // hashes block.payload, which is empty
+    const std::uint64_t offset = end_;
+    const std::uint64_t length = writeBlock(0, stored);
+    addEntry(0, std::move(first), std::move(last), offset, length);
 }
 
 void ZsWriter::drainOne() {

@@ -62,8 +62,9 @@ public:
     // unchanged (a repair copying intact blocks): `payload` is what they decode to (records with
     // their length prefixes, hashed for the header), `first` and `last` its first and last
     // records, which must follow every record already written. Throws ZsWriteError.
-    void addEncodedBlock(std::vector<std::uint8_t> stored, std::span<const std::uint8_t> payload,
-                         std::string first, std::string last);
+    void addEncodedBlock(std::span<const std::uint8_t> stored,
+                         std::span<const std::uint8_t> payload, std::string first,
+                         std::string last);
     // Writes the remaining index levels and the final header, then the magic. Throws
     // ZsWriteError (for example when no record was added: a ZS file holds at least one).
     void finish();
@@ -80,9 +81,10 @@ private:
     void addEntry(std::size_t level, std::string first, std::string last, std::uint64_t offset,
                   std::uint64_t length);
     void flushLevel(std::size_t level);
-    std::uint64_t writeBlock(std::uint8_t level, const std::vector<std::uint8_t>& stored);
+    std::uint64_t writeBlock(std::uint8_t level, std::span<const std::uint8_t> stored);
     std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& payload) const;
-    void writeAt(std::uint64_t offset, const std::vector<std::uint8_t>& bytes);
+    void writeAt(std::uint64_t offset, std::span<const std::uint8_t> bytes);
+    void startWriteback();
     std::vector<std::uint8_t> headerBytes(std::uint64_t rootOffset, std::uint64_t rootLength,
                                           std::uint64_t total, const Sha256Digest& sha) const;
 
@@ -91,6 +93,7 @@ private:
     WriterOptions options_;
     int fd_ = -1;
     std::uint64_t end_ = 0;
+    std::uint64_t writebackStarted_ = 0;  // bytes before it are on their way to the disk
     bool finished_ = false;
     std::string lastRecord_;
     bool haveRecord_ = false;

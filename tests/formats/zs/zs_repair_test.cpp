@@ -10,6 +10,7 @@
 #include <set>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/checksums.h"
 #include "formats/common/diagnostic.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_repair.h"
@@ -209,6 +210,217 @@ TEST(ZsRepair, DamagedCorpusFilesYieldOnlyBaseRecords) {
         }
     }
     EXPECT_GT(repaired, 20);
+}
+
+// ---- the output's final check: data blocks compared with the input, not decoded again ----
+
+std::vector<std::uint8_t> readBytes(const fs::path& path, std::uint64_t at, std::size_t n) {
+    std::ifstream f(path, std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(at));
+    std::vector<std::uint8_t> out(n);
+    f.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(n));
+    return out;
+}
+
+void writeBytes(const fs::path& path, std::uint64_t at, std::span<const std::uint8_t> bytes) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(at));
+    f.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<std::uint8_t> le64(std::uint64_t value) {
+    std::vector<std::uint8_t> out;
+    for (int i = 0; i < 8; ++i) {
+        out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+    }
+    return out;
+}
+
+std::vector<BlockFrame> frames(const fs::path& path, BlockKind kind) {
+    auto file = ZsFile::open(openMappedFile(path));
+    std::vector<BlockFrame> out;
+    for (std::uint64_t at = file->blocksBegin(); at < file->blocksEnd();) {
+        const FrameRead frame = readFrame(file->source(), at, file->blocksEnd());
+        if (frame.frame.kind() == kind) {
+            out.push_back(frame.frame);
+        }
+        at = frame.frame.end();
+    }
+    return out;
+}
+
+// Gives a block the CRC its bytes have now, so only a comparison of the bytes can tell.
+void fixCrc(const fs::path& path, const BlockFrame& frame) {
+    const auto body = readBytes(path, frame.payloadOffset() - 1, frame.bodyLength);
+    writeBytes(path, frame.end() - 8, le64(crc64xz(body)));
+}
+
+// Ten blocks of 100 records, stored as they are (codec none), so a changed byte in a record
+// still reads as records.
+void writeTenPlain(const fs::path& path) {
+    WriterOptions options;
+    options.codec = Codec::None;
+    options.threads = 1;
+    ZsWriter writer(path, {{"name", "ten"}}, options);
+    for (int b = 0; b < 10; ++b) {
+        writer.addBlock(keys(b * 100, 100));
+    }
+    writer.finish();
+}
+
+void expectRefused(const fs::path& input, const fs::path& output, const RepairOptions& options,
+                   const std::string& code) {
+    try {
+        repairZsFile(input, output, options);
+        ADD_FAILURE() << "a damaged output was published";
+    } catch (const RepairError& e) {
+        EXPECT_NE(std::string(e.what()).find(code), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(output));
+    for (const auto& entry : fs::directory_iterator(output.parent_path())) {
+        EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
+    }
+}
+
+// A copied block whose bytes change after writing, its CRC made to match: the records still
+// read (a key's last digit changed, order kept), so nothing but the comparison with the input's
+// bytes (or a second decode and the data hash) can catch it. The repair refuses to publish.
+TEST(ZsRepair, TheFinalCheckRefusesACopiedBlockThatIsNotTheInputsBytes) {
+    Scratch dir;
+    writeTenPlain(dir / "in.zs");
+    RepairOptions options;
+    bool called = false;
+    options.beforeOutputCheck = [&](const fs::path& stage) {
+        called = true;
+        const BlockFrame block = frames(stage, BlockKind::Data).at(3);
+        const auto payload = readBytes(stage, block.payloadOffset(), block.payloadLength());
+        // The first record: its length byte, then "key000300"; make it "key000301" (still
+        // below the second record, "key000301", so the order holds).
+        ASSERT_EQ(payload.at(0), 9u);
+        ASSERT_EQ(payload.at(9), '0');
+        writeBytes(stage, block.payloadOffset() + 9, std::vector<std::uint8_t>{'1'});
+        fixCrc(stage, block);
+    };
+    expectRefused(dir / "in.zs", dir / "out.zs", options, "ZS-COPY-MISMATCH");
+    EXPECT_TRUE(called);
+}
+
+TEST(ZsRepair, TheFinalCheckRefusesACopiedBlockWithAWrongCrc) {
+    Scratch dir;
+    const auto blocks = writeTen(dir / "in.zs");
+    flipByte(dir / "in.zs", blocks[4] + 20);  // a loss in the input as well
+    RepairOptions options;
+    options.beforeOutputCheck = [&](const fs::path& stage) {
+        const BlockFrame block = frames(stage, BlockKind::Data).at(6);
+        flipByte(stage, block.payloadOffset() + 5);
+    };
+    expectRefused(dir / "in.zs", dir / "out.zs", options, "ZS-BLOCK-CRC");
+}
+
+// The header's data hash changed (and the header's CRC made to match): the data blocks are the
+// copies they should be, so only the hash the repair took of the payloads it checked catches it.
+TEST(ZsRepair, TheFinalCheckRefusesAWrongDataHash) {
+    Scratch dir;
+    writeTen(dir / "in.zs");
+    RepairOptions options;
+    options.beforeOutputCheck = [&](const fs::path& stage) {
+        // The header: magic, u64 length, then root offset, root length, total length, SHA-256.
+        const auto length = readBytes(stage, 8, 8);
+        std::uint64_t n = 0;
+        for (int i = 7; i >= 0; --i) {
+            n = (n << 8) | length[static_cast<std::size_t>(i)];
+        }
+        flipByte(stage, 16 + 24 + 3);
+        writeBytes(stage, 16 + n, le64(crc64xz(readBytes(stage, 16, n))));
+    };
+    expectRefused(dir / "in.zs", dir / "out.zs", options, "ZS-SHA256");
+}
+
+// The index is checked in full: a changed index block is refused (here by its CRC).
+TEST(ZsRepair, TheFinalCheckRefusesADamagedIndex) {
+    Scratch dir;
+    writeTen(dir / "in.zs");
+    RepairOptions options;
+    options.beforeOutputCheck = [&](const fs::path& stage) {
+        const BlockFrame root = frames(stage, BlockKind::Index).back();
+        flipByte(stage, root.payloadOffset() + 2);
+    };
+    expectRefused(dir / "in.zs", dir / "out.zs", options, "ZS-BLOCK-CRC");
+}
+
+// The validator's copied mode on its own: a file checked against its own blocks is valid, with
+// the diagnostics of a full validation; a list with a block too many, a wrong copy or a wrong
+// hash is an error.
+ZsCopiedData copiesOf(const ZsFile& file) {
+    ZsCopiedData copied;
+    Sha256 sha;
+    for (std::uint64_t at = file.blocksBegin(); at < file.blocksEnd();) {
+        const FrameRead frame = readFrame(file.source(), at, file.blocksEnd());
+        at = frame.frame.end();
+        if (frame.frame.kind() != BlockKind::Data) {
+            continue;
+        }
+        const Payload payload =
+            decodePayload(file.source(), frame.frame, *file.header().codec, file.limits());
+        sha.update(payload.bytes.bytes);
+        ZsCopiedBlock block{
+            &file.source(), frame.frame.payloadOffset(), frame.frame.payloadLength(), 0, {}, {}};
+        RecordCursor cursor(payload.bytes.bytes);
+        while (auto r = cursor.next()) {
+            const std::string text(r->begin(), r->end());
+            block.first = block.records++ == 0 ? text : block.first;
+            block.last = text;
+        }
+        copied.blocks.push_back(std::move(block));
+    }
+    copied.dataSha256 = sha.finish();
+    return copied;
+}
+
+std::vector<std::string> errorCodes(const ZsFile& file, const ZsCopiedData* copied) {
+    CollectingSink sink;
+    ZsValidator(std::shared_ptr<const ZsFile>(&file, [](const ZsFile*) {}), copied)
+        .run(sink, ValidationOptions{});
+    std::vector<std::string> out;
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.severity == Severity::Error) {
+            out.push_back(d.code);
+        }
+    }
+    return out;
+}
+
+TEST(ZsValidatorCopied, AcceptsExactCopiesAndRefusesAnythingElse) {
+    Scratch dir;
+    writeTen(dir / "a.zs");
+    auto file = ZsFile::open(openMappedFile(dir / "a.zs"));
+    ZsCopiedData copied = copiesOf(*file);
+    ASSERT_EQ(copied.blocks.size(), 10u);
+    EXPECT_TRUE(errorCodes(*file, &copied).empty());
+
+    ZsCopiedData extra = copied;
+    extra.blocks.push_back(extra.blocks.back());
+    EXPECT_EQ(errorCodes(*file, &extra), std::vector<std::string>{"ZS-COPY-MISMATCH"});
+
+    ZsCopiedData fewer = copied;
+    fewer.blocks.pop_back();  // the last block is then not a copy
+    EXPECT_EQ(errorCodes(*file, &fewer), std::vector<std::string>{"ZS-COPY-MISMATCH"});
+
+    ZsCopiedData swapped = copied;
+    std::swap(swapped.blocks[2], swapped.blocks[3]);
+    const auto codes = errorCodes(*file, &swapped);
+    EXPECT_EQ(std::count(codes.begin(), codes.end(), "ZS-COPY-MISMATCH"), 2) << codes.size();
+
+    ZsCopiedData hash = copied;
+    hash.dataSha256[0] ^= 1;
+    EXPECT_EQ(errorCodes(*file, &hash), std::vector<std::string>{"ZS-SHA256"});
+
+    // The records given for a copy are what the order and key checks see: a first record that
+    // sorts before the block ahead of it is an error like any other.
+    ZsCopiedData keysOff = copied;
+    keysOff.blocks[5].first = "key000000";
+    EXPECT_FALSE(errorCodes(*file, &keysOff).empty());
 }
 
 }  // namespace
