@@ -36,7 +36,9 @@ struct Collected final : DiffSink {
 template <typename T>
 std::vector<std::uint8_t> bytesOf(const std::vector<T>& values) {
     std::vector<std::uint8_t> out(values.size() * sizeof(T));
-    std::memcpy(out.data(), values.data(), out.size());
+    if (!out.empty()) {  // an empty vector's data() may be null
+        std::memcpy(out.data(), values.data(), out.size());
+    }
     return out;
 }
 

@@ -70,7 +70,9 @@ inline nlohmann::json ztManifest(nlohmann::json tensors) {
 
 inline std::vector<std::uint8_t> f32Bytes(const std::vector<float>& values) {
     std::vector<std::uint8_t> out(values.size() * 4);
-    std::memcpy(out.data(), values.data(), out.size());
+    if (!out.empty()) {  // an empty vector's data() may be null
+        std::memcpy(out.data(), values.data(), out.size());
+    }
     return out;
 }
 
