@@ -489,8 +489,8 @@ private:
             d.description = "the same JSON written differently";
             return put(std::move(d));
         }
-        d.description = std::to_string(d.fields.size() + more) + " value" +
-                        (d.fields.size() + more == 1 ? "" : "s") + " differ";
+        d.description = std::to_string(d.fields.size() + more) +
+                        (d.fields.size() + more == 1 ? " value differs" : " values differ");
         return put(std::move(d));
     }
 
@@ -628,8 +628,9 @@ public:
         field("pq_k", la.pqK, lb.pqK);
         ++summary_.compared;
         if (!header.fields.empty()) {
-            header.description = std::to_string(header.fields.size()) + " header field" +
-                                 (header.fields.size() == 1 ? "" : "s") + " differ";
+            header.description =
+                std::to_string(header.fields.size()) +
+                (header.fields.size() == 1 ? " header field differs" : " header fields differ");
             if (!put(std::move(header))) {
                 return DiffOutcome::Stopped;
             }

@@ -87,7 +87,7 @@ if(EXISTS ${sl_corrupt}/shard_vector_value_changed_fp_fixed AND EXISTS ${sl_corr
                     STDOUT "encoding indexes/idx-raw/vectors: 300 vectors stored as raw values")
     strata_cli_test(diff_shardlake_datasets EXIT 1 ARGS diff ${sl_corrupt}/_base/datasets/ds-small
                     ${sl_corrupt}/dataset_dims_mismatch/datasets/ds-small
-                    STDOUT "^changed  datasets/ds-small/info.json: 1 value differ\n +\\$\\.dims: 16 → 8\n")
+                    STDOUT "^changed  datasets/ds-small/info.json: 1 value differs\n +\\$\\.dims: 16 → 8\n")
     strata_cli_test(diff_shardlake_bad_shard EXIT 2 ARGS diff
                     ${sl_corrupt}/_base/indexes/idx-raw/shards/shard-0000.sidx
                     ${sl_corrupt}/shard_bad_magic/indexes/idx-raw/shards/shard-0000.sidx
