@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -64,6 +65,18 @@ void publishRepairFolder(const std::filesystem::path& staged, const std::filesys
         throw RepairError(output.string() + ": " +
                           (error == EEXIST ? std::string("exists; a repair never replaces a file")
                                            : std::string(std::strerror(error))));
+    }
+}
+
+void refuseOutputInsideInput(const std::filesystem::path& input,
+                             const std::filesystem::path& output) {
+    std::error_code ec;
+    const std::filesystem::path in = std::filesystem::weakly_canonical(input, ec);
+    const std::filesystem::path out = std::filesystem::weakly_canonical(output, ec);
+    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
+    if (!ec && end == in.end()) {
+        throw RepairError(output.string() + ": inside " + input.string() +
+                          "; a repair never writes into its input");
     }
 }
 

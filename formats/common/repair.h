@@ -89,6 +89,11 @@ void publishRepairOutput(const std::filesystem::path& staged, const std::filesys
 // (renameat2 RENAME_NOREPLACE). Throws RepairError naming `output` when it is taken.
 void publishRepairFolder(const std::filesystem::path& staged, const std::filesystem::path& output);
 
+// Throws RepairError when `output` lies inside `input` (or is it): writing there would change
+// what is being repaired.
+void refuseOutputInsideInput(const std::filesystem::path& input,
+                             const std::filesystem::path& output);
+
 // A stage beside `output` for the repair to write into: ".NAME.strata-repair-PID".
 std::filesystem::path repairStagePath(const std::filesystem::path& output);
 

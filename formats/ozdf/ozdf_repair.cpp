@@ -872,18 +872,6 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
     options.reportProgress(1.0, "done");
 }
 
-// An output inside the input folder would change what is being repaired.
-void refuseInside(const fs::path& input, const fs::path& output) {
-    std::error_code ec;
-    const fs::path in = fs::weakly_canonical(input, ec);
-    const fs::path out = fs::weakly_canonical(output, ec);
-    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
-    if (!ec && end == in.end()) {
-        throw RepairError(output.string() + ": inside " + input.string() +
-                          "; a repair never writes into its input");
-    }
-}
-
 }  // namespace
 
 fs::path ozdfQuarantinePath(const fs::path& output) {
@@ -911,7 +899,7 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
             }
         }
     }
-    refuseInside(input, output);
+    refuseOutputInsideInput(input, output);
     InputKind kind = InputKind::Standalone;
     if (fs::is_directory(input, ec)) {
         kind = ozdf::opensAsDocument(input) ? InputKind::Directory : InputKind::Corpus;

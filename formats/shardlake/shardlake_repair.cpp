@@ -82,17 +82,6 @@ void repairAlias(Context& ctx, const std::string& file) {
 
 // --- the whole root --------------------------------------------------------------------------
 
-void refuseInside(const fs::path& input, const fs::path& output) {
-    std::error_code ec;
-    const fs::path in = fs::weakly_canonical(input, ec);
-    const fs::path out = fs::weakly_canonical(output, ec);
-    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
-    if (!ec && end == in.end()) {
-        throw RepairError(output.string() + ": inside " + input.string() +
-                          "; a repair never writes into its input");
-    }
-}
-
 void requireRoot(const fs::path& input) {
     std::error_code ec;
     if (!fs::is_directory(input, ec)) {
@@ -163,7 +152,7 @@ RepairReport repairShardlakeRoot(const std::filesystem::path& input,
     using namespace shardlake::repair;
     RepairReport report = beginRepair("vectors", output, options);
     requireRoot(input);
-    refuseInside(input, output);
+    refuseOutputInsideInput(input, output);
     Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}, {}};
     const Store& in = *ctx.store;
     std::size_t indexCount = 0;

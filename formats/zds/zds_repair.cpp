@@ -733,18 +733,6 @@ std::shared_ptr<ZdsDataset> openDataset(const fs::path& input, const RepairOptio
     }
 }
 
-// An output inside the input folder would change the dataset being repaired.
-void refuseInside(const fs::path& input, const fs::path& output) {
-    std::error_code ec;
-    const fs::path in = fs::weakly_canonical(input, ec);
-    const fs::path out = fs::weakly_canonical(output, ec);
-    const auto [end, rest] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
-    if (!ec && end == in.end()) {
-        throw RepairError(output.string() + ": inside " + input.string() +
-                          "; a repair never writes into its input");
-    }
-}
-
 }  // namespace
 
 fs::path zdsQuarantinePath(const fs::path& output) {
@@ -767,7 +755,7 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
             }
         }
     }
-    refuseInside(input, output);
+    refuseOutputInsideInput(input, output);
     std::optional<SalvagedArchive> salvaged;
     const auto dataset = openDataset(input, options, report, salvaged);
     std::vector<ZdsQuarantined> quarantine;

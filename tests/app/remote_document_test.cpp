@@ -58,6 +58,20 @@ bool serversRequired() {
            (required != nullptr && std::string(required) == "1");
 }
 
+// Skips the test when a test server cannot run here (`missing` says why), or fails it where
+// the servers are required.
+#define REQUIRE_TEST_SERVER(what, missing)                                                      \
+    do {                                                                                        \
+        const std::string whyMissing = (missing);                                               \
+        if (!whyMissing.empty()) {                                                              \
+            const QByteArray why = (std::string(what) + " unavailable: " + whyMissing).c_str(); \
+            if (serversRequired()) {                                                            \
+                QFAIL(why.constData());                                                         \
+            }                                                                                   \
+            QSKIP(why.constData());                                                             \
+        }                                                                                       \
+    } while (false)
+
 QByteArray readAll(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -77,14 +91,7 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("remote_document_test"));
         QSettings().clear();
         STRATA_QSKIP_WITHOUT_CORPUS();
-        const std::string missing = strata::test::nginxMissing();
-        if (!missing.empty()) {
-            const QByteArray why = ("remote test server unavailable: " + missing).c_str();
-            if (serversRequired()) {
-                QFAIL(why.constData());
-            }
-            QSKIP(why.constData());
-        }
+        REQUIRE_TEST_SERVER("remote test server", strata::test::nginxMissing());
         try {
             nginx_ = std::make_unique<strata::test::NginxServer>(strata::test::corpusRoot());
         } catch (const std::exception& e) {
@@ -361,10 +368,7 @@ private slots:
     // A raw tensor in a remote .zt is not read whole to show it: the values table reads the
     // cells it shows, "…" until their bytes have come.
     void tensorValuesReadOnlyWhatIsShown() {
-        if (!strata::test::proxyMissing().empty()) {
-            QVERIFY(!serversRequired());
-            QSKIP("fault proxy unavailable");
-        }
+        REQUIRE_TEST_SERVER("fault proxy", strata::test::proxyMissing());
         QTemporaryDir dir;
         constexpr std::uint64_t kRows = 2000, kColumns = 1000;
         std::vector<float> values(kRows * kColumns);
@@ -430,10 +434,7 @@ private slots:
         QCOMPARE(after->hexView()->cursorOffset(), quint64(4096));
 
         // A failed reload leaves the tab as it was and says why.
-        if (!strata::test::proxyMissing().empty()) {
-            QVERIFY(!serversRequired());
-            return;
-        }
+        REQUIRE_TEST_SERVER("fault proxy", strata::test::proxyMissing());
         strata::test::FaultProxy proxy(nginx_->port());
         const QString flaky =
             QString::fromStdString(proxy.url("reload", "s500a1", std::string("/") + kSmallFile));
@@ -448,14 +449,7 @@ private slots:
     }
 
     void cancelsAStalledOpen() {
-        const std::string missing = strata::test::proxyMissing();
-        if (!missing.empty()) {
-            const QByteArray why = ("fault proxy unavailable: " + missing).c_str();
-            if (serversRequired()) {
-                QFAIL(why.constData());
-            }
-            QSKIP(why.constData());
-        }
+        REQUIRE_TEST_SERVER("fault proxy", strata::test::proxyMissing());
         strata::test::FaultProxy proxy(nginx_->port());
         // Headers, then nothing for a minute.
         const QString stalled =
@@ -478,14 +472,7 @@ private slots:
     // records table asks for its next block in the background; each shows the file's bytes
     // once they have come.
     void viewsNeverWaitForTheServer() {
-        const std::string missing = strata::test::proxyMissing();
-        if (!missing.empty()) {
-            const QByteArray why = ("fault proxy unavailable: " + missing).c_str();
-            if (serversRequired()) {
-                QFAIL(why.constData());
-            }
-            QSKIP(why.constData());
-        }
+        REQUIRE_TEST_SERVER("fault proxy", strata::test::proxyMissing());
         strata::test::FaultProxy proxy(nginx_->port());
         const QString slow =
             QString::fromStdString(proxy.url("views", "delay3000a2", std::string("/") + kBigFile));
@@ -568,16 +555,8 @@ private slots:
     // s3:// with the dialog's endpoint and profile: signed with the profile's keys (checked by
     // the fault proxy in front of s3rver), refused with wrong ones, unsigned when anonymous.
     void opensS3WithProfileAndEndpoint() {
-        for (const std::string& missing :
-             {strata::test::s3rverMissing(), strata::test::proxyMissing()}) {
-            if (!missing.empty()) {
-                const QByteArray why = ("S3 test server unavailable: " + missing).c_str();
-                if (serversRequired()) {
-                    QFAIL(why.constData());
-                }
-                QSKIP(why.constData());
-            }
-        }
+        REQUIRE_TEST_SERVER("S3 test server", strata::test::s3rverMissing());
+        REQUIRE_TEST_SERVER("S3 test server", strata::test::proxyMissing());
         strata::test::S3Server s3({"strata"});
         strata::test::FaultProxy proxy(s3.port(), {"S3RVER:S3RVER"});
         const QByteArray bytes = readAll(corpusFile(kSmallFile));

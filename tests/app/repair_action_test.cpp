@@ -24,6 +24,20 @@
 using namespace strata;
 using namespace strata::gui;
 
+namespace {
+
+// Tools > Repair… plans as a job, starts the repair as another, then opens the copy: waits
+// for all three.
+bool waitForPlanAndRepair(MainWindow& window) {
+    if (!window.waitUntilIdle(30000) || !window.waitUntilIdle(30000)) {
+        return false;
+    }
+    QCoreApplication::processEvents();
+    return window.waitUntilIdle(30000);
+}
+
+}  // namespace
+
 class RepairActionTest : public QObject {
     Q_OBJECT
 
@@ -64,10 +78,7 @@ private slots:
         QVERIFY(window.waitUntilIdle(30000));
         const int tabs = window.documentCount();
         QVERIFY(window.repairCurrent() != nullptr);
-        QVERIFY(window.waitUntilIdle(30000));  // the plan
-        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
-        QCoreApplication::processEvents();
-        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(waitForPlanAndRepair(window));
 
         const QString repaired = dir_.filePath("damaged-repaired.zs");
         QVERIFY(QFileInfo::exists(repaired));
@@ -104,10 +115,7 @@ private slots:
         QVERIFY(window.waitUntilIdle(30000));
         const int tabs = window.documentCount();
         QVERIFY(window.repairCurrent() != nullptr);
-        QVERIFY(window.waitUntilIdle(30000));  // the plan
-        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
-        QCoreApplication::processEvents();
-        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(waitForPlanAndRepair(window));
 
         const QString repaired = dir_.filePath("dataset-repaired");
         QVERIFY(QFileInfo(repaired).isDir());
@@ -142,10 +150,7 @@ private slots:
             QVERIFY(window.waitUntilIdle(30000));
             const int tabs = window.documentCount();
             QVERIFY(window.repairCurrent() != nullptr);
-            QVERIFY(window.waitUntilIdle(30000));  // the plan
-            QVERIFY(window.waitUntilIdle(30000));  // the repair it started
-            QCoreApplication::processEvents();
-            QVERIFY(window.waitUntilIdle(30000));
+            QVERIFY(waitForPlanAndRepair(window));
             QCOMPARE(window.documentCount(), tabs + 1);
         }
         const QString repairedBook = dir_.filePath("book-repaired");
@@ -190,10 +195,7 @@ private slots:
 
         const int tabs = window.documentCount();
         QVERIFY(window.repairCurrent({}, true) != nullptr);
-        QVERIFY(window.waitUntilIdle(30000));  // the plan
-        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
-        QCoreApplication::processEvents();
-        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(waitForPlanAndRepair(window));
         QVERIFY(QFileInfo::exists(repaired));
         QCOMPARE(window.documentCount(), tabs + 1);
         QCOMPARE(window.currentView()->document()->path(), repaired);
@@ -218,10 +220,7 @@ private slots:
         QVERIFY(window.waitUntilIdle(30000));
         const int tabs = window.documentCount();
         QVERIFY(window.repairCurrent() != nullptr);
-        QVERIFY(window.waitUntilIdle(30000));  // the plan
-        QVERIFY(window.waitUntilIdle(30000));  // the repair it started
-        QCoreApplication::processEvents();
-        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(waitForPlanAndRepair(window));
 
         const QString repaired = dir_.filePath("store.v1-repaired");
         QVERIFY(QFileInfo(repaired).isDir());
