@@ -18,16 +18,7 @@ file(WRITE "${WORK}/in/book/CHAPTERS-01.ozdp" "#### DATA\none\n\n")
 file(WRITE "${WORK}/in/book/CHAPTERS-03.ozdp" "#### NAME\nlost\n\n")
 file(WRITE "${WORK}/in/book/CHAPTERS-04.ozdp" "#### DATA\nfour\n\n")
 
-function(run expected_exit)
-    execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${WORK}"
-                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT rc EQUAL expected_exit)
-        list(JOIN ARGN " " shown)
-        message(FATAL_ERROR "strata-cli ${shown}: exit ${rc}, expected ${expected_exit}\n${out}\n${err}")
-    endif()
-    set(last_out "${out}" PARENT_SCOPE)
-    set(last_err "${err}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/cli_run_function.cmake")
 
 function(expect text)
     string(FIND "${last_out}" "${text}" at)

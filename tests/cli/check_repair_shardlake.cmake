@@ -13,16 +13,7 @@ foreach(case ok_raw ok_pq shard_truncated)
     file(COPY "${CORPUS}/${case}" DESTINATION "${WORK}")
 endforeach()
 
-function(run expected_exit)
-    execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${WORK}"
-                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT rc EQUAL expected_exit)
-        list(JOIN ARGN " " shown)
-        message(FATAL_ERROR "strata-cli ${shown}: exit ${rc}, expected ${expected_exit}\n${out}\n${err}")
-    endif()
-    set(last_out "${out}" PARENT_SCOPE)
-    set(last_err "${err}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/cli_run_function.cmake")
 
 run(0 repair ok_raw --out whole)
 if(NOT last_out MATCHES "Shardlake ok_raw: 600 vectors recovered, 0 losses, written to whole")

@@ -14,15 +14,7 @@ foreach(i RANGE 1 5)
 endforeach()
 file(WRITE "${WORK}/in/collections/c/meta/data.jsonl" "${data}")
 
-function(run expected_exit)
-    execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${WORK}"
-                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT rc EQUAL expected_exit)
-        list(JOIN ARGN " " shown)
-        message(FATAL_ERROR "strata-cli ${shown}: exit ${rc}, expected ${expected_exit}\n${out}\n${err}")
-    endif()
-    set(last_out "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/cli_run_function.cmake")
 
 run(0 zds reindex in)
 # Damage: d3's line keeps its length but is no JSON any more; a garbage line follows the data.

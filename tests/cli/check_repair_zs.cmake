@@ -12,15 +12,7 @@ foreach(i RANGE 10000 29999)
 endforeach()
 file(WRITE "${WORK}/sorted.txt" "${lines}")
 
-function(run expected_exit)
-    execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${WORK}"
-                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT rc EQUAL expected_exit)
-        list(JOIN ARGN " " shown)
-        message(FATAL_ERROR "strata-cli ${shown}: exit ${rc}, expected ${expected_exit}\n${out}\n${err}")
-    endif()
-    set(last_out "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/cli_run_function.cmake")
 
 run(0 zs make --codec deflate --approx-block-size 4096 "{}" sorted.txt in.zs)
 file(SIZE "${WORK}/in.zs" size)
