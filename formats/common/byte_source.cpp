@@ -30,6 +30,9 @@ namespace {
 // into a buffer that stays in the cache, several times more in a virtual machine. Smaller
 // files close it, so that thousands of them open at once need no descriptors.
 constexpr std::uint64_t kKeepDescriptorFrom = 16U << 20U;
+// Reads shorter than this copy from the mapping: a system call per field (an index entry's
+// 2-byte length, one byte before a line) costs far more than the page fault it saves.
+constexpr std::size_t kPreadFrom = 64U << 10U;
 
 class MappedFileSource final : public ByteSource {
 public:
@@ -60,7 +63,7 @@ public:
             return 0;
         }
         std::size_t done = 0;
-        while (fd_ >= 0 && done < n) {
+        while (fd_ >= 0 && n >= kPreadFrom && done < n) {
             const ssize_t got =
                 ::pread(fd_, out.data() + done, n - done, static_cast<off_t>(offset + done));
             if (got < 0 && errno == EINTR) {

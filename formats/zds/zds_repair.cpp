@@ -12,6 +12,7 @@
 
 #include "formats/common/diagnostic.h"
 #include "zds_json_line.h"
+#include "zds_line_index.h"
 #include "zds_live_set.h"
 #include "zds_reader.h"
 #include "zds_repair_quarantine.h"
@@ -589,10 +590,67 @@ void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWr
     }
 }
 
-void validateOutput(const fs::path& target) {
-    auto validator = makeZdsValidator(target);
+// The lines a JSONL collection's repair copies, as the writer writes them: a live document's
+// line or a line of data.jsonl, without its final '\n', under the key the writer gives it.
+class PlannedLines final : public ZdsCopiedLines {
+public:
+    explicit PlannedLines(const ZdsCollectionWrite& write)
+        : write_(write), live_(write.source->liveSet()) {}
+
+    std::uint64_t count() const override { return write_.documents.size(); }
+
+    ZdsCopiedLine line(std::uint64_t n) const override {
+        const ZdsWriteDoc& d = write_.documents[n];
+        ZdsCopiedLine out;
+        if (d.originalIndex) {
+            const Region region = live_->region(*d.originalIndex);
+            out.bytes = region.source->view(region.offset, region.length);
+            out.key = live_->id(*d.originalIndex);
+        } else if (d.dataRange) {
+            out.bytes = write_.source->data->view(d.dataRange->first, d.dataRange->second);
+        }
+        if (!out.bytes.empty() && out.bytes.bytes.back() == '\n') {
+            out.bytes.bytes = out.bytes.bytes.first(out.bytes.size() - 1);
+        }
+        if (d.dataRange) {
+            out.key = jsonLineId(withoutLineEnd(out.bytes.bytes)).value_or("");
+        }
+        return out;
+    }
+
+    // Whether every document of `write` is such a copy.
+    static bool covers(const ZdsCollectionWrite& write) {
+        return write.layout == ZdsLayout::Jsonl && write.source != nullptr &&
+               write.source->mode() == ZdsStorageMode::Jsonl &&
+               std::all_of(write.documents.begin(), write.documents.end(),
+                           [](const ZdsWriteDoc& d) { return d.originalIndex || d.dataRange; });
+    }
+
+private:
+    const ZdsCollectionWrite& write_;
+    std::shared_ptr<const ZdsLiveSet> live_;
+};
+
+// The output's final check. When the writer wrote exactly the plan (no notes), the lines of
+// each JSONL collection are compared with the input lines the plan checked instead of being
+// parsed again (makeZdsCopyCheck); everything else is validated in full.
+void validateOutput(const fs::path& target, const std::vector<ZdsCollectionWrite>& writes,
+                    bool wroteThePlan, const RepairOptions& options) {
+    std::vector<std::unique_ptr<PlannedLines>> planned;
+    ZdsCopiedData copied;
+    for (const ZdsCollectionWrite& w : writes) {
+        if (wroteThePlan && PlannedLines::covers(w)) {
+            planned.push_back(std::make_unique<PlannedLines>(w));
+            copied.collections.emplace(w.name, planned.back().get());
+        }
+    }
+    auto validator = makeZdsCopyCheck(target, &copied);
     CollectingSink sink;
-    validator->run(sink, ValidationOptions{});
+    ValidationOptions validation;
+    validation.cancel = options.cancel;
+    if (validator->run(sink, validation) == ValidationOutcome::Cancelled) {
+        throw RepairError("cancelled");
+    }
     requireValidOutput(sink.diagnostics());
 }
 
@@ -622,7 +680,10 @@ void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWri
         for (const std::string& note : result.notes) {
             report.losses.push_back({note, {}});
         }
-        validateOutput(target);
+        if (options.beforeOutputCheck) {
+            options.beforeOutputCheck(target);
+        }
+        validateOutput(target, writes, result.notes.empty(), options);
         if (!quarantine.empty()) {
             writeZdsQuarantine(quarantined, quarantine);
             publishRepairOutput(quarantined, quarantinePath);

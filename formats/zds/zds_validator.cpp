@@ -123,6 +123,8 @@ public:
           ds_(std::move(dataset)),
           rawKeep_(std::move(rawFile)),
           tree_(tree && tree->remote() ? std::move(tree) : nullptr) {}
+    ZdsValidator(std::filesystem::path path, const ZdsCopiedData* copied)
+        : path_(std::move(path)), copied_(copied) {}
 
     ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         Reporter r(sink, options);
@@ -402,8 +404,12 @@ private:
         return nullptr;
     }
 
-    // The one definition of the live documents (zds_live_set.h), as every other view counts.
-    std::uint64_t liveCount(const ZdsCollection& c) { return c.documentCount(); }
+    // The one definition of the live documents (zds_live_set.h), as every other view counts;
+    // a checked copy's are its entries, each on its own line under its own key.
+    std::uint64_t liveCount(const ZdsCollection& c) {
+        const auto copied = copiedCounts_.find(&c);
+        return copied != copiedCounts_.end() ? copied->second : c.documentCount();
+    }
 
     bool manifestStrict(const ZdsCollection& c) {
         if (!c.manifest || c.manifest->size() > kMaxMetadataSize) {
@@ -538,7 +544,8 @@ private:
         bool ok = true;
         switch (c.mode()) {
             case ZdsStorageMode::Jsonl:
-                ok = checkJsonl(r, opt, c);
+                ok = copiedLines(c) != nullptr ? checkCopiedJsonl(r, opt, c, *copiedLines(c))
+                                               : checkJsonl(r, opt, c);
                 break;
             case ZdsStorageMode::Docs:
                 ok = checkDocs(r, opt, c);
@@ -561,6 +568,101 @@ private:
             checkManifest(r, c);
         }
         return ok;
+    }
+
+    const ZdsCopiedLines* copiedLines(const ZdsCollection& c) const {
+        if (copied_ == nullptr) {
+            return nullptr;
+        }
+        const auto it = copied_->collections.find(c.name());
+        return it != copied_->collections.end() ? it->second : nullptr;
+    }
+
+    // A repair's copy (ZdsCopiedData): every line the bytes copied there, every index entry
+    // its key and its line's place, in order, with nothing after them.
+    bool checkCopiedJsonl(Reporter& r, const ValidationOptions& opt, const ZdsCollection& c,
+                          const ZdsCopiedLines& copied) {
+        const ByteSource& data = *c.data;
+        const std::uint64_t n = copied.count();
+        const ZdxIndex* zdx = copiedIndex(r, c, n);
+        std::uint64_t at = 0;
+        bool linesMatch = true;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            if (i % kProgressEvery == 0) {
+                if (opt.cancelled()) {
+                    return false;
+                }
+                opt.reportProgress(
+                    base_ + span_ * static_cast<double>(i) / static_cast<double>(n),
+                    c.name() + ": line " + std::to_string(i) + " of " + std::to_string(n));
+            }
+            const ZdsCopiedLine line = copied.line(i);
+            const std::uint64_t length = line.bytes.size() + 1;
+            if (linesMatch && !sameLine(data, at, line.bytes.bytes)) {
+                r.error("ZDS-COPY-MISMATCH",
+                        "line " + std::to_string(i + 1) +
+                            " of data.jsonl is not the copy of the input line written there (" +
+                            std::to_string(length) + " bytes with its newline)",
+                        Region{&data, at, length}.clipped());
+                linesMatch = false;  // the places of the lines after it are unknown
+            }
+            if (zdx != nullptr) {
+                checkCopiedEntry(r, *zdx, i, line.key, at, length);
+            }
+            at += length;
+        }
+        if (linesMatch && at != data.size()) {
+            r.error(
+                "ZDS-COPY-MISMATCH",
+                "data.jsonl is " + std::to_string(data.size()) + " bytes; the " +
+                    std::to_string(n) + " lines copied there take " + std::to_string(at),
+                Region{&data, std::min(at, data.size()), data.size() - std::min(at, data.size())});
+        }
+        copiedCounts_[&c] = n;
+        return !opt.cancelled();
+    }
+
+    static bool sameLine(const ByteSource& data, std::uint64_t at,
+                         std::span<const std::uint8_t> bytes) {
+        const ByteView v = data.view(at, bytes.size() + 1);
+        return v.size() == bytes.size() + 1 && v.bytes.back() == '\n' &&
+               std::equal(bytes.begin(), bytes.end(), v.bytes.begin());
+    }
+
+    // The copy's index, when it is a whole ZDX index of `n` entries (an error otherwise).
+    const ZdxIndex* copiedIndex(Reporter& r, const ZdsCollection& c, std::uint64_t n) {
+        const ZdxIndex* zdx = c.zdx();
+        if (zdx == nullptr || zdx->layout() != ZdxLayout::Binary || !zdx->headerComplete() ||
+            zdx->version() != 1) {
+            r.error("ZDS-COPY-MISMATCH",
+                    "meta/index.bin is not the version 1 ZDX index the repair wrote",
+                    whole(c.index), ds_->storage().displayPath(c.path("meta/index.bin")));
+            return nullptr;
+        }
+        checkIndexCount(r, *zdx, c.index.get());
+        if (zdx->entryCount() != n) {
+            r.error("ZDS-COPY-MISMATCH",
+                    "meta/index.bin holds " + std::to_string(zdx->entryCount()) +
+                        " entries; the repair wrote " + std::to_string(n),
+                    Region{c.index.get(), 8, 8});
+        }
+        return zdx;
+    }
+
+    void checkCopiedEntry(Reporter& r, const ZdxIndex& zdx, std::uint64_t i, const std::string& key,
+                          std::uint64_t offset, std::uint64_t length) {
+        if (i >= zdx.entryCount()) {
+            return;
+        }
+        const ZdxEntry e = zdx.entry(i);
+        if (!e.parsed || e.id != key || e.offset != offset || e.length != length) {
+            r.error("ZDS-COPY-MISMATCH",
+                    "index entry " + std::to_string(i + 1) +
+                        " is not the one written: it should list " + quoteName(key) +
+                        " at offset " + std::to_string(offset) + ", length " +
+                        std::to_string(length),
+                    e.entry);
+        }
     }
 
     bool checkJsonl(Reporter& r, const ValidationOptions& opt, const ZdsCollection& c) {
@@ -908,6 +1010,8 @@ private:
     std::shared_ptr<ZdsDataset> ds_;
     ByteSourcePtr rawKeep_;
     FileTreePtr tree_;  // null: the local file system
+    const ZdsCopiedData* copied_ = nullptr;
+    std::map<const ZdsCollection*, std::uint64_t> copiedCounts_;
     double base_ = 0;
     double span_ = 1;
 };
@@ -967,6 +1071,11 @@ std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path,
                                             ByteSourcePtr rawFile, FileTreePtr tree) {
     return std::make_unique<ZdsValidator>(path, std::move(dataset), std::move(rawFile),
                                           std::move(tree));
+}
+
+std::unique_ptr<Validator> makeZdsCopyCheck(const std::filesystem::path& path,
+                                            const ZdsCopiedData* copied) {
+    return std::make_unique<ZdsValidator>(path, copied);
 }
 
 }  // namespace strata

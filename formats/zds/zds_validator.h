@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "formats/common/byte_source.h"
@@ -26,6 +28,34 @@ std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path,
                                             std::shared_ptr<ZdsDataset> dataset = nullptr,
                                             ByteSourcePtr rawFile = nullptr,
                                             FileTreePtr tree = nullptr);
+
+// What a repair copied into one JSONL collection of its output, in the order written: line n
+// of data.jsonl must be `bytes` followed by '\n', and index entry n must list it under `key`.
+// The bytes are those of an input line the repair already found to be one JSON object in valid
+// UTF-8 with a usable `_id`, and the keys are unique (the writer refuses an id twice).
+struct ZdsCopiedLine {
+    ByteView bytes;
+    std::string key;
+};
+
+class ZdsCopiedLines {
+public:
+    virtual ~ZdsCopiedLines() = default;
+    virtual std::uint64_t count() const = 0;
+    virtual ZdsCopiedLine line(std::uint64_t n) const = 0;
+};
+
+// The collections of a repair's output whose lines are all copies, by name.
+struct ZdsCopiedData {
+    std::map<std::string, const ZdsCopiedLines*, std::less<>> collections;
+};
+
+// The final check of a repair's output: the validator in full, except that the lines and index
+// entries of each collection in `copied` are compared with what was copied (byte for byte, key
+// for key, each entry naming its own line) instead of being parsed again; any difference is an
+// error, ZDS-COPY-MISMATCH. Such a collection's live documents are its entries.
+std::unique_ptr<Validator> makeZdsCopyCheck(const std::filesystem::path& path,
+                                            const ZdsCopiedData* copied);
 
 // The id rules: non-empty, at most 255 bytes, only [A-Za-z0-9_.-].
 bool zdsIdCharsOk(std::string_view id);

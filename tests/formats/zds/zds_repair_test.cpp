@@ -20,6 +20,7 @@
 #include "formats/zds/zds_line_index.h"
 #include "formats/zds/zds_reader.h"
 #include "formats/zds/zds_repair.h"
+#include "formats/zds/zds_validator.h"
 #include "zds_test_support.h"
 
 namespace strata {
@@ -326,6 +327,124 @@ TEST(ZdsRepair, NothingRecoverableIsAnError) {
     const auto in = makeDataset(dir.path() / "in", {{"{\"_id\":\"a\" broken"}}, false);
     EXPECT_THROW(repairZdsDataset(in, dir.path() / "out"), RepairError);
     EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+void expectRefused(const fs::path& input, const fs::path& output, const RepairOptions& options,
+                   const std::string& code) {
+    try {
+        repairZdsDataset(input, output, options);
+        ADD_FAILURE() << "a damaged output was published";
+    } catch (const RepairError& e) {
+        EXPECT_NE(std::string(e.what()).find(code), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(output));
+    EXPECT_FALSE(fs::exists(zdsQuarantinePath(output)));
+    for (const auto& entry : fs::directory_iterator(output.parent_path())) {
+        EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
+    }
+}
+
+// Changes `from` to `to` (same length) at its first place in a file of the staged output.
+void replaceInStage(const fs::path& file, const std::string& from, const std::string& to) {
+    std::string text = readAll(file);
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    ASSERT_EQ(from.size(), to.size());
+    text.replace(at, from.size(), to);
+    writeAll(file, text);
+}
+
+// The output's final check compares each line and index entry with what was copied: changes a
+// full validation would accept (a value, an entry's key that still names a line) are refused,
+// and nothing is published (not the quarantine file either).
+TEST(ZdsRepair, TheFinalCheckRefusesWhatIsNotTheCopy) {
+    ScratchDir dir("repair_final_check");
+    const auto in = makeDataset(dir.path() / "in",
+                                {{doc("a", 1)}, {"garbage", false}, {doc("b", 2)}, {doc("c", 3)}});
+    struct Damage {
+        std::string file;
+        std::string from, to;
+    };
+    const std::vector<Damage> damages = {
+        {"data.jsonl", "\"v\":2", "\"v\":7"},                // another value, still one JSON object
+        {"data.jsonl", "{\"_id\":\"c\"", "{\"_id\":\"a\""},  // a line carries another _id
+        {"index.bin", "b", "x"},  // an entry under another key, still naming its line
+    };
+    for (std::size_t k = 0; k < damages.size(); ++k) {
+        SCOPED_TRACE(damages[k].file + ": " + damages[k].from);
+        RepairOptions options;
+        bool called = false;
+        options.beforeOutputCheck = [&](const fs::path& stage) {
+            called = true;
+            replaceInStage(stage / "collections/c/meta" / damages[k].file, damages[k].from,
+                           damages[k].to);
+        };
+        expectRefused(in, dir.path() / ("out" + std::to_string(k)), options, "ZDS-COPY-MISMATCH");
+        EXPECT_TRUE(called);
+    }
+    RepairOptions appended;
+    appended.beforeOutputCheck = [&](const fs::path& stage) {
+        const fs::path data = stage / "collections/c/meta/data.jsonl";
+        writeAll(data, readAll(data) + doc("d", 4) + "\n");
+    };
+    expectRefused(in, dir.path() / "appended", appended, "ZDS-COPY-MISMATCH");
+    RepairOptions untouched;
+    untouched.beforeOutputCheck = [](const fs::path&) {};
+    EXPECT_NO_THROW(repairZdsDataset(in, dir.path() / "out", untouched));
+    expectValid(dir.path() / "out");
+}
+
+// The copy check on its own: a collection checked against its own lines gives what a full
+// validation gives; one line or entry too many or too few is an error.
+class OwnLines final : public ZdsCopiedLines {
+public:
+    OwnLines(const ZdsCollection& c, std::uint64_t count) : c_(c), count_(count) {}
+    std::uint64_t count() const override { return count_; }
+    ZdsCopiedLine line(std::uint64_t n) const override {
+        ZdsCopiedLine out;
+        if (n < c_.documentCount()) {
+            const ZdsDocument d = c_.document(n);
+            out.bytes = c_.documentBytes(d);
+            out.key = d.id;
+        } else {
+            out.bytes = {bytesOf(c_.name()), nullptr};
+            out.key = "extra";
+        }
+        if (!out.bytes.empty() && out.bytes.bytes.back() == '\n') {
+            out.bytes.bytes = out.bytes.bytes.first(out.bytes.size() - 1);
+        }
+        return out;
+    }
+
+private:
+    const ZdsCollection& c_;
+    std::uint64_t count_;
+};
+
+TEST(ZdsRepair, CopyCheckOnItsOwn) {
+    ScratchDir dir("repair_copy_check");
+    const auto path = makeDataset(dir.path() / "ds", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
+    const auto ds = ZdsDataset::open(path);
+    const ZdsCollection& c = *ds->collections.at(0);
+    for (const std::uint64_t count : {3, 2, 4}) {
+        SCOPED_TRACE(count);
+        const OwnLines lines(c, count);
+        ZdsCopiedData copied;
+        copied.collections.emplace("c", &lines);
+        CollectingSink sink;
+        EXPECT_EQ(makeZdsCopyCheck(path, &copied)->run(sink, ValidationOptions{}),
+                  ValidationOutcome::Completed);
+        std::size_t mismatches = 0;
+        for (const Diagnostic& d : sink.diagnostics()) {
+            mismatches += d.code == "ZDS-COPY-MISMATCH" ? 1 : 0;
+        }
+        EXPECT_EQ(zds_test::errorCount(sink), mismatches) << zds_test::describe(sink);
+        if (count == 3) {
+            EXPECT_EQ(mismatches, 0u) << zds_test::describe(sink);
+        } else {
+            EXPECT_GE(mismatches, 1u) << zds_test::describe(sink);
+        }
+    }
 }
 
 TEST(ZdsRepair, ArchiveInputToFolderAndArchive) {
