@@ -735,6 +735,12 @@ bool isDocumentFolder(const fs::path& folder) {
            fs::is_regular_file(folder / kWritingMarker, ec) || hasPartFiles(folder);
 }
 
+void throwIfCancelled(const RepairOptions& options) {
+    if (options.cancel != nullptr && options.cancel->cancelled()) {
+        throw RepairError("cancelled");
+    }
+}
+
 // The documents of a corpus folder, sorted by full path as the reference loads them.
 std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
                                  const RepairOptions& options, RepairReport& report) {
@@ -750,9 +756,7 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
               [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });
     std::vector<Document> documents;
     for (std::size_t i = 0; i < entries.size(); ++i) {
-        if (options.cancel != nullptr && options.cancel->cancelled()) {
-            throw RepairError("cancelled");
-        }
+        throwIfCancelled(options);
         const fs::path& path = entries[i];
         const std::string name = path.filename().string();
         std::error_code typeEc;
@@ -781,24 +785,32 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
     return documents;
 }
 
-void validate(std::unique_ptr<Validator> validator) {
+void validate(std::unique_ptr<Validator> validator, const RepairOptions& options) {
     CollectingSink sink;
-    validator->run(sink, ValidationOptions{});
+    ValidationOptions validation;
+    validation.cancel = options.cancel;
+    if (validator->run(sink, validation) == ValidationOutcome::Cancelled) {
+        throw RepairError("cancelled");
+    }
     requireValidOutput(sink.diagnostics());
 }
 
 // Reads the written output back: it must validate and hold exactly what was planned.
-void checkOutput(InputKind kind, const fs::path& target, const std::vector<Document>& planned) {
+void checkOutput(InputKind kind, const fs::path& target, const std::vector<Document>& planned,
+                 const RepairOptions& options) {
     std::vector<Document> read;
     if (kind == InputKind::Corpus) {
         auto corpus = std::make_shared<ozdf::Corpus>(ozdf::readCorpus(target));
-        validate(ozdf::makeOzdfCorpusValidator(corpus));
+        throwIfCancelled(options);
+        validate(ozdf::makeOzdfCorpusValidator(corpus), options);
         read = corpus->documents;
     } else {
         auto document = std::make_shared<Document>(ozdf::readDocument(target));
-        validate(ozdf::makeOzdfValidator(document));
+        throwIfCancelled(options);
+        validate(ozdf::makeOzdfValidator(document), options);
         read.push_back(*document);
     }
+    throwIfCancelled(options);
     const bool same = std::equal(planned.begin(), planned.end(), read.begin(), read.end(),
                                  [](const Document& a, const Document& b) {
                                      return a.filename == b.filename &&
@@ -842,12 +854,18 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
         if (kind == InputKind::Corpus) {
             ozdf::Corpus corpus;
             corpus.documents = documents;
-            ozdf::saveCorpusToFolder(corpus, target);
+            ozdf::SaveOptions save;
+            save.cancel = options.cancel;
+            ozdf::saveCorpusToFolder(corpus, target, save);
         } else {
             ozdf::saveDocument(documents.front(), stage);
         }
+        throwIfCancelled(options);
         options.reportProgress(0.8, "validating");
-        checkOutput(kind, target, documents);
+        if (options.beforeOutputCheck) {
+            options.beforeOutputCheck(target);
+        }
+        checkOutput(kind, target, documents, options);
         if (!quarantine.empty()) {
             copyQuarantined(quarantine, quarantined);
             publishRepairFolder(quarantined, quarantinePath);
@@ -865,6 +883,9 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
         fs::remove_all(stage, ec);
         if (dynamic_cast<const RepairError*>(&e) != nullptr) {
             throw;
+        }
+        if (dynamic_cast<const ozdf::SaveCancelled*>(&e) != nullptr) {
+            throw RepairError("cancelled");
         }
         throw RepairError(output.string() + ": " + e.what());
     }

@@ -369,7 +369,12 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
     report(options, 0, plans.size());
     forEachIndex(
         plans.size(), kDocumentThreads,
-        [&](std::size_t i) { execute(plans[i], folder, mode, reports[i]); },
+        [&](std::size_t i) {
+            if (options.cancel != nullptr && options.cancel->cancelled()) {
+                throw SaveCancelled();
+            }
+            execute(plans[i], folder, mode, reports[i]);
+        },
         [&](std::size_t done) { report(options, done, plans.size()); });
     SaveReport out;
     for (SaveReport& r : reports) {

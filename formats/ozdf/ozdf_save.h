@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,15 @@ struct SaveOptions {
     bool dryRun = false;
     // Documents done / total; called between documents.
     ProgressCallback progress;
+    // saveCorpusToFolder only (a new folder, so stopping half-way loses nothing): checked
+    // before each document; once cancelled, the save throws SaveCancelled and the folder holds
+    // some documents, which the caller removes.
+    const CancelToken* cancel = nullptr;
+};
+
+class SaveCancelled : public std::runtime_error {
+public:
+    SaveCancelled() : std::runtime_error("cancelled") {}
 };
 
 struct SaveReport {

@@ -597,6 +597,45 @@ TEST(OzdfRepair, NeverWritesIntoItsInput) {
     EXPECT_FALSE(fs::exists(scratch.path() / "corpus" / "out"));
 }
 
+// A cancel while the output is written or checked stops the repair there: nothing is published
+// and no stage is left.
+TEST(OzdfRepair, CancelWhileWritingOrCheckingLeavesNothing) {
+    Scratch scratch("cancel");
+    std::mt19937 rng(11);
+    const fs::path corpus = scratch.path() / "corpus";
+    fs::create_directories(corpus);
+    for (int i = 0; i < 6; ++i) {
+        saveDocument(standaloneDoc(rng, "d" + std::to_string(i) + ".ozdf"), corpus);
+    }
+    for (const std::string stage : {"writing", "validating"}) {
+        SCOPED_TRACE(stage);
+        const fs::path output = scratch.path() / ("out-" + stage);
+        CancelToken cancel;
+        RepairOptions options;
+        options.cancel = &cancel;
+        bool reached = false;
+        options.progress = [&](double, const std::string& text) {
+            if (text == stage) {
+                reached = true;
+                cancel.cancel();
+            }
+        };
+        try {
+            repairOzdf(corpus, output, options);
+            ADD_FAILURE() << "a cancelled repair published its output";
+        } catch (const RepairError& e) {
+            EXPECT_STREQ(e.what(), "cancelled");
+        }
+        EXPECT_TRUE(reached);
+        EXPECT_FALSE(fs::exists(output));
+        EXPECT_FALSE(fs::exists(ozdfQuarantinePath(output)));
+        for (const auto& entry : fs::directory_iterator(scratch.path())) {
+            EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
+        }
+    }
+    EXPECT_NO_THROW(repairOzdf(corpus, scratch.path() / "out"));
+}
+
 // Random damage to generated corpora: each damaged document either comes back whole (a mend),
 // loses exactly the damaged part, or is quarantined with its bytes; every other document comes
 // back as it was. The report lists exactly those losses.
