@@ -23,6 +23,7 @@ struct RepairArgs {
     bool dryRun = false;
     bool json = false;
     bool recomputeDigests = false;
+    bool keepSuperseded = false;
 };
 
 Json stepJson(const RepairStep& step) {
@@ -96,6 +97,7 @@ int runRepair(const RepairArgs& args) {
     RepairOptions options;
     options.dryRun = args.dryRun;
     options.recomputeDigests = args.recomputeDigests;
+    options.keepSuperseded = args.keepSuperseded;
     options.progress = terminalProgress();
     RepairReport report;
     try {
@@ -129,6 +131,9 @@ void registerRepairCommand(CLI::App& app, CommandContext& context) {
                       "Shardlake: keep shards whose fingerprint does not match and that nothing "
                       "else vouches for, with new fingerprints (they then vouch for bytes no "
                       "digest protected)");
+    command->add_flag("--keep-superseded", args->keepSuperseded,
+                      "ZDS: keep the older versions of documents and the deleted documents' "
+                      "lines in data.jsonl, without index entries, instead of dropping them");
     command->callback(
         [&context, args] { runGuarded(context, [args] { return runRepair(*args); }); });
 }

@@ -53,6 +53,9 @@ struct RepairOptions {
     // vouches for bytes no digest protected; the report says so). Shardlake: the same for shards
     // whose fingerprint does not match and that nothing else (the dataset) vouches for.
     bool recomputeDigests = false;
+    // ZDS: keep the valid lines no live document uses (older versions of a document, deleted
+    // documents) in data.jsonl without index entries, as history, instead of dropping them.
+    bool keepSuperseded = false;
     const CancelToken* cancel = nullptr;
     ProgressCallback progress;
     // For tests: called with the staged output once it is written, just before its final

@@ -115,6 +115,12 @@ std::optional<nlohmann::json> readObject(const ByteSourcePtr& source) {
     return j;
 }
 
+// The documents a collection's write lists (lines kept as history are not documents).
+std::uint64_t listedCount(const ZdsCollectionWrite& write) {
+    return static_cast<std::uint64_t>(std::count_if(write.documents.begin(), write.documents.end(),
+                                                    [](const ZdsWriteDoc& d) { return d.listed; }));
+}
+
 Region wholeFile(const ByteSourcePtr& source) {
     return source ? Region{source.get(), 0, source->size()} : Region{};
 }
@@ -197,7 +203,21 @@ private:
             keepLive(i);
         }
         sweepLines();
+        keepUnlisted();
         indexAction();
+    }
+
+    // RepairOptions::keepSuperseded: the lines kept as history go first, in file order, so that
+    // without an index the last line of each `_id` is still the live one.
+    void keepUnlisted() {
+        if (unlisted_.empty()) {
+            return;
+        }
+        action("kept " + std::to_string(unlisted_.size()) + " superseded or deleted line" +
+               (unlisted_.size() == 1 ? "" : "s") +
+               " in data.jsonl without index entries (before the live documents), as history");
+        write_.documents.insert(write_.documents.begin(), unlisted_.begin(), unlisted_.end());
+        unlisted_.clear();
     }
 
     void basisAction() {
@@ -231,7 +251,7 @@ private:
     }
 
     void indexAction() {
-        const std::string written = std::to_string(write_.documents.size());
+        const std::string written = std::to_string(listedCount(write_));
         if (!c_.index) {
             action(
                 "meta/index.bin is missing: the live documents are the lines of data.jsonl (the "
@@ -416,6 +436,10 @@ private:
                      region);
                 continue;
             }
+            if (options_.keepSuperseded) {
+                unlisted_.push_back(ZdsWriteDoc::unlistedLine(region.offset, region.length));
+                continue;
+            }
             if (trailingIds_.contains(verdict.id) && !live_->find(verdict.id)) {
                 loss(lineText(j) + ": " + shownId(verdict.id) +
                          " is named only in the bytes after the index's declared entries (its "
@@ -510,7 +534,7 @@ private:
     // ---- manifest.json ----
 
     void manifestActions() {
-        const std::uint64_t count = write_.documents.size();
+        const std::uint64_t count = listedCount(write_);
         const std::string counted = "doc_count " + std::to_string(count);
         if (!c_.manifest) {
             action("meta/manifest.json was missing: written with " + counted);
@@ -546,6 +570,7 @@ private:
     std::vector<std::uint64_t> liveLine_;  // per live document: its line number, 0 when none
     std::vector<bool> lostLive_;           // per live document: lost
     std::set<std::string> trailingIds_;    // ids after the index's declared entries
+    std::vector<ZdsWriteDoc> unlisted_;    // lines kept as history (keepSuperseded)
 };
 
 // zds.json's counts, which the writer sets for every collection written.
@@ -572,7 +597,7 @@ void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWr
                                        ? &(*old)["collections"]
                                        : nullptr;
     for (const ZdsCollectionWrite& w : writes) {
-        const std::uint64_t count = w.documents.size();
+        const std::uint64_t count = listedCount(w);
         std::string was = "absent";
         if (listed != nullptr && listed->contains(w.name)) {
             const auto& entry = (*listed)[w.name];
@@ -598,6 +623,7 @@ public:
         : write_(write), live_(write.source->liveSet()) {}
 
     std::uint64_t count() const override { return write_.documents.size(); }
+    std::uint64_t listedCount() const override { return strata::listedCount(write_); }
 
     ZdsCopiedLine line(std::uint64_t n) const override {
         const ZdsWriteDoc& d = write_.documents[n];
@@ -612,9 +638,10 @@ public:
         if (!out.bytes.empty() && out.bytes.bytes.back() == '\n') {
             out.bytes.bytes = out.bytes.bytes.first(out.bytes.size() - 1);
         }
-        if (d.dataRange) {
+        if (d.dataRange && d.listed) {
             out.key = jsonLineId(withoutLineEnd(out.bytes.bytes)).value_or("");
         }
+        out.listed = d.listed;
         return out;
     }
 

@@ -584,8 +584,9 @@ private:
                           const ZdsCopiedLines& copied) {
         const ByteSource& data = *c.data;
         const std::uint64_t n = copied.count();
-        const ZdxIndex* zdx = copiedIndex(r, c, n);
+        const ZdxIndex* zdx = copiedIndex(r, c, copied.listedCount());
         std::uint64_t at = 0;
+        std::uint64_t entry = 0;
         bool linesMatch = true;
         for (std::uint64_t i = 0; i < n; ++i) {
             if (i % kProgressEvery == 0) {
@@ -606,9 +607,10 @@ private:
                         Region{&data, at, length}.clipped());
                 linesMatch = false;  // the places of the lines after it are unknown
             }
-            if (zdx != nullptr) {
-                checkCopiedEntry(r, *zdx, i, line.key, at, length);
+            if (zdx != nullptr && line.listed) {
+                checkCopiedEntry(r, *zdx, entry, line.key, at, length);
             }
+            entry += line.listed ? 1 : 0;
             at += length;
         }
         if (linesMatch && at != data.size()) {
@@ -618,7 +620,7 @@ private:
                     std::to_string(n) + " lines copied there take " + std::to_string(at),
                 Region{&data, std::min(at, data.size()), data.size() - std::min(at, data.size())});
         }
-        copiedCounts_[&c] = n;
+        copiedCounts_[&c] = copied.listedCount();
         return !opt.cancelled();
     }
 

@@ -30,18 +30,21 @@ std::unique_ptr<Validator> makeZdsValidator(const std::filesystem::path& path,
                                             FileTreePtr tree = nullptr);
 
 // What a repair copied into one JSONL collection of its output, in the order written: line n
-// of data.jsonl must be `bytes` followed by '\n', and index entry n must list it under `key`.
-// The bytes are those of an input line the repair already found to be one JSON object in valid
-// UTF-8 with a usable `_id`, and the keys are unique (the writer refuses an id twice).
+// of data.jsonl must be `bytes` followed by '\n', and, when `listed`, the next index entry must
+// list it under `key` (a line kept as history has no entry). The bytes are those of an input
+// line the repair already found to be one JSON object in valid UTF-8 with a usable `_id`, and
+// the keys are unique (the writer refuses an id twice).
 struct ZdsCopiedLine {
     ByteView bytes;
     std::string key;
+    bool listed = true;
 };
 
 class ZdsCopiedLines {
 public:
     virtual ~ZdsCopiedLines() = default;
     virtual std::uint64_t count() const = 0;
+    virtual std::uint64_t listedCount() const = 0;  // the index entries: the live documents
     virtual ZdsCopiedLine line(std::uint64_t n) const = 0;
 };
 

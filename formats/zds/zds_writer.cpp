@@ -541,7 +541,7 @@ public:
     // False (after a note) when the document is left out.
     bool add(const ZdsWriteDoc& d, const std::string& id, const std::string& skip,
              std::string_view bytes, Progress& progress) {
-        if (!acceptDoc(c_, d, id, skip, written_, progress)) {
+        if (d.listed && !acceptDoc(c_, d, id, skip, written_, progress)) {
             return false;
         }
         if (bytes.find('\n') != std::string_view::npos) {
@@ -551,7 +551,7 @@ public:
         out_.append(bytes);
         out_.append("\n");
         const std::uint64_t length = bytes.size() + 1;
-        if (!id.empty()) {
+        if (d.listed && !id.empty()) {
             try {
                 appendZdxEntry(index_, id, offset_, length);
             } catch (const std::length_error& e) {
@@ -639,6 +639,11 @@ std::string previousFile(const ZdsCollection* c, const std::string& rel) {
 }
 
 void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
+    if (std::any_of(c.documents.begin(), c.documents.end(),
+                    [](const ZdsWriteDoc& d) { return !d.listed; })) {
+        throw ZdsWriteError("collection " + c.name +
+                            ": a line without an index entry has no place in docs/");
+    }
     std::unordered_set<std::string> written;
     ZdsDocsMetaBuilder meta(previousFile(s.previous, "meta/doc_index.jsonl"),
                             previousFile(s.previous, "meta/journal.log"));

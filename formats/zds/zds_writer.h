@@ -40,11 +40,20 @@ struct ZdsWriteDoc {
     static ZdsWriteDoc text(std::string json) { return {std::nullopt, std::move(json), {}, {}}; }
     // Copy docs/<id>.json of the source (a file-per-document source), listed or not.
     static ZdsWriteDoc docsFile(std::string id) { return {std::nullopt, {}, {}, std::move(id)}; }
+    // Copy a line of the source's data.jsonl as dataLine does, without an index entry: a line
+    // no live document uses (an older version, a deleted document) kept as history. JSONL
+    // output only; it is not a document, so it is not counted and its `_id` may repeat.
+    static ZdsWriteDoc unlistedLine(std::uint64_t offset, std::uint64_t length) {
+        ZdsWriteDoc d = dataLine(offset, length);
+        d.listed = false;
+        return d;
+    }
 
     std::optional<std::uint64_t> originalIndex;
     std::string json;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> dataRange;
     std::optional<std::string> docsFileId;
+    bool listed = true;  // gets an index entry (false only for unlistedLine)
 };
 
 enum class ZdsLayout { Jsonl, Docs };

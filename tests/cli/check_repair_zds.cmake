@@ -2,7 +2,8 @@
 # damaged in place and a garbage line was appended: the other documents are saved (exit 1), both
 # losses are reported with their lines, the two lines go to the quarantine file beside the
 # output, the output validates and lists the surviving documents, an existing output is never
-# replaced (exit 2), and a dry run writes nothing.
+# replaced (exit 2), and a dry run writes nothing. With --keep-superseded an older version of a
+# document stays in data.jsonl (unindexed) and the live documents are the same.
 #   -DCLI=<strata-cli> -DWORK=<scratch dir>
 cmake_minimum_required(VERSION 3.25)
 
@@ -50,4 +51,26 @@ run(2 repair in --out saved)
 run(1 repair --json in --out saved2)
 if(NOT last_out MATCHES "\"schema\": \"strata.repair/1\"" OR NOT last_out MATCHES "\"items\": \"documents\"")
     message(FATAL_ERROR "no JSON report:\n${last_out}")
+endif()
+
+# Another d2 line appended that the index does not point at: a superseded line, dropped by
+# default, kept (first, unindexed) with --keep-superseded.
+file(APPEND "${WORK}/in/collections/c/meta/data.jsonl" "{\"_id\":\"d2\",\"v\":\"old\"}\n")
+run(1 repair in --out dropped)
+if(NOT last_out MATCHES "dropped line 7 \\(bytes 103 to 126\\): an older version of 'd2'")
+    message(FATAL_ERROR "the superseded line is not reported as dropped:\n${last_out}")
+endif()
+run(1 repair in --out kept --keep-superseded)
+if(NOT last_out MATCHES "kept 1 superseded or deleted line in data.jsonl without index entries")
+    message(FATAL_ERROR "the superseded line is not reported as kept:\n${last_out}")
+endif()
+file(READ "${WORK}/kept/collections/c/meta/data.jsonl" kept)
+if(NOT kept MATCHES "^{\"_id\":\"d2\",\"v\":\"old\"}\n")
+    message(FATAL_ERROR "the superseded line is not kept first:\n${kept}")
+endif()
+run(0 validate kept)
+run(0 zds ls --json kept)
+string(REGEX REPLACE "[ \n]" "" ids "${last_out}")
+if(NOT ids STREQUAL "[\"d1\",\"d2\",\"d4\",\"d5\"]")
+    message(FATAL_ERROR "unexpected documents with --keep-superseded: ${last_out}")
 endif()

@@ -124,6 +124,31 @@ std::string allSteps(const RepairReport& r) {
     return out;
 }
 
+void expectRefused(const fs::path& input, const fs::path& output, const RepairOptions& options,
+                   const std::string& code) {
+    try {
+        repairZdsDataset(input, output, options);
+        ADD_FAILURE() << "a damaged output was published";
+    } catch (const RepairError& e) {
+        EXPECT_NE(std::string(e.what()).find(code), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(output));
+    EXPECT_FALSE(fs::exists(zdsQuarantinePath(output)));
+    for (const auto& entry : fs::directory_iterator(output.parent_path())) {
+        EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
+    }
+}
+
+// Changes `from` to `to` (same length) at its first place in a file of the staged output.
+void replaceInStage(const fs::path& file, const std::string& from, const std::string& to) {
+    std::string text = readAll(file);
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    ASSERT_EQ(from.size(), to.size());
+    text.replace(at, from.size(), to);
+    writeAll(file, text);
+}
+
 TEST(ZdsRepair, IntactDatasetComesBackWhole) {
     ScratchDir dir("repair_intact");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
@@ -228,6 +253,58 @@ TEST(ZdsRepair, DeletedDocumentsStayDeletedAndStaleEntriesAreFollowed) {
     EXPECT_EQ(liveDocs(out), (Docs{{"a", "{\"_id\":\"a\",\"v\":1000}"}, {"b", doc("b", 3)}}));
 }
 
+// --keep-superseded: the valid lines no live document uses stay in data.jsonl without index
+// entries, before the live documents (so that without an index the lines still give the same
+// live set); they are not documents (not counted), and damaged lines are still quarantined.
+TEST(ZdsRepair, KeepSupersededKeepsHistoryWithoutIndexEntries) {
+    ScratchDir dir("repair_keep");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1), false},
+                                                    {doc("b", 1)},
+                                                    {doc("a", 2)},
+                                                    {doc("gone", 9), false},
+                                                    {"garbage", false},
+                                                    {doc("c", 3)}});
+    RepairOptions keep;
+    keep.keepSuperseded = true;
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out, keep);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);  // the garbage line
+    EXPECT_EQ(r.recovered, 3u);
+    EXPECT_TRUE(mentions(r.actions, "kept 2 superseded or deleted lines")) << allSteps(r);
+    EXPECT_FALSE(mentions(r.actions, "dropped line")) << allSteps(r);
+    expectValid(out);
+    const Docs live{{"a", doc("a", 2)}, {"b", doc("b", 1)}, {"c", doc("c", 3)}};
+    EXPECT_EQ(liveDocs(out), live);
+    const fs::path meta = out / "collections/c/meta";
+    EXPECT_TRUE(readAll(meta / "data.jsonl").starts_with(doc("a", 1) + "\n" + doc("gone", 9)))
+        << readAll(meta / "data.jsonl");
+    EXPECT_EQ(nlohmann::json::parse(readAll(meta / "manifest.json"))["doc_count"], 3);
+    EXPECT_EQ(quarantined(out).size(), 1u);
+    // The lines alone (no index) give the same documents, and 'gone' comes back as a line-basis
+    // reader sees it.
+    fs::remove(meta / "index.bin");
+    Docs fromLines = live;
+    fromLines["gone"] = doc("gone", 9);
+    EXPECT_EQ(liveDocs(out), fromLines);
+
+    // Without an index in the input: the last line of each _id is live, the older ones kept.
+    const auto noIndex =
+        makeDataset(dir.path() / "in2", {{doc("a", 1)}, {doc("b", 1)}, {doc("a", 2)}}, false);
+    const auto out2 = dir.path() / "out2";
+    const RepairReport r2 = repairZdsDataset(noIndex, out2, keep);
+    EXPECT_TRUE(r2.complete()) << allSteps(r2);
+    expectValid(out2);
+    EXPECT_EQ(liveDocs(out2), (Docs{{"a", doc("a", 2)}, {"b", doc("b", 1)}}));
+    EXPECT_TRUE(readAll(out2 / "collections/c/meta/data.jsonl").starts_with(doc("a", 1) + "\n"));
+
+    // The final check compares the kept lines too.
+    RepairOptions damaged = keep;
+    damaged.beforeOutputCheck = [](const fs::path& stage) {
+        replaceInStage(stage / "collections/c/meta/data.jsonl", "\"v\":9", "\"v\":8");
+    };
+    expectRefused(in, dir.path() / "out3", damaged, "ZDS-COPY-MISMATCH");
+}
+
 TEST(ZdsRepair, LineNamedOnlyAfterTheDeclaredEntriesIsReported) {
     ScratchDir dir("repair_countlow");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
@@ -329,31 +406,6 @@ TEST(ZdsRepair, NothingRecoverableIsAnError) {
     EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }
 
-void expectRefused(const fs::path& input, const fs::path& output, const RepairOptions& options,
-                   const std::string& code) {
-    try {
-        repairZdsDataset(input, output, options);
-        ADD_FAILURE() << "a damaged output was published";
-    } catch (const RepairError& e) {
-        EXPECT_NE(std::string(e.what()).find(code), std::string::npos) << e.what();
-    }
-    EXPECT_FALSE(fs::exists(output));
-    EXPECT_FALSE(fs::exists(zdsQuarantinePath(output)));
-    for (const auto& entry : fs::directory_iterator(output.parent_path())) {
-        EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
-    }
-}
-
-// Changes `from` to `to` (same length) at its first place in a file of the staged output.
-void replaceInStage(const fs::path& file, const std::string& from, const std::string& to) {
-    std::string text = readAll(file);
-    const auto at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    ASSERT_EQ(from.size(), to.size());
-    text.replace(at, from.size(), to);
-    writeAll(file, text);
-}
-
 // The output's final check compares each line and index entry with what was copied: changes a
 // full validation would accept (a value, an entry's key that still names a line) are refused,
 // and nothing is published (not the quarantine file either).
@@ -400,6 +452,7 @@ class OwnLines final : public ZdsCopiedLines {
 public:
     OwnLines(const ZdsCollection& c, std::uint64_t count) : c_(c), count_(count) {}
     std::uint64_t count() const override { return count_; }
+    std::uint64_t listedCount() const override { return count_; }
     ZdsCopiedLine line(std::uint64_t n) const override {
         ZdsCopiedLine out;
         if (n < c_.documentCount()) {
