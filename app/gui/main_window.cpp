@@ -25,6 +25,7 @@
 #include <QUndoGroup>
 
 #include <algorithm>
+#include <map>
 
 #include "app/compare/compare_view.h"
 #include "app/zs/new_zs_file_dialog.h"
@@ -704,7 +705,7 @@ model::Job* MainWindow::reviewChanges() {
     return job;
 }
 
-model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDigests) {
+model::Job* MainWindow::repairCurrent(const QString& output, model::RepairChoices choices) {
     DocumentView* view = currentView();
     if (view == nullptr) {
         showError(tr("Open a damaged file first."));
@@ -728,21 +729,20 @@ model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDiges
     // zTensor digests and Shardlake fingerprints are recomputed only when asked.
     const FormatId format = view->document()->format();
     const bool digestFormat = format == FormatId::ZTensor || format == FormatId::Shardlake;
-    const bool digests = recomputeDigests && digestFormat;
-    const bool offerDigests = !digests && digestFormat;
+    choices.recomputeDigests = choices.recomputeDigests && digestFormat;
     QPointer<MainWindow> self(this);
     return model::startRepair(
         *runner_, input, target, true,
-        [self, input, target, digests, offerDigests, format](
+        [self, input, target, choices, digestFormat, format](
             std::shared_ptr<const RepairReport> plan, const QString& error) {
             if (!self) {
                 return;
             }
             if (!plan) {
                 self->showError(tr("Cannot repair %1: %2").arg(input, error));
-                if (offerDigests && self->interactive_ &&
+                if (digestFormat && !choices.recomputeDigests && self->interactive_ &&
                     self->askToRecomputeDigests(error, format == FormatId::Shardlake)) {
-                    self->repairCurrent(target, true);
+                    self->repairCurrent(target, {true, choices.keepSuperseded});
                 }
                 return;
             }
@@ -752,27 +752,32 @@ model::Job* MainWindow::repairCurrent(const QString& output, bool recomputeDiges
                                 QMessageBox::Cancel, self);
                 ask.setInformativeText(model::repairReportText(*plan));
                 ask.addButton(tr("&Repair"), QMessageBox::AcceptRole);
-                // Shardlake: only when a shard was lost for want of a matching fingerprint.
-                const bool fingerprintLoss =
-                    std::any_of(plan->losses.begin(), plan->losses.end(), [](const RepairStep& l) {
-                        return l.description.find("--recompute-digests") != std::string::npos;
-                    });
-                QPushButton* replan = offerDigests && !plan->losses.empty() &&
-                                              (format != FormatId::Shardlake || fingerprintLoss)
-                                          ? ask.addButton(tr("Plan Again, Recomputing &Digests"),
-                                                          QMessageBox::ActionRole)
-                                          : nullptr;
+                std::map<QAbstractButton*, model::RepairChoices> replans;
+                for (const model::RepairReplan replan :
+                     model::repairReplans(format, *plan, choices)) {
+                    model::RepairChoices other = choices;
+                    QString label;
+                    if (replan == model::RepairReplan::RecomputeDigests) {
+                        other.recomputeDigests = true;
+                        label = tr("Plan Again, Recomputing &Digests");
+                    } else {
+                        other.keepSuperseded = true;
+                        label = tr("Plan Again, Keeping &Superseded Lines");
+                    }
+                    replans[ask.addButton(label, QMessageBox::ActionRole)] = other;
+                }
                 if (ask.exec() == QMessageBox::Cancel) {
                     return;
                 }
-                if (replan != nullptr && ask.clickedButton() == replan) {
-                    self->repairCurrent(target, true);
+                const auto replan = replans.find(ask.clickedButton());
+                if (replan != replans.end()) {
+                    self->repairCurrent(target, replan->second);
                     return;
                 }
             }
-            self->runRepair(input, target, digests);
+            self->runRepair(input, target, choices);
         },
-        digests);
+        choices);
 }
 
 bool MainWindow::askToRecomputeDigests(const QString& why, bool fingerprints) {
@@ -796,7 +801,8 @@ bool MainWindow::askToRecomputeDigests(const QString& why, bool fingerprints) {
     return ask.clickedButton() == replan;
 }
 
-void MainWindow::runRepair(const QString& input, const QString& target, bool recomputeDigests) {
+void MainWindow::runRepair(const QString& input, const QString& target,
+                           model::RepairChoices choices) {
     QPointer<MainWindow> self(this);
     model::startRepair(
         *runner_, input, target, false,
@@ -815,7 +821,7 @@ void MainWindow::runRepair(const QString& input, const QString& target, bool rec
             self->openPath(target);
             self->compareRepair(input, target);
         },
-        recomputeDigests);
+        choices);
 }
 
 void MainWindow::compareRepair(const QString& damaged, const QString& repaired) {

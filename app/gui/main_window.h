@@ -8,6 +8,8 @@
 
 #include <memory>
 
+#include "model/repair/repair_job.h"
+
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -79,7 +81,7 @@ public:
     // planning job, or nullptr (with the reason shown) when the format has no repair.
     // `recomputeDigests` (zTensor): plan and repair keeping tensors whose digest fails, with
     // new digests; the preview of a zTensor repair offers it too.
-    model::Job* repairCurrent(const QString& output = {}, bool recomputeDigests = false);
+    model::Job* repairCurrent(const QString& output = {}, model::RepairChoices choices = {});
 
     // Non-interactive windows (tests, --screenshot) never open modal dialogs.
     void setInteractive(bool interactive) { interactive_ = interactive; }
@@ -148,7 +150,7 @@ private:
     // can be compared.
     void compareRepair(const QString& damaged, const QString& repaired);
     // The repair itself, after its plan was accepted; the copy then opens beside the input.
-    void runRepair(const QString& input, const QString& target, bool recomputeDigests);
+    void runRepair(const QString& input, const QString& target, model::RepairChoices choices);
     // After a zTensor plan that saves nothing: whether to plan again recomputing digests.
     // `fingerprints`: the Shardlake wording (shards and fingerprints) instead of zTensor's.
     bool askToRecomputeDigests(const QString& why, bool fingerprints);

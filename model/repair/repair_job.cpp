@@ -4,34 +4,68 @@
 #include <QFileInfo>
 #include <QObject>
 
+#include <algorithm>
+#include <string_view>
+
 #include "formats/registry/format_repair.h"
 
 namespace strata::model {
 
 Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
-                 RepairDone done, bool recomputeDigests) {
+                 RepairDone done, RepairChoices choices) {
     const QString title = dryRun ? QObject::tr("Plan the repair of %1").arg(input)
                                  : QObject::tr("Repair %1 into %2").arg(input, output);
-    return runner.start(
-        title, [input, output, dryRun, done, recomputeDigests](JobContext& context) {
-            strata::RepairOptions options;
-            options.dryRun = dryRun;
-            options.recomputeDigests = recomputeDigests;
-            options.cancel = &context.cancelToken();
-            options.progress = context.progressCallback();
-            std::shared_ptr<const strata::RepairReport> report;
-            QString error;
-            try {
-                report = std::make_shared<const strata::RepairReport>(
-                    strata::repairPath(input.toStdString(), output.toStdString(), options));
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            context.post([done, report, error] { done(report, error); });
-            if (!error.isEmpty()) {
-                context.fail(error);
-            }
-        });
+    return runner.start(title, [input, output, dryRun, done, choices](JobContext& context) {
+        strata::RepairOptions options;
+        options.dryRun = dryRun;
+        options.recomputeDigests = choices.recomputeDigests;
+        options.keepSuperseded = choices.keepSuperseded;
+        options.cancel = &context.cancelToken();
+        options.progress = context.progressCallback();
+        std::shared_ptr<const strata::RepairReport> report;
+        QString error;
+        try {
+            report = std::make_shared<const strata::RepairReport>(
+                strata::repairPath(input.toStdString(), output.toStdString(), options));
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        context.post([done, report, error] { done(report, error); });
+        if (!error.isEmpty()) {
+            context.fail(error);
+        }
+    });
+}
+
+namespace {
+
+bool mentions(const std::vector<strata::RepairStep>& steps, std::string_view text) {
+    return std::any_of(steps.begin(), steps.end(), [text](const strata::RepairStep& s) {
+        return s.description.find(text) != std::string::npos;
+    });
+}
+
+}  // namespace
+
+std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairReport& plan,
+                                        const RepairChoices& choices) {
+    std::vector<RepairReplan> out;
+    // Shardlake: only when a shard was lost for want of a matching fingerprint (the loss
+    // names the option).
+    const bool digestLoss =
+        (format == FormatId::ZTensor && !plan.losses.empty()) ||
+        (format == FormatId::Shardlake && mentions(plan.losses, "--recompute-digests"));
+    if (!choices.recomputeDigests && digestLoss) {
+        out.push_back(RepairReplan::RecomputeDigests);
+    }
+    const bool dropsLines =
+        mentions(plan.actions, ": dropped line ") ||
+        mentions(plan.actions, " more superseded or deleted lines") ||
+        mentions(plan.losses, "is named only in the bytes after the index's declared entries");
+    if (format == FormatId::Zds && !choices.keepSuperseded && dropsLines) {
+        out.push_back(RepairReplan::KeepSuperseded);
+    }
+    return out;
 }
 
 QString suggestedRepairPath(const QString& input) {

@@ -6,8 +6,10 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "formats/common/repair.h"
+#include "formats/registry/format_handler.h"
 #include "model/core/job_runner.h"
 
 namespace strata::model {
@@ -16,10 +18,24 @@ namespace strata::model {
 using RepairDone =
     std::function<void(std::shared_ptr<const strata::RepairReport> report, const QString& error)>;
 
-// `recomputeDigests`: zTensor only; keeps tensors whose digest fails with new digests (see
-// RepairOptions::recomputeDigests).
+// What the user chose beyond the defaults (see RepairOptions): zTensor digests and Shardlake
+// fingerprints recomputed, ZDS superseded lines kept.
+struct RepairChoices {
+    bool recomputeDigests = false;
+    bool keepSuperseded = false;
+};
+
 Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
-                 RepairDone done, bool recomputeDigests = false);
+                 RepairDone done, RepairChoices choices = {});
+
+// Planning again with another choice, as offered beside a plan's preview.
+enum class RepairReplan { RecomputeDigests, KeepSuperseded };
+
+// The replans that could change `plan` (of a `format` input, made with `choices`): recomputing
+// digests when a zTensor plan loses something or a Shardlake plan loses a shard for want of a
+// matching fingerprint; keeping superseded lines when a ZDS plan drops some.
+std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairReport& plan,
+                                        const RepairChoices& choices);
 
 // A free name beside `input` for its repaired copy: "name-repaired.ext", then "-repaired-2"...
 // (free: neither it nor a quarantine beside it exists); a folder keeps its whole name, dots

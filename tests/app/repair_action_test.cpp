@@ -14,6 +14,7 @@
 #include "app/compare/compare_view.h"
 #include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
+#include "formats/registry/format_repair.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_writer.h"
 #include "model/compare/comparison.h"
@@ -126,6 +127,44 @@ private slots:
         QVERIFY(!QFileInfo::exists(root.filePath("collections/c/meta/index.bin")));
     }
 
+    // A ZDS dataset with an older version of a document: the plan drops it and offers to plan
+    // again keeping it; the repair with that choice keeps the line (unindexed, first) and the
+    // same documents. Other plans offer nothing of the kind.
+    void keepsSupersededZdsLinesWhenAsked() {
+        const QDir root(dir_.filePath("history"));
+        QVERIFY(root.mkpath(QStringLiteral("collections/c/meta")));
+        QFile f(root.filePath("collections/c/meta/data.jsonl"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"_id\":\"a\",\"v\":1}\n{\"_id\":\"b\",\"v\":2}\n{\"_id\":\"a\",\"v\":3}\n");
+        f.close();
+        const std::string input = root.path().toStdString();
+        RepairOptions dry;
+        dry.dryRun = true;
+        const RepairReport plan = repairPath(input, input + "-plan", dry);
+        using model::RepairReplan;
+        QCOMPARE(model::repairReplans(FormatId::Zds, plan, {}),
+                 std::vector<RepairReplan>{RepairReplan::KeepSuperseded});
+        QVERIFY(model::repairReplans(FormatId::Zds, plan, {.keepSuperseded = true}).empty());
+        QVERIFY(model::repairReplans(FormatId::Zs, plan, {}).empty());
+        RepairReport lossy;
+        lossy.losses.push_back({"a tensor is lost", {}});
+        QCOMPARE(model::repairReplans(FormatId::ZTensor, lossy, {}),
+                 std::vector<RepairReplan>{RepairReplan::RecomputeDigests});
+        QVERIFY(model::repairReplans(FormatId::Shardlake, lossy, {}).empty());
+
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(root.path()));
+        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(window.repairCurrent({}, {.keepSuperseded = true}) != nullptr);
+        QVERIFY(waitForPlanAndRepair(window));
+        const QString repaired = dir_.filePath("history-repaired");
+        QFile data(repaired + QStringLiteral("/collections/c/meta/data.jsonl"));
+        QVERIFY(data.open(QIODevice::ReadOnly));
+        QVERIFY(data.readAll().startsWith("{\"_id\":\"a\",\"v\":1}\n"));
+        QCOMPARE(window.currentView()->document()->path(), repaired);
+    }
+
     // An OZDF directory document whose parts have a gap and one unreadable part: the copy is a
     // folder `NAME-repaired/` with the part quarantined beside it; a standalone document whose
     // header lost its blank line comes back as `NAME-repaired.ozdf`, complete.
@@ -194,7 +233,7 @@ private slots:
         QVERIFY(!QFileInfo::exists(repaired));
 
         const int tabs = window.documentCount();
-        QVERIFY(window.repairCurrent({}, true) != nullptr);
+        QVERIFY(window.repairCurrent({}, {.recomputeDigests = true}) != nullptr);
         QVERIFY(waitForPlanAndRepair(window));
         QVERIFY(QFileInfo::exists(repaired));
         QCOMPARE(window.documentCount(), tabs + 1);
