@@ -245,9 +245,14 @@ private:
     std::set<std::size_t> recompute_;
 };
 
-void validateOutput(const std::filesystem::path& path) {
+void validateOutput(const std::filesystem::path& path, const RepairOptions& options) {
     CollectingSink sink;
-    makeZtValidator(ZtFile::open(openMappedFile(path)))->run(sink, {});
+    ValidationOptions validation;
+    validation.cancel = options.cancel;
+    if (makeZtValidator(ZtFile::open(openMappedFile(path)))->run(sink, validation) ==
+        ValidationOutcome::Cancelled) {
+        throw RepairError("cancelled; nothing was written");
+    }
     requireValidOutput(sink.diagnostics());
 }
 
@@ -274,7 +279,10 @@ RepairReport repairZtFile(const std::filesystem::path& input, const std::filesys
     const auto stage = repairStagePath(output);
     try {
         salvage.write(stage, report);
-        validateOutput(stage);
+        if (options.beforeOutputCheck) {
+            options.beforeOutputCheck(stage);
+        }
+        validateOutput(stage, options);
     } catch (const RepairError&) {
         std::filesystem::remove(stage, ec);
         throw;

@@ -200,6 +200,38 @@ TEST(ZtRepair, AMisalignedComponentIsMovedToAnAlignedOffset) {
     EXPECT_EQ(contents(dir / "out.zt").at("w"), values);
 }
 
+// The output is validated as read back: a tensor damaged in the stage just before the check
+// fails its digest and nothing is published; a cancel during the check publishes nothing either.
+TEST(ZtRepair, TheFinalCheckRefusesADamagedStageAndHonoursCancel) {
+    Scratch dir;
+    writeBytes(dir / "in.zt", sixTensors());
+    RepairOptions damaged;
+    damaged.beforeOutputCheck = [](const fs::path& stage) {
+        std::vector<std::uint8_t> bytes = readBytes(stage);
+        const auto file = ZtFile::open(openMappedFile(stage));
+        const std::uint64_t at = *dataOf(*file, "t2").offset + 7;
+        bytes[at] ^= 0x10;
+        writeBytes(stage, bytes);
+    };
+    try {
+        repairZtFile(dir / "in.zt", dir / "out.zt", damaged);
+        ADD_FAILURE() << "a damaged output was published";
+    } catch (const RepairError& e) {
+        EXPECT_NE(std::string(e.what()).find("ZT-DIGEST"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(dir / "out.zt"));
+
+    CancelToken cancel;
+    RepairOptions cancelled;
+    cancelled.cancel = &cancel;
+    cancelled.beforeOutputCheck = [&cancel](const fs::path&) { cancel.cancel(); };
+    EXPECT_THROW(repairZtFile(dir / "in.zt", dir / "out.zt", cancelled), RepairError);
+    EXPECT_FALSE(fs::exists(dir / "out.zt"));
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+        EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
+    }
+}
+
 TEST(ZtRepair, AnUnreadableManifestIsRefused) {
     Scratch dir;
     auto bytes = sixTensors();
