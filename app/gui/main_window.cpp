@@ -60,6 +60,8 @@ const char* const kAutoValidateKey = "autoValidate";
 const char* const kBytesPerRowKey = "hexView/bytesPerRow";
 constexpr int kStateVersion = 1;
 constexpr int kNetworkRefreshMs = 500;
+// Steps of a repair plan shown in its preview before "Show Details".
+constexpr std::size_t kPreviewSteps = 25;
 
 QString canonical(const QString& path) {
     if (model::isRemoteUrl(path)) {
@@ -750,7 +752,12 @@ model::Job* MainWindow::repairCurrent(const QString& output, model::RepairChoice
                 QMessageBox ask(QMessageBox::Question, tr("Repair"),
                                 tr("Write the repaired copy to %1?").arg(target),
                                 QMessageBox::Cancel, self);
-                ask.setInformativeText(model::repairReportText(*plan));
+                // A long report (thousands of dropped lines) would outgrow the screen: the
+                // first steps here, all of them under Show Details (which scrolls).
+                ask.setInformativeText(model::repairReportText(*plan, kPreviewSteps));
+                if (plan->losses.size() + plan->actions.size() > kPreviewSteps) {
+                    ask.setDetailedText(model::repairReportText(*plan));
+                }
                 ask.addButton(tr("&Repair"), QMessageBox::AcceptRole);
                 std::map<QAbstractButton*, model::RepairChoices> replans;
                 for (const model::RepairReplan replan :

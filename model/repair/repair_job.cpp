@@ -89,16 +89,25 @@ QString suggestedRepairPath(const QString& input) {
     }
 }
 
-QString repairReportText(const strata::RepairReport& report) {
+QString repairReportText(const strata::RepairReport& report, std::size_t maxSteps) {
     QString text = QObject::tr("%1 %2 can be saved; %3 loss(es).")
                        .arg(report.recovered)
                        .arg(QString::fromStdString(report.itemName))
                        .arg(report.losses.size());
-    for (const auto& a : report.actions) {
-        text += QStringLiteral("\n• ") + QString::fromStdString(a.description);
-    }
+    // Losses first: in a shortened preview they are what must not be missed.
+    std::size_t shown = 0;
     for (const auto& l : report.losses) {
-        text += QStringLiteral("\n✗ ") + QString::fromStdString(l.description);
+        if (shown++ < maxSteps) {
+            text += QStringLiteral("\n✗ ") + QString::fromStdString(l.description);
+        }
+    }
+    for (const auto& a : report.actions) {
+        if (shown++ < maxSteps) {
+            text += QStringLiteral("\n• ") + QString::fromStdString(a.description);
+        }
+    }
+    if (shown > maxSteps) {
+        text += QObject::tr("\n… and %1 more (Show Details…)").arg(shown - maxSteps);
     }
     return text;
 }

@@ -4,7 +4,9 @@
 
 #include <QString>
 
+#include <cstddef>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -42,7 +44,9 @@ std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairRep
 // included: "NAME-repaired".
 QString suggestedRepairPath(const QString& input);
 
-// The report for a person: a summary line, then one line per action and per loss.
-QString repairReportText(const strata::RepairReport& report);
+// The report for a person: a summary line, then one line per loss and per action, at most
+// `maxSteps` of them (then a line saying how many more there are).
+QString repairReportText(const strata::RepairReport& report,
+                         std::size_t maxSteps = std::numeric_limits<std::size_t>::max());
 
 }  // namespace strata::model

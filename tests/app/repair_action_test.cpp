@@ -165,6 +165,24 @@ private slots:
         QCOMPARE(window.currentView()->document()->path(), repaired);
     }
 
+    // A long plan is shortened for the preview, losses first; the whole text lists everything.
+    void previewTextIsShortenedLossesFirst() {
+        RepairReport report;
+        report.itemName = "documents";
+        report.recovered = 7;
+        for (int i = 0; i < 30; ++i) {
+            report.actions.push_back({"dropped line " + std::to_string(i), {}});
+        }
+        report.losses.push_back({"document 'x' is lost", {}});
+        const QStringList shortText = model::repairReportText(report, 5).split(QLatin1Char('\n'));
+        QCOMPARE(shortText.size(), 7);
+        QCOMPARE(shortText[0], QStringLiteral("7 documents can be saved; 1 loss(es)."));
+        QCOMPARE(shortText[1], QStringLiteral("✗ document 'x' is lost"));
+        QCOMPARE(shortText[2], QStringLiteral("• dropped line 0"));
+        QVERIFY(shortText[6].contains(QStringLiteral("26 more")));
+        QCOMPARE(model::repairReportText(report).split(QLatin1Char('\n')).size(), 32);
+    }
+
     // An OZDF directory document whose parts have a gap and one unreadable part: the copy is a
     // folder `NAME-repaired/` with the part quarantined beside it; a standalone document whose
     // header lost its blank line comes back as `NAME-repaired.ozdf`, complete.
