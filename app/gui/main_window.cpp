@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -875,7 +876,22 @@ void MainWindow::updateTabTitle(DocumentView* view) {
     updateActions();
 }
 
+void MainWindow::commitOpenCellEditor() {
+    QWidget* focus = QApplication::focusWidget();
+    for (QWidget* w = focus; w != nullptr; w = w->parentWidget()) {
+        auto* itemView = qobject_cast<QAbstractItemView*>(w);
+        if (itemView != nullptr) {
+            // A cell editor is a child of the view's viewport.
+            if (focus != itemView->viewport() && itemView->viewport()->isAncestorOf(focus)) {
+                focus->clearFocus();  // the delegate commits on focus out
+            }
+            return;
+        }
+    }
+}
+
 bool MainWindow::confirmDiscard(DocumentView* view, bool askAboutText) {
+    commitOpenCellEditor();
     model::Document* doc = view->document();
     const bool edits = doc->isModified();
     const QList<model::TextDraft*> drafts =
@@ -1045,6 +1061,7 @@ model::Job* MainWindow::startFormatSave(DocumentView* view, const QString& path,
 }
 
 void MainWindow::save() {
+    commitOpenCellEditor();
     DocumentView* view = currentView();
     if (view != nullptr && view->document()->isReadOnly()) {
         saveLocalCopyDialog();  // nothing is written back to a server
@@ -1133,6 +1150,7 @@ void MainWindow::saveLocalCopyDialog() {
 }
 
 void MainWindow::saveAsDialog() {
+    commitOpenCellEditor();
     DocumentView* view = currentView();
     if (view != nullptr && view->document()->isReadOnly()) {
         saveLocalCopyDialog();

@@ -172,6 +172,9 @@ private:
     // Asks about unsaved edits and (unless `askAboutText` is false) text typed but not applied,
     // before the view closes or reloads; false when the user keeps them.
     bool confirmDiscard(DocumentView* view, bool askAboutText = true);
+    // A table or tree cell being edited (a zTensor attribute, ...) holds typed text its model has
+    // not seen: takes the focus from its editor, so the delegate commits it as an edit.
+    void commitOpenCellEditor();
     // Applies the text typed into the view's editors; when some cannot be applied, asks whether
     // to fix it (false), save without it (true) or cancel (false).
     bool applyPendingText(DocumentView* view);

@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -32,12 +33,14 @@
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
+#include "app/ztensor/zt_manifest_tab.h"
 #include "model/core/document.h"
 #include "model/core/text_draft.h"
 #include "model/ozdf/ozdf_document_model.h"
 #include "model/ozdf/ozdf_editor.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_table_model.h"
+#include "model/ztensor/zt_manifest_models.h"
 #include "test_corpus.h"
 
 using namespace strata;
@@ -465,6 +468,56 @@ private slots:
         QTRY_COMPARE(editor->textEdit()->toPlainText(), QStringLiteral("=== no"));
         QVERIFY(!editor->errorLabel()->text().isEmpty());
         QVERIFY(view->document()->hasPendingText());
+    }
+
+    // ---- zTensor attribute cells ----
+
+    // A value typed into an attribute cell whose editor is still open is not lost: Save
+    // commits and writes it; closing commits it and then asks about the unsaved edit.
+    void ztTypedAttributeCellIsSavedOrAskedAbout() {
+        for (const bool close : {false, true}) {
+            const QString path = copy("ztensor/valid/attrs_extra_keys.zt");
+            MainWindow window;
+            window.setInteractive(close);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowActive(&window));
+            QVERIFY(window.openPath(path));
+            QVERIFY(window.waitUntilIdle(30000));
+            DocumentView* view = window.currentView();
+            auto* manifest =
+                view->centreTabs()->findChild<ZtManifestTab*>(QStringLiteral("ztManifestTab"));
+            QVERIFY(manifest);
+            view->centreTabs()->setCurrentWidget(manifest);
+            QTableView* table = nullptr;
+            for (QTableView* t : manifest->findChildren<QTableView*>()) {
+                table = t->model() == manifest->attributesModel() ? t : table;
+            }
+            QVERIFY(table);
+            const QModelIndex cell = table->model()->index(0, 1);
+            table->setCurrentIndex(cell);
+            table->edit(cell);
+            auto* line = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+            QVERIFY(line && table->viewport()->isAncestorOf(line));
+            line->setText(QStringLiteral("typed-in-cell"));
+            QVERIFY(!view->document()->isModified());
+            if (!close) {
+                window.save();
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    readAll(fs::path(path.toStdString())).contains(QStringLiteral("typed-in-cell")),
+                    30000);
+                QVERIFY(window.waitUntilIdle(30000));
+                continue;
+            }
+            QString question;
+            answerNextBox(standard(QMessageBox::Cancel), &question);
+            QVERIFY(!window.closeTab(0));
+            QVERIFY(question.contains(QStringLiteral("unsaved edits")));
+            QVERIFY(view->document()->isModified());
+            QCOMPARE(manifest->attributesModel()->index(0, 1).data().toString(),
+                     QStringLiteral("typed-in-cell"));
+            answerNextBox(standard(QMessageBox::Discard));
+            QVERIFY(window.closeTab(0));
+        }
     }
 };
 
