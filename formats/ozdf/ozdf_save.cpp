@@ -348,6 +348,22 @@ SaveReport saveCorpusInPlace(const Corpus& corpus, const fs::path& folder,
     return out;
 }
 
+namespace {
+
+void removeWhatWasWritten(const fs::path& folder, bool created) {
+    std::error_code ec;
+    if (created) {
+        fs::remove_all(folder, ec);
+        return;
+    }
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code removeEc;
+        fs::remove_all(it->path(), removeEc);
+    }
+}
+
+}  // namespace
+
 SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
                               const SaveOptions& options) {
     std::error_code ec;
@@ -355,6 +371,7 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
         throw WriteError(folder.string() + " exists and is not an empty folder");
     }
     const std::vector<DocumentPlan> plans = planCorpus(corpus, {});
+    const bool created = !fs::exists(folder, ec);
     if (!options.dryRun) {
         fs::create_directories(folder, ec);
         if (ec) {
@@ -367,15 +384,23 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
     const WriteMode mode{options.dryRun, Durability::Deferred};
     std::vector<SaveReport> reports(plans.size());
     report(options, 0, plans.size());
-    forEachIndex(
-        plans.size(), kDocumentThreads,
-        [&](std::size_t i) {
-            if (options.cancel != nullptr && options.cancel->cancelled()) {
-                throw SaveCancelled();
-            }
-            execute(plans[i], folder, mode, reports[i]);
-        },
-        [&](std::size_t done) { report(options, done, plans.size()); });
+    try {
+        forEachIndex(
+            plans.size(), kDocumentThreads,
+            [&](std::size_t i) {
+                if (options.cancel != nullptr && options.cancel->cancelled()) {
+                    throw SaveCancelled();
+                }
+                execute(plans[i], folder, mode, reports[i]);
+            },
+            [&](std::size_t done) { report(options, done, plans.size()); });
+    } catch (...) {
+        // Everything in the folder is this save's (it was empty or new): no half corpus is left.
+        if (!options.dryRun) {
+            removeWhatWasWritten(folder, created);
+        }
+        throw;
+    }
     SaveReport out;
     for (SaveReport& r : reports) {
         out.written.insert(out.written.end(), r.written.begin(), r.written.end());

@@ -34,8 +34,8 @@ struct SaveOptions {
     // Documents done / total; called between documents.
     ProgressCallback progress;
     // saveCorpusToFolder only (a new folder, so stopping half-way loses nothing): checked
-    // before each document; once cancelled, the save throws SaveCancelled and the folder holds
-    // some documents, which the caller removes.
+    // before each document; once cancelled, the save removes what it wrote and throws
+    // SaveCancelled.
     const CancelToken* cancel = nullptr;
 };
 
@@ -66,7 +66,8 @@ SaveReport saveCorpusInPlace(const Corpus& corpus, const std::filesystem::path& 
 
 // Writes `corpus` as a new corpus in `folder`, which must not exist or be empty (the input
 // corpus is left untouched). Throws WriteError otherwise. The files are not synced one by one:
-// one syncfs makes the whole new corpus durable before this returns.
+// one syncfs makes the whole new corpus durable before this returns. A save that fails or is
+// cancelled half-way removes what it wrote (and the folder when it created it).
 SaveReport saveCorpusToFolder(const Corpus& corpus, const std::filesystem::path& folder,
                               const SaveOptions& options = {});
 

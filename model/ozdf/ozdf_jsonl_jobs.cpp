@@ -38,7 +38,10 @@ Job* startOzdfImport(JobRunner& runner, const QString& jsonlPath, const QString&
                                 const ozdf::Corpus corpus = ozdf::importJsonl(in);
                                 ozdf::SaveOptions options;
                                 options.progress = context.progressCallback();
+                                options.cancel = &context.cancelToken();
                                 ozdf::saveCorpusToFolder(corpus, folder.toStdString(), options);
+                            } catch (const ozdf::SaveCancelled&) {
+                                // the job ends cancelled; the save removed what it wrote
                             } catch (const std::exception& e) {
                                 context.fail(QString::fromStdString(e.what()));
                             }

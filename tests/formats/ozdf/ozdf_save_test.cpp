@@ -110,6 +110,37 @@ TEST(OzdfSave, SaveToFolderWritesANewCorpusAndRefusesANonEmptyFolder) {
     EXPECT_THROW(saveCorpusToFolder(corpus, out), WriteError);
 }
 
+// A save into a new folder cancelled half-way (or failing) leaves no half corpus: the folder
+// it created is gone, an empty folder it was given is empty again.
+TEST(OzdfSave, CancelledSaveToFolderRemovesWhatItWrote) {
+    ScratchFolder scratch("to_folder_cancel");
+    Corpus corpus;
+    for (int i = 0; i < 40; ++i) {
+        corpus.documents.push_back(i % 2 == 0
+                                       ? standalone("d" + std::to_string(i) + ".ozdf", "text")
+                                       : directory("dir" + std::to_string(i), 3, "parts"));
+    }
+    for (const bool exists : {false, true}) {
+        const fs::path out = scratch.path() / (exists ? "given" : "new");
+        if (exists) {
+            fs::create_directory(out);
+        }
+        CancelToken cancel;
+        SaveOptions options;
+        options.cancel = &cancel;
+        options.progress = [&](double fraction, const std::string&) {
+            if (fraction > 0) {
+                cancel.cancel();  // after the first document is written
+            }
+        };
+        EXPECT_THROW(saveCorpusToFolder(corpus, out, options), SaveCancelled);
+        EXPECT_EQ(fs::exists(out), exists);
+        if (exists) {
+            EXPECT_TRUE(fs::is_empty(out));
+        }
+    }
+}
+
 TEST(OzdfSave, SaveToANewFolderSyncsOnceAtTheEndAndInPlaceSyncsEachFile) {
     ScratchFolder scratch("durability");
     Corpus corpus;
