@@ -7,6 +7,7 @@
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
+#include "model/core/remote_access.h"
 #include "zds_table_model.h"
 
 namespace strata::model {
@@ -73,6 +74,13 @@ Job* ZdsEditor::startWriteCopy(JobRunner& runner, const QString& path, QString* 
 }
 
 Job* ZdsEditor::startWrite(JobRunner& runner, const QString& path, QString* error, bool markSaved) {
+    if (isRemoteUrl(path)) {
+        if (error != nullptr) {
+            *error = tr("%1 is a URL: Strata writes local files only (save a local copy first).")
+                         .arg(path);
+        }
+        return nullptr;
+    }
     if (!loaded()) {
         if (error != nullptr) {
             *error = tr("The documents are still being listed; save again when that is done.");

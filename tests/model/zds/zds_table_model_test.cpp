@@ -148,6 +148,7 @@ private slots:
     void editsUndoAndRedo();
     void refusesBadEdits();
     void saveReopenValidateByteIdentical();
+    void saveToAUrlIsRefused();
     void saveArchive();
     void searchJobs();
     void documentTextChecks();
@@ -369,6 +370,25 @@ void ZdsTableModelTest::refusesBadEdits() {
     QCOMPARE(stack->count(), 0);
     // Keeping its own id is fine.
     QCOMPARE(replaceZdsDocument(stack, m, 0, R"({"_id":"t00","i":0})"), QString());
+}
+
+// The editor writes local files only: a URL as the target is refused before any job starts
+// (a std::filesystem::path of it would be a relative local path).
+void ZdsTableModelTest::saveToAUrlIsRefused() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
+    QTemporaryDir dir;
+    const fs::path path = copyDataset(dir, "valid/jsonl_two_collections");
+    auto o = open(path);
+    QVERIFY(o);
+    for (const QString& url :
+         {QStringLiteral("https://127.0.0.1:9/data"), QStringLiteral("s3://bucket/data")}) {
+        QString error;
+        QCOMPARE(o->editor->startSave(o->runner, url, &error), nullptr);
+        QVERIFY2(error.contains(QStringLiteral("local")), qPrintable(error));
+        QCOMPARE(o->editor->startWriteCopy(o->runner, url, &error), nullptr);
+    }
+    QVERIFY(!fs::exists("https:"));
+    QVERIFY(!fs::exists("s3:"));
 }
 
 void ZdsTableModelTest::saveReopenValidateByteIdentical() {
