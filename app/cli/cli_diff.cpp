@@ -10,6 +10,7 @@
 #include <string>
 
 #include "command_context.h"
+#include "formats/common/thread_cancel.h"
 #include "formats/registry/format_diff.h"
 #include "formats/registry/format_registry.h"
 #include "input_source.h"
@@ -142,6 +143,7 @@ int runDiff(const DiffArgs& args) {
     Json list = Json::array();
     CliDiffSink sink(args, list, options.progress);
     std::signal(SIGINT, onDiffInterrupt);
+    const ThreadCancelScope stopReads(&diffInterrupt);  // remote reads in flight stop too
     const DiffOutcome outcome = differ->run(sink, options);
     std::signal(SIGINT, SIG_DFL);
     clearTerminalProgress(options.progress);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "command_context.h"
+#include "formats/common/thread_cancel.h"
 #include "formats/registry/format_registry.h"
 #include "input_source.h"
 #include "json_output.h"
@@ -98,6 +99,8 @@ int runValidate(const ValidateOptions& request) {
             }
         });
         std::signal(SIGINT, onInterrupt);
+        // Ctrl-C also stops remote reads in flight, on the validator's threads too.
+        const ThreadCancelScope stopReads(&interruptToken);
         completed = validator->run(sink, options) == ValidationOutcome::Completed;
         std::signal(SIGINT, SIG_DFL);
         clearTerminalProgress(options.progress);

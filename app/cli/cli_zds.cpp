@@ -23,6 +23,7 @@
 
 #include "command_context.h"
 #include "formats/common/location.h"
+#include "formats/common/thread_cancel.h"
 #include "formats/zds/zds_jobs.h"
 #include "formats/zds/zds_line_index.h"
 #include "formats/zds/zds_live_set.h"
@@ -46,6 +47,8 @@ extern "C" void onZdsInterrupt(int) {
     zdsInterrupt.cancel();
 }
 
+// Ctrl-C (or SIGTERM) cancels the command's work; the callers also run under a
+// ThreadCancelScope of the token, so remote reads in flight stop too.
 void catchInterrupt() {
     std::signal(SIGINT, onZdsInterrupt);
     std::signal(SIGTERM, onZdsInterrupt);
@@ -93,6 +96,7 @@ int runValidate(const std::string& path, bool json) {
         }
     }
     catchInterrupt();
+    const ThreadCancelScope stopReads(&zdsInterrupt);
     auto validator = makeZdsValidator(path, nullptr, nullptr, tree);
     CollectingSink sink;
     ValidationOptions options;
@@ -264,6 +268,7 @@ int runSearch(const SearchArgs& args) {
     const auto ds = openDataset(args.path);
     const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
     catchInterrupt();
+    const ThreadCancelScope stopReads(&zdsInterrupt);
     ZdsSearchOptions options;
     options.cancel = &zdsInterrupt;
     options.maxHits = args.limit;

@@ -21,6 +21,7 @@
 
 #include "command_context.h"
 #include "formats/common/checksums.h"
+#include "formats/common/thread_cancel.h"
 #include "formats/ztensor/zt_convert.h"
 #include "formats/ztensor/zt_decode.h"
 #include "formats/ztensor/zt_file.h"
@@ -147,6 +148,7 @@ int runValidate(const std::string& path, bool json, unsigned threads) {
     options.threads = threads;
     options.cancel = &ztInterrupt;
     const auto previous = std::signal(SIGINT, onZtInterrupt);
+    const ThreadCancelScope stopReads(&ztInterrupt);  // remote reads in flight stop too
     const ValidationOutcome outcome = ZtValidator(file).run(sink, options);
     std::signal(SIGINT, previous);
     const std::size_t errors = sink.countOf(Severity::Error);
@@ -309,6 +311,7 @@ int runDump(const DumpRequest& request) {
     const std::string fileName = std::filesystem::path(request.path).filename().string();
     bool failed = false;
     const auto previous = std::signal(SIGINT, onZtInterrupt);
+    const ThreadCancelScope stopReads(&ztInterrupt);
     if (file->tensors().empty() && request.jsonl) {
         std::cout << Json{{"file", fileName}, {"name", nullptr}, {"note", "no tensors"}}.dump()
                   << '\n';

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "thread_cancel.h"
 #include "validator.h"  // CancelToken
 
 namespace strata {
@@ -43,7 +44,7 @@ public:
         }
         workers_.reserve(threads);
         for (unsigned i = 0; i < threads; ++i) {
-            workers_.emplace_back([this] { work(); });
+            workers_.push_back(startThreadInheritingCancel([this] { work(); }));
         }
     }
 

@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "formats/common/thread_cancel.h"
+
 namespace strata::ozdf {
 
 void forEachIndex(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& work,
@@ -35,7 +37,7 @@ void forEachIndex(std::size_t count, unsigned threads, const std::function<void(
     std::vector<std::thread> pool;
     for (std::size_t i = 0; i < helpers; ++i) {
         try {
-            pool.emplace_back(run, false);
+            pool.push_back(startThreadInheritingCancel([&run] { run(false); }));
         } catch (const std::system_error&) {
             break;  // no thread to be had: the caller runs the rest
         }

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
+#include "formats/common/thread_cancel.h"
 #include "remote_byte_source.h"
 #include "session_core.h"
 
 namespace strata {
 
 namespace {
-
-thread_local const CancelToken* threadCancel = nullptr;
 
 // Unused block memory kept for the next fetches: what the read-ahead has in flight at once
 // (4 requests of 4 MiB by default) and then some.
@@ -63,7 +62,7 @@ const S3Settings& SessionCore::s3() {
 
 bool SessionCore::cancelledForThisThread() const {
     return (options.cancel != nullptr && options.cancel->cancelled()) ||
-           (threadCancel != nullptr && threadCancel->cancelled());
+           (threadCancelToken() != nullptr && threadCancelToken()->cancelled());
 }
 
 FetchPool::FetchPool(unsigned threads) {
@@ -155,14 +154,6 @@ ByteSourcePtr RemoteSession::open(const Location& location) const {
 
 RemoteSessionPtr makeRemoteSession(RemoteOptions options) {
     return std::make_shared<RemoteSession>(std::move(options));
-}
-
-RemoteCancelScope::RemoteCancelScope(const CancelToken* token) : previous_(threadCancel) {
-    threadCancel = token;
-}
-
-RemoteCancelScope::~RemoteCancelScope() {
-    threadCancel = previous_;
 }
 
 }  // namespace strata

@@ -15,6 +15,7 @@
 #include "formats/common/byte_source.h"
 #include "formats/common/file_tree.h"
 #include "formats/common/location.h"
+#include "formats/common/thread_cancel.h"
 #include "remote_error.h"
 #include "remote_options.h"
 
@@ -54,17 +55,9 @@ using RemoteSessionPtr = std::shared_ptr<RemoteSession>;
 RemoteSessionPtr makeRemoteSession(RemoteOptions options = {});
 
 // Reads made by this thread while the scope lives also stop when `token` is cancelled (a job's
-// own token, beside the session-wide RemoteOptions::cancel).
-class RemoteCancelScope {
-public:
-    explicit RemoteCancelScope(const CancelToken* token);
-    ~RemoteCancelScope();
-    RemoteCancelScope(const RemoteCancelScope&) = delete;
-    RemoteCancelScope& operator=(const RemoteCancelScope&) = delete;
-
-private:
-    const CancelToken* previous_;
-};
+// own token, beside the session-wide RemoteOptions::cancel); threads started with
+// startThreadInheritingCancel inherit it (formats/common/thread_cancel.h).
+using RemoteCancelScope = ThreadCancelScope;
 
 // The tree that holds `location`: the local file system for local paths, an HTTP tree for
 // http(s):// (stat via HEAD, list via JSON directory listings) and an S3 tree for s3://

@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "formats/common/thread_cancel.h"
 #include "shardlake_dataset.h"
 #include "shardlake_json.h"
 #include "shardlake_manifest.h"
@@ -121,7 +122,10 @@ private:
         };
         std::vector<std::jthread> pool;
         for (unsigned t = 1; t < threads_; ++t) {
-            pool.emplace_back(work, t, threads_);
+            pool.emplace_back([token = threadCancelToken(), &work, t, this] {
+                const ThreadCancelScope scope(token);
+                work(t, threads_);
+            });
         }
         work(0, threads_);
         pool.clear();

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "formats/common/le_reader.h"
+#include "formats/common/thread_cancel.h"
 #include "shardlake_distance_kernels.h"
 #include "shardlake_json.h"
 #include "shardlake_manifest.h"
@@ -454,7 +455,7 @@ SearchResult searchIndex(const LoadedIndex& index, std::span<const float> query,
     } else {
         std::vector<std::thread> workers;
         for (unsigned t = 1; t < threads; ++t) {
-            workers.emplace_back(work);
+            workers.push_back(startThreadInheritingCancel(work));
         }
         work();
         for (std::thread& worker : workers) {

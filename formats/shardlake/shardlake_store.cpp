@@ -6,6 +6,7 @@
 #include "formats/registry/directory_listing.h"
 #include "formats/remote/remote_error.h"
 
+#include "formats/common/thread_cancel.h"
 #include "shardlake_manifest.h"
 
 namespace strata::shardlake {
@@ -133,7 +134,10 @@ void Store::prefetch(const std::vector<std::string>& keys) const {
     };
     std::vector<std::jthread> workers;
     for (std::size_t i = 0; i < std::min(kOpensInFlight, keys.size()); ++i) {
-        workers.emplace_back(work);
+        workers.emplace_back([token = threadCancelToken(), &work] {
+            const ThreadCancelScope scope(token);  // remote opens stop with the job
+            work();
+        });
     }
 }
 

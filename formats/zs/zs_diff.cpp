@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "formats/common/json_diff.h"
+#include "formats/common/thread_cancel.h"
 
 namespace strata {
 
@@ -48,7 +49,7 @@ struct RecordBatch {
 class RecordStream {
 public:
     explicit RecordStream(std::shared_ptr<const ZsFile> file) : file_(std::move(file)) {
-        worker_ = std::thread([this] { produce(); });
+        worker_ = startThreadInheritingCancel([this] { produce(); });
     }
     ~RecordStream() {
         {

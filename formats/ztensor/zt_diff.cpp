@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "formats/common/thread_cancel.h"
 #include "zt_logical.h"
 #include "zt_sparse_diff.h"
 
@@ -44,7 +45,7 @@ std::string describe(const ZtTensor& t) {
 class ComponentStream {
 public:
     ComponentStream(const ZtFile& file, const ZtComponent& component, unsigned elementSize) {
-        worker_ = std::thread([this, &file, &component, elementSize] {
+        worker_ = startThreadInheritingCancel([this, &file, &component, elementSize] {
             const ZtReadResult r = ztReadComponent(
                 file, component, [this](std::span<const std::uint8_t> piece) { push(piece); },
                 elementSize, &stop_);
@@ -194,7 +195,7 @@ ZtValueComparison compareRaw(const ZtFile& a, const ZtComponent& ca, const ZtFil
     };
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < tallies.size(); ++t) {
-        pool.emplace_back(work, std::ref(tallies[t]));
+        pool.push_back(startThreadInheritingCancel([&work, &tally = tallies[t]] { work(tally); }));
     }
     work(tallies[0]);
     for (auto& t : pool) {

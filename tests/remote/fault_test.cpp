@@ -4,10 +4,16 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <future>
 #include <thread>
 
+#include "formats/common/diagnostic.h"
+#include "formats/common/thread_cancel.h"
 #include "formats/remote/remote_session.h"
+#include "formats/zs/zs_reader.h"
+#include "formats/zs/zs_validator.h"
+#include "formats/zs/zs_writer.h"
 #include "remote_test_env.h"
 
 namespace strata {
@@ -201,6 +207,60 @@ TEST_F(Faults, CancelScopeStopsOneThreadsReads) {
         FAIL() << "read under a cancelled scope";
     } catch (const RemoteError& e) {
         EXPECT_EQ(e.kind(), RemoteError::Kind::Cancelled);
+    }
+}
+
+// A remote validation run under a job's token (ThreadCancelScope on the job's thread, as the job
+// runner and strata-cli set it) on two worker threads ends once the token is cancelled, though
+// every read after the first two trickles (an hour per block). (That worker threads inherit the
+// token is tested directly in ThreadCancel.*.)
+TEST_F(Faults, CancelStopsARemoteValidationOnWorkerThreads) {
+    const auto path = WebSite::get().file("data/cancel.zs");
+    {
+        zs::WriterOptions writerOptions;
+        writerOptions.codec = zs::Codec::None;
+        zs::ZsWriter writer(path, {{"name", "cancel"}}, writerOptions);
+        // Blocks of 400 KB, several 64 KiB remote blocks each: a worker reads most of a block.
+        for (int b = 0; b < 10; ++b) {
+            std::vector<std::string> block;
+            for (int i = 0; i < 200; ++i) {
+                char key[32];
+                std::snprintf(key, sizeof key, "key%06d", b * 200 + i);
+                block.emplace_back(std::string(key) + std::string(2000, 'x'));
+            }
+            writer.addBlock(block);
+        }
+        writer.finish();
+    }
+    const auto session = makeRemoteSession(options());
+    const auto source = session->open(Location::parse(url("tricklea2", "/data/cancel.zs")));
+    CancelToken token;
+    auto state = std::make_shared<std::promise<ValidationOutcome>>();
+    std::future<ValidationOutcome> done = state->get_future();
+    std::thread job([source, state, &token] {
+        const ThreadCancelScope scope(&token);
+        try {
+            CollectingSink sink;
+            ValidationOptions validation;
+            validation.cancel = &token;
+            validation.threads = 2;
+            state->set_value(zs::ZsValidator(zs::ZsFile::open(source)).run(sink, validation));
+        } catch (...) {
+            state->set_exception(std::current_exception());
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    token.cancel();
+    // The bound only guards against a hang (each trickled block would take an hour).
+    if (done.wait_for(std::chrono::seconds(30)) != std::future_status::ready) {
+        job.detach();  // stuck in a read no token reaches
+        FAIL() << "the validation did not stop";
+    }
+    job.join();
+    try {
+        EXPECT_EQ(done.get(), ValidationOutcome::Cancelled);
+    } catch (const RemoteError& e) {
+        EXPECT_EQ(e.kind(), RemoteError::Kind::Cancelled) << e.what();
     }
 }
 
