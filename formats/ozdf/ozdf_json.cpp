@@ -6,6 +6,7 @@
 #include <set>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/json_error.h"
 #include "ozdf_edit.h"
 #include "ozdf_parser.h"
 #include "ozdf_text.h"
@@ -258,13 +259,13 @@ Corpus importJsonl(std::istream& in) {
         try {
             json = nlohmann::ordered_json::parse(line);
         } catch (const nlohmann::json::exception& error) {
-            throw JsonImportError(where + ": " + error.what());
+            throw JsonImportError(where + ": " + jsonErrorText(error.what()));
         }
         Document document;
         try {
             document = documentFromJson(json);
         } catch (const JsonImportError& error) {
-            throw JsonImportError(where + ": " + error.what());
+            throw JsonImportError(where + ": " + jsonErrorText(error.what()));
         }
         if (!safeFileName(document.filename)) {
             throw JsonImportError(where + ": unsafe file name \"" + document.filename + "\"");

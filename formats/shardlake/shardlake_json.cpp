@@ -1,5 +1,7 @@
 #include "shardlake_json.h"
 
+#include "formats/common/json_error.h"
+
 namespace strata::shardlake {
 
 // A structural JSON scanner: finds where each value starts and ends without building it.
@@ -177,7 +179,7 @@ JsonDoc loadJson(ByteSourcePtr source) {
         doc.value = nlohmann::json::parse(text);
         doc.parsed = true;
     } catch (const nlohmann::json::parse_error& e) {
-        doc.error = e.what();
+        doc.error = jsonErrorText(e.what());
         doc.errorOffset = e.byte > 0 ? e.byte - 1 : 0;
     }
     doc.spans = JsonSpans::scan(text);

@@ -8,6 +8,8 @@
 
 #include <simdjson.h>
 
+#include "formats/common/json_error.h"
+
 namespace strata {
 
 namespace {
@@ -76,7 +78,7 @@ public:
     }
     bool parse_error(std::size_t position, const std::string&,
                      const nlohmann::detail::exception& ex) {
-        facts_.error = ex.what();
+        facts_.error = jsonErrorText(ex.what());
         facts_.errorOffset = position;
         return false;
     }
@@ -103,7 +105,7 @@ JsonLineFacts analyzeJsonLine(std::span<const std::uint8_t> text) {
     try {
         ok = nlohmann::json::sax_parse(text.begin(), text.end(), &handler);
     } catch (const std::exception& e) {
-        facts.error = e.what();
+        facts.error = jsonErrorText(e.what());
         ok = false;
     }
     facts.valid = ok && facts.error.empty();

@@ -11,6 +11,7 @@
 
 #include "formats/common/checksums.h"
 #include "formats/common/codec_deflate.h"
+#include "formats/common/json_error.h"
 #include "formats/common/uleb128.h"
 #include "zs_block.h"
 #include "zs_probe.h"
@@ -143,7 +144,7 @@ nlohmann::ordered_json parseMetadata(std::string_view text) {
     try {
         metadata = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        throw ZsWriteError(std::string("error parsing metadata as JSON: ") + e.what());
+        throw ZsWriteError("error parsing metadata as JSON: " + jsonErrorText(e.what()));
     }
     IntegerWidthCheck check;
     nlohmann::ordered_json::sax_parse(text, &check);

@@ -8,6 +8,7 @@
 
 #include "../common/bounds.h"
 #include "../common/le_reader.h"
+#include "formats/common/json_error.h"
 #include "zt_cbor_scan.h"
 #include "zt_digest.h"
 
@@ -445,7 +446,7 @@ bool ZtOpener::decodeManifest() {
                                       nlohmann::json::cbor_tag_handler_t::ignore);
     } catch (const nlohmann::json::exception& e) {
         report(Severity::Error, "ZT-CBOR",
-               std::string("the manifest cannot be decoded: ") + e.what(), m, "manifest");
+               "the manifest cannot be decoded: " + jsonErrorText(e.what()), m, "manifest");
         return false;
     }
     file_->manifestDecoded_ = true;

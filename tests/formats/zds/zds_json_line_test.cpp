@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/common/json_error.h"
 #include "formats/zds/zds_json_line.h"
 
 namespace strata {
@@ -82,6 +83,16 @@ TEST(ZdsJsonLine, DeepNestingAgrees) {
         text += "1" + std::string(depth, '}') + "}";
         expectAgreement(text);
     }
+}
+
+// The reason a line is not JSON reads as a sentence, without the library's error tag.
+TEST(ZdsJsonLine, ErrorsReadWithoutTheLibrarysTag) {
+    const JsonLineFacts facts = analyzeJsonLine(bytes(R"({"_id":"a",)"));
+    EXPECT_FALSE(facts.valid);
+    EXPECT_TRUE(facts.error.starts_with("parse error at line 1")) << facts.error;
+    EXPECT_EQ(jsonErrorText("[json.exception.type_error.302] type must be string"),
+              "type must be string");
+    EXPECT_EQ(jsonErrorText("no tag here"), "no tag here");
 }
 
 }  // namespace
