@@ -167,9 +167,26 @@ OzdfFindDialog::OzdfFindDialog(DocumentView& view, model::OzdfEditor& editor, QW
     resize(900, 560);
 }
 
+bool OzdfFindDialog::applyTypedText() {
+    const QString error = view_.document()->applyPendingText();
+    if (!error.isEmpty()) {
+        summary_->setText(tr("The text you typed cannot be applied (%1): apply or revert it in "
+                             "the editor first.")
+                              .arg(error));
+    }
+    return error.isEmpty();
+}
+
 void OzdfFindDialog::startFind() {
     if (job_) {
         job_->cancel();
+    }
+    // The search reads the corpus as edited: typed text goes in first, as before any edit.
+    if (!applyTypedText()) {
+        changes_.clear();
+        model_->setChanges(&changes_);
+        apply_->setEnabled(false);
+        return;
     }
     model::OzdfFindQuery query;
     query.pattern = pattern_->text();
@@ -211,6 +228,11 @@ int OzdfFindDialog::resultCount() const {
 }
 
 bool OzdfFindDialog::applySelected() {
+    // Text typed since the search goes in first; a paragraph it changed no longer matches the
+    // search's revision and is refused below.
+    if (!applyTypedText()) {
+        return false;
+    }
     QString error;
     if (!model::applyOzdfChanges(*view_.document()->undoStack(), editor_.session(), changes_,
                                  revisions_, &error)) {

@@ -42,6 +42,8 @@ public:
 
 private:
     void showResults();
+    // Applies the document's pending typed text; false (and says why) when it cannot be.
+    bool applyTypedText();
 
     DocumentView& view_;
     model::OzdfEditor& editor_;

@@ -31,6 +31,7 @@
 #include "app/gui/main_window.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
+#include "app/ozdf/ozdf_find_dialog.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "app/ztensor/zt_manifest_tab.h"
@@ -468,6 +469,39 @@ private slots:
         QTRY_COMPARE(editor->textEdit()->toPlainText(), QStringLiteral("=== no"));
         QVERIFY(!editor->errorLabel()->text().isEmpty());
         QVERIFY(view->document()->hasPendingText());
+    }
+
+    // Find and Replace searches the corpus as edited: typed text is applied first (and found);
+    // text that cannot be applied stops the search and stays in the editor.
+    void ozdfFindAndReplaceAppliesTypedTextFirst() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QString path;
+        OzdfDocumentEditor* editor = openOzdf(window, &path);
+        QVERIFY(editor);
+        DocumentView* view = window.currentView();
+        auto* format = qobject_cast<model::OzdfEditor*>(view->document()->editor());
+        editor->textEdit()->setPlainText(QStringLiteral("Typed marker zebra."));
+        QVERIFY(view->document()->hasPendingText());
+        OzdfFindDialog dialog(*view, *format);
+        dialog.patternEdit()->setText(QStringLiteral("zebra"));
+        dialog.replacementEdit()->setText(QStringLiteral("okapi"));
+        dialog.startFind();
+        QVERIFY(!view->document()->hasPendingText());
+        QTRY_VERIFY(!dialog.searching());
+        QTRY_COMPARE(dialog.resultCount(), 1);
+        QVERIFY(dialog.applySelected());
+        const auto& doc = format->session().document(format->session().indexOf("a_doc.ozdf"));
+        QCOMPARE(doc.elements[0].paragraphs[0].text, std::string("Typed marker okapi."));
+
+        editor->select(firstParagraph(0));
+        editor->textEdit()->setPlainText(QStringLiteral("=== no"));
+        dialog.startFind();
+        QVERIFY(!dialog.searching());
+        QCOMPARE(dialog.resultCount(), 0);
+        QVERIFY(view->document()->hasPendingText());
+        QTRY_COMPARE(editor->textEdit()->toPlainText(), QStringLiteral("=== no"));
     }
 
     // ---- zTensor attribute cells ----
