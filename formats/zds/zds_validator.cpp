@@ -799,8 +799,9 @@ private:
         const std::uint64_t entries = zdx.entryCount();
         std::vector<std::uint32_t> coverage(starts.size(), 0);
         std::vector<std::uint64_t> coveredBy(starts.size(), 0);
-        std::unordered_map<std::string, std::uint64_t> entryIds;
-        std::unordered_set<std::string> landedIds;  // ids whose entry points at a line
+        std::unordered_map<std::string, std::uint64_t> entryIds;  // id -> its first entry
+        entryIds.reserve(entries);
+        std::vector<char> idLanded(entries, 0);  // by first entry: an entry of the id landed
         for (std::uint64_t i = 0; i < entries; ++i) {
             if (i % kProgressEvery == 0) {
                 if (opt.cancelled()) {
@@ -850,7 +851,7 @@ private:
                         e.offsetRegion);
                 continue;
             }
-            landedIds.insert(e.id);
+            idLanded[it->second] = 1;
             if (ids[li] != e.id) {
                 r.add(Severity::Warning, "ZDS-ZDX-ID",
                       "entry " + quoteName(e.id) + " points at the line whose _id is " +
@@ -877,7 +878,8 @@ private:
             }
             const std::uint64_t end = li + 1 < starts.size() ? starts[li + 1] : data->size();
             const Region lineRegion{data, starts[li], end - starts[li]};
-            if (!ids[li].empty() && landedIds.count(ids[li]) != 0) {
+            const auto entry = ids[li].empty() ? entryIds.end() : entryIds.find(ids[li]);
+            if (entry != entryIds.end() && idLanded[entry->second] != 0) {
                 r.info("ZDS-ZDX-SUPERSEDED",
                        "line " + std::to_string(li + 1) + " (_id " + quoteName(ids[li]) +
                            ") is an older version the index no longer points at",
