@@ -68,6 +68,56 @@ void publishRepairFolder(const std::filesystem::path& staged, const std::filesys
     }
 }
 
+void runInRepairStage(const std::filesystem::path& output,
+                      const std::function<void(const std::filesystem::path& stage)>& work) {
+    const std::filesystem::path stage = repairStagePath(std::filesystem::absolute(output));
+    std::error_code ec;
+    std::filesystem::remove_all(stage, ec);  // a stage of this very process id can only be stale
+    if (!std::filesystem::create_directory(stage, ec)) {
+        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
+    }
+    try {
+        work(stage);
+    } catch (const RepairError&) {
+        std::filesystem::remove_all(stage, ec);
+        throw;
+    } catch (const std::exception& e) {
+        std::filesystem::remove_all(stage, ec);
+        throw RepairError(output.string() + ": " + e.what());
+    }
+    std::filesystem::remove_all(stage, ec);
+}
+
+namespace {
+
+void publishStaged(const std::filesystem::path& staged, const std::filesystem::path& output) {
+    if (std::filesystem::is_directory(staged)) {
+        publishRepairFolder(staged, output);
+    } else {
+        publishRepairOutput(staged, output);
+    }
+}
+
+}  // namespace
+
+void publishRepairWithQuarantine(const std::filesystem::path& staged,
+                                 const std::filesystem::path& output,
+                                 const std::filesystem::path& stagedQuarantine,
+                                 const std::filesystem::path& quarantine) {
+    std::error_code ec;
+    if (!std::filesystem::exists(stagedQuarantine, ec)) {
+        publishStaged(staged, output);
+        return;
+    }
+    publishStaged(stagedQuarantine, quarantine);
+    try {
+        publishStaged(staged, output);
+    } catch (...) {
+        std::filesystem::remove_all(quarantine, ec);
+        throw;
+    }
+}
+
 void refuseOutputInsideInput(const std::filesystem::path& input,
                              const std::filesystem::path& output) {
     std::error_code ec;

@@ -43,6 +43,11 @@ struct RepairReport {
     bool dryRun = false;
     bool written = false;  // the output exists and validated
     std::filesystem::path output;
+    // What another choice would keep (the app offers to plan again with it): lines left out that
+    // RepairOptions::keepSuperseded keeps (ZDS), and a loss RepairOptions::recomputeDigests
+    // saves (Shardlake; a zTensor plan offers it for any loss).
+    std::uint64_t supersededLeftOut = 0;
+    bool recomputingDigestsKeepsMore = false;
 
     bool complete() const { return losses.empty(); }
 };
@@ -99,5 +104,19 @@ void refuseOutputInsideInput(const std::filesystem::path& input,
 
 // A stage beside `output` for the repair to write into: ".NAME.strata-repair-PID".
 std::filesystem::path repairStagePath(const std::filesystem::path& output);
+
+// Runs `work` in a fresh stage folder beside `output` (repairStagePath; a stale one of this
+// process id is removed first) and removes the folder afterwards, whatever happens. Any
+// exception that is not a RepairError becomes one naming `output`.
+void runInRepairStage(const std::filesystem::path& output,
+                      const std::function<void(const std::filesystem::path& stage)>& work);
+
+// Publishes a staged file or folder as `output` (publishRepairOutput, publishRepairFolder) and,
+// first, when `stagedQuarantine` exists, the quarantine staged with it as `quarantine`; if the
+// output then cannot be published, the quarantine is removed again: neither stands alone.
+void publishRepairWithQuarantine(const std::filesystem::path& staged,
+                                 const std::filesystem::path& output,
+                                 const std::filesystem::path& stagedQuarantine,
+                                 const std::filesystem::path& quarantine);
 
 }  // namespace strata

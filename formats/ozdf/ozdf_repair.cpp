@@ -839,24 +839,19 @@ void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path&
 void writeRepaired(InputKind kind, std::vector<Document>& documents,
                    const std::vector<Quarantined>& quarantine, const fs::path& output,
                    const RepairOptions& options) {
-    const fs::path stage = repairStagePath(fs::absolute(output));
-    std::error_code ec;
-    fs::remove_all(stage, ec);  // a stage of this very process id can only be stale
-    if (!fs::create_directory(stage, ec)) {
-        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
-    }
-    const fs::path target = stage / output.filename();
-    const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
-    const fs::path quarantinePath = ozdfQuarantinePath(output);
-    bool quarantinePublished = false;
-    try {
+    runInRepairStage(output, [&](const fs::path& stage) {
+        const fs::path target = stage / output.filename();
         options.reportProgress(0.6, "writing");
         if (kind == InputKind::Corpus) {
             ozdf::Corpus corpus;
             corpus.documents = documents;
             ozdf::SaveOptions save;
             save.cancel = options.cancel;
-            ozdf::saveCorpusToFolder(corpus, target, save);
+            try {
+                ozdf::saveCorpusToFolder(corpus, target, save);
+            } catch (const ozdf::SaveCancelled&) {
+                throw RepairError("cancelled");
+            }
         } else {
             ozdf::saveDocument(documents.front(), stage);
         }
@@ -866,30 +861,12 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
             options.beforeOutputCheck(target);
         }
         checkOutput(kind, target, documents, options);
+        const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
         if (!quarantine.empty()) {
             copyQuarantined(quarantine, quarantined);
-            publishRepairFolder(quarantined, quarantinePath);
-            quarantinePublished = true;
         }
-        if (kind == InputKind::Standalone) {
-            publishRepairOutput(target, output);
-        } else {
-            publishRepairFolder(target, output);
-        }
-    } catch (const std::exception& e) {
-        if (quarantinePublished) {
-            fs::remove_all(quarantinePath, ec);
-        }
-        fs::remove_all(stage, ec);
-        if (dynamic_cast<const RepairError*>(&e) != nullptr) {
-            throw;
-        }
-        if (dynamic_cast<const ozdf::SaveCancelled*>(&e) != nullptr) {
-            throw RepairError("cancelled");
-        }
-        throw RepairError(output.string() + ": " + e.what());
-    }
-    fs::remove_all(stage, ec);
+        publishRepairWithQuarantine(target, output, quarantined, ozdfQuarantinePath(output));
+    });
     options.reportProgress(1.0, "done");
 }
 

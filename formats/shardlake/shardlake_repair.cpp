@@ -106,13 +106,7 @@ void requireRoot(const fs::path& input) {
 }
 
 void writeAndPublish(Context& ctx, const fs::path& output) {
-    const fs::path stage = repairStagePath(fs::absolute(output));
-    std::error_code ec;
-    fs::remove_all(stage, ec);  // a stage of this very process id can only be stale
-    if (!fs::create_directory(stage, ec)) {
-        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
-    }
-    try {
+    runInRepairStage(output, [&](const fs::path& stage) {
         for (const char* folder : {"datasets", "indexes", "aliases"}) {
             fs::create_directories(stage / folder);
         }
@@ -122,24 +116,16 @@ void writeAndPublish(Context& ctx, const fs::path& output) {
             writeOut(stage, ctx.files[i], ctx.options.cancel);
         }
         ctx.options.reportProgress(0.9, "validating the repaired root");
-        {
-            auto store = std::make_shared<const Store>(stage);
-            CollectingSink sink;
-            ValidationOptions validation;
-            validation.cancel = ctx.options.cancel;
-            makeShardlakeValidator(store, {ValidationScope::Root, {}, nullptr})
-                ->run(sink, validation);
-            ctx.checkCancel();
-            requireValidOutput(sink.diagnostics());
-        }
+        auto store = std::make_shared<const Store>(stage);
+        CollectingSink sink;
+        ValidationOptions validation;
+        validation.cancel = ctx.options.cancel;
+        makeShardlakeValidator(store, {ValidationScope::Root, {}, nullptr})->run(sink, validation);
+        ctx.checkCancel();
+        requireValidOutput(sink.diagnostics());
+        store.reset();
         publishRepairFolder(stage, output);
-    } catch (const std::exception& e) {
-        fs::remove_all(stage, ec);
-        if (dynamic_cast<const RepairError*>(&e) != nullptr) {
-            throw;
-        }
-        throw RepairError(output.string() + ": " + e.what());
-    }
+    });
 }
 
 }  // namespace

@@ -784,6 +784,7 @@ void IndexRepair::decideTrust(Candidate& c) {
             wholeOf(c.source));
         return;
     }
+    ctx_.report.recomputingDigestsKeepsMore = true;
     loseShard(
         c, mismatch + ", and nothing else vouches for its records (--recompute-digests keeps it)");
 }

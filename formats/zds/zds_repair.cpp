@@ -440,6 +440,7 @@ private:
                 unlisted_.push_back(ZdsWriteDoc::unlistedLine(region.offset, region.length));
                 continue;
             }
+            ++report_.supersededLeftOut;
             if (trailingIds_.contains(verdict.id) && !live_->find(verdict.id)) {
                 loss(lineText(j) + ": " + shownId(verdict.id) +
                          " is named only in the bytes after the index's declared entries (its "
@@ -686,17 +687,8 @@ void validateOutput(const fs::path& target, const std::vector<ZdsCollectionWrite
 void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
                    const std::vector<ZdsQuarantined>& quarantine, const fs::path& output,
                    const RepairOptions& options, RepairReport& report) {
-    const fs::path stage = repairStagePath(fs::absolute(output));
-    std::error_code ec;
-    fs::remove_all(stage, ec);  // a stage of this very process id can only be stale
-    if (!fs::create_directory(stage, ec)) {
-        throw RepairError("cannot create " + stage.string() + ": " + ec.message());
-    }
-    const fs::path target = stage / output.filename();
-    const fs::path quarantined = stage / "quarantine.jsonl";
-    const fs::path quarantinePath = zdsQuarantinePath(output);
-    bool quarantinePublished = false;
-    try {
+    runInRepairStage(output, [&](const fs::path& stage) {
+        const fs::path target = stage / output.filename();
         ZdsWriteOptions writeOptions;
         writeOptions.cancel = options.cancel;
         writeOptions.progress = options.progress;
@@ -711,27 +703,12 @@ void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWri
             options.beforeOutputCheck(target);
         }
         validateOutput(target, writes, result.notes.empty(), options);
+        const fs::path quarantined = stage / "quarantine.jsonl";
         if (!quarantine.empty()) {
             writeZdsQuarantine(quarantined, quarantine);
-            publishRepairOutput(quarantined, quarantinePath);
-            quarantinePublished = true;
         }
-        if (fs::is_directory(target)) {
-            publishRepairFolder(target, output);
-        } else {
-            publishRepairOutput(target, output);
-        }
-    } catch (const std::exception& e) {
-        if (quarantinePublished) {
-            fs::remove(quarantinePath, ec);
-        }
-        fs::remove_all(stage, ec);
-        if (dynamic_cast<const RepairError*>(&e) != nullptr) {
-            throw;
-        }
-        throw RepairError(output.string() + ": " + e.what());
-    }
-    fs::remove_all(stage, ec);
+        publishRepairWithQuarantine(target, output, quarantined, zdsQuarantinePath(output));
+    });
 }
 
 // An archive libzip cannot open, its members recovered by scanning into a temporary folder

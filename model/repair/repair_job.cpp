@@ -4,9 +4,6 @@
 #include <QFileInfo>
 #include <QObject>
 
-#include <algorithm>
-#include <string_view>
-
 #include "formats/registry/format_repair.h"
 
 namespace strata::model {
@@ -37,32 +34,15 @@ Job* startRepair(JobRunner& runner, const QString& input, const QString& output,
     });
 }
 
-namespace {
-
-bool mentions(const std::vector<strata::RepairStep>& steps, std::string_view text) {
-    return std::any_of(steps.begin(), steps.end(), [text](const strata::RepairStep& s) {
-        return s.description.find(text) != std::string::npos;
-    });
-}
-
-}  // namespace
-
 std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairReport& plan,
                                         const RepairChoices& choices) {
     std::vector<RepairReplan> out;
-    // Shardlake: only when a shard was lost for want of a matching fingerprint (the loss
-    // names the option).
-    const bool digestLoss =
-        (format == FormatId::ZTensor && !plan.losses.empty()) ||
-        (format == FormatId::Shardlake && mentions(plan.losses, "--recompute-digests"));
+    const bool digestLoss = (format == FormatId::ZTensor && !plan.losses.empty()) ||
+                            (format == FormatId::Shardlake && plan.recomputingDigestsKeepsMore);
     if (!choices.recomputeDigests && digestLoss) {
         out.push_back(RepairReplan::RecomputeDigests);
     }
-    const bool dropsLines =
-        mentions(plan.actions, ": dropped line ") ||
-        mentions(plan.actions, " more superseded or deleted lines") ||
-        mentions(plan.losses, "is named only in the bytes after the index's declared entries");
-    if (format == FormatId::Zds && !choices.keepSuperseded && dropsLines) {
+    if (format == FormatId::Zds && !choices.keepSuperseded && plan.supersededLeftOut > 0) {
         out.push_back(RepairReplan::KeepSuperseded);
     }
     return out;

@@ -35,7 +35,8 @@ enum class RepairReplan { RecomputeDigests, KeepSuperseded };
 
 // The replans that could change `plan` (of a `format` input, made with `choices`): recomputing
 // digests when a zTensor plan loses something or a Shardlake plan loses a shard for want of a
-// matching fingerprint; keeping superseded lines when a ZDS plan drops some.
+// matching fingerprint (RepairReport::recomputingDigestsKeepsMore); keeping superseded lines
+// when a ZDS plan leaves some out (RepairReport::supersededLeftOut).
 std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairReport& plan,
                                         const RepairChoices& choices);
 
