@@ -765,12 +765,6 @@ TEST(OzdfRepair, RandomDamageKeepsExactlyWhatWasIntact) {
     }
 }
 
-}  // namespace
-}  // namespace strata::ozdf
-
-namespace strata::ozdf {
-namespace {
-
 // What readers ignore is not copied, and the report says so: no loss.
 TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
     Scratch scratch("ignored");
@@ -793,12 +787,6 @@ TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
                             "only NAME and DATA"));
 }
 
-}  // namespace
-}  // namespace strata::ozdf
-
-namespace strata::ozdf {
-namespace {
-
 // [[A B]] and [[A_B]] share the part file key A_B: readers give both lists its parts, and so
 // does the repaired copy. The output may be named with a trailing slash.
 TEST(OzdfRepair, ListsSharingAPartFileKeyKeepTheirParts) {
@@ -813,12 +801,6 @@ TEST(OzdfRepair, ListsSharingAPartFileKeyKeepTheirParts) {
               "[[A B]]{-:one;-:three} [[A_B]]{-:one;-:three}");
     EXPECT_EQ(readDocument(doc).elements.size(), 2U);
 }
-
-}  // namespace
-}  // namespace strata::ozdf
-
-namespace strata::ozdf {
-namespace {
 
 // Every valid input of the corpus comes back whole: no loss, and the copy reads as the
 // reference reads the original.
