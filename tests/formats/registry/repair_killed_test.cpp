@@ -2,15 +2,13 @@
 // name or its quarantine's, or (killed after publishing) a whole output that validates: one
 // damaged corpus case per format, repaired through the registry as strata-cli repair does.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <csignal>
 #include <string>
 
 #include "formats/common/repair.h"
 #include "formats/registry/format_registry.h"
 #include "formats/registry/format_repair.h"
+#include "killed_repair.h"
 #include "registry_test_support.h"
 
 namespace strata {
@@ -45,26 +43,10 @@ bool anythingPublished(const fs::path& output) {
 
 // Runs the repair in a child killed at progress report `killAt`; true when it ran to the end.
 bool repairKilledAt(const fs::path& input, const fs::path& output, int killAt) {
-    const pid_t child = ::fork();
-    if (child == 0) {
-        RepairOptions options;
-        int calls = 0;
-        options.progress = [&](double, const std::string&) {
-            if (++calls == killAt) {
-                ::raise(SIGKILL);
-            }
-        };
-        try {
-            repairPath(input, output, options);
-        } catch (...) {
-            ::_exit(3);
-        }
-        ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    EXPECT_TRUE(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
-    return WIFEXITED(status);
+    const test::KilledRepair run = test::repairKilledAt(
+        killAt, [&](const RepairOptions& options) { repairPath(input, output, options); });
+    EXPECT_EQ(run.exitCode, 0);
+    return run.finished;
 }
 
 TEST(RepairKilled, EveryFormatLeavesNothingOrAWholeOutput) {

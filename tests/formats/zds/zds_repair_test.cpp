@@ -2,10 +2,6 @@
 // random damage. Each time the report matches the damage, the output validates and holds only
 // documents that were live in the input.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <csignal>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -21,6 +17,7 @@
 #include "formats/zds/zds_reader.h"
 #include "formats/zds/zds_repair.h"
 #include "formats/zds/zds_validator.h"
+#include "killed_repair.h"
 #include "zds_test_support.h"
 
 namespace strata {
@@ -618,33 +615,16 @@ TEST(ZdsRepair, KilledRepairLeavesNoHalfWrittenOutput) {
     for (const int killAt : {1, 2, 3, 5, 8, 13, 1000000}) {
         SCOPED_TRACE("killed at progress call " + std::to_string(killAt));
         const auto out = dir.path() / ("out" + std::to_string(killAt));
-        const pid_t child = ::fork();
-        ASSERT_GE(child, 0);
-        if (child == 0) {
-            RepairOptions options;
-            int calls = 0;
-            options.progress = [&](double, const std::string&) {
-                if (++calls == killAt) {
-                    ::raise(SIGKILL);
-                }
-            };
-            try {
-                repairZdsDataset(in, out, options);
-            } catch (...) {
-                ::_exit(3);
-            }
-            ::_exit(0);
-        }
-        int status = 0;
-        ::waitpid(child, &status, 0);
+        const test::KilledRepair run = test::repairKilledAt(
+            killAt, [&](const RepairOptions& options) { repairZdsDataset(in, out, options); });
         if (killAt == 1) {
-            EXPECT_TRUE(WIFSIGNALED(status));
+            EXPECT_FALSE(run.finished);
         }
         if (killAt == 1000000) {
-            EXPECT_TRUE(WIFEXITED(status));
+            EXPECT_TRUE(run.finished);
         }
-        if (WIFEXITED(status)) {
-            EXPECT_EQ(WEXITSTATUS(status), 0);
+        if (run.finished) {
+            EXPECT_EQ(run.exitCode, 0);
             expectValid(out);
             EXPECT_EQ(quarantined(out).size(), 1u);
         } else {
