@@ -8,6 +8,7 @@
 # ratio.
 set -euo pipefail
 build=$(realpath "$1")
+source "$(dirname "$(realpath "$0")")/../repair_versus_validate.sh"
 mib=${2:-1024}
 work=${3:-$(mktemp -d)}
 cli=$build/app/cli/strata-cli
@@ -25,17 +26,4 @@ if [[ ! -f in/collections/c/meta/index.bin ]]; then
         head -1 | cut -d: -f1)
     printf '@' | dd of="$data" bs=1 seek=$((middle + brace)) conv=notrunc status=none
 fi
-median() { sort -n | sed -n 2p; }
-timed() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", b - a }'
-}
-cat "$data" in/collections/c/meta/index.bin >/dev/null
-validate=$(for _ in 1 2 3; do timed "$cli" validate in; done | median)
-repair=$(for _ in 1 2 3; do rm -rf out out.quarantine.jsonl; timed "$cli" repair in --out out; done | median)
-"$cli" repair in --out check --dry-run | tail -1 || true
-rm -rf out out.quarantine.jsonl check
-echo "data.jsonl: $(stat -c %s "$data") bytes; validate ${validate} s; repair ${repair} s; ratio $(awk -v a="$repair" -v b="$validate" 'BEGIN { printf "%.2f", a / b }')"
+compare_repair_with_validation "$cli" in out "$data"

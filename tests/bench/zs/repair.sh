@@ -7,6 +7,7 @@
 # the file hot in the page cache). Prints both times and their ratio.
 set -euo pipefail
 build=$(realpath "$1")
+source "$(dirname "$(realpath "$0")")/../repair_versus_validate.sh"
 mib=${2:-1024}
 work=${3:-$(mktemp -d)}
 cli=$build/app/cli/strata-cli
@@ -22,17 +23,4 @@ if [[ ! -f in.zs ]]; then
     size=$(stat -c %s in.zs)
     printf '\x5a' | dd of=in.zs bs=1 seek=$((size / 2)) conv=notrunc status=none
 fi
-median() { sort -n | sed -n 2p; }
-timed() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", b - a }'
-}
-cat in.zs >/dev/null
-validate=$(for _ in 1 2 3; do timed "$cli" validate in.zs; done | median)
-repair=$(for i in 1 2 3; do rm -f out.zs; timed "$cli" repair in.zs --out out.zs; done | median)
-"$cli" repair in.zs --out check.zs --dry-run | tail -1 || true
-rm -f out.zs check.zs
-echo "file: $(stat -c %s in.zs) bytes; validate ${validate} s; repair ${repair} s; ratio $(awk -v a="$repair" -v b="$validate" 'BEGIN { printf "%.2f", a / b }')"
+compare_repair_with_validation "$cli" in.zs out.zs in.zs

@@ -8,6 +8,7 @@
 # their ratio.
 set -euo pipefail
 build=$(realpath "$1")
+source "$(dirname "$(realpath "$0")")/../repair_versus_validate.sh"
 mib=${2:-1024}
 work=${3:-$(mktemp -d)}
 encoding=${4:-raw}
@@ -34,17 +35,4 @@ if [[ ! -f in.zt ]]; then
     size=$(stat -c %s in.zt)
     printf '\x5a' | dd of=in.zt bs=1 seek=$((size / 2)) conv=notrunc status=none
 fi
-median() { sort -n | sed -n 2p; }
-timed() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", b - a }'
-}
-cat in.zt >/dev/null
-validate=$(for _ in 1 2 3; do timed "$cli" validate in.zt; done | median)
-repair=$(for _ in 1 2 3; do rm -f out.zt; timed "$cli" repair in.zt --out out.zt; done | median)
-"$cli" repair in.zt --out check.zt --dry-run | tail -1 || true
-rm -f out.zt check.zt
-echo "in.zt: $(stat -c %s in.zt) bytes; validate ${validate} s; repair ${repair} s; ratio $(awk -v a="$repair" -v b="$validate" 'BEGIN { printf "%.2f", a / b }')"
+compare_repair_with_validation "$cli" in.zt out.zt in.zt
