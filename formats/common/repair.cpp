@@ -20,14 +20,19 @@ RepairStep::RepairStep(std::string text, const Region& region) : description(std
 }
 
 RepairReport beginRepair(std::string itemName, const std::filesystem::path& output,
-                         const RepairOptions& options) {
+                         const RepairOptions& options, const std::filesystem::path& quarantine) {
     RepairReport report;
     report.itemName = std::move(itemName);
     report.dryRun = options.dryRun;
     report.output = output;
-    std::error_code ec;
-    if (!options.dryRun && std::filesystem::exists(std::filesystem::symlink_status(output, ec))) {
-        throw RepairError(output.string() + ": exists; a repair never replaces a file");
+    if (options.dryRun) {
+        return report;
+    }
+    for (const std::filesystem::path& p : {output, quarantine}) {
+        std::error_code ec;
+        if (!p.empty() && std::filesystem::exists(std::filesystem::symlink_status(p, ec))) {
+            throw RepairError(p.string() + ": exists; a repair never replaces a file");
+        }
     }
     return report;
 }

@@ -81,10 +81,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// A report of a repair to `output` counting `itemName`. Throws RepairError when `output` exists
+// A report of a repair to `output` counting `itemName`. Throws RepairError when `output` exists,
+// or `quarantine` (where the repair would put what it cannot use; empty when it has none) does
 // (a repair never replaces anything), unless it is a dry run.
 RepairReport beginRepair(std::string itemName, const std::filesystem::path& output,
-                         const RepairOptions& options);
+                         const RepairOptions& options,
+                         const std::filesystem::path& quarantine = {});
 
 // The repaired output's own validation: throws RepairError quoting its first error.
 void requireValidOutput(const std::vector<Diagnostic>& diagnostics);

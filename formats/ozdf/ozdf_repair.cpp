@@ -884,19 +884,9 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
     if (!output.has_filename() && output.has_parent_path()) {
         output = output.parent_path();  // "out/"
     }
-    RepairReport report;
-    report.itemName = "documents";
-    report.dryRun = options.dryRun;
-    report.output = output;
     const fs::path quarantinePath = ozdfQuarantinePath(output);
+    RepairReport report = beginRepair("documents", output, options, quarantinePath);
     std::error_code ec;
-    if (!options.dryRun) {
-        for (const fs::path& p : {output, quarantinePath}) {
-            if (fs::exists(fs::symlink_status(p, ec))) {
-                throw RepairError(p.string() + ": exists; a repair never replaces a file");
-            }
-        }
-    }
     refuseOutputInsideInput(input, output);
     InputKind kind = InputKind::Standalone;
     if (fs::is_directory(input, ec)) {

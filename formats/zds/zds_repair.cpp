@@ -808,18 +808,7 @@ fs::path zdsQuarantinePath(const fs::path& output) {
 
 RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
                               const RepairOptions& options) {
-    RepairReport report;
-    report.itemName = "documents";
-    report.dryRun = options.dryRun;
-    report.output = output;
-    std::error_code ec;
-    if (!options.dryRun) {
-        for (const fs::path& p : {output, zdsQuarantinePath(output)}) {
-            if (fs::exists(fs::symlink_status(p, ec))) {
-                throw RepairError(p.string() + ": exists; a repair never replaces a file");
-            }
-        }
-    }
+    RepairReport report = beginRepair("documents", output, options, zdsQuarantinePath(output));
     refuseOutputInsideInput(input, output);
     std::optional<SalvagedArchive> salvaged;
     const auto dataset = openDataset(input, options, report, salvaged);
