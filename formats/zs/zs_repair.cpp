@@ -100,18 +100,21 @@ DecodedBlock decodeBlock(const ByteSource& source, const BlockFrame& frame, bool
         }
         previous = *record;
     }
-    out.recordsInOrder = ordered && count > 0 && !cursor.problem();
+    const bool readable = count > 0 && !cursor.problem();
+    out.recordsInOrder = readable && ordered;
+    // Read as index entries too, unless the level byte says data and the records read: a data
+    // payload may happen to parse as entries as well.
+    const IndexPayload index = parseIndexPayload(out.payload.bytes);
+    out.indexEntries = !index.problem && !index.entries.empty() && (frame.level != 0 || !readable);
+    for (const IndexEntry& e : index.entries) {
+        out.children.push_back(e.childOffset);
+    }
     if (out.recordsInOrder) {
         block.last = text(previous);
         block.count = count;
         return out;
     }
     block.first.clear();
-    const IndexPayload index = parseIndexPayload(out.payload.bytes);
-    out.indexEntries = !index.problem && !index.entries.empty();
-    for (const IndexEntry& e : index.entries) {
-        out.children.push_back(e.childOffset);
-    }
     if (frame.level == 0 && crcOk) {
         block.problem = out.indexEntries ? "it is marked as data but holds index entries"
                         : cursor.problem()
@@ -279,9 +282,11 @@ private:
             ScannedBlock gap;
             gap.region = Region{&source, p, next - p};
             gap.framed = false;
-            gap.problem = indexed && p == at
-                              ? "the block the index places there cannot be read (" + why + ")"
-                              : "no block can be read there (" + why + ")";
+            const bool root = at == file_->header().rootIndexOffset;
+            gap.problem = indexed && p == at ? std::string(root ? "the root index block the header"
+                                                                : "the block the index") +
+                                                   " places there cannot be read (" + why + ")"
+                                             : "no block can be read there (" + why + ")";
             submit([gap] {
                 DecodedBlock d;
                 d.block = gap;
@@ -350,10 +355,11 @@ private:
         return describe(b) + " of " + file_->source().name() + ": " + b.problem;
     }
 
-    static std::string describe(const ScannedBlock& b) {
+    std::string describe(const ScannedBlock& b) const {
         if (!b.framed) {
-            return "bytes " + std::to_string(b.region.offset) + " to " +
-                   std::to_string(b.region.offset + b.region.length);
+            const std::uint64_t end = b.region.offset + b.region.length;
+            return "bytes " + std::to_string(b.region.offset) + " to " + std::to_string(end) +
+                   (end == file_->source().size() ? " (the end of the file)" : "");
         }
         return "the " + std::string(b.level == 0 ? "data block" : "block") + " at byte " +
                std::to_string(b.region.offset) + " (" + std::to_string(b.region.length) +
@@ -394,8 +400,8 @@ private:
             b.region.offset + b.region.length != file_->source().size()) {
             return "";
         }
-        return " (the end of the file, which is " + std::to_string(missing) +
-               " bytes shorter than its header says: blocks after it are missing)";
+        return "; the file is " + std::to_string(missing) +
+               " bytes shorter than its header says, so the blocks after it are missing too";
     }
 
     void accountCut(RepairReport& report, bool proven) const {

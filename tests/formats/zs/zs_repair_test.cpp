@@ -545,6 +545,27 @@ TEST(ZsRepair, ABlockFailingItsCrcIsALossAndItsRecordsAreQuarantined) {
     EXPECT_EQ(quarantined, asRead);
 }
 
+// Whatever the damaged block's records read as now (here out of order: "key00x300"), they go to
+// the quarantine: a payload of records is never taken for index entries.
+TEST(ZsRepair, ADamagedBlockIsQuarantinedWhateverItsRecordsReadAs) {
+    Scratch dir;
+    writeTenPlain(dir / "in.zs");
+    const BlockFrame block = frames(dir / "in.zs", BlockKind::Data).at(3);
+    writeBytes(dir / "in.zs", block.payloadOffset() + 6, std::vector<std::uint8_t>{'x'});
+    const RepairReport report = repairZsFile(dir / "in.zs", dir / "out.zs");
+    EXPECT_EQ(report.recovered, 900u);
+    std::ifstream in(zsQuarantinePath(dir / "out.zs"));
+    std::vector<std::string> quarantined;
+    for (std::string line; std::getline(in, line);) {
+        if (!line.starts_with("#")) {
+            quarantined.push_back(line);
+        }
+    }
+    std::vector<std::string> asRead = keys(300, 100);
+    asRead[0] = "key00x300";
+    EXPECT_EQ(quarantined, asRead);
+}
+
 // Every byte value survives the quarantine's escaping, and no record line reads as a note.
 TEST(ZsRepair, QuarantineLinesKeepEveryByte) {
     std::string all;
