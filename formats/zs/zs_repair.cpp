@@ -125,13 +125,16 @@ DecodedBlock decodeBlock(const ByteSource& source, const BlockFrame& frame, bool
     return out;
 }
 
-nlohmann::ordered_json metadataOf(const Header& header, const ByteSource& source) {
+// The header's metadata, as JSON and byte for byte (the writer stores the bytes: parsing and
+// encoding again could change them).
+std::pair<nlohmann::ordered_json, std::string> metadataOf(const Header& header,
+                                                          const ByteSource& source) {
     const ByteView v = source.view(header.metadataRegion.offset, header.metadataRegion.length);
     auto parsed = nlohmann::ordered_json::parse(v.data(), v.data() + v.size(), nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
         throw RepairError("the header's metadata is not a JSON object; nothing to copy it from");
     }
-    return parsed;
+    return {std::move(parsed), std::string(reinterpret_cast<const char*>(v.data()), v.size())};
 }
 
 class ZsSalvage {
@@ -588,7 +591,7 @@ RepairReport repairZsFile(const fs::path& input, const fs::path& output,
         throw RepairError(input.string() +
                           ": the header cannot be read (no codec and no metadata to rebuild from)");
     }
-    const nlohmann::ordered_json metadata = metadataOf(header, file->source());
+    const auto [metadata, metadataBytes] = metadataOf(header, file->source());
     ZsSalvage salvage(file, options, quarantinePath);
     if (options.dryRun) {
         ZsQuarantine counting({}, input.string());
@@ -605,6 +608,7 @@ RepairReport repairZsFile(const fs::path& input, const fs::path& output,
         const fs::path stagedQuarantine = stage / "quarantine.txt";
         WriterOptions writerOptions;
         writerOptions.codec = *header.codec;
+        writerOptions.verbatimMetadata = metadataBytes;
         ZsWriter writer(staged, metadata, writerOptions);
         ZsQuarantine quarantine(stagedQuarantine, input.string());
         salvage.scan(&writer, quarantine);

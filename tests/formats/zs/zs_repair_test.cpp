@@ -22,6 +22,7 @@
 #include "formats/zs/zs_writer.h"
 #include "scratch_dir.h"
 #include "test_corpus.h"
+#include "zs_test_writer.h"
 
 namespace strata::zs {
 namespace {
@@ -593,6 +594,28 @@ TEST(ZsRepair, QuarantineLinesKeepEveryByte) {
     EXPECT_EQ(zsQuarantineLine(asBytes("#not a note")), "\\x23not a note");
     EXPECT_EQ(zsQuarantineLine(asBytes("a#b")), "a#b");
     EXPECT_EQ(zsQuarantineLine({}), "");
+}
+
+// The metadata is copied byte for byte: parsed and encoded again, a wide integer would be
+// rounded, a float or raw UTF-8 spelled otherwise, and the copy reported complete while its
+// metadata is not the original's.
+TEST(ZsRepair, TheMetadataIsCopiedByteForByte) {
+    Scratch dir;
+    const std::string metadata =
+        "{\"big\":123456789012345678901234567890, \"x\": 1.0E5, \"t\": \"caf\xc3\xa9\"}";
+    testing::TestZsWriter w(Codec::None, metadata);
+    const testing::Placed data = w.dataBlock(keys(0, 10));
+    w.setRoot(w.indexBlock(1, {{keys(0, 1)[0], data.offset, data.length}}));
+    const testing::Bytes bytes = w.finish();
+    std::ofstream(dir / "in.zs", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    const RepairReport report = repairZsFile(dir / "in.zs", dir / "out.zs");
+    EXPECT_TRUE(report.complete());
+    const Header out = ZsFile::open(openMappedFile(dir / "out.zs"))->header();
+    const auto stored = readBytes(dir / "out.zs", out.metadataRegion.offset,
+                                  std::size_t(out.metadataRegion.length));
+    EXPECT_EQ(std::string(stored.begin(), stored.end()), metadata);
+    EXPECT_TRUE(validates(dir / "out.zs"));
 }
 
 // A repair never writes over a quarantine file either.
