@@ -342,6 +342,10 @@ private:
         if (ha.metadata && hb.metadata) {
             diffJsonValues(*ha.metadata, *hb.metadata, "$", d.fields, more,
                            options_->maxValueChars);
+            // Integers beyond 64 bits are parsed as doubles: two that differ can read the same.
+            if (d.fields.empty() && wideIntegers(ha) != wideIntegers(hb)) {
+                d.fields.push_back({"$", DiffKind::Changed, metadataText(ha), metadataText(hb)});
+            }
         } else if (!sameMetadataBytes(ha, hb)) {
             // Not JSON on one side at least (or too large to parse): the bytes decide.
             d.fields.push_back({"$", DiffKind::Changed, metadataText(ha), metadataText(hb)});
@@ -352,6 +356,37 @@ private:
         d.description = "metadata: " + std::to_string(d.fields.size() + more) + " value" +
                         (d.fields.size() + more == 1 ? "" : "s") + " differ";
         return put(std::move(d));
+    }
+
+    // The integers of the metadata too wide for 64 bits, as written, in document order.
+    static std::vector<std::string> wideIntegers(const zs::Header& h) {
+        struct Collector : nlohmann::json_sax<nlohmann::json> {
+            std::vector<std::string> wide;
+            bool null() override { return true; }
+            bool boolean(bool) override { return true; }
+            bool number_integer(number_integer_t) override { return true; }
+            bool number_unsigned(number_unsigned_t) override { return true; }
+            bool number_float(number_float_t, const string_t& text) override {
+                if (text.find_first_of(".eE") == string_t::npos) {
+                    wide.push_back(text);
+                }
+                return true;
+            }
+            bool string(string_t&) override { return true; }
+            bool binary(binary_t&) override { return true; }
+            bool start_object(std::size_t) override { return true; }
+            bool key(string_t&) override { return true; }
+            bool end_object() override { return true; }
+            bool start_array(std::size_t) override { return true; }
+            bool end_array() override { return true; }
+            bool parse_error(std::size_t, const std::string&,
+                             const nlohmann::detail::exception&) override {
+                return false;
+            }
+        } collector;
+        const ByteView v = metadataBytes(h);
+        nlohmann::json::sax_parse(v.bytes.begin(), v.bytes.end(), &collector);
+        return collector.wide;
     }
 
     static ByteView metadataBytes(const zs::Header& h) {

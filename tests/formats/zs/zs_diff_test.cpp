@@ -293,6 +293,19 @@ TEST(ZsDiff, MetadataThatIsNotJsonIsComparedByItsBytes) {
     EXPECT_TRUE(diff(a, handMade({{"a"}}, "{oops")).all.empty());
 }
 
+// Integers beyond 64 bits are read as doubles: two that differ in their last digits read the
+// same, and are still a difference; other spellings of the same values are not.
+TEST(ZsDiff, WideMetadataIntegersAreComparedAsWritten) {
+    const auto a = handMade({{"a"}}, "{\"n\": 123456789012345678901234567890}");
+    const auto b = handMade({{"a"}}, "{\"n\": 123456789012345678901234567891}");
+    const Collected ab = diff(a, b);
+    ASSERT_EQ(ab.all.size(), 1u);
+    EXPECT_EQ(ab.all[0].path, "header/metadata");
+    EXPECT_TRUE(diff(a, handMade({{"a"}}, "{\"n\":123456789012345678901234567890}")).all.empty());
+    EXPECT_TRUE(diff(handMade({{"a"}}, "{\"x\": 1.0E5}"), handMade({{"a"}}, "{\"x\": 100000.0}"))
+                    .all.empty());
+}
+
 // Property: for random record multisets, diff(A, B) reports exactly the multiset differences
 // (A − B removed, B − A added), diff(B, A) mirrors it, and diff(A, A) is empty.
 TEST(ZsDiff, RandomRecordSetsReportExactlyTheMultisetDifference) {
