@@ -244,33 +244,24 @@ private:
         };
     }
 
-    // The damaged stretch [at, next): block by block where frames chain through it (each is
-    // decoded for the quarantine), then the bytes where no frame could be read.
+    // The damaged stretch [at, next): one block whose length field alone is damaged, or block
+    // by block where frames chain through it (each decoded for the quarantine), then the bytes
+    // where no frame could be read.
     template <typename Submit>
     void submitDamage(ZsBlockFinder& finder, std::uint64_t at, std::uint64_t next,
                       const Submit& submit) {
-        const ByteSource& source = file_->source();
         if (const auto filling = finder.frameFilling(at, next)) {
-            // Only the length field is damaged: what the CRC covers is intact.
-            const FrameRead claimed = readFrame(source, at, source.size());
             levels_[at] = filling->level;
             if (filling->kind() != BlockKind::Extension) {
-                submit(decodeTask(
-                    *filling, true,
-                    "its length field is damaged (" +
-                        (claimed.usable()
-                             ? "it says " + std::to_string(claimed.frame.totalLength()) + " bytes"
-                             : claimed.message) +
-                        "); read as the " + std::to_string(next - at) +
-                        " bytes up to the next block, its CRC matches"));
+                submit(decodeTask(*filling, true, lengthRepairNote(at, next)));
             }
             return;
         }
         const auto indexed = finder.indexedLength(at);
-        std::uint64_t p = at;
         std::string why;
-        while (p < next) {
-            const FrameRead frame = readFrame(source, p, next);
+        std::uint64_t p = at;
+        for (FrameRead frame; p < next; p = frame.frame.end()) {
+            frame = readFrame(file_->source(), p, next);
             if (!frame.usable() || (indexed && p == at && frame.frame.end() != next)) {
                 why = frame.usable()
                           ? "its length field says " + std::to_string(frame.frame.totalLength()) +
@@ -279,23 +270,39 @@ private:
                 break;
             }
             submit(decodeTask(frame.frame, false));
-            p = frame.frame.end();
         }
         if (p < next) {
-            ScannedBlock gap;
-            gap.region = Region{&source, p, next - p};
-            gap.framed = false;
-            const bool root = at == file_->header().rootIndexOffset;
-            gap.problem = indexed && p == at ? std::string(root ? "the root index block the header"
-                                                                : "the block the index") +
-                                                   " places there cannot be read (" + why + ")"
-                                             : "no block can be read there (" + why + ")";
-            submit([gap] {
-                DecodedBlock d;
-                d.block = gap;
-                return d;
-            });
+            submit(gapTask(Region{&file_->source(), p, next - p},
+                           indexed && p == at ? placedBlockProblem(at, why)
+                                              : "no block can be read there (" + why + ")"));
         }
+    }
+
+    // A block read as the bytes [at, next) because its own length field says otherwise.
+    std::string lengthRepairNote(std::uint64_t at, std::uint64_t next) const {
+        const FrameRead claimed = readFrame(file_->source(), at, file_->source().size());
+        return "its length field is damaged (" +
+               (claimed.usable()
+                    ? "it says " + std::to_string(claimed.frame.totalLength()) + " bytes"
+                    : claimed.message) +
+               "); read as the " + std::to_string(next - at) +
+               " bytes up to the next block, its CRC matches";
+    }
+
+    std::string placedBlockProblem(std::uint64_t at, const std::string& why) const {
+        const bool root = at == file_->header().rootIndexOffset;
+        return std::string(root ? "the root index block the header" : "the block the index") +
+               " places there cannot be read (" + why + ")";
+    }
+
+    static std::function<DecodedBlock()> gapTask(const Region& region, std::string problem) {
+        return [region, problem = std::move(problem)] {
+            DecodedBlock d;
+            d.block.region = region;
+            d.block.framed = false;
+            d.block.problem = problem;
+            return d;
+        };
     }
 
     // Takes the next stretch in file order: a data block is kept only if its CRC matches, it
