@@ -182,10 +182,13 @@ void ZsChartView::setStats(model::ZsBlockStats stats) {
     if (damaged > 0) {
         text += tr("; %1 damaged (shown with 0 records)").arg(damaged);
     }
-    if (!stats_.error.empty()) {
-        text += tr("; stopped at %1: %2")
+    if (stats_.unreadableStretches > 0) {
+        text += tr("; %n stretch(es) with no readable block, the first at %1: %2", nullptr,
+                   int(stats_.unreadableStretches))
                     .arg(stats_.errorOffset)
                     .arg(QString::fromStdString(stats_.error));
+    } else if (!stats_.error.empty()) {
+        text += QStringLiteral("; ") + QString::fromStdString(stats_.error);
     }
     summary_->setText(text);
     emit statsReady();

@@ -10,6 +10,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 #include "app/gui/document_view.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
@@ -105,13 +108,20 @@ ZsRecordsView::ZsRecordsView(std::shared_ptr<const zs::ZsFile> file, DocumentVie
     connect(model_, &QAbstractItemModel::rowsInserted, this, &ZsRecordsView::updateStatus);
     connect(model_, &QAbstractItemModel::modelReset, this, &ZsRecordsView::updateStatus);
     connect(model_, &model::ZsRecordsModel::readFailed, this, &ZsRecordsView::updateStatus);
+    connect(model_, &model::ZsRecordsModel::lookingForIntactBlockChanged, this,
+            &ZsRecordsView::updateStatus);
+    connect(model_, &model::ZsRecordsModel::allRead, this, &ZsRecordsView::updateStatus);
     updateStatus();
 }
 
 void ZsRecordsView::updateStatus() {
-    QString text = model_->isComplete() ? tr("%n record(s)", nullptr, model_->rowCount())
-                                        : tr("%n record(s) read so far; scroll for more", nullptr,
-                                             model_->rowCount());
+    const int records = int(std::min<std::uint64_t>(model_->recordCount(), INT_MAX));
+    QString text = model_->isComplete() ? tr("%n record(s)", nullptr, records)
+                   : model_->isLookingForIntactBlock()
+                       ? tr("%n record(s) read so far; looking for the "
+                            "next intact block after damaged bytes…",
+                            nullptr, records)
+                       : tr("%n record(s) read so far; scroll for more", nullptr, records);
     if (model_->isFiltered()) {
         text = tr("Search: ") + text;
     }

@@ -16,6 +16,51 @@ std::uint64_t crc64xz(std::span<const std::uint8_t> data, std::uint64_t seed) {
 
 namespace {
 
+// Polynomials modulo the CRC-64 polynomial, bit-reflected as the CRC register holds them: the
+// top bit is x^0.
+constexpr std::uint64_t kCrc64Poly = 0xC96C5795D7870F42ull;
+constexpr std::uint64_t kCrc64One = std::uint64_t{1} << 63;
+
+std::uint64_t multiplyModPoly(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    for (std::uint64_t bit = kCrc64One; bit != 0; bit >>= 1) {
+        if ((a & bit) != 0) {
+            product ^= b;
+        }
+        b = (b & 1) != 0 ? (b >> 1) ^ kCrc64Poly : b >> 1;
+    }
+    return product;
+}
+
+// x^(2^k) modulo the polynomial, k = 0..66: enough for any shift by a 64-bit count of bytes.
+const std::array<std::uint64_t, 67>& powersOfTwoOfX() {
+    static const std::array<std::uint64_t, 67> table = [] {
+        std::array<std::uint64_t, 67> t{};
+        t[0] = kCrc64One >> 1;  // x^1
+        for (std::size_t k = 1; k < t.size(); ++k) {
+            t[k] = multiplyModPoly(t[k - 1], t[k - 1]);
+        }
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace
+
+std::uint64_t crc64xzCombine(std::uint64_t crcA, std::uint64_t crcB, std::uint64_t lengthB) {
+    // crc(ab) = crcA * x^(8 * lengthB) + crcB: the all-ones init and xorout cancel out.
+    const auto& powers = powersOfTwoOfX();
+    std::uint64_t shift = kCrc64One;
+    for (std::size_t k = 3; lengthB != 0; lengthB >>= 1, ++k) {
+        if ((lengthB & 1) != 0) {
+            shift = multiplyModPoly(powers[k], shift);
+        }
+    }
+    return multiplyModPoly(shift, crcA) ^ crcB;
+}
+
+namespace {
+
 constexpr std::uint32_t kCrc32cPoly = 0x82f63b78u;  // Castagnoli polynomial, reflected
 
 // Slicing-by-8 tables: table[k][b] is the CRC of byte b followed by k zero bytes.

@@ -16,6 +16,10 @@ using Sha256Digest = std::array<std::uint8_t, 32>;
 
 // CRC-64 as in .xz (ECMA-182 polynomial, reflected, init and xorout all ones), via liblzma.
 std::uint64_t crc64xz(std::span<const std::uint8_t> data, std::uint64_t seed = 0);
+// The CRC-64-xz of a followed by b, from crc64xz(a), crc64xz(b) and b's length, in
+// O(log length) (as zlib's crc32_combine): lets the CRC of any range be found from the CRCs of
+// prefixes without reading the range again.
+std::uint64_t crc64xzCombine(std::uint64_t crcA, std::uint64_t crcB, std::uint64_t lengthB);
 
 // CRC-32C (Castagnoli), via ISA-L's crc32_iscsi with its run-time choice of CPU kernel.
 std::uint32_t crc32c(std::span<const std::uint8_t> data, std::uint32_t seed = 0);

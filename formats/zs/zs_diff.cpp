@@ -32,6 +32,8 @@ struct RecordBatch {
     std::vector<std::size_t> ends;  // where each record ends in `bytes`
     std::string damage;             // why the block cannot be read, when it cannot
     std::uint64_t damageLength = 0;
+    std::string damageWhole;  // or a damage that is not a block's, described in full
+    Region damageRegion;
 
     std::size_t size() const { return ends.size(); }
     bool empty() const { return ends.empty(); }
@@ -45,10 +47,28 @@ struct RecordBatch {
     }
 };
 
-// One side's records in file order, decoded on a thread of its own and pulled in batches.
+int compareRecords(std::string_view a, std::string_view b) {
+    const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+    if (c != 0) {
+        return c;
+    }
+    return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+// Records out of order: the merge walk cannot compare them (ZS files are sorted).
+class UnsortedRecords : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One side's records in file order, decoded on a thread of its own and pulled in batches. The
+// records must ascend; when the walk meets no damage, their payloads must hash to the header's
+// data SHA-256, or records are missing that no damaged block accounts for (a file cut at a block
+// boundary, a data block hidden under an extension level), and that is reported as damage.
 class RecordStream {
 public:
-    explicit RecordStream(std::shared_ptr<const ZsFile> file) : file_(std::move(file)) {
+    RecordStream(std::shared_ptr<const ZsFile> file, const CancelToken* cancel)
+        : file_(std::move(file)), cancel_(cancel) {
         worker_ = startThreadInheritingCancel([this] { produce(); });
     }
     ~RecordStream() {
@@ -85,7 +105,12 @@ private:
     void produce() {
         try {
             zs::ZsRecordIterator it(file_);
+            Sha256 sha;
+            it.hashPayloadsInto(&sha);
             while (walk(it)) {
+            }
+            if (!damaged_ && !stop_) {
+                checkHash(sha.finish());
             }
         } catch (const std::exception& e) {
             std::lock_guard lock(mutex_);
@@ -105,6 +130,7 @@ private:
             std::uint64_t block = UINT64_MAX;
             while (auto record = it.next()) {
                 if (it.blockOffset() != block || batch.size() == kBatchRecords) {
+                    keepLast(batch);
                     if (!batch.empty() && !push(std::move(batch))) {
                         return false;
                     }
@@ -117,27 +143,75 @@ private:
                     block = it.blockOffset();
                     batch.blockOffset = block;
                 }
+                requireOrder(batch, *record, it.blockOffset());
                 batch.add(record->data(), record->size());
                 lastBytes = std::max(lastBytes, batch.bytes.size());
                 lastRecords = std::max(lastRecords, batch.size());
             }
             if (!batch.empty()) {
+                keepLast(batch);
                 push(std::move(batch));
             }
             return false;  // the end of the records
         } catch (const zs::ZsReadError& e) {
-            // The records read before the damage stand; the block is reported and the walk
-            // goes on at the next block when its length could be read.
+            // The records read before the damage stand; the damaged bytes are reported and the
+            // walk goes on at the next intact block.
+            damaged_ = true;
+            keepLast(batch);
             if (!batch.empty() && !push(std::move(batch))) {
                 return false;
             }
-            const auto damage = it.skipDamage();
+            const auto damage = it.skipDamage(cancel_);
             RecordBatch marker;
             marker.blockOffset = damage.offset;
             marker.damageLength = damage.length;
             marker.damage = std::string(e.what()) + " (byte " + std::to_string(e.offset()) + ")";
             return push(std::move(marker)) && damage.canContinue;
         }
+    }
+
+    // The record must not sort before the one read before it.
+    void requireOrder(const RecordBatch& batch, std::span<const std::uint8_t> record,
+                      std::uint64_t block) {
+        const std::string_view r(reinterpret_cast<const char*>(record.data()), record.size());
+        const std::string_view previous =
+            batch.empty() ? std::string_view(last_) : batch.record(batch.size() - 1);
+        if ((hasLast_ || !batch.empty()) && compareRecords(previous, r) > 0) {
+            throw UnsortedRecords(
+                "records out of order in the data block at byte " + std::to_string(block) + ": '" +
+                zs::printableBytes(zs::asBytes(r), 60) + "' after '" +
+                zs::printableBytes(zs::asBytes(previous), 60) +
+                "'; a ZS file's records are sorted, and the comparison needs them so (see "
+                "validate)");
+        }
+    }
+
+    // The batch's last record, before the batch is handed over: the next one is checked
+    // against it.
+    void keepLast(const RecordBatch& batch) {
+        if (!batch.empty()) {
+            last_ = batch.record(batch.size() - 1);
+            hasLast_ = true;
+        }
+    }
+
+    void checkHash(const Sha256Digest& digest) {
+        const zs::Header& header = file_->header();
+        if (digest == header.dataSha256) {
+            return;
+        }
+        RecordBatch marker;
+        marker.damageRegion = header.shaRegion;
+        const std::uint64_t size = file_->source().size();
+        marker.damageWhole =
+            "the records read do not hash to the header's data SHA-256: records are missing that "
+            "no damaged block accounts for" +
+            (header.totalFileLength > size
+                 ? " (the file is " + std::to_string(header.totalFileLength - size) +
+                       " bytes shorter than its header says)"
+                 : std::string(" (a data block under another level byte, say)")) +
+            ", or the hash itself is wrong";
+        push(std::move(marker));
     }
 
     bool push(RecordBatch batch) {
@@ -153,6 +227,10 @@ private:
     }
 
     std::shared_ptr<const ZsFile> file_;
+    const CancelToken* cancel_;
+    bool damaged_ = false;  // a damaged block was met (the hash cannot match then)
+    std::string last_;      // the last record of the batches handed over
+    bool hasLast_ = false;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<RecordBatch> queue_;
@@ -189,7 +267,7 @@ private:
         at_ = 0;
         for (;;) {
             end_ = !stream_.next(batch_);  // record batches are never empty
-            if (end_ || batch_.damage.empty()) {
+            if (end_ || (batch_.damage.empty() && batch_.damageWhole.empty())) {
                 break;
             }
             damage_.push_back(std::move(batch_));
@@ -210,14 +288,6 @@ private:
     std::uint64_t count_ = 0;
     bool end_ = false;
 };
-
-int compareRecords(std::string_view a, std::string_view b) {
-    const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
-    if (c != 0) {
-        return c;
-    }
-    return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
 
 class ZsDiffer final : public Differ {
 public:
@@ -272,9 +342,13 @@ private:
         if (ha.metadata && hb.metadata) {
             diffJsonValues(*ha.metadata, *hb.metadata, "$", d.fields, more,
                            options_->maxValueChars);
-        } else if (ha.metadata.has_value() != hb.metadata.has_value()) {
-            d.fields.push_back({"$", DiffKind::Changed, ha.metadata ? "JSON" : "not JSON",
-                                hb.metadata ? "JSON" : "not JSON"});
+            // Integers beyond 64 bits are parsed as doubles: two that differ can read the same.
+            if (d.fields.empty() && wideIntegers(ha) != wideIntegers(hb)) {
+                d.fields.push_back({"$", DiffKind::Changed, metadataText(ha), metadataText(hb)});
+            }
+        } else if (!sameMetadataBytes(ha, hb)) {
+            // Not JSON on one side at least (or too large to parse): the bytes decide.
+            d.fields.push_back({"$", DiffKind::Changed, metadataText(ha), metadataText(hb)});
         }
         if (d.fields.empty()) {
             return true;
@@ -282,6 +356,54 @@ private:
         d.description = "metadata: " + std::to_string(d.fields.size() + more) + " value" +
                         (d.fields.size() + more == 1 ? "" : "s") + " differ";
         return put(std::move(d));
+    }
+
+    // The integers of the metadata too wide for 64 bits, as written, in document order.
+    static std::vector<std::string> wideIntegers(const zs::Header& h) {
+        struct Collector : nlohmann::json_sax<nlohmann::json> {
+            std::vector<std::string> wide;
+            bool null() override { return true; }
+            bool boolean(bool) override { return true; }
+            bool number_integer(number_integer_t) override { return true; }
+            bool number_unsigned(number_unsigned_t) override { return true; }
+            bool number_float(number_float_t, const string_t& text) override {
+                if (text.find_first_of(".eE") == string_t::npos) {
+                    wide.push_back(text);
+                }
+                return true;
+            }
+            bool string(string_t&) override { return true; }
+            bool binary(binary_t&) override { return true; }
+            bool start_object(std::size_t) override { return true; }
+            bool key(string_t&) override { return true; }
+            bool end_object() override { return true; }
+            bool start_array(std::size_t) override { return true; }
+            bool end_array() override { return true; }
+            bool parse_error(std::size_t, const std::string&,
+                             const nlohmann::detail::exception&) override {
+                return false;
+            }
+        } collector;
+        const ByteView v = metadataBytes(h);
+        nlohmann::json::sax_parse(v.bytes.begin(), v.bytes.end(), &collector);
+        return collector.wide;
+    }
+
+    static ByteView metadataBytes(const zs::Header& h) {
+        return h.source->view(h.metadataRegion.offset, h.metadataRegion.length);
+    }
+
+    static bool sameMetadataBytes(const zs::Header& ha, const zs::Header& hb) {
+        const ByteView a = metadataBytes(ha), b = metadataBytes(hb);
+        return std::equal(a.bytes.begin(), a.bytes.end(), b.bytes.begin(), b.bytes.end());
+    }
+
+    // Metadata that is not parsed as it reads (cut for the report), or "JSON".
+    std::string metadataText(const zs::Header& h) const {
+        if (h.metadata) {
+            return "JSON";
+        }
+        return "not JSON: " + zs::printableBytes(metadataBytes(h).bytes, options_->maxValueChars);
     }
 
     Difference recordDifference(DiffKind kind, std::string_view record, const ZsFile& file,
@@ -297,7 +419,7 @@ private:
     }
 
     DiffOutcome records() {
-        RecordStream sa(a_), sb(b_);
+        RecordStream sa(a_, options_->cancel), sb(b_, options_->cancel);
         RecordCursor ca(sa, 'A', a_->displayName()), cb(sb, 'B', b_->displayName());
         std::uint64_t steps = 0;
         while (!ca.atEnd() || !cb.atEnd()) {
@@ -345,11 +467,21 @@ private:
             for (const RecordBatch& marker : cursor->takeDamage()) {
                 Difference d;
                 d.kind = DiffKind::Changed;
+                if (!marker.damageWhole.empty()) {
+                    d.path = std::string("damage/") + side + "/sha256";
+                    d.description = std::string(1, side) + ": " + marker.damageWhole;
+                    (side == 'A' ? d.a : d.b).region = marker.damageRegion;
+                    if (!put(std::move(d))) {
+                        return false;
+                    }
+                    continue;
+                }
                 d.path = std::string("damage/") + side + "/" + std::to_string(marker.blockOffset);
-                d.description = std::string(1, side) + ": the block at byte " +
-                                std::to_string(marker.blockOffset) + " cannot be read (" +
-                                marker.damage + "); records in its " +
-                                std::to_string(marker.damageLength) + " bytes are not compared";
+                d.description = std::string(1, side) + ": bytes " +
+                                std::to_string(marker.blockOffset) + " to " +
+                                std::to_string(marker.blockOffset + marker.damageLength) +
+                                " cannot be read (" + marker.damage +
+                                "); records stored there are not compared";
                 (side == 'A' ? d.a : d.b).region =
                     Region{&file->source(), marker.blockOffset, marker.damageLength};
                 if (!put(std::move(d))) {

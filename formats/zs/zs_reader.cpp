@@ -1,5 +1,7 @@
 #include "zs_reader.h"
 
+#include "zs_block_finder.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -274,29 +276,47 @@ bool ZsRecordIterator::loadNextDataBlock() {
         const std::uint64_t offset = position_;
         const FrameRead frame = readFrame(file_->source(), offset, end);
         frameOffset_ = offset;
-        if (!frame.usable()) {
+        frameBroken_ = !frame.usable();
+        frameUnverified_ = true;
+        if (frameBroken_) {
             frameEnd_ = end;
-            frameBroken_ = true;
             throw ZsReadError(frame.message, offset);
         }
         position_ = frameEnd_ = frame.frame.end();
         if (frame.frame.kind() != BlockKind::Data) {
             file_->checkSkippedBlock(frame.frame);
+            frameUnverified_ = false;
             continue;
         }
         BlockRead block = file_->readQueryBlock(offset);
+        frameUnverified_ = !block.crc || !block.crc->ok();
         requireIntact(block, offset);
         blockOffset_ = offset;
         payload_ = std::move(*block.payload);
+        if (sha_ != nullptr) {
+            sha_->update(payload_.bytes.bytes);
+        }
         cursor_.emplace(payload_.bytes.bytes);
         return true;
     }
     return false;
 }
 
-ZsRecordIterator::Damage ZsRecordIterator::skipDamage() {
+ZsRecordIterator::Damage ZsRecordIterator::skipDamage(const CancelToken* cancel) {
     cursor_.reset();
-    return {frameOffset_, frameEnd_ - frameOffset_, !frameBroken_};
+    if (frameBroken_ || frameUnverified_) {
+        // Its length is not covered by a CRC that matches: where the next block starts is found.
+        if (!finder_) {
+            finder_ = std::make_shared<ZsBlockFinder>(file_, file_->blocksEnd());
+        }
+        const auto next = finder_->resumeAfter(frameOffset_, cancel);
+        if (!next) {
+            return {frameOffset_, file_->blocksEnd() - frameOffset_, false};
+        }
+        position_ = frameEnd_ = *next;
+        frameBroken_ = frameUnverified_ = false;
+    }
+    return {frameOffset_, frameEnd_ - frameOffset_, true};
 }
 
 std::optional<std::span<const std::uint8_t>> ZsRecordIterator::next() {

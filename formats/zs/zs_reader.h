@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/checksums.h"
+#include "formats/common/validator.h"
 #include "zs_block.h"
 #include "zs_header.h"
 
@@ -119,6 +121,8 @@ private:
     friend class ZsRecordIterator;
 };
 
+class ZsBlockFinder;
+
 // Records in file order, data block after data block (index and extension blocks skipped),
 // starting at a given data block. Every block is CRC-checked and decoded before any of its
 // records is returned.
@@ -133,15 +137,19 @@ public:
     std::optional<std::span<const std::uint8_t>> next();
     // Offset of the data block the last record came from.
     std::uint64_t blockOffset() const { return blockOffset_; }
+    // Adds the decoded payload of every data block read from now on to `sha` (what the header's
+    // data SHA-256 is taken over, when every data block is read).
+    void hashPayloadsInto(Sha256* sha) { sha_ = sha; }
 
-    // After next() threw: the bytes of the block at fault (to the end of the blocks when its
-    // length cannot be read), and whether the walk can go on at the block after it. What was
-    // left of that block is dropped.
+    // After next() threw: the damaged bytes, and whether the walk can go on after them. What
+    // was left of the block is dropped. A block that fails its CRC, or whose length cannot be
+    // read, ends where the next intact block starts (ZsBlockFinder: through the index, or by
+    // scanning, which polls `cancel`); any other fault ends with its block.
     struct Damage {
         std::uint64_t offset = 0, length = 0;
         bool canContinue = false;
     };
-    Damage skipDamage();
+    Damage skipDamage(const CancelToken* cancel = nullptr);
 
 private:
     bool loadNextDataBlock();
@@ -149,7 +157,10 @@ private:
     std::shared_ptr<const ZsFile> file_;
     std::uint64_t position_;
     std::uint64_t frameOffset_ = 0, frameEnd_ = 0;  // the block read last
-    bool frameBroken_ = false;
+    bool frameBroken_ = false;                      // its length cannot be read
+    bool frameUnverified_ = false;                  // or it fails its CRC
+    std::shared_ptr<ZsBlockFinder> finder_;         // made at the first such block
+    Sha256* sha_ = nullptr;
     std::uint64_t blockOffset_ = 0;
     Payload payload_;
     std::optional<RecordCursor> cursor_;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,10 @@ struct WriterOptions {
     std::uint64_t branchingFactor = 1024;
     std::uint64_t approxBlockSize = 393216;
     unsigned threads = 0;  // compression workers, 0 = one per core
+    // The metadata stored exactly as these bytes instead of encoded from the JSON given (a
+    // repair copying a file's header: encoding it again could change it, a wide integer
+    // rounded, say). They must hold the JSON given.
+    std::optional<std::string> verbatimMetadata;
 };
 
 // The metadata text as the reference stores it: Python's json.dumps with ensure_ascii (", " and

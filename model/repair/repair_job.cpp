@@ -4,6 +4,9 @@
 #include <QFileInfo>
 #include <QObject>
 
+#include <algorithm>
+#include <iterator>
+
 #include "formats/registry/format_repair.h"
 
 namespace strata::model {
@@ -48,6 +51,10 @@ std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairRep
     return out;
 }
 
+// What repairs put beside their output for what they could not use.
+constexpr const char* kQuarantineSuffixes[] = {".quarantine", ".quarantine.jsonl",
+                                               ".quarantine.txt"};
+
 QString suggestedRepairPath(const QString& input) {
     const QFileInfo info(QDir::cleanPath(input));
     // A folder (a ZDS dataset, a Shardlake root) keeps its whole name: "NAME-repaired/".
@@ -60,10 +67,15 @@ QString suggestedRepairPath(const QString& input) {
         const QString name = stem + QStringLiteral("-repaired") +
                              (n == 1 ? QString() : QStringLiteral("-%1").arg(n)) + suffix;
         const QString path = info.dir().filePath(name);
-        // Nor a quarantine beside it (ZDS: NAME.quarantine.jsonl, OZDF: NAME.quarantine/), which a
-        // repair never replaces either.
-        if (!QFileInfo::exists(path) && !QFileInfo::exists(path + QStringLiteral(".quarantine")) &&
-            !QFileInfo::exists(path + QStringLiteral(".quarantine.jsonl"))) {
+        // Nor a quarantine beside it (ZDS: NAME.quarantine.jsonl, OZDF: NAME.quarantine/, ZS:
+        // NAME.quarantine.txt), which a repair never replaces either.
+        const bool taken =
+            QFileInfo::exists(path) ||
+            std::any_of(std::begin(kQuarantineSuffixes), std::end(kQuarantineSuffixes),
+                        [&](const char* quarantine) {
+                            return QFileInfo::exists(path + QLatin1String(quarantine));
+                        });
+        if (!taken) {
             return path;
         }
     }

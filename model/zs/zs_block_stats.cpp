@@ -1,6 +1,7 @@
 #include "zs_block_stats.h"
 
 #include "formats/zs/zs_block.h"
+#include "formats/zs/zs_block_finder.h"
 
 namespace strata::model {
 
@@ -41,6 +42,7 @@ ZsBlockStats collectZsBlockStats(const zs::ZsFile& file, const strata::CancelTok
     }
     const std::uint64_t begin = file.blocksBegin();
     const std::uint64_t end = file.blocksEnd();
+    zs::ZsBlockFinder finder(file.shared_from_this(), end);
     std::uint64_t offset = begin;
     while (offset < end) {
         if (cancel.cancelled()) {
@@ -48,23 +50,29 @@ ZsBlockStats collectZsBlockStats(const zs::ZsFile& file, const strata::CancelTok
             return stats;
         }
         const zs::BlockRead read = file.readBlock(offset);
-        if (!read.frame.usable()) {
-            stats.error = read.frame.message;
-            stats.errorOffset = offset;
+        const bool crcOk = read.crc && read.crc->ok();
+        // Where the next block starts: a length that a failing CRC does not vouch for is not
+        // followed.
+        const std::optional<std::uint64_t> next =
+            crcOk ? std::optional(read.frame.frame.end()) : finder.resumeAfter(offset, &cancel);
+        if (!next) {
+            stats.cancelled = true;
             return stats;
         }
-        switch (read.frame.frame.kind()) {
-            case zs::BlockKind::Data:
-                stats.dataBlocks.push_back(dataBlockStat(read));
-                break;
-            case zs::BlockKind::Index:
-                ++stats.indexBlocks;
-                break;
-            case zs::BlockKind::Extension:
-                ++stats.extensionBlocks;
-                break;
+        if (!read.frame.usable()) {
+            if (stats.unreadableStretches++ == 0) {
+                stats.error = read.frame.message;
+                stats.errorOffset = offset;
+            }
+        } else if (read.frame.frame.kind() == zs::BlockKind::Data) {
+            stats.dataBlocks.push_back(dataBlockStat(read));
+            stats.dataBlocks.back().length = *next - offset;
+        } else if (read.frame.frame.kind() == zs::BlockKind::Index) {
+            ++stats.indexBlocks;
+        } else {
+            ++stats.extensionBlocks;
         }
-        offset = read.frame.frame.end();
+        offset = *next;
         if (progress) {
             progress(double(offset - begin) / double(end - begin));
         }

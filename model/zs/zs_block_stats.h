@@ -1,6 +1,8 @@
 // Per-block figures for the chart: stored and decoded size and record count of every data
-// block, found by walking the blocks in file order. Meant for a background job: it polls a
-// cancel token and reports progress by file position.
+// block, found by walking the blocks in file order; where the chain of blocks breaks (a length
+// that cannot be read, a block failing its CRC), the walk goes on at the next intact block
+// (zs::ZsBlockFinder). Meant for a background job: it polls a cancel token and reports
+// progress by file position.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +32,9 @@ struct ZsBlockStats {
     std::uint64_t indexBlocks = 0;
     std::uint64_t extensionBlocks = 0;
     bool cancelled = false;
-    // Why the walk stopped before the end of the file (unreadable framing), empty otherwise.
+    // Stretches where no block could be read (a length that cannot be read), each passed to the
+    // next intact block; the first one's reason and offset (empty when there is none).
+    std::uint64_t unreadableStretches = 0;
     std::string error;
     std::uint64_t errorOffset = 0;
 };

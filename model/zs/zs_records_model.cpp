@@ -1,5 +1,7 @@
 #include "zs_records_model.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QFutureWatcher>
 #include <QStringDecoder>
 #include <QTimer>
@@ -84,7 +86,11 @@ ZsRecordsModel::ZsRecordsModel(std::shared_ptr<const zs::ZsFile> file, QObject* 
     setQuery({});
 }
 
-ZsRecordsModel::~ZsRecordsModel() = default;
+ZsRecordsModel::~ZsRecordsModel() {
+    if (resumeCancel_) {
+        resumeCancel_->cancel();
+    }
+}
 
 void ZsRecordsModel::setQuery(const zs::RecordQuery& query, std::optional<std::uint64_t> start) {
     beginResetModel();
@@ -92,6 +98,9 @@ void ZsRecordsModel::setQuery(const zs::RecordQuery& query, std::optional<std::u
     bounds_ = ZsQueryBounds::of(query);
     blocks_.clear();
     rows_ = 0;
+    records_ = 0;
+    damages_ = 0;
+    stopResuming();
     lru_.clear();
     cache_.clear();
     pending_.clear();
@@ -128,12 +137,24 @@ void ZsRecordsModel::fail(const QString& message, std::uint64_t offset) {
     emit readFailed(message, offset);
 }
 
+QString ZsRecordsModel::errorText() const {
+    if (damages_ <= 1) {
+        return error_;
+    }
+    return error_ + tr(" (and %n more damaged stretch(es))", nullptr, damages_ - 1);
+}
+
+bool ZsRecordsModel::isDamageRow(int row) const {
+    const int b = blockIndexForRow(row);
+    return b >= 0 && !blocks_[std::size_t(b)].damage.isEmpty();
+}
+
 bool ZsRecordsModel::canFetchMore(const QModelIndex& parent) const {
-    return !parent.isValid() && !done_;
+    return !parent.isValid() && !done_ && !resuming_;
 }
 
 void ZsRecordsModel::fetchMore(const QModelIndex& parent) {
-    if (parent.isValid()) {
+    if (parent.isValid() || resuming_) {
         return;
     }
     const int before = rows_;
@@ -167,9 +188,80 @@ bool ZsRecordsModel::isWaitingForBytes() const {
 }
 
 void ZsRecordsModel::fetchUntil(int rows) {
+    resumeInline_ = true;
+    if (resuming_) {  // do the worker's search here instead
+        const std::uint64_t offset = pendingDamage_;
+        const QString why = pendingWhy_;
+        stopResuming();
+        passDamage(offset, why);
+    }
     while (rows_ < rows && !done_) {
         fetchMore({});
     }
+    resumeInline_ = false;
+}
+
+void ZsRecordsModel::stopResuming() {
+    if (resumeCancel_) {
+        resumeCancel_->cancel();
+    }
+    resumeCancel_.reset();
+    resuming_ = false;
+    ++resumeTicket_;
+}
+
+bool ZsRecordsModel::passDamage(std::uint64_t offset, const QString& why) {
+    if (!finder_) {
+        finder_ = std::make_shared<zs::ZsBlockFinder>(file_, file_->blocksEnd());
+    }
+    if (!background_ || resumeInline_) {
+        std::lock_guard lock(*finderMutex_);
+        addDamage(offset, finder_->resumeAfter(offset).value_or(file_->blocksEnd()), why);
+        return true;
+    }
+    resuming_ = true;
+    emit lookingForIntactBlockChanged(true);
+    pendingDamage_ = offset;
+    pendingWhy_ = why;
+    resumeCancel_ = std::make_shared<strata::CancelToken>();
+    auto* watcher = new QFutureWatcher<std::optional<std::uint64_t>>(this);
+    connect(watcher, &QFutureWatcher<std::optional<std::uint64_t>>::finished, this,
+            [this, watcher, ticket = resumeTicket_, offset, why] {
+                watcher->deleteLater();
+                const auto next = watcher->result();
+                if (ticket != resumeTicket_ || !next) {
+                    return;  // the rows were replaced, or fetchUntil searched itself
+                }
+                resuming_ = false;
+                emit lookingForIntactBlockChanged(false);
+                addDamage(offset, *next, why);
+                fetchMore({});
+            });
+    watcher->setFuture(
+        QtConcurrent::run([finder = finder_, mutex = finderMutex_, cancel = resumeCancel_, offset] {
+            std::lock_guard lock(*mutex);
+            return finder->resumeAfter(offset, cancel.get());
+        }));
+    return false;
+}
+
+void ZsRecordsModel::addDamage(std::uint64_t offset, std::uint64_t end, const QString& why) {
+    const QString text = tr("Bytes %1 to %2 cannot be read: %3 The records stored there are "
+                            "missing; reading goes on after them.")
+                             .arg(offset)
+                             .arg(end)
+                             .arg(why);
+    beginInsertRows({}, rows_, rows_);
+    Block marker{offset, end - offset, rows_, 1, 0, records_, text};
+    blocks_.push_back(std::move(marker));
+    ++rows_;
+    endInsertRows();
+    if (damages_++ == 0) {
+        error_ = text;
+        errorOffset_ = offset;
+    }
+    next_ = end;
+    emit readFailed(text, offset);
 }
 
 bool ZsRecordsModel::loadNextBlock() {
@@ -178,28 +270,31 @@ bool ZsRecordsModel::loadNextBlock() {
         const std::uint64_t offset = next_;
         const zs::BlockRead read = file_->readBlock(offset);
         if (!read.frame.usable()) {
-            fail(QString::fromStdString(read.frame.message), offset);
-            return false;
+            return passDamage(offset,
+                              QString::fromStdString(read.frame.message) + QLatin1Char('.'));
         }
         const zs::BlockFrame& frame = read.frame.frame;
+        if (!read.crc || !read.crc->ok()) {
+            // Nothing the CRC covers can be trusted, the level byte included; nor can the length.
+            return passDamage(offset, tr("Checksum mismatch in the %1 at %2.")
+                                          .arg(QString::fromUtf8(zs::blockKindName(frame.kind())))
+                                          .arg(offset));
+        }
         next_ = frame.end();
         if (frame.kind() != zs::BlockKind::Data) {
             continue;
         }
-        if (!read.crc || !read.crc->ok()) {
-            fail(tr("Checksum mismatch in the data block at %1.").arg(offset), offset);
-            return false;
-        }
         if (!read.payload || !read.payload->complete()) {
-            fail(tr("The data block at %1 does not decode: %2")
-                     .arg(offset)
-                     .arg(read.payload ? QString::fromStdString(read.payload->message) : QString()),
-                 offset);
-            return false;
+            addDamage(
+                offset, frame.end(),
+                tr("The data block at %1 does not decode: %2")
+                    .arg(offset)
+                    .arg(read.payload ? QString::fromStdString(read.payload->message) : QString()));
+            return true;
         }
         auto decoded = std::make_shared<Decoded>();
         decoded->payload = read.payload->bytes;
-        Block block{offset, frame.totalLength(), rows_, 0, 0};
+        Block block{offset, frame.totalLength(), rows_, 0, 0, records_, {}};
         zs::RecordCursor cursor(decoded->payload.bytes);
         while (const auto record = cursor.next()) {
             const int where = bounds_.classify(*record);
@@ -218,19 +313,20 @@ bool ZsRecordsModel::loadNextBlock() {
             beginInsertRows({}, rows_, rows_ + block.rows - 1);
             blocks_.push_back(block);
             rows_ += block.rows;
+            records_ += std::uint64_t(block.rows);
             endInsertRows();
             remember(int(blocks_.size()) - 1, std::move(decoded));
         }
-        if (cursor.problem()) {
-            fail(tr("The data block at %1 is damaged: %2")
-                     .arg(offset)
-                     .arg(QString::fromStdString(cursor.problem()->message)),
-                 offset);
-            return false;
+        if (cursor.problem() && !done_) {
+            addDamage(offset, frame.end(),
+                      tr("The data block at %1 is damaged: %2.")
+                          .arg(offset)
+                          .arg(QString::fromStdString(cursor.problem()->message)));
         }
         return true;
     }
     done_ = true;
+    emit allRead();
     return false;
 }
 
@@ -337,7 +433,7 @@ void ZsRecordsModel::setCacheCapacity(std::size_t blocks) {
 
 QByteArray ZsRecordsModel::recordAt(int row) const {
     const int b = blockIndexForRow(row);
-    if (b < 0) {
+    if (b < 0 || !blocks_[std::size_t(b)].damage.isEmpty()) {
         return {};
     }
     const DecodedPtr block = decoded(b);
@@ -408,6 +504,9 @@ QVariant ZsRecordsModel::data(const QModelIndex& index, int role) const {
     if (role == BlockOffsetRole) {
         return QVariant::fromValue<qulonglong>(block.offset);
     }
+    if (!block.damage.isEmpty()) {
+        return damageData(block, index.column(), role);
+    }
     if (role == RecordBytesRole) {
         return recordAt(index.row());
     }
@@ -424,7 +523,7 @@ QVariant ZsRecordsModel::data(const QModelIndex& index, int role) const {
     }
     switch (index.column()) {
         case NumberColumn:
-            return index.row();
+            return qulonglong(block.firstRecord + std::uint64_t(index.row() - block.firstRow));
         case RecordColumn: {
             const QByteArray bytes = recordAt(index.row());
             const std::span<const std::uint8_t> span(
@@ -436,6 +535,24 @@ QVariant ZsRecordsModel::data(const QModelIndex& index, int role) const {
             return qlonglong(recordAt(index.row()).size());
         case BlockColumn:
             return QVariant::fromValue<qulonglong>(block.offset);
+        default:
+            return {};
+    }
+}
+
+QVariant ZsRecordsModel::damageData(const Block& marker, int column, int role) {
+    if (role == Qt::ForegroundRole) {
+        return QBrush(QColor(0xd0, 0x30, 0x30));
+    }
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) {
+        return {};
+    }
+    switch (column) {
+        case RecordColumn:
+            return role == Qt::ToolTipRole ? marker.damage
+                                           : QStringLiteral("\u26a0 ") + marker.damage;
+        case BlockColumn:
+            return QVariant::fromValue<qulonglong>(marker.offset);
         default:
             return {};
     }

@@ -2,7 +2,10 @@
 // read block by block as the view scrolls (canFetchMore/fetchMore). Only a bounded number of
 // decoded blocks is kept (least recently used first out); scrolling back decodes a block again.
 // With background decoding on (the GUI), a block that is not cached is decoded by a worker
-// while its rows show a placeholder; the rows update when it arrives.
+// while its rows show a placeholder; the rows update when it arrives. Where the file is damaged
+// (a block failing its CRC, a length that cannot be read), one marker row names the damaged
+// bytes and why, and the table goes on at the next intact block (zs::ZsBlockFinder; a worker
+// looks for it with background decoding on, since it may have to scan).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -13,6 +16,7 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +25,8 @@
 #include <vector>
 
 #include "formats/common/region.h"
+#include "formats/common/validator.h"
+#include "formats/zs/zs_block_finder.h"
 #include "formats/zs/zs_reader.h"
 
 namespace strata::model {
@@ -63,17 +69,27 @@ public:
     void setHexRendering(bool hex);
     bool hexRendering() const { return hex_; }
 
-    // Loads blocks until `rows` rows exist or the records end (tests, "go to end").
+    // Loads blocks until `rows` rows exist or the records end (tests, "go to end"); waits for a
+    // worker looking for the next intact block.
     void fetchUntil(int rows);
-    // True once the last selected record has been read (or a damaged block stopped the scan).
+    // True once the last selected record has been read (or the header cannot be read).
     bool isComplete() const { return done_; }
-    // Why the scan stopped early, empty when it did not.
-    QString errorText() const { return error_; }
+    // The records listed so far (rows without the damage markers).
+    std::uint64_t recordCount() const { return records_; }
+    // What is wrong: the header, or the damaged stretches passed so far (the first named, with
+    // how many more); empty when nothing is. errorOffset() is where the first one starts.
+    QString errorText() const;
     std::uint64_t errorOffset() const { return errorOffset_; }
+    // Damaged stretches passed so far, each a marker row.
+    int damageCount() const { return damages_; }
+    bool isDamageRow(int row) const;
+    // True while a worker looks for the next intact block after damage.
+    bool isLookingForIntactBlock() const { return resuming_; }
 
     QByteArray recordAt(int row) const;
     std::optional<std::uint64_t> blockOffsetForRow(int row) const;
-    // The whole block (framing, payload and CRC) the row's record is stored in.
+    // The whole block (framing, payload and CRC) the row's record is stored in; for a damage
+    // marker, the damaged bytes.
     strata::Region blockRegionForRow(int row) const;
 
     // Decode uncached blocks on a worker thread instead of inside data() (the records view
@@ -105,8 +121,13 @@ public:
                                 std::size_t max = 256);
 
 signals:
-    // A damaged block stopped the scan.
+    // The scan passed damaged bytes (a marker row was added for them), or the header cannot be
+    // read.
     void readFailed(const QString& message, quint64 offset);
+    // The scan reached the end of the file.
+    void allRead();
+    // A worker started or stopped looking for the next intact block after damage.
+    void lookingForIntactBlockChanged(bool looking);
 
 private:
     struct Block {
@@ -114,7 +135,9 @@ private:
         std::uint64_t length = 0;
         int firstRow = 0;
         int rows = 0;
-        std::uint64_t skip = 0;  // records before the first selected one
+        std::uint64_t skip = 0;         // records before the first selected one
+        std::uint64_t firstRecord = 0;  // records listed before this block
+        QString damage;                 // a damage marker (one row): why the bytes are unread
     };
     struct Decoded {
         strata::ByteView payload;  // keeps the records' bytes alive
@@ -122,10 +145,18 @@ private:
     };
     using DecodedPtr = std::shared_ptr<const Decoded>;
 
-    // Reads the next data block from next_; false when there is none (end or damage).
+    // Reads the next data block from next_; false when there is none (the end, or a worker
+    // looking for the next intact block).
     bool loadNextBlock();
     bool nextBlockReady() const;
     void fail(const QString& message, std::uint64_t offset);
+    // Damage at `offset`: finds where reading goes on (on a worker with background decoding)
+    // and adds a marker row for the bytes in between. False while a worker looks.
+    bool passDamage(std::uint64_t offset, const QString& why);
+    // The marker row for [offset, end), reading going on at `end`.
+    void addDamage(std::uint64_t offset, std::uint64_t end, const QString& why);
+    // Drops a worker's search for the next intact block (its answer is ignored).
+    void stopResuming();
     int blockIndexForRow(int row) const;
     DecodedPtr decoded(int blockIndex) const;
     // The cached block, or nullptr after asking the worker for it (background decoding only).
@@ -133,6 +164,7 @@ private:
     void requestDecode(int blockIndex) const;
     void decodeArrived(int blockIndex, int generation, DecodedPtr block);
     static DecodedPtr decodeBlock(const zs::ZsFile& file, const Block& block);
+    static QVariant damageData(const Block& marker, int column, int role);
     void remember(int blockIndex, DecodedPtr block) const;
 
     std::shared_ptr<const zs::ZsFile> file_;
@@ -142,10 +174,21 @@ private:
 
     std::vector<Block> blocks_;
     int rows_ = 0;
+    std::uint64_t records_ = 0;
     std::uint64_t next_ = 0;
     bool done_ = false;
-    QString error_;
+    QString error_;  // the first damage, or the header
     std::uint64_t errorOffset_ = 0;
+    int damages_ = 0;
+
+    std::shared_ptr<zs::ZsBlockFinder> finder_;  // made at the first damage
+    std::shared_ptr<std::mutex> finderMutex_ = std::make_shared<std::mutex>();
+    std::shared_ptr<strata::CancelToken> resumeCancel_;
+    bool resuming_ = false;
+    bool resumeInline_ = false;  // fetchUntil: no worker, the caller waits
+    int resumeTicket_ = 0;       // bumped when a worker's answer is no longer wanted
+    std::uint64_t pendingDamage_ = 0;
+    QString pendingWhy_;
 
     std::size_t capacity_ = 32;
     mutable std::list<int> lru_;  // most recent first

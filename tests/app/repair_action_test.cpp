@@ -101,6 +101,53 @@ private slots:
         QCOMPARE(model::suggestedRepairPath(path), dir_.filePath("damaged-repaired-2.zs"));
     }
 
+    // A ZS block failing its CRC is left out, its records quarantined beside the copy as
+    // NAME-repaired.zs.quarantine.txt; a quarantine left there alone makes the name taken.
+    void quarantinesTheRecordsOfAZsBlockFailingItsCrc() {
+        const QString path = dir_.filePath("crc.zs");
+        zs::WriterOptions options;
+        options.codec = zs::Codec::None;
+        {
+            zs::ZsWriter writer(path.toStdString(), {{"name", "t"}}, options);
+            for (int b = 0; b < 4; ++b) {
+                std::vector<std::string> block;
+                for (int i = 0; i < 50; ++i) {
+                    block.push_back("k" + std::to_string(1000 + b * 50 + i));
+                }
+                writer.addBlock(block);
+            }
+            writer.finish();
+        }
+        {
+            auto file = zs::ZsFile::open(openMappedFile(path.toStdString()));
+            std::uint64_t at = file->blocksBegin();
+            at = zs::readFrame(file->source(), at, file->blocksEnd()).frame.end();  // block 2
+            file.reset();
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.seek(qint64(at) + 10));
+            QVERIFY(f.write("x", 1) == 1);
+        }
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(path));
+        QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(window.repairCurrent() != nullptr);
+        QVERIFY(waitForPlanAndRepair(window));
+        const QString repaired = dir_.filePath("crc-repaired.zs");
+        QVERIFY(QFileInfo::exists(repaired));
+        QFile quarantine(repaired + QStringLiteral(".quarantine.txt"));
+        QVERIFY(quarantine.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = quarantine.readAll().split('\n');
+        QCOMPARE(
+            std::count_if(lines.begin(), lines.end(),
+                          [](const QByteArray& l) { return !l.isEmpty() && !l.startsWith('#'); }),
+            50);  // the damaged block's records, as they read now
+        QCOMPARE(window.currentView()->document()->path(), repaired);
+        QVERIFY(QFile::remove(repaired));
+        QCOMPARE(model::suggestedRepairPath(path), dir_.filePath("crc-repaired-2.zs"));
+    }
+
     void repairsADamagedZdsDatasetIntoANewTab() {
         const QDir root(dir_.filePath("dataset"));
         QVERIFY(root.mkpath(QStringLiteral("collections/c/meta")));

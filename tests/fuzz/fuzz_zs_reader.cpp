@@ -1,5 +1,6 @@
 // Fuzzes the ZS reader: open from a buffer, validate, walk the lazy tree a bounded amount, run
-// a prefix query and iterate records, on one thread and on several (formatRecords). Checks: no
+// a prefix query and iterate records, on one thread and on several (formatRecords), and past
+// damage (ZsBlockFinder). Checks: no
 // crash, no hang, no unbounded allocation (the per-block decode limit is lowered to 1 MiB),
 // every diagnostic region stays sane, and both readers give the same records and error.
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "formats/common/byte_source.h"
+#include "formats/zs/zs_block_finder.h"
 #include "formats/zs/zs_parallel_reader.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_tree.h"
@@ -86,6 +88,40 @@ std::pair<std::string, std::string> parallelRecords(const strata::zs::ZsFile& fi
     return {out, ""};
 }
 
+// Where reading goes on after damage is always past it and inside the file, and a walk that
+// goes on past every damaged stretch ends.
+void checkFinder(const std::shared_ptr<strata::zs::ZsFile>& file, std::size_t size) {
+    strata::zs::ZsBlockFinder finder(file, size);
+    for (const std::uint64_t at :
+         {file->blocksBegin(), std::uint64_t{size / 3}, std::uint64_t{size / 2}}) {
+        if (at < file->blocksBegin() || at >= size) {
+            continue;
+        }
+        const auto next = finder.resumeAfter(at);
+        check(next && *next > at && *next <= size);
+        if (const auto frame = finder.frameFilling(at, *next)) {
+            check(frame->offset == at && frame->end() == *next);
+        }
+    }
+    try {
+        strata::zs::ZsRecordIterator records(file);
+        for (int steps = 0; steps < 10000; ++steps) {
+            try {
+                if (!records.next()) {
+                    break;
+                }
+            } catch (const strata::zs::ZsReadError&) {
+                const auto damage = records.skipDamage();
+                check(damage.length > 0 || !damage.canContinue);
+                if (!damage.canContinue) {
+                    break;
+                }
+            }
+        }
+    } catch (const strata::zs::ZsReadError&) {
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -126,6 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     if (file->readable()) {
+        checkFinder(file, size);
         const auto serial = serialRecords(file);
         const auto parallel = parallelRecords(*file);
         const std::size_t common = std::min(serial.first.size(), parallel.first.size());

@@ -3,6 +3,7 @@
 // the New ZS file dialog builds a file that reads back. With STRATA_ZS_SCREENSHOT_DIR set, the
 // tabs are also saved as PNG images (for docs/images).
 #include <QApplication>
+#include <QBrush>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -188,12 +189,23 @@ private slots:
         QVERIFY(records->statusLabel()->text().contains(QLatin1String("300")));
     }
 
+    // The damaged block is one red marker row naming its bytes (a click selects them); the
+    // blocks after it are listed, and the status counts their records and names the damage.
     void damagedBlockIsReportedInTheRecordsTab() {
         Opened o = openView("corrupt/data-block-crc-wrong.zs");
         auto* records = o.view->findChild<ZsRecordsView*>();
         QVERIFY(records);
         records->model()->fetchUntil(INT_MAX);
-        QVERIFY(records->statusLabel()->text().contains(QLatin1String("Checksum")));
+        const QString status = records->statusLabel()->text();
+        QVERIFY2(status.contains(QLatin1String("Checksum")), qPrintable(status));
+        QVERIFY2(status.startsWith(QStringLiteral("21 record(s) — ")), qPrintable(status));
+        const QModelIndex marker = records->table()->model()->index(3, 1);
+        QVERIFY(marker.data().toString().contains(QLatin1String("Bytes 134 to 162")));
+        QCOMPARE(marker.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xd0, 0x30, 0x30));
+        QCOMPARE(records->table()->model()->index(4, 1).data().toString(), QStringLiteral("bee00"));
+        records->activateRow(3);
+        QCOMPARE(o.view->hexView()->selectionStart(), std::uint64_t{134});
+        QCOMPARE(o.view->hexView()->selectionLength(), std::uint64_t{28});
     }
 
     void chartPointsSelectTheirBlocks() {
@@ -283,8 +295,8 @@ private slots:
         shoot(records, QStringLiteral("zs-records.png"));
         shoot(view->findChild<ZsChartView*>(), QStringLiteral("zs-chart.png"));
 
-        // A damaged file: the chart counts the damaged block, the records tab says where the
-        // scan stopped.
+        // A damaged file: the records tab marks the damaged block (selected, so the hex view
+        // shows its bytes) and lists the blocks after it.
         QVERIFY(window.openPath(kCorpus + "corrupt/data-payload-bitflip.zs"));
         QVERIFY(window.waitUntilIdle(60000));
         DocumentView* damaged = nullptr;
@@ -297,7 +309,8 @@ private slots:
         auto* damagedRecords = damaged->findChild<ZsRecordsView*>();
         showTab(*damaged, damagedRecords);
         damagedRecords->model()->fetchUntil(INT_MAX);
-        damagedRecords->activateRow(0);
+        damagedRecords->table()->selectRow(3);
+        damagedRecords->activateRow(3);
         QTest::qWait(300);
         QVERIFY(window.grab().save(out + "/zs-damaged-records.png", "PNG"));
     }

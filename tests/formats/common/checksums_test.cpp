@@ -33,6 +33,30 @@ TEST(Crc64Xz, ChainsAcrossPieces) {
     EXPECT_EQ(crc64xz(bytesOf("6789"), crc64xz(bytesOf("12345"))), 0x995DC9BBDF1939FAull);
 }
 
+// The CRC of a range from the CRCs of its two parts, for every split of a few lengths (and an
+// empty part on either side), equals the CRC of the whole.
+TEST(Crc64Xz, CombineMatchesTheWholeForEverySplit) {
+    std::vector<std::uint8_t> bytes(3000);
+    std::uint32_t state = 12345;
+    for (auto& b : bytes) {
+        state = state * 1103515245u + 12345u;
+        b = static_cast<std::uint8_t>(state >> 16);
+    }
+    for (const std::size_t length :
+         {std::size_t{0}, std::size_t{1}, std::size_t{9}, bytes.size()}) {
+        const std::span<const std::uint8_t> whole(bytes.data(), length);
+        for (std::size_t split = 0; split <= length;
+             split += std::max<std::size_t>(1, length / 97)) {
+            EXPECT_EQ(crc64xzCombine(crc64xz(whole.first(split)), crc64xz(whole.subspan(split)),
+                                     length - split),
+                      crc64xz(whole))
+                << length << " split at " << split;
+        }
+    }
+    EXPECT_EQ(crc64xzCombine(crc64xz(bytesOf("12345")), crc64xz(bytesOf("6789")), 4),
+              0x995DC9BBDF1939FAull);
+}
+
 TEST(Crc32c, CheckValueBothImplementations) {
     EXPECT_EQ(crc32cTable(bytesOf(kCheck)), 0xE3069283u);
     EXPECT_EQ(crc32c(bytesOf(kCheck)), 0xE3069283u);

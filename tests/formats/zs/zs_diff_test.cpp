@@ -16,6 +16,7 @@
 #include "formats/zs/zs_diff.h"
 #include "formats/zs/zs_writer.h"
 #include "scratch_dir.h"
+#include "zs_test_writer.h"
 
 namespace strata::zs {
 namespace {
@@ -189,6 +190,120 @@ TEST(ZsDiff, ATruncatedFileIsComparedUpToTheCut) {
     EXPECT_EQ(summary.changed, 1u);
     EXPECT_EQ(summary.added, 3000u);
     EXPECT_EQ(ab.byPath().count("damage/A/" + std::to_string(good->blocksBegin())), 1u);
+}
+
+// A length field that cannot be read (zeroed) loses only its block: the walk goes on at the
+// next intact block, found through the index or, with the index gone, by scanning, so the
+// records after it are compared and not reported as only in B.
+TEST(ZsDiff, AnUnreadableLengthLosesOnlyItsBlock) {
+    for (const bool indexGone : {false, true}) {
+        SCOPED_TRACE(indexGone ? "index gone" : "index intact");
+        Scratch dir;
+        const auto good = write(dir / "b.zs", keys(1000), 100);
+        write(dir / "a.zs", keys(1000), 100);
+        std::vector<std::uint64_t> starts;
+        for (std::uint64_t at = good->blocksBegin(); at < good->blocksEnd();) {
+            starts.push_back(at);
+            at = readFrame(good->source(), at, good->blocksEnd()).frame.end();
+        }
+        {
+            std::fstream f(dir / "a.zs", std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(long(starts[3]));
+            f.put('\0');
+            if (indexGone) {
+                f.seekp(long(starts.back()));
+                f.write("\0\0\0\0", 4);
+            }
+        }
+        DiffSummary summary;
+        const Collected ab = diff(ZsFile::open(openMappedFile(dir / "a.zs")), good, &summary);
+        EXPECT_EQ(summary.added, 100u);
+        EXPECT_EQ(summary.removed, 0u);
+        EXPECT_EQ(ab.byPath().count("damage/A/" + std::to_string(starts[3])), 1u);
+        for (const Difference& d : ab.all) {
+            if (d.path == "damage/A/" + std::to_string(starts[3])) {
+                EXPECT_EQ(d.a.region.length, starts[4] - starts[3]) << d.description;
+            }
+        }
+    }
+}
+
+// Records that are not there although no block is damaged (a file cut exactly at a block
+// boundary) are caught by the header's data SHA-256: the comparison with a file holding just
+// the records that survived is not "no differences".
+TEST(ZsDiff, RecordsMissingWithoutDamageAreFoundByTheDataHash) {
+    Scratch dir;
+    const auto full = write(dir / "a.zs", keys(1000), 100);
+    std::uint64_t cut = full->blocksBegin();
+    for (int b = 0; b < 6; ++b) {
+        cut = readFrame(full->source(), cut, full->blocksEnd()).frame.end();
+    }
+    fs::resize_file(dir / "a.zs", cut);
+    const auto survivors = write(dir / "b.zs", keys(600), 100);
+    DiffSummary summary;
+    const Collected ab = diff(ZsFile::open(openMappedFile(dir / "a.zs")), survivors, &summary);
+    ASSERT_EQ(ab.all.size(), 1u);
+    EXPECT_EQ(ab.all[0].path, "damage/A/sha256");
+    EXPECT_NE(ab.all[0].description.find("shorter than its header says"), std::string::npos)
+        << ab.all[0].description;
+    const Collected ba = diff(survivors, ZsFile::open(openMappedFile(dir / "a.zs")), &summary);
+    EXPECT_EQ(ba.byPath().count("damage/B/sha256"), 1u);
+    EXPECT_TRUE(diff(survivors, survivors).all.empty());
+}
+
+// Hand-made files: records a writer put out of order, and metadata that is not JSON.
+std::shared_ptr<const ZsFile> handMade(const std::vector<std::vector<std::string>>& blocks,
+                                       const std::string& metadata = "{}") {
+    testing::TestZsWriter w(Codec::None, metadata);
+    std::vector<testing::TestEntry> entries;
+    for (const auto& records : blocks) {
+        const testing::Placed placed = w.dataBlock(records);
+        entries.push_back({records.front(), placed.offset, placed.length});
+    }
+    w.setRoot(w.indexBlock(1, entries));
+    const testing::Bytes bytes = w.finish();
+    return ZsFile::open(makeBufferSource(std::string(bytes.begin(), bytes.end()), "hand.zs"));
+}
+
+// Records out of order cannot be merged: the comparison ends with an error naming the side and
+// the block, instead of reporting records as only on one side that both hold.
+TEST(ZsDiff, RecordsOutOfOrderEndTheComparison) {
+    const auto unsorted = handMade({{"a", "z"}, {"b"}});
+    const auto sorted = handMade({{"a", "b", "z"}});
+    auto differ = makeZsDiffer(unsorted, sorted);
+    Collected sink;
+    try {
+        differ->run(sink, {});
+        ADD_FAILURE() << "compared records out of order";
+    } catch (const DiffError& e) {
+        EXPECT_NE(std::string(e.what()).find("A ("), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("out of order"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(makeZsDiffer(sorted, handMade({{"b", "a"}}))->run(sink, {}), DiffError);
+}
+
+// Metadata that is not JSON is compared by its bytes.
+TEST(ZsDiff, MetadataThatIsNotJsonIsComparedByItsBytes) {
+    const auto a = handMade({{"a"}}, "{oops");
+    const auto b = handMade({{"a"}}, "{oopz");
+    ASSERT_FALSE(a->header().metadata.has_value());
+    const Collected ab = diff(a, b);
+    ASSERT_EQ(ab.all.size(), 1u);
+    EXPECT_EQ(ab.all[0].path, "header/metadata");
+    EXPECT_TRUE(diff(a, handMade({{"a"}}, "{oops")).all.empty());
+}
+
+// Integers beyond 64 bits are read as doubles: two that differ in their last digits read the
+// same, and are still a difference; other spellings of the same values are not.
+TEST(ZsDiff, WideMetadataIntegersAreComparedAsWritten) {
+    const auto a = handMade({{"a"}}, "{\"n\": 123456789012345678901234567890}");
+    const auto b = handMade({{"a"}}, "{\"n\": 123456789012345678901234567891}");
+    const Collected ab = diff(a, b);
+    ASSERT_EQ(ab.all.size(), 1u);
+    EXPECT_EQ(ab.all[0].path, "header/metadata");
+    EXPECT_TRUE(diff(a, handMade({{"a"}}, "{\"n\":123456789012345678901234567890}")).all.empty());
+    EXPECT_TRUE(diff(handMade({{"a"}}, "{\"x\": 1.0E5}"), handMade({{"a"}}, "{\"x\": 100000.0}"))
+                    .all.empty());
 }
 
 // Property: for random record multisets, diff(A, B) reports exactly the multiset differences

@@ -1,5 +1,6 @@
 // The ZS index tree model, header rows and block statistics over the ZS corpus.
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "formats/common/byte_source.h"
 #include "formats/zs/zs_reader.h"
+#include "formats/zs/zs_writer.h"
 #include "model/zs/zs_block_stats.h"
 #include "model/zs/zs_header_rows.h"
 #include "model/zs/zs_index_model.h"
@@ -252,6 +254,58 @@ private slots:
             bad += b.damaged ? 1 : 0;
         }
         QVERIFY(bad >= 1);
+    }
+
+    // A length that cannot be read (zeroed) does not end the walk: it goes on at the next intact
+    // block, through the index or, with the index gone, by scanning.
+    void blockStatsGoOnPastAnUnreadableLength() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("damaged.zs").toStdString();
+        strata::zs::WriterOptions options;
+        options.codec = strata::zs::Codec::Deflate;
+        options.threads = 1;
+        {
+            strata::zs::ZsWriter writer(path, {{"name", "t"}}, options);
+            for (int b = 0; b < 30; ++b) {
+                std::vector<std::string> block;
+                for (int i = 0; i < 10; ++i) {
+                    block.push_back(std::to_string(100000 + b * 10 + i));
+                }
+                writer.addBlock(block);
+            }
+            writer.finish();
+        }
+        std::vector<std::uint64_t> starts;
+        {
+            auto file = strata::zs::ZsFile::open(strata::openMappedFile(path));
+            for (std::uint64_t at = file->blocksBegin(); at < file->blocksEnd();) {
+                starts.push_back(at);
+                at = strata::zs::readFrame(file->source(), at, file->blocksEnd()).frame.end();
+            }
+        }
+        const auto zero = [&](std::uint64_t at, std::uint64_t length) {
+            std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(std::streamoff(at));
+            const std::string zeros(std::size_t(length), '\0');
+            f.write(zeros.data(), std::streamsize(zeros.size()));
+        };
+        zero(starts[10], 6);  // the length field and the start of the payload
+        for (const bool indexGone : {false, true}) {
+            if (indexGone) {
+                zero(starts.back(), 4);
+            }
+            strata::CancelToken keep;
+            const auto stats = strata::model::collectZsBlockStats(
+                *strata::zs::ZsFile::open(strata::openMappedFile(path)), keep);
+            QCOMPARE(stats.unreadableStretches, std::uint64_t{indexGone ? 2u : 1u});
+            QCOMPARE(stats.errorOffset, starts[10]);
+            QCOMPARE(int(stats.dataBlocks.size()), 29);
+            std::uint64_t records = 0;
+            for (const auto& b : stats.dataBlocks) {
+                records += b.records;
+            }
+            QCOMPARE(records, std::uint64_t{290});
+        }
     }
 };
 

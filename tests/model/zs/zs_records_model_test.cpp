@@ -6,15 +6,18 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <climits>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "formats/common/byte_source.h"
 #include "formats/zs/zs_reader.h"
+#include "formats/zs/zs_writer.h"
 #include "model/zs/zs_make_job.h"
 #include "model/zs/zs_records_model.h"
 #include "test_corpus.h"
@@ -269,16 +272,94 @@ private slots:
         QCOMPARE(model.cachedBlocks(), std::size_t{0});
     }
 
-    void damagedBlockStopsTheScanWithItsOffset() {
+    // A block failing its CRC is one marker row naming its bytes; the readable blocks after it
+    // are listed, their records numbered on as if the marker were not there.
+    void damagedBlockIsMarkedAndTheBlocksAfterItAreListed() {
         auto file = openZs("corrupt/data-block-crc-wrong.zs");
         ZsRecordsModel model(file);
         QSignalSpy failed(&model, &ZsRecordsModel::readFailed);
         model.fetchUntil(INT_MAX);
         QVERIFY(model.isComplete());
-        QVERIFY(!model.errorText().isEmpty());
+        QCOMPARE(model.rowCount(), 22);
+        QCOMPARE(model.recordCount(), std::uint64_t{21});
+        QCOMPARE(model.damageCount(), 1);
         QCOMPARE(failed.count(), 1);
-        QVERIFY(model.rowCount() < 24);
-        QVERIFY(model.errorOffset() >= file->blocksBegin());
+        QCOMPARE(model.errorOffset(), std::uint64_t{134});
+        QVERIFY(model.isDamageRow(3));
+        const QString marker = model.index(3, ZsRecordsModel::RecordColumn).data().toString();
+        QVERIFY2(marker.contains(QLatin1String("Bytes 134 to 162")), qPrintable(marker));
+        QVERIFY2(marker.contains(QLatin1String("Checksum mismatch")), qPrintable(marker));
+        QCOMPARE(model.blockRegionForRow(3).offset, std::uint64_t{134});
+        QCOMPARE(model.blockRegionForRow(3).length, std::uint64_t{28});
+        QVERIFY(model.recordAt(3).isEmpty());
+        QCOMPARE(model.recordAt(2), QByteArray("ant02"));
+        QCOMPARE(model.recordAt(4), QByteArray("bee00"));
+        QCOMPARE(model.index(4, ZsRecordsModel::NumberColumn).data().toInt(), 3);
+        QCOMPARE(model.recordAt(21), QByteArray("dog05"));
+    }
+
+    // A generated file whose index is gone and whose blocks 2 and 3 lie under a zeroed page:
+    // one marker for the damaged bytes, then every later block. With background decoding the
+    // next intact block is looked for on a worker, and nothing is read ahead of the view: the
+    // first fetch reads a bounded number of blocks whatever the file's size.
+    void unreadableLengthsAreSkippedToTheNextIntactBlock() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("damaged.zs").toStdString();
+        strata::zs::WriterOptions options;
+        options.codec = strata::zs::Codec::Deflate;
+        options.threads = 1;
+        std::vector<std::uint64_t> starts;
+        {
+            strata::zs::ZsWriter writer(path, {{"name", "t"}}, options);
+            for (int b = 0; b < 200; ++b) {
+                std::vector<std::string> block;
+                for (int i = 0; i < 20; ++i) {
+                    block.push_back(QStringLiteral("k%1")
+                                        .arg(b * 20 + i, 6, 10, QLatin1Char('0'))
+                                        .toStdString());
+                }
+                writer.addBlock(block);
+            }
+            writer.finish();
+            auto file = strata::zs::ZsFile::open(strata::openMappedFile(path));
+            for (std::uint64_t at = file->blocksBegin(); at < file->blocksEnd();) {
+                starts.push_back(at);
+                at = strata::zs::readFrame(file->source(), at, file->blocksEnd()).frame.end();
+            }
+        }
+        {
+            std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+            const std::string zeros(std::size_t(starts[4] - starts[2]), '\0');
+            f.seekp(std::streamoff(starts[2]));
+            f.write(zeros.data(), std::streamsize(zeros.size()));
+            const std::string root(std::size_t(std::filesystem::file_size(path) - starts.back()),
+                                   '\0');
+            f.seekp(std::streamoff(starts.back()));
+            f.write(root.data(), std::streamsize(root.size()));
+        }
+        for (const bool background : {false, true}) {
+            auto file = strata::zs::ZsFile::open(strata::openMappedFile(path));
+            ZsRecordsModel model(file);
+            model.setBackgroundDecoding(background);
+            model.fetchMore({});
+            QVERIFY(model.rowCount() <= 512 + 20 + 1);  // a fetch stops after 512 rows
+            QVERIFY(file->blocksRead() <= 64 + 2);
+            for (int i = 0; i < 2000 && !model.isComplete(); ++i) {
+                if (model.canFetchMore({})) {
+                    model.fetchMore({});
+                } else {
+                    QTest::qWait(5);
+                }
+            }
+            QVERIFY(model.isComplete());
+            QCOMPARE(model.recordCount(), std::uint64_t{198 * 20});
+            QCOMPARE(model.damageCount(), 2);  // blocks 2 and 3, and the root index
+            QVERIFY(model.isDamageRow(40));
+            QCOMPARE(model.blockRegionForRow(40).offset, starts[2]);
+            QCOMPARE(model.blockRegionForRow(40).length, starts[4] - starts[2]);
+            QCOMPARE(model.recordAt(41), QByteArray("k000080"));
+            QCOMPARE(model.index(41, ZsRecordsModel::NumberColumn).data().toInt(), 40);
+        }
     }
 
     void unreadableHeaderGivesNoRows() {
