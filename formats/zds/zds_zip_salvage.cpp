@@ -100,6 +100,7 @@ struct Extracted {
     std::uint64_t dataEnd = 0;  // where its data ends in the archive (0 when unknown)
     std::uint32_t crc = 0;
     std::string problem;  // cut short or corrupt; empty when whole
+    bool cut = false;  // the problem is the end of the archive: the bytes before it are as stored
 };
 
 Extracted copyStored(const ByteSource& archive, const LocalHeader& h, std::ofstream& out) {
@@ -114,6 +115,7 @@ Extracted copyStored(const ByteSource& archive, const LocalHeader& h, std::ofstr
     e.written = n;
     e.dataEnd = h.dataOffset + n;
     if (n < h.compressedSize) {
+        e.cut = true;
         e.problem = "the archive ends " + std::to_string(n) + " bytes into its " +
                     std::to_string(h.compressedSize) + " bytes of data";
     }
@@ -162,8 +164,11 @@ Extracted inflateMember(const ByteSource& archive, const LocalHeader& h, std::of
         e.problem = "its DEFLATE data is corrupt after " + std::to_string(e.written) + " bytes";
     } else if (e.written >= limit) {
         e.problem = "it inflates beyond " + std::to_string(limit) + " bytes";
-    } else {
+    } else if (at >= archive.size()) {
+        e.cut = true;
         e.problem = "the archive ends inside its DEFLATE data";
+    } else {
+        e.problem = "its DEFLATE data does not end where its header says";
     }
     return e;
 }
@@ -267,19 +272,17 @@ private:
         seen_.insert(h.name);
         ++result_.members;
         const std::uint64_t end = e.dataEnd != 0 ? e.dataEnd : archive_.size();
-        if (!e.problem.empty()) {
+        result_.untrusted.files.erase(h.name);  // a later copy replaces an earlier one
+        if (e.cut) {
             loss(h,
                  e.problem + "; its first " + std::to_string(e.written) +
-                     " bytes are used, the rest is lost" +
-                     (e.dataEnd == 0 || e.dataEnd >= archive_.size()
-                          ? ", and so are any members that followed it"
-                          : ""),
+                     " bytes (as stored, though no CRC-32 can vouch for them) are used, the rest "
+                     "is lost, and so are any members that followed it",
                  end - h.offset);
-        } else if (expectedCrc(archive_, h, e.dataEnd) != e.crc) {
-            result_.actions.push_back({"archive member '" + h.name +
-                                           "': its CRC-32 does not match; kept as found "
-                                           "(its documents are checked like any other)",
-                                       bytes(h.offset, end - h.offset)});
+        } else if (!e.problem.empty()) {
+            result_.untrusted.files[h.name] = "cannot be read whole (" + e.problem + ")";
+        } else if (const std::uint32_t want = expectedCrc(archive_, h, e.dataEnd); want != e.crc) {
+            result_.untrusted.files[h.name] = zdsCrcMismatch(e.crc, want);
         }
         return e.dataEnd;
     }
