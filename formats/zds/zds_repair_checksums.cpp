@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "zds_jobs.h"
+
 namespace strata {
 
 namespace {
@@ -43,6 +45,13 @@ ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptio
                                "checking the CRC-32 of " + members[i].name);
         const ZipMember& m = members[i];
         if (m.isDirectory()) {
+            continue;
+        }
+        if (!zdsSafeMemberName(m.name)) {
+            report.losses.push_back({"archive member '" + m.name +
+                                         "': its name would leave the dataset (absolute, '..', a "
+                                         "backslash or a drive letter); not copied",
+                                     memberBytes(source, m)});
             continue;
         }
         if (archive.find(m.name) != &m) {

@@ -33,7 +33,8 @@ std::string zdsCrcMismatch(std::uint32_t actual, std::uint32_t recorded);
 
 // Streams every member readers use (the last of a repeated name) through its CRC-32, polling
 // the cancel token between members. Earlier copies of a repeated name, which readers never see,
-// are reported as actions.
+// are reported as actions; members whose name would leave the dataset (never copied) as losses,
+// as the scan of a broken archive reports them.
 ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptions& options,
                                     RepairReport& report);
 

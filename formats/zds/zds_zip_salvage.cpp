@@ -76,24 +76,6 @@ std::optional<LocalHeader> readHeader(const ByteSource& archive, std::uint64_t a
     return h;
 }
 
-// Names that stay inside the folder: relative, '/'-separated, no `.` or `..` segment.
-bool safeName(std::string_view name) {
-    if (name.empty() || name.front() == '/' || name.find('\\') != name.npos ||
-        name.find(':') != name.npos || name.find('\0') != name.npos) {
-        return false;
-    }
-    std::size_t start = 0;
-    while (start <= name.size()) {
-        const std::size_t end = std::min(name.find('/', start), name.size());
-        const std::string_view segment = name.substr(start, end - start);
-        if (segment == "." || segment == ".." || (segment.empty() && end != name.size())) {
-            return false;
-        }
-        start = end + 1;
-    }
-    return true;
-}
-
 // What became of one member's data.
 struct Extracted {
     std::uint64_t written = 0;
@@ -235,7 +217,7 @@ private:
     std::uint64_t member(const LocalHeader& h) {
         const std::uint64_t span =
             h.dataOffset - h.offset + (h.sizesKnown() ? h.compressedSize : 0);
-        if (!safeName(h.name)) {
+        if (!zdsSafeMemberName(h.name)) {
             loss(h, "its name would leave the dataset; skipped", span);
             return h.sizesKnown() ? h.dataOffset + h.compressedSize : 0;
         }

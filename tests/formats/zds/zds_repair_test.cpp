@@ -2,6 +2,7 @@
 // random damage. Each time the report matches the damage, the output validates and holds only
 // documents that were live in the input.
 #include <gtest/gtest.h>
+#include <zip.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -1164,6 +1165,44 @@ TEST(ZdsRepair, RandomArchiveDamageNeverRecoversAChangedMember) {
         }
     }
     EXPECT_GE(repaired, 30u);
+}
+
+// An archive member whose name would leave the dataset is never copied, and is a loss (as the
+// scan of a broken archive reports it), not dropped without a word; other files come along.
+TEST(ZdsRepair, MemberNamedOutsideTheDatasetIsALoss) {
+    ScratchDir dir("repair_unsafe_name");
+    const fs::path archive = dir.path() / "in.zds";
+    const std::string data = doc("a", 1) + "\n";
+    int err = 0;
+    zip_t* z = zip_open(archive.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    ASSERT_NE(z, nullptr);
+    // libzip reads the buffers when the archive is closed.
+    const std::vector<std::pair<std::string, std::string>> members = {
+        {"collections/c/meta/data.jsonl", data},
+        {"../evil.txt", "outside"},
+        {"notes/readme.txt", "inside"}};
+    for (const auto& [name, bytes] : members) {
+        zip_source_t* source = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
+        ASSERT_GE(zip_file_add(z, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0) << zip_strerror(z);
+    }
+    ASSERT_EQ(zip_close(z), 0);
+    const fs::path broken = dir.path() / "broken.zds";
+    fs::copy_file(archive, broken);
+    breakCentralDirectory(broken);
+    int run = 0;
+    for (const fs::path& input : {archive, broken}) {
+        SCOPED_TRACE(input.string());
+        const fs::path out = dir.path() / ("out" + std::to_string(++run));
+        const RepairReport r = repairZdsDataset(input, out);
+        ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+        EXPECT_NE(r.losses[0].description.find("archive member '../evil.txt'"), std::string::npos)
+            << allSteps(r);
+        EXPECT_NE(r.losses[0].description.find("would leave the dataset"), std::string::npos);
+        expectValid(out);
+        EXPECT_EQ(readAll(out / "notes/readme.txt"), "inside");
+        EXPECT_FALSE(fs::exists(dir.path() / "evil.txt"));
+        EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}}));
+    }
 }
 
 }  // namespace
