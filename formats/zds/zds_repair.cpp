@@ -488,14 +488,14 @@ private:
         if (live_->find(ownId) || !ownIds_.insert(ownId).second) {
             lostLive_[i] = true;
             ++report_.lostKnown;
-            loss(listed + " (" + why + "), an id another entry lists: " + shownId(key) +
-                     " is not in the output",
+            loss(listed + "; " + why + ", and another entry lists " + shownId(ownId) + ": " +
+                     shownId(key) + " is not in the output",
                  region);
             return;
         }
         write_.documents.push_back(ZdsWriteDoc::dataLine(region.offset, region.length));
         ++report_.recovered;
-        loss(listed + " (" + why + "): the document is written under " + shownId(ownId) +
+        loss(listed + "; " + why + ": the document is written under " + shownId(ownId) +
                  ", so readers no longer find it as " + shownId(key),
              region);
     }
