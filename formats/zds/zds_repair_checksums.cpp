@@ -8,6 +8,8 @@ namespace strata {
 
 namespace {
 
+constexpr std::size_t kProgressEvery = 64;  // members
+
 // A member's local header and data in the archive.
 Region memberBytes(const ByteSource* archive, const ZipMember& m) {
     const std::uint64_t end =
@@ -41,8 +43,10 @@ ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptio
         if (options.cancel != nullptr && options.cancel->cancelled()) {
             throw RepairError("cancelled");
         }
-        options.reportProgress(0.1 * double(i) / double(members.size()),
-                               "checking the CRC-32 of " + members[i].name);
+        if (i % kProgressEvery == 0) {
+            options.reportProgress(double(i) / double(members.size()),
+                                   "checking the CRC-32 of " + members[i].name);
+        }
         const ZipMember& m = members[i];
         if (m.isDirectory()) {
             continue;
@@ -63,7 +67,10 @@ ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptio
                  memberBytes(source, m)});
             continue;
         }
-        const ZipCrcCheck check = archive.checkCrc(m);
+        const ZipCrcCheck check = archive.checkCrc(m, options.cancel);
+        if (check.cancelled) {
+            throw RepairError("cancelled");
+        }
         if (!check.problem.empty()) {
             untrusted.files[m.name] = "cannot be read whole (" + check.problem + ")";
         } else if (check.actualCrc != m.crc) {

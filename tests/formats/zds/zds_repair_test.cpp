@@ -1024,6 +1024,32 @@ TEST(ZdsRepair, ManifestMemberFailingItsCrcIsWrittenAfresh) {
     EXPECT_EQ(q[1]["collection"], "");
 }
 
+// Cancelling while the members' CRC-32s are checked stops the repair; nothing is written.
+TEST(ZdsRepair, CancelDuringTheChecksumCheckWritesNothing) {
+    ScratchDir dir("repair_crc_cancel");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    CancelToken token;
+    RepairOptions options;
+    options.cancel = &token;
+    options.progress = [&](double, const std::string& text) {
+        if (text.starts_with("checking the CRC-32")) {
+            token.cancel();
+        }
+    };
+    const fs::path out = dir.path() / "out";
+    try {
+        repairZdsDataset(archive, out, options);
+        ADD_FAILURE() << "the repair was not cancelled";
+    } catch (const RepairError& e) {
+        EXPECT_EQ(std::string(e.what()), "cancelled");
+    }
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+    // The check of one member stops too.
+    const auto zip = ZipArchive::open(archive);
+    EXPECT_TRUE(zip->checkCrc(*zip->find("collections/c/meta/data.jsonl"), &token).cancelled);
+}
+
 // Index keys that disagree with their lines' _id in a folder dataset (no checksum): a key with
 // a byte or two changed, and any key of an index that fails its checks otherwise, gives way to
 // the line's own _id, reported; a key unlike the _id in a sound index is the writer's choice
