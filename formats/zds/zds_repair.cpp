@@ -162,8 +162,13 @@ public:
         } else if (c_.mode() == ZdsStorageMode::None) {
             if (c_.index) {
                 planOrphanIndex();
-            } else {
+            } else if (c_.docIndex) {
                 planOrphanDocIndex();
+            } else {
+                write_.layout = ZdsLayout::Jsonl;
+                action(
+                    "the collection holds neither meta/data.jsonl nor docs/: written as an "
+                    "empty collection, so that it is still there");
             }
         } else {
             planDocs();
@@ -1078,10 +1083,8 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     std::set<std::string> handled;
     try {
         for (const auto& c : dataset->collections) {
-            if (c->mode() != ZdsStorageMode::None || c->index || c->docIndex) {
-                writes.push_back(
-                    CollectionRepair(*c, options, report, quarantine, untrusted, handled).plan());
-            }
+            writes.push_back(
+                CollectionRepair(*c, options, report, quarantine, untrusted, handled).plan());
         }
     } catch (const RepairError&) {
         throw;

@@ -437,6 +437,22 @@ TEST(ZdsRepair, EntryPastTheEndOfTheDataIsLost) {
     EXPECT_EQ(liveDocs(out).size(), 2u);
 }
 
+// A collection folder that holds nothing (no data.jsonl, no docs/) is still a collection for
+// readers: the repair writes it as an empty one instead of leaving it out.
+TEST(ZdsRepair, EmptyCollectionFolderIsKept) {
+    ScratchDir dir("repair_empty_collection");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}});
+    fs::create_directories(in / "collections" / "empty");
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions, "collection 'empty': the collection holds neither"))
+        << allSteps(r);
+    expectValid(out);
+    EXPECT_TRUE(sameContent(in, out));
+    EXPECT_TRUE(fs::is_directory(out / "collections" / "empty"));
+}
+
 TEST(ZdsRepair, ManifestAndZdsJsonCountsAreFixed) {
     ScratchDir dir("repair_counts");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}}, true, 99);
