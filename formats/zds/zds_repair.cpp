@@ -795,6 +795,23 @@ private:
     std::set<std::string> ownIds_;    // ids documents took from their lines (keepUnderOwnId)
 };
 
+// Entries of zds.json's `collections` for collections that do not exist: the writer keeps
+// entries for existing collections only.
+void droppedZdsJsonEntries(const ZdsDataset& dataset, const nlohmann::json& listed,
+                           RepairReport& report) {
+    for (auto it = listed.begin(); it != listed.end(); ++it) {
+        const std::string& name = it.key();
+        const bool exists = std::any_of(dataset.collections.begin(), dataset.collections.end(),
+                                        [&](const auto& c) { return c->name() == name; });
+        if (!exists) {
+            report.actions.push_back({"zds.json lists collection '" + name +
+                                          "', which does not exist: its entry " + it->dump() +
+                                          " is dropped",
+                                      wholeFile(dataset.zdsJson)});
+        }
+    }
+}
+
 // zds.json's counts, which the writer sets for every collection written.
 void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
                     const ZdsUntrusted& untrusted, RepairReport& report) {
@@ -834,6 +851,9 @@ void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWr
         report.actions.push_back({"zds.json: the count of collection '" + w.name + "' " + was +
                                       " set to " + std::to_string(count),
                                   wholeFile(dataset.zdsJson)});
+    }
+    if (listed != nullptr) {
+        droppedZdsJsonEntries(dataset, *listed, report);
     }
 }
 

@@ -456,12 +456,17 @@ TEST(ZdsRepair, EmptyCollectionFolderIsKept) {
 TEST(ZdsRepair, ManifestAndZdsJsonCountsAreFixed) {
     ScratchDir dir("repair_counts");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}}, true, 99);
-    writeAll(in / "zds.json", "{\"version\":\"1.0\",\"collections\":{\"c\":{\"count\":7}}}");
+    writeAll(in / "zds.json",
+             R"({"version":"1.0","collections":{"c":{"count":7},"gone":{"count":3}}})");
     const auto out = dir.path() / "out";
     const RepairReport r = repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete());
     EXPECT_TRUE(mentions(r.actions, "doc_count 99 set to 2")) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions, "zds.json: the count of collection 'c' 7 set to 2"));
+    EXPECT_TRUE(mentions(r.actions,
+                         "zds.json lists collection 'gone', which does not exist: its "
+                         "entry {\"count\":3} is dropped"))
+        << allSteps(r);
     const auto manifest = nlohmann::json::parse(readAll(out / "collections/c/meta/manifest.json"));
     EXPECT_EQ(manifest["doc_count"], 2);
     CollectingSink sink;
