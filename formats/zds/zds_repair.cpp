@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/common/diagnostic.h"
+#include "zds_docs_meta.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
 #include "zds_live_set.h"
@@ -140,18 +141,25 @@ Region wholeFile(const ByteSourcePtr& source) {
     return source ? Region{source.get(), 0, source->size()} : Region{};
 }
 
+// What the plans of all collections add to besides the report.
+struct PlanState {
+    std::vector<ZdsQuarantined> quarantine;
+    std::set<std::string> handled;   // untrusted files a plan has reported
+    std::set<std::string> leaveOut;  // files of the input the writer must not copy or reuse
+};
+
 // Plans the repair of one collection: what is written, what is dropped, what is lost.
 class CollectionRepair {
 public:
     CollectionRepair(const ZdsCollection& c, const RepairOptions& options, RepairReport& report,
-                     std::vector<ZdsQuarantined>& quarantine, const ZdsUntrusted& untrusted,
-                     std::set<std::string>& handled)
+                     const ZdsUntrusted& untrusted, PlanState& state)
         : c_(c),
           options_(options),
           report_(report),
-          quarantine_(quarantine),
+          quarantine_(state.quarantine),
           untrusted_(untrusted),
-          handled_(handled) {
+          handled_(state.handled),
+          leaveOut_(state.leaveOut) {
         write_.name = c.name();
         write_.source = &c;
     }
@@ -647,6 +655,7 @@ private:
             keepEveryDocsFile(*basis);
             return;
         }
+        checkJournal();
         for (std::uint64_t i = 0; i < live_->size(); ++i) {
             if (i % kCancelEvery == 0) {
                 checkCancel();
@@ -664,6 +673,34 @@ private:
             }
         }
         dropUnlistedFiles();
+    }
+
+    // The writer keeps the journal (the collection's history) and adds the write's entries; a
+    // journal with a line that is not an entry is not kept (readers stop replaying there, and
+    // the output would not validate): a new journal is written, the old one quarantined.
+    void checkJournal() {
+        const std::string rel = "meta/journal.log";
+        const ByteSourcePtr journal = c_.storage().open(c_.path(rel));
+        if (!journal || untrusted(rel) != nullptr) {
+            return;  // an untrusted journal is reported with the other untrusted files
+        }
+        const ByteView v = journal->view(0, journal->size());
+        const std::string_view text(reinterpret_cast<const char*>(v.data()), v.size());
+        std::string error;
+        for (const ZdsTextLine& line : zdsTextLines(text)) {
+            if (!parseZdsJournalLine(line.text, &error)) {
+                const std::string why = "line " + std::to_string(line.number) +
+                                        " is not a journal entry (" + error + ")";
+                quarantine_.push_back(
+                    {c_.name(), c_.path(rel), 0, wholeFile(journal), "journal.log: " + why});
+                leaveOut_.insert(c_.path(rel));
+                loss(rel + ": " + why +
+                         ": the collection's history is not kept (a new journal is written); "
+                         "its bytes are quarantined",
+                     wholeFile(journal));
+                return;
+            }
+        }
     }
 
     // Whether docs/<key>.json can be kept; when it cannot, the document is lost and the file
@@ -790,9 +827,10 @@ private:
     std::set<std::string> trailingIds_;    // ids after the index's declared entries
     std::vector<ZdsWriteDoc> unlisted_;    // lines kept as history (keepSuperseded)
     const ZdsUntrusted& untrusted_;
-    std::set<std::string>& handled_;  // untrusted files a step has reported
-    std::string indexDoubt_;          // why the index is not trusted over the lines; "" if it is
-    std::set<std::string> ownIds_;    // ids documents took from their lines (keepUnderOwnId)
+    std::set<std::string>& handled_;   // untrusted files a step has reported
+    std::set<std::string>& leaveOut_;  // files the writer must not copy or reuse
+    std::string indexDoubt_;           // why the index is not trusted over the lines; "" if it is
+    std::set<std::string> ownIds_;     // ids documents took from their lines (keepUnderOwnId)
 };
 
 // Entries of zds.json's `collections` for collections that do not exist: the writer keeps
@@ -962,14 +1000,15 @@ void validateOutput(const fs::path& target, const std::vector<ZdsCollectionWrite
 // Writes, validates and publishes: the dataset and the quarantine file are built in a stage
 // folder beside the output and given their names only when the dataset validates.
 void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
-                   const std::vector<ZdsQuarantined>& quarantine, const ZdsUntrusted& untrusted,
-                   const fs::path& output, const RepairOptions& options, RepairReport& report) {
+                   const std::vector<ZdsQuarantined>& quarantine,
+                   const std::set<std::string>& leaveOut, const fs::path& output,
+                   const RepairOptions& options, RepairReport& report) {
     runInRepairStage(output, [&](const fs::path& stage) {
         const fs::path target = stage / output.filename();
         ZdsWriteOptions writeOptions;
         writeOptions.cancel = options.cancel;
         writeOptions.progress = options.progress;
-        writeOptions.leaveOut = untrusted.paths();
+        writeOptions.leaveOut = leaveOut;
         const ZdsWriteResult result = writeZdsDataset(&dataset, writes, target, writeOptions);
         if (result.cancelled) {
             throw RepairError("cancelled");
@@ -1098,13 +1137,11 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
         salvaged             ? salvaged->untrusted()
         : dataset->archive() ? checkZdsArchiveMembers(*dataset->archive(), options, report)
                              : ZdsUntrusted{};
-    std::vector<ZdsQuarantined> quarantine;
+    PlanState state;
     std::vector<ZdsCollectionWrite> writes;
-    std::set<std::string> handled;
     try {
         for (const auto& c : dataset->collections) {
-            writes.push_back(
-                CollectionRepair(*c, options, report, quarantine, untrusted, handled).plan());
+            writes.push_back(CollectionRepair(*c, options, report, untrusted, state).plan());
         }
     } catch (const RepairError&) {
         throw;
@@ -1115,15 +1152,18 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
         throw RepairError(input.string() + ": no collection to recover (no collections/ folder)");
     }
     zdsJsonActions(*dataset, writes, untrusted, report);
-    reportUntrustedFiles(*dataset, untrusted, handled, quarantine, report);
-    if (!quarantine.empty()) {
-        report.actions.push_back({zdsQuarantineSummary(quarantine, zdsQuarantinePath(output)), {}});
+    reportUntrustedFiles(*dataset, untrusted, state.handled, state.quarantine, report);
+    if (!state.quarantine.empty()) {
+        report.actions.push_back(
+            {zdsQuarantineSummary(state.quarantine, zdsQuarantinePath(output)), {}});
     }
     if (report.recovered == 0 && !report.losses.empty()) {
         throw RepairError(input.string() + ": no document could be recovered");
     }
     if (!options.dryRun) {
-        writeRepaired(*dataset, writes, quarantine, untrusted, output, options, report);
+        std::set<std::string> leaveOut = untrusted.paths();
+        leaveOut.insert(state.leaveOut.begin(), state.leaveOut.end());
+        writeRepaired(*dataset, writes, state.quarantine, leaveOut, output, options, report);
         report.written = true;
     }
     if (salvaged) {

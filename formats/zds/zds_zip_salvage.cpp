@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -19,6 +20,9 @@ namespace {
 
 constexpr std::uint32_t kLocalSignature = 0x04034b50;
 constexpr std::uint32_t kDescriptorSignature = 0x08074b50;
+constexpr std::uint32_t kCentralSignature = 0x02014b50;
+constexpr std::uint32_t kEndSignature = 0x06054b50;
+constexpr std::uint32_t kEnd64Signature = 0x06064b50;
 constexpr std::uint64_t kLocalHeaderSize = 30;
 constexpr std::uint16_t kFlagDescriptor = 0x0008;
 constexpr std::size_t kChunk = 1 << 16;
@@ -172,18 +176,38 @@ public:
     Scanner(const ByteSource& archive, const fs::path& dest, const CancelToken* cancel)
         : archive_(archive), dest_(dest), cancel_(cancel) {}
 
+    // Every byte up to the central directory is accounted for: a member's record, or a loss
+    // (bytes no readable local header starts, where a member with a damaged header may lie).
     ZipSalvage run() {
         std::uint64_t at = findSignature(archive_, 0);
+        std::optional<std::uint64_t> expected = 0;  // where the next record should start
         while (at < archive_.size()) {
             if (cancel_ != nullptr && cancel_->cancelled()) {
                 throw RepairError("cancelled");
             }
-            const auto header = readHeader(archive_, at);
-            if (!header && cutHeader(at)) {
-                break;
+            if (expected) {
+                unaccounted(*expected, at);
             }
-            const std::uint64_t next = header ? member(*header) : 0;
-            at = findSignature(archive_, std::max(next, at + 4));
+            const auto header = readHeader(archive_, at);
+            if (!header) {
+                if (cutHeader(at)) {
+                    return std::move(result_);
+                }
+                const std::uint64_t next = findSignature(archive_, at + 4);
+                result_.losses.push_back({"the local file header at byte " + std::to_string(at) +
+                                              " cannot be read: the bytes up to the next one "
+                                              "are lost, with any member they held",
+                                          bytes(at, next - at)});
+                expected = next;
+                at = next;
+                continue;
+            }
+            const std::uint64_t end = recordEnd(*header, member(*header));
+            expected = end != 0 ? std::optional(end) : std::nullopt;
+            at = findSignature(archive_, std::max(end, at + 4));
+        }
+        if (expected) {
+            centralDirectoryFollows(*expected);
         }
         return std::move(result_);
     }
@@ -196,6 +220,43 @@ private:
         result_.losses.push_back({"archive member '" + h.name + "' (local header at byte " +
                                       std::to_string(h.offset) + "): " + text,
                                   bytes(h.offset, length)});
+    }
+
+    // Bytes between the end of one record and the next local header.
+    void unaccounted(std::uint64_t from, std::uint64_t to) {
+        if (to > from) {
+            result_.losses.push_back({"bytes " + std::to_string(from) + " to " +
+                                          std::to_string(to) +
+                                          " hold no readable local file header: a member whose "
+                                          "header is damaged may be lost there",
+                                      bytes(from, to - from)});
+        }
+    }
+
+    // After the last member the central directory (or, when it is gone, its end record) starts.
+    void centralDirectoryFollows(std::uint64_t from) {
+        if (from >= archive_.size()) {
+            return;
+        }
+        const auto signature = readLe<std::uint32_t>(archive_, from);
+        if (signature != kCentralSignature && signature != kEndSignature &&
+            signature != kEnd64Signature) {
+            result_.losses.push_back({"bytes " + std::to_string(from) +
+                                          " to the end of the archive hold neither a readable "
+                                          "member nor the central directory: a member whose "
+                                          "header is damaged may be lost there",
+                                      bytes(from, archive_.size() - from)});
+        }
+    }
+
+    // Where a member's record ends: its data, then the data descriptor its header announces
+    // (0 when the end of its data is unknown).
+    std::uint64_t recordEnd(const LocalHeader& h, std::uint64_t dataEnd) const {
+        if (dataEnd == 0 || (h.flags & kFlagDescriptor) == 0) {
+            return dataEnd;
+        }
+        return dataEnd +
+               (readLe<std::uint32_t>(archive_, dataEnd) == kDescriptorSignature ? 16 : 12);
     }
 
     // A local header the end of the archive cuts off: that member and any after it are lost.

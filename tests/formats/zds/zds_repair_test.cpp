@@ -693,6 +693,32 @@ TEST(ZdsRepair, FilePerDocumentCollection) {
     EXPECT_FALSE(q[0].contains("line"));
 }
 
+// A journal.log line that is not an entry: the history cannot be kept as it is (the output would
+// not validate, and readers stop replaying there), so a new journal is written and the old one
+// quarantined, a loss; the documents are untouched.
+TEST(ZdsRepair, DamagedJournalIsNotKept) {
+    ScratchDir dir("repair_journal");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
+    convertZds(in, ZdsLayout::Docs);
+    const fs::path journal = in / "collections/c/meta/journal.log";
+    const std::string old = readAll(journal) + "{\"op\":\"PUT\", broken\n";
+    writeAll(journal, old);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("meta/journal.log: line "), std::string::npos)
+        << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("the collection's history is not kept"),
+              std::string::npos);
+    expectValid(out);
+    EXPECT_TRUE(sameContent(in, out));
+    EXPECT_EQ(readAll(out / "collections/c/meta/journal.log").find("broken"), std::string::npos);
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 1u);
+    EXPECT_EQ(q[0]["file"], "collections/c/meta/journal.log");
+    EXPECT_EQ(q[0]["text"], old);
+}
+
 TEST(ZdsRepair, SingleCollectionFolder) {
     ScratchDir dir("repair_single");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"[1,2]", false}});
