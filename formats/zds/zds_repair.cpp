@@ -37,12 +37,9 @@ std::string bytesText(std::uint64_t offset, std::uint64_t length) {
     return "bytes " + std::to_string(offset) + " to " + std::to_string(offset + length);
 }
 
-// An id for a message: control bytes as '?', cut after 60 bytes.
+// An id for a message: bytes that are not UTF-8 text as \xNN, cut after 60 bytes.
 std::string shownId(std::string_view id) {
-    std::string out(id.substr(0, 60));
-    std::replace_if(
-        out.begin(), out.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }, '?');
-    return "'" + out + (id.size() > 60 ? "...'" : "'");
+    return "'" + zdsShownName(id.substr(0, 60)) + (id.size() > 60 ? "...'" : "'");
 }
 
 std::span<const std::uint8_t> withoutLineEnd(std::span<const std::uint8_t> bytes) {
@@ -914,15 +911,24 @@ void reportUntrustedFiles(const ZdsDataset& dataset, const ZdsUntrusted& untrust
         if (handled.contains(rel)) {
             continue;
         }
+        if (rel.ends_with('/')) {  // a folder: nothing of its own to lose
+            const std::string parent = rel.substr(0, rel.rfind('/', rel.size() - 2) + 1);
+            if (untrusted.why(parent) != nullptr) {
+                continue;  // said of the folder it lies in
+            }
+            report.actions.push_back(
+                {"folder " + zdsShownName(rel) + " " + why + ": no entry is written for it", {}});
+            continue;
+        }
         const ByteSourcePtr source = dataset.storage().open(rel);
         const std::string outcome =
             rel == "zds.json"
                 ? "written afresh with the counts of the collections (its other fields are not "
                   "kept)"
                 : "not copied into the output";
-        report.losses.push_back(
-            {rel + " " + why + ": " + outcome + (source ? "; its bytes are quarantined" : ""),
-             wholeFile(source)});
+        report.losses.push_back({zdsShownName(rel) + " " + why + ": " + outcome +
+                                     (source ? "; its bytes are quarantined" : ""),
+                                 wholeFile(source)});
         if (source) {
             quarantine.push_back({collectionOf(rel), rel, 0, wholeFile(source), rel + " " + why});
         }
@@ -1133,15 +1139,26 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     refuseOutputInsideInput(input, output);
     std::optional<SalvagedArchive> salvaged;
     const auto dataset = openDataset(input, options, report, salvaged);
-    const ZdsUntrusted untrusted =
-        salvaged             ? salvaged->untrusted()
-        : dataset->archive() ? checkZdsArchiveMembers(*dataset->archive(), options, report)
-                             : ZdsUntrusted{};
+    ZdsUntrusted untrusted = salvaged ? salvaged->untrusted()
+                             : dataset->archive()
+                                 ? checkZdsArchiveMembers(*dataset->archive(), options, report)
+                                 : ZdsUntrusted{};
+    distrustDamagedNames(dataset->storage(), untrusted);
     PlanState state;
     std::vector<ZdsCollectionWrite> writes;
     try {
         for (const auto& c : dataset->collections) {
-            writes.push_back(CollectionRepair(*c, options, report, untrusted, state).plan());
+            if (zdsUsableName(c->name())) {
+                writes.push_back(CollectionRepair(*c, options, report, untrusted, state).plan());
+            } else {
+                report.lostKnown += c->documentCount();
+                report.losses.push_back({"collection '" + zdsShownName(c->name()) +
+                                             "' has a damaged name (not UTF-8 text, or a control "
+                                             "character): none of its " +
+                                             std::to_string(c->documentCount()) +
+                                             " documents is written, its files are quarantined",
+                                         {}});
+            }
         }
     } catch (const RepairError&) {
         throw;

@@ -1,8 +1,11 @@
 #include "zds_repair_checksums.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <span>
 
 #include "zds_jobs.h"
+#include "zds_validator.h"
 
 namespace strata {
 
@@ -24,6 +27,60 @@ std::string zdsCrcMismatch(std::uint32_t actual, std::uint32_t recorded) {
     std::snprintf(text, sizeof text, "fails its CRC-32 (0x%08x, the archive records 0x%08x)",
                   actual, recorded);
     return text;
+}
+
+bool zdsUsableName(std::string_view path) {
+    const std::span bytes(reinterpret_cast<const std::uint8_t*>(path.data()), path.size());
+    return firstInvalidUtf8(bytes) == std::string::npos &&
+           std::none_of(path.begin(), path.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+std::string zdsShownName(std::string_view path) {
+    std::string out;
+    while (!path.empty()) {
+        const std::span bytes(reinterpret_cast<const std::uint8_t*>(path.data()), path.size());
+        const std::size_t bad = firstInvalidUtf8(bytes);
+        const std::string_view good = path.substr(0, bad);
+        for (const char c : good) {
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(c));
+                out += escaped;
+            } else {
+                out += c;
+            }
+        }
+        if (bad == std::string::npos) {
+            break;
+        }
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(path[bad]));
+        out += escaped;
+        path.remove_prefix(bad + 1);
+    }
+    return out;
+}
+
+void distrustDamagedNames(const ZdsStorage& storage, ZdsUntrusted& untrusted) {
+    const std::string why = "has a damaged name (not UTF-8 text, or a control character)";
+    std::vector<std::string> folders{""};
+    while (!folders.empty()) {
+        const std::string folder = std::move(folders.back());
+        folders.pop_back();
+        const std::string prefix = folder.empty() ? "" : folder + "/";
+        for (const std::string& f : storage.files(folder)) {
+            if (!zdsUsableName(prefix + f)) {
+                untrusted.files[prefix + f] = why;
+            }
+        }
+        for (const std::string& d : storage.directories(folder)) {
+            if (!zdsUsableName(prefix + d)) {
+                untrusted.files[prefix + d + "/"] = why;
+            }
+            folders.push_back(prefix + d);
+        }
+    }
 }
 
 std::set<std::string> ZdsUntrusted::paths() const {

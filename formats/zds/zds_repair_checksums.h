@@ -11,9 +11,11 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "formats/common/repair.h"
 #include "formats/common/zip_member_source.h"
+#include "zds_reader.h"
 
 namespace strata {
 
@@ -27,6 +29,17 @@ struct ZdsUntrusted {
     }
     std::set<std::string> paths() const;
 };
+
+// Adds the files and folders (as "path/") of `storage` whose paths are not UTF-8 text free of
+// control characters: a damaged name, which an archive cannot even hold as a UTF-8 name.
+// Nothing is copied under such a name.
+void distrustDamagedNames(const ZdsStorage& storage, ZdsUntrusted& untrusted);
+
+// Whether a path is UTF-8 text free of control characters.
+bool zdsUsableName(std::string_view path);
+
+// A path for a message: bytes that are not UTF-8 text as \xNN.
+std::string zdsShownName(std::string_view path);
 
 // "fails its CRC-32 (0x..., the archive records 0x...)".
 std::string zdsCrcMismatch(std::uint32_t actual, std::uint32_t recorded);

@@ -760,7 +760,9 @@ std::string zdsJsonText(const ZdsDataset* original, const std::vector<StagedColl
     ojson collections = ojson::object();
     if (original != nullptr) {
         for (const auto& c : original->collections) {
-            collections[c->name()] = {{"count", c->documentCount()}};
+            if (!options.leftOut(c->dir() + "/")) {  // a collection left out whole is gone
+                collections[c->name()] = {{"count", c->documentCount()}};
+            }
         }
     }
     for (const StagedCollection& s : staged) {
@@ -1005,7 +1007,7 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
                 return s.previous != nullptr && !s.dirRel.empty() &&
                        (outName == s.dirRel || outName.starts_with(s.dirRel + "/"));
             });
-            if (!replaced) {
+            if (!replaced && !progress.options.leftOut(rel + "/")) {
                 folders.insert(outName + "/");
             }
         }

@@ -87,6 +87,7 @@ struct ZdsWriteOptions {
     // whose bytes must not reach the output: a repair's members that fail their CRC-32. They
     // are not carried over, and manifest.json, zds.json, doc_index.jsonl and journal.log among
     // them are not read for the fields and history a write keeps (they are written afresh).
+    // A folder ("name/") listed here gets no entry of its own in an archive.
     std::set<std::string> leaveOut;
 
     bool leftOut(const std::string& rel) const { return leaveOut.contains(rel); }

@@ -719,6 +719,44 @@ TEST(ZdsRepair, DamagedJournalIsNotKept) {
     EXPECT_EQ(q[0]["text"], old);
 }
 
+// Names that are not UTF-8 text, or hold control characters, are damage (and an archive cannot
+// hold them as UTF-8 names): nothing is copied under such a name, a collection so named is lost
+// with its files quarantined, and the repair still writes the rest (to a folder or an archive).
+TEST(ZdsRepair, DamagedNamesAreNotCopied) {
+    ScratchDir dir("repair_names");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
+    writeAll(in / "collections" /
+                 "ba\x01"
+                 "d" /
+                 "meta" / "data.jsonl",
+             doc("z", 9) + "\n");
+    writeAll(in / "notes" /
+                 "re\xff"
+                 "adme.txt",
+             "notes");
+    writeAll(in / "notes" / "fine.txt", "fine");
+    fs::create_directories(in / "m\x19tadata");
+    for (const std::string name : {"out", "out.zds"}) {
+        SCOPED_TRACE(name);
+        const fs::path out = dir.path() / name;
+        const RepairReport r = repairZdsDataset(in, out);
+        EXPECT_FALSE(r.complete());
+        EXPECT_TRUE(mentions(r.losses, "collection 'ba\\x01d' has a damaged name")) << allSteps(r);
+        EXPECT_TRUE(mentions(r.losses, "notes/re\\xFFadme.txt has a damaged name")) << allSteps(r);
+        EXPECT_TRUE(mentions(r.actions, "folder m\\x19tadata/ has a damaged name")) << allSteps(r);
+        EXPECT_EQ(r.recovered, 2u);
+        EXPECT_EQ(r.lostKnown, 1u);
+        expectValid(out);
+        EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"b", doc("b", 2)}}));
+        const auto q = quarantined(out);
+        EXPECT_EQ(q.size(), 2u);
+        const auto ds = ZdsDataset::open(out);
+        EXPECT_EQ(ds->collections.size(), 1u);
+        EXPECT_TRUE(ds->storage().hasFile("notes/fine.txt"));
+        EXPECT_FALSE(ds->storage().hasDirectory("m\x19tadata"));
+    }
+}
+
 TEST(ZdsRepair, SingleCollectionFolder) {
     ScratchDir dir("repair_single");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"[1,2]", false}});
