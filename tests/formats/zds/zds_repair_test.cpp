@@ -1040,6 +1040,31 @@ TEST(ZdsRepair, DataMemberFailingItsCrcIsQuarantinedNotRecovered) {
     }
 }
 
+// An archive without its central directory whose manifest.json member has a damaged local
+// header: the scan cannot read that member, and the bytes it held are reported, not skipped
+// (the repair would otherwise write a fresh manifest and call itself complete).
+TEST(ZdsRepair, ScanReportsBytesNoLocalHeaderAccountsFor) {
+    ScratchDir dir("repair_scan_gap");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    const auto zip = ZipArchive::open(archive);
+    const std::uint64_t header = zip->find("collections/c/meta/manifest.json")->localHeaderOffset;
+    std::string bytes = readAll(archive);
+    bytes[header + 1] = 'X';  // PK\3\4 -> PX\3\4
+    writeAll(archive, bytes);
+    breakCentralDirectory(archive);
+    const fs::path out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(archive, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("bytes " + std::to_string(header) + " to "),
+              std::string::npos)
+        << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("hold no readable local file header"),
+              std::string::npos);
+    EXPECT_EQ(r.losses[0].bytes.offset, header);
+    expectValid(out);
+    EXPECT_EQ(r.recovered, 5u);
+}
+
 // An index.bin member whose CRC-32 fails: each entry is checked against its line. When every
 // entry agrees with its line the index is rebuilt and nothing is lost; a key with a changed byte
 // gives way to its line's own _id, which readers of the output find the document by (reported:
