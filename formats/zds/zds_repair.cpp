@@ -334,12 +334,11 @@ private:
                 return "entry " + std::to_string(i) + " has a key that is not a valid id";
             }
             const auto line = lineAt(e.offset);
-            if (!line ||
-                isBlank(withoutLineEnd(
-                    c_.data->view(lineRegion(*line).offset, lineRegion(*line).length).bytes))) {
+            const Region r = line ? lineRegion(*line) : Region{};
+            if (!line || isBlank(withoutLineEnd(c_.data->view(r.offset, r.length).bytes))) {
                 return "entry " + shownId(e.id) + " does not point at the start of a line";
             }
-            if (lineRegion(*line).length != e.length) {
+            if (r.length != e.length) {
                 return "entry " + shownId(e.id) + " has another length than its line";
             }
             if (covered[*line]) {
@@ -648,11 +647,11 @@ private:
     void planDocs() {
         write_.layout = ZdsLayout::Docs;
         live_ = c_.liveSet();
+        checkJournal();
         if (const auto basis = untrustedBasis()) {
             keepEveryDocsFile(*basis);
             return;
         }
-        checkJournal();
         for (std::uint64_t i = 0; i < live_->size(); ++i) {
             if (i % kCancelEvery == 0) {
                 checkCancel();

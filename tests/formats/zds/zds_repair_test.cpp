@@ -1160,6 +1160,31 @@ TEST(ZdsRepair, CancelDuringTheChecksumCheckWritesNothing) {
     EXPECT_TRUE(zip->checkCrc(*zip->find("collections/c/meta/data.jsonl"), &token).cancelled);
 }
 
+// A file-per-document archive whose order.ids fails its CRC-32: which documents are live is
+// unknown, so every docs/ file that is intact is kept (a loss says so), the list quarantined.
+TEST(ZdsRepair, DocumentListFailingItsCrcKeepsEveryIntactFile) {
+    ScratchDir dir("repair_crc_order");
+    const auto folder = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
+    convertZds(folder, ZdsLayout::Docs);
+    const fs::path archive = dir.path() / "in.zds";
+    packZds(folder, archive);
+    breakRecordedCrc(archive, "collections/c/meta/order.ids");
+    breakRecordedCrc(archive, "collections/c/docs/b.json");
+    const fs::path out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(archive, out);
+    EXPECT_TRUE(mentions(r.losses, "meta/order.ids fails its CRC-32")) << allSteps(r);
+    EXPECT_TRUE(mentions(r.losses, "document 'b' is lost: docs/b.json fails its CRC-32"))
+        << allSteps(r);
+    EXPECT_EQ(r.losses.size(), 2u) << allSteps(r);
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out).size(), 1u);
+    EXPECT_TRUE(liveDocs(out).contains("a"));
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 2u);
+    EXPECT_EQ(q[0]["file"], "collections/c/meta/order.ids");
+    EXPECT_EQ(q[1]["file"], "collections/c/docs/b.json");
+}
+
 // Index keys that disagree with their lines' _id in a folder dataset (no checksum): a key with
 // a byte or two changed, and any key of an index that fails its checks otherwise, gives way to
 // the line's own _id, reported; a key unlike the _id in a sound index is the writer's choice
