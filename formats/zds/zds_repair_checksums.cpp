@@ -20,6 +20,16 @@ Region memberBytes(const ByteSource* archive, const ZipMember& m) {
     return Region{archive, m.localHeaderOffset, end - m.localHeaderOffset}.clipped();
 }
 
+bool isControl(char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+}
+
+void appendEscaped(std::string& out, char c) {
+    char escaped[8];
+    std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(c));
+    out += escaped;
+}
+
 }  // namespace
 
 std::string zdsCrcMismatch(std::uint32_t actual, std::uint32_t recorded) {
@@ -32,8 +42,7 @@ std::string zdsCrcMismatch(std::uint32_t actual, std::uint32_t recorded) {
 bool zdsUsableName(std::string_view path) {
     const std::span bytes(reinterpret_cast<const std::uint8_t*>(path.data()), path.size());
     return firstInvalidUtf8(bytes) == std::string::npos &&
-           std::none_of(path.begin(), path.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+           std::none_of(path.begin(), path.end(), isControl);
 }
 
 std::string zdsShownName(std::string_view path) {
@@ -41,22 +50,17 @@ std::string zdsShownName(std::string_view path) {
     while (!path.empty()) {
         const std::span bytes(reinterpret_cast<const std::uint8_t*>(path.data()), path.size());
         const std::size_t bad = firstInvalidUtf8(bytes);
-        const std::string_view good = path.substr(0, bad);
-        for (const char c : good) {
-            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(c));
-                out += escaped;
+        for (const char c : path.substr(0, bad)) {
+            if (isControl(c)) {
+                appendEscaped(out, c);
             } else {
-                out += c;
+                out.push_back(c);
             }
         }
         if (bad == std::string::npos) {
             break;
         }
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned char>(path[bad]));
-        out += escaped;
+        appendEscaped(out, path[bad]);
         path.remove_prefix(bad + 1);
     }
     return out;
