@@ -11,6 +11,7 @@
 #include "bounds.h"
 #include "codec_deflate.h"
 #include "le_reader.h"
+#include "validator.h"
 
 namespace strata {
 
@@ -500,8 +501,12 @@ ByteSourcePtr ZipArchive::openMember(const ZipMember& member) const {
     return nullptr;
 }
 
-ZipCrcCheck ZipArchive::checkCrc(const ZipMember& member) const {
+ZipCrcCheck ZipArchive::checkCrc(const ZipMember& member, const CancelToken* cancel) const {
     ZipCrcCheck check;
+    const auto stop = [&] {
+        check.cancelled = cancel != nullptr && cancel->cancelled();
+        return check.cancelled;
+    };
     if (!member.dataOffset) {
         check.problem = "the member's local header is missing or damaged";
         return check;
@@ -513,7 +518,7 @@ ZipCrcCheck ZipArchive::checkCrc(const ZipMember& member) const {
     }
     uLong crc = crc32(0L, Z_NULL, 0);
     if (member.method == kZipMethodStore) {
-        for (std::uint64_t at = 0; at < data.size(); at += kInflateChunk) {
+        for (std::uint64_t at = 0; at < data.size() && !stop(); at += kInflateChunk) {
             const auto n = std::min<std::uint64_t>(kInflateChunk, data.size() - at);
             crc = crc32(crc, data.data() + at, static_cast<uInt>(n));
         }
@@ -522,7 +527,7 @@ ZipCrcCheck ZipArchive::checkCrc(const ZipMember& member) const {
         Inflater inflater(data.bytes);
         std::vector<std::uint8_t> buffer(kInflateChunk);
         while (!inflater.finished() && !inflater.failed() &&
-               check.produced <= member.uncompressedSize) {
+               check.produced <= member.uncompressedSize && !stop()) {
             const std::size_t got = inflater.read(buffer);
             crc = crc32(crc, buffer.data(), static_cast<uInt>(got));
             check.produced += got;
@@ -533,6 +538,9 @@ ZipCrcCheck ZipArchive::checkCrc(const ZipMember& member) const {
     } else {
         check.problem = "compression method " + std::to_string(member.method) +
                         " is not supported (only STORE and DEFLATE)";
+        return check;
+    }
+    if (check.cancelled) {
         return check;
     }
     check.actualCrc = static_cast<std::uint32_t>(crc);

@@ -40,8 +40,11 @@ public:
     using SourceError::SourceError;
 };
 
+class CancelToken;
+
 struct ZipCrcCheck {
     bool ok = false;
+    bool cancelled = false;  // stopped by the cancel token; nothing else is known
     std::uint32_t actualCrc = 0;
     std::uint64_t produced = 0;  // uncompressed bytes seen
     std::string problem;         // empty when the data decoded (CRC may still differ)
@@ -72,8 +75,9 @@ public:
     ByteSourcePtr openMember(const ZipMember& member) const;
 
     // Streams the member's data (inflating DEFLATE) and compares the CRC-32 with the directory.
-    // Reads at most the compressed bytes and produces at most uncompressedSize + 1 bytes.
-    ZipCrcCheck checkCrc(const ZipMember& member) const;
+    // Reads at most the compressed bytes and produces at most uncompressedSize + 1 bytes. Polls
+    // `cancel` (may be null) between chunks.
+    ZipCrcCheck checkCrc(const ZipMember& member, const CancelToken* cancel = nullptr) const;
 
 private:
     static std::shared_ptr<ZipArchive> make(std::filesystem::path path, ByteSourcePtr source,

@@ -26,7 +26,9 @@ namespace {
 constexpr std::uint64_t kCopyChunk = 4ull << 20;
 constexpr std::uint64_t kSmallMember = 1ull << 20;  // any ratio is fine below this
 
-bool safeMemberName(std::string_view name) {
+}  // namespace
+
+bool zdsSafeMemberName(std::string_view name) {
     if (!name.empty() && name.back() == '/') {
         name.remove_suffix(1);
     }
@@ -47,6 +49,8 @@ bool safeMemberName(std::string_view name) {
         start = slash + 1;
     }
 }
+
+namespace {
 
 ZdsWriteOptions writeOptions(const ZdsJobOptions& options) {
     ZdsWriteOptions w;
@@ -116,7 +120,7 @@ void checkArchiveSafe(const ZipArchive& archive, const ZdsJobOptions& options) {
     std::set<std::string> names;
     std::uint64_t total = 0;
     for (const ZipMember& m : archive.members()) {
-        if (!safeMemberName(m.name)) {
+        if (!zdsSafeMemberName(m.name)) {
             throw ZdsJobError("refusing to unpack: member name \"" + m.name +
                               "\" would be written outside the target folder");
         }

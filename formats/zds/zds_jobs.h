@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "formats/common/validator.h"
@@ -44,6 +45,10 @@ class ZdsJobError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// Whether an archive member name stays inside the folder it is unpacked into: relative,
+// '/'-separated, no empty, `.` or `..` segment, no backslash or NUL, no drive letter.
+bool zdsSafeMemberName(std::string_view name);
 
 // Folder (dataset or single collection) → `.zds` archive holding every file unchanged.
 ZdsJobResult packZds(const std::filesystem::path& folder, const std::filesystem::path& archive,

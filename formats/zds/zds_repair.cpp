@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "formats/common/diagnostic.h"
+#include "zds_docs_meta.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
 #include "zds_live_set.h"
 #include "zds_reader.h"
+#include "zds_repair_checksums.h"
 #include "zds_repair_quarantine.h"
 #include "zds_validator.h"
 #include "zds_writer.h"
@@ -35,12 +37,9 @@ std::string bytesText(std::uint64_t offset, std::uint64_t length) {
     return "bytes " + std::to_string(offset) + " to " + std::to_string(offset + length);
 }
 
-// An id for a message: control bytes as '?', cut after 60 bytes.
+// An id for a message: bytes that are not UTF-8 text as \xNN, cut after 60 bytes.
 std::string shownId(std::string_view id) {
-    std::string out(id.substr(0, 60));
-    std::replace_if(
-        out.begin(), out.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }, '?');
-    return "'" + out + (id.size() > 60 ? "...'" : "'");
+    return "'" + zdsShownName(id.substr(0, 60)) + (id.size() > 60 ? "...'" : "'");
 }
 
 std::span<const std::uint8_t> withoutLineEnd(std::span<const std::uint8_t> bytes) {
@@ -115,6 +114,20 @@ std::optional<nlohmann::json> readObject(const ByteSourcePtr& source) {
     return j;
 }
 
+// Whether an index key looks like its line's `_id` with a byte or two changed (same length,
+// at most two bytes and fewer than half of them differ): a damaged key rather than a key the
+// writer chose (the reference lets a document carry another `_id` than its key).
+std::size_t damagedKeyBytes(std::string_view key, std::string_view id) {
+    if (key.size() != id.size()) {
+        return 0;
+    }
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < key.size(); ++i) {
+        differ += key[i] != id[i] ? 1 : 0;
+    }
+    return differ <= 2 && 2 * differ < key.size() ? differ : 0;
+}
+
 // The documents a collection's write lists (lines kept as history are not documents).
 std::uint64_t listedCount(const ZdsCollectionWrite& write) {
     return static_cast<std::uint64_t>(std::count_if(write.documents.begin(), write.documents.end(),
@@ -125,12 +138,25 @@ Region wholeFile(const ByteSourcePtr& source) {
     return source ? Region{source.get(), 0, source->size()} : Region{};
 }
 
+// What the plans of all collections add to besides the report.
+struct PlanState {
+    std::vector<ZdsQuarantined> quarantine;
+    std::set<std::string> handled;   // untrusted files a plan has reported
+    std::set<std::string> leaveOut;  // files of the input the writer must not copy or reuse
+};
+
 // Plans the repair of one collection: what is written, what is dropped, what is lost.
 class CollectionRepair {
 public:
     CollectionRepair(const ZdsCollection& c, const RepairOptions& options, RepairReport& report,
-                     std::vector<ZdsQuarantined>& quarantine)
-        : c_(c), options_(options), report_(report), quarantine_(quarantine) {
+                     const ZdsUntrusted& untrusted, PlanState& state)
+        : c_(c),
+          options_(options),
+          report_(report),
+          quarantine_(state.quarantine),
+          untrusted_(untrusted),
+          handled_(state.handled),
+          leaveOut_(state.leaveOut) {
         write_.name = c.name();
         write_.source = &c;
     }
@@ -141,8 +167,13 @@ public:
         } else if (c_.mode() == ZdsStorageMode::None) {
             if (c_.index) {
                 planOrphanIndex();
-            } else {
+            } else if (c_.docIndex) {
                 planOrphanDocIndex();
+            } else {
+                write_.layout = ZdsLayout::Jsonl;
+                action(
+                    "the collection holds neither meta/data.jsonl nor docs/: written as an "
+                    "empty collection, so that it is still there");
             }
         } else {
             planDocs();
@@ -165,6 +196,17 @@ private:
     }
     void loss(std::string text, const Region& region = {}) {
         report_.losses.push_back({where() + text, region});
+    }
+
+    // Why a file of the collection fails its checksum (null when it does not).
+    const std::string* untrusted(const std::string& rel) const {
+        return untrusted_.why(c_.path(rel));
+    }
+
+    void quarantineFile(const std::string& rel, const ByteSourcePtr& source,
+                        const std::string& why) {
+        quarantine_.push_back({c_.name(), c_.path(rel), 0, wholeFile(source), rel + " " + why});
+        handled_.insert(c_.path(rel));
     }
 
     // ---- data.jsonl + index.bin ----
@@ -191,10 +233,15 @@ private:
         write_.layout = ZdsLayout::Jsonl;
         live_ = c_.liveSet();
         starts_ = scanLineStarts(*c_.data);
+        if (const std::string* why = untrusted("meta/data.jsonl")) {
+            quarantineEveryLine(*why);
+            return;
+        }
         used_.assign(starts_.size(), false);
         liveLine_.assign(live_->size(), 0);
         lostLive_.assign(live_->size(), false);
         basisAction();
+        checkIndexTrust();
         readTrailingEntries();
         for (std::uint64_t i = 0; i < live_->size(); ++i) {
             if (i % kCancelEvery == 0) {
@@ -205,6 +252,114 @@ private:
         sweepLines();
         keepUnlisted();
         indexAction();
+    }
+
+    // data.jsonl fails its CRC-32, which covers the whole file: any of its bytes may have
+    // changed, so none of its lines is recovered. Every non-blank line is quarantined and every
+    // document readers list is lost; the collection is written empty.
+    void quarantineEveryLine(const std::string& why) {
+        handled_.insert(c_.path("meta/data.jsonl"));
+        handled_.insert(c_.path("meta/index.bin"));  // nothing is left for it to index
+        std::uint64_t lines = 0;
+        for (std::size_t j = 0; j < starts_.size(); ++j) {
+            if (j % kCancelEvery == 0) {
+                checkCancel();
+            }
+            const Region region = lineRegion(j);
+            if (isBlank(withoutLineEnd(region.source->view(region.offset, region.length).bytes))) {
+                continue;
+            }
+            quarantine_.push_back(
+                {c_.name(), c_.path("meta/data.jsonl"), j + 1, region, "data.jsonl " + why});
+            ++lines;
+        }
+        report_.lostKnown += live_->size();
+        loss("meta/data.jsonl " + why + ": which of its bytes changed is unknown, so none of its " +
+                 std::to_string(lines) + " lines is recovered and the " +
+                 std::to_string(live_->size()) +
+                 " documents readers list are lost; its lines are quarantined",
+             wholeFile(c_.data));
+    }
+
+    // Whether the index passes its checks. When it does not (it fails its CRC-32, or its
+    // entries disagree with the lines in any way but a key chosen on purpose), an entry's key is
+    // not trusted over the `_id` of the line it points at.
+    void checkIndexTrust() {
+        if (!c_.index) {
+            return;
+        }
+        const std::string* why = untrusted("meta/index.bin");
+        if (why != nullptr) {
+            handled_.insert(c_.path("meta/index.bin"));
+        }
+        if (!live_->fromIndex()) {
+            if (why != nullptr) {
+                action("meta/index.bin " + *why + ", and it is not used (above)",
+                       wholeFile(c_.index));
+            }
+            return;
+        }
+        const std::string fault = why != nullptr ? std::string() : firstIndexFault();
+        indexDoubt_ = why != nullptr  ? *why
+                      : fault.empty() ? ""
+                                      : "fails its checks (" + fault + ")";
+        if (!indexDoubt_.empty()) {
+            action("meta/index.bin " + indexDoubt_ +
+                       ": each entry was checked against its line, and where the two disagree "
+                       "the line's own _id is taken",
+                   wholeFile(c_.index));
+        }
+    }
+
+    // The first way the index disagrees with data.jsonl that the validator reports as an
+    // error, or "" (an entry naming a line with another `_id` is only a warning: the reference
+    // writes such keys when a document carries its own `_id`).
+    std::string firstIndexFault() {
+        const ZdxIndex& zdx = *c_.zdx();
+        if (zdx.layout() == ZdxLayout::Binary && zdx.entriesEnd() < c_.index->size()) {
+            return "bytes follow its declared entries";
+        }
+        std::vector<bool> covered(starts_.size(), false);
+        std::uint64_t parsed = 0;
+        for (std::uint64_t i = 0; i < zdx.entryCount(); ++i) {
+            if (i % kCancelEvery == 0) {
+                checkCancel();
+            }
+            const ZdxEntry e = zdx.entry(i);
+            if (!e.parsed) {
+                return "index line " + std::to_string(i + 1) + " is not id, offset and length";
+            }
+            ++parsed;
+            if (!usableKey(e.id)) {
+                return "entry " + std::to_string(i) + " has a key that is not a valid id";
+            }
+            const auto line = lineAt(e.offset);
+            const Region r = line ? lineRegion(*line) : Region{};
+            if (!line || isBlank(withoutLineEnd(c_.data->view(r.offset, r.length).bytes))) {
+                return "entry " + shownId(e.id) + " does not point at the start of a line";
+            }
+            if (r.length != e.length) {
+                return "entry " + shownId(e.id) + " has another length than its line";
+            }
+            if (covered[*line]) {
+                return "two entries point at " + lineText(*line);
+            }
+            covered[*line] = true;
+        }
+        return parsed == live_->size() ? std::string() : "an id has two entries";
+    }
+
+    // Why a key that differs from its line's `_id` is not trusted, or "" when it is taken as
+    // the writer's choice (a structurally sound index, a key unlike the `_id`).
+    std::string keyDoubt(std::string_view key, std::string_view lineId) const {
+        if (!indexDoubt_.empty()) {
+            return "the index " + indexDoubt_;
+        }
+        if (const std::size_t n = damagedKeyBytes(key, lineId); n > 0) {
+            return "the key differs from it in " + std::to_string(n) + " byte" +
+                   (n == 1 ? "" : "s") + ", as a damaged key would";
+        }
+        return {};
     }
 
     // RepairOptions::keepSuperseded: the lines kept as history go first, in file order, so that
@@ -300,8 +455,15 @@ private:
             return;
         }
         if (!usableKey(key)) {
-            keepUnderOwnId(i, key, region, at, verdict.id);
+            keepUnderOwnId(i, key, region, at, verdict.id,
+                           "its key is not a valid id (empty or not UTF-8)");
             return;
+        }
+        if ((live_->flags(i) & kZdsLiveKeyMismatch) != 0) {
+            if (const std::string doubt = keyDoubt(key, verdict.id); !doubt.empty()) {
+                keepUnderOwnId(i, key, region, at, verdict.id, doubt);
+                return;
+            }
         }
         write_.documents.push_back(ZdsWriteDoc::original(i));
         ++report_.recovered;
@@ -324,25 +486,27 @@ private:
                    std::string::npos;
     }
 
-    // A key an index cannot carry (not UTF-8, empty): the document is kept under its line's own
-    // `_id` when no other live document has that id.
+    // A key that is not trusted (`why`) over its line's `_id`: the document is written under
+    // the line's own `_id` when no other document has that id, else left out. Either way
+    // readers of the output do not find it under the key readers of the input find it by, so
+    // the step is reported with the losses.
     void keepUnderOwnId(std::uint64_t i, const std::string& key, const Region& region,
-                        const std::string& at, const std::string& ownId) {
-        if (live_->find(ownId)) {
+                        const std::string& at, const std::string& ownId, const std::string& why) {
+        const std::string listed =
+            "the index lists " + shownId(key) + " at " + at + ", whose _id is " + shownId(ownId);
+        if (live_->find(ownId) || !ownIds_.insert(ownId).second) {
             lostLive_[i] = true;
             ++report_.lostKnown;
-            loss("document " + shownId(key) + " is lost: its key is not a valid id and its " + at +
-                     " carries _id " + shownId(ownId) + ", which another live document has",
+            loss(listed + "; " + why + ", and another entry lists " + shownId(ownId) + ": " +
+                     shownId(key) + " is not in the output",
                  region);
             return;
         }
         write_.documents.push_back(ZdsWriteDoc::dataLine(region.offset, region.length));
         ++report_.recovered;
-        action("document " + shownId(key) +
-                   ": the index lists it under a key that is not a valid "
-                   "id (empty or not UTF-8); kept under its line's _id " +
-                   shownId(ownId) + " (" + at + ")",
-               region);
+        loss(listed + "; " + why + ": the document is written under " + shownId(ownId) +
+                 ", so readers no longer find it as " + shownId(key),
+             region);
     }
 
     // index.bin without data.jsonl: every document it lists is lost; the collection is written
@@ -483,6 +647,11 @@ private:
     void planDocs() {
         write_.layout = ZdsLayout::Docs;
         live_ = c_.liveSet();
+        checkJournal();
+        if (const auto basis = untrustedBasis()) {
+            keepEveryDocsFile(*basis);
+            return;
+        }
         for (std::uint64_t i = 0; i < live_->size(); ++i) {
             if (i % kCancelEvery == 0) {
                 checkCancel();
@@ -495,20 +664,94 @@ private:
                 loss("document " + shownId(key) + " is lost: " + file + " does not exist");
                 continue;
             }
-            const ByteView v = region.source->view(region.offset, region.length);
-            const Verdict verdict = judge(v.bytes, key);
-            if (!verdict.problem.empty()) {
-                ++report_.lostKnown;
-                quarantine_.push_back({c_.name(), c_.path(file), 0, region, verdict.problem});
-                loss("document " + shownId(key) + " is lost: " + file + " is " + verdict.problem +
-                         "; quarantined",
-                     region);
-                continue;
+            if (keepDocsFile(key, region)) {
+                write_.documents.push_back(ZdsWriteDoc::original(i));
             }
-            write_.documents.push_back(ZdsWriteDoc::original(i));
-            ++report_.recovered;
         }
         dropUnlistedFiles();
+    }
+
+    // The writer keeps the journal (the collection's history) and adds the write's entries; a
+    // journal with a line that is not an entry is not kept (readers stop replaying there, and
+    // the output would not validate): a new journal is written, the old one quarantined.
+    void checkJournal() {
+        const std::string rel = "meta/journal.log";
+        const ByteSourcePtr journal = c_.storage().open(c_.path(rel));
+        if (!journal || untrusted(rel) != nullptr) {
+            return;  // an untrusted journal is reported with the other untrusted files
+        }
+        const ByteView v = journal->view(0, journal->size());
+        const std::string_view text(reinterpret_cast<const char*>(v.data()), v.size());
+        std::string error;
+        for (const ZdsTextLine& line : zdsTextLines(text)) {
+            if (!parseZdsJournalLine(line.text, &error)) {
+                const std::string why = "line " + std::to_string(line.number) +
+                                        " is not a journal entry (" + error + ")";
+                quarantine_.push_back(
+                    {c_.name(), c_.path(rel), 0, wholeFile(journal), "journal.log: " + why});
+                leaveOut_.insert(c_.path(rel));
+                loss(rel + ": " + why +
+                         ": the collection's history is not kept (a new journal is written); "
+                         "its bytes are quarantined",
+                     wholeFile(journal));
+                return;
+            }
+        }
+    }
+
+    // Whether docs/<key>.json can be kept; when it cannot, the document is lost and the file
+    // quarantined.
+    bool keepDocsFile(const std::string& key, const Region& region) {
+        const std::string file = "docs/" + key + ".json";
+        std::string problem, reason;  // for the report, for the quarantine
+        if (const std::string* why = untrusted(file)) {
+            problem = *why;
+            reason = file + " " + *why;
+            handled_.insert(c_.path(file));
+        } else {
+            const ByteView v = region.source->view(region.offset, region.length);
+            reason = judge(v.bytes, key).problem;
+            problem = reason.empty() ? "" : "is " + reason;
+        }
+        if (!problem.empty()) {
+            ++report_.lostKnown;
+            quarantine_.push_back({c_.name(), c_.path(file), 0, region, reason});
+            loss("document " + shownId(key) + " is lost: " + file + " " + problem + "; quarantined",
+                 region);
+            return false;
+        }
+        ++report_.recovered;
+        return true;
+    }
+
+    // The file that says which docs/ files are live, when it fails its checksum.
+    std::optional<std::string> untrustedBasis() const {
+        const std::string rel = live_->basis() == ZdsLiveBasis::OrderIds   ? "meta/order.ids"
+                                : live_->basis() == ZdsLiveBasis::DocIndex ? "meta/doc_index.jsonl"
+                                                                           : "";
+        return !rel.empty() && untrusted(rel) != nullptr ? std::optional(rel) : std::nullopt;
+    }
+
+    // The list of live documents fails its checksum: which documents are live, and their
+    // order, are unknown, so every docs/ file that can be kept is (in name order).
+    void keepEveryDocsFile(const std::string& basis) {
+        const ByteSourcePtr list = c_.storage().open(c_.path(basis));
+        quarantineFile(basis, list, *untrusted(basis));
+        loss(basis + " " + *untrusted(basis) +
+                 ": which documents are live, and their order, are unknown; every docs/ file is "
+                 "kept instead, in name order (a deleted document may be among them), and " +
+                 basis + " is quarantined",
+             wholeFile(list));
+        for (const std::string& file : c_.docFiles()) {
+            if (!file.ends_with(".json")) {
+                continue;
+            }
+            const std::string id = file.substr(0, file.size() - 5);
+            const ByteSourcePtr source = c_.storage().open(c_.path("docs/" + file));
+            if (source && keepDocsFile(id, wholeFile(source))) {
+                write_.documents.push_back(ZdsWriteDoc::docsFile(id));
+            }
+        }
     }
 
     // docs/ files the live set does not list: deleted documents, left out like superseded lines.
@@ -537,6 +780,13 @@ private:
     void manifestActions() {
         const std::uint64_t count = listedCount(write_);
         const std::string counted = "doc_count " + std::to_string(count);
+        if (const std::string* why = untrusted("meta/manifest.json"); why && c_.manifest) {
+            quarantineFile("meta/manifest.json", c_.manifest, *why);
+            loss("meta/manifest.json " + *why + ": written afresh with " + counted +
+                     " (its other fields are not kept); its bytes are quarantined",
+                 wholeFile(c_.manifest));
+            return;
+        }
         if (!c_.manifest) {
             action("meta/manifest.json was missing: written with " + counted);
             return;
@@ -572,13 +822,35 @@ private:
     std::vector<bool> lostLive_;           // per live document: lost
     std::set<std::string> trailingIds_;    // ids after the index's declared entries
     std::vector<ZdsWriteDoc> unlisted_;    // lines kept as history (keepSuperseded)
+    const ZdsUntrusted& untrusted_;
+    std::set<std::string>& handled_;   // untrusted files a step has reported
+    std::set<std::string>& leaveOut_;  // files the writer must not copy or reuse
+    std::string indexDoubt_;           // why the index is not trusted over the lines; "" if it is
+    std::set<std::string> ownIds_;     // ids documents took from their lines (keepUnderOwnId)
 };
+
+// Entries of zds.json's `collections` for collections that do not exist: the writer keeps
+// entries for existing collections only.
+void droppedZdsJsonEntries(const ZdsDataset& dataset, const nlohmann::json& listed,
+                           RepairReport& report) {
+    for (auto it = listed.begin(); it != listed.end(); ++it) {
+        const std::string& name = it.key();
+        const bool exists = std::any_of(dataset.collections.begin(), dataset.collections.end(),
+                                        [&](const auto& c) { return c->name() == name; });
+        if (!exists) {
+            report.actions.push_back({"zds.json lists collection '" + name +
+                                          "', which does not exist: its entry " + it->dump() +
+                                          " is dropped",
+                                      wholeFile(dataset.zdsJson)});
+        }
+    }
+}
 
 // zds.json's counts, which the writer sets for every collection written.
 void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
-                    RepairReport& report) {
-    if (dataset.singleCollection || writes.empty()) {
-        return;
+                    const ZdsUntrusted& untrusted, RepairReport& report) {
+    if (dataset.singleCollection || writes.empty() || untrusted.why("zds.json") != nullptr) {
+        return;  // an untrusted zds.json is reported with the other untrusted files
     }
     if (!dataset.zdsJson) {
         report.actions.push_back(
@@ -613,6 +885,52 @@ void zdsJsonActions(const ZdsDataset& dataset, const std::vector<ZdsCollectionWr
         report.actions.push_back({"zds.json: the count of collection '" + w.name + "' " + was +
                                       " set to " + std::to_string(count),
                                   wholeFile(dataset.zdsJson)});
+    }
+    if (listed != nullptr) {
+        droppedZdsJsonEntries(dataset, *listed, report);
+    }
+}
+
+// The collection a dataset-relative path lies in ("" for the dataset's own files).
+std::string collectionOf(const std::string& rel) {
+    const std::string prefix = "collections/";
+    if (!rel.starts_with(prefix)) {
+        return {};
+    }
+    return rel.substr(prefix.size(), rel.find('/', prefix.size()) - prefix.size());
+}
+
+// Files that fail their checksum and that no collection's plan dealt with (zds.json, a journal,
+// anything else the dataset holds): none reaches the output (the writer leaves them out, and
+// writes zds.json afresh); each is a loss, its bytes quarantined.
+void reportUntrustedFiles(const ZdsDataset& dataset, const ZdsUntrusted& untrusted,
+                          const std::set<std::string>& handled,
+                          std::vector<ZdsQuarantined>& quarantine, RepairReport& report) {
+    for (const auto& [rel, why] : untrusted.files) {
+        if (handled.contains(rel)) {
+            continue;
+        }
+        if (rel.ends_with('/')) {  // a folder: nothing of its own to lose
+            const std::string parent = rel.substr(0, rel.rfind('/', rel.size() - 2) + 1);
+            if (untrusted.why(parent) != nullptr) {
+                continue;  // said of the folder it lies in
+            }
+            report.actions.push_back(
+                {"folder " + zdsShownName(rel) + " " + why + ": no entry is written for it", {}});
+            continue;
+        }
+        const ByteSourcePtr source = dataset.storage().open(rel);
+        const std::string outcome =
+            rel == "zds.json"
+                ? "written afresh with the counts of the collections (its other fields are not "
+                  "kept)"
+                : "not copied into the output";
+        report.losses.push_back({zdsShownName(rel) + " " + why + ": " + outcome +
+                                     (source ? "; its bytes are quarantined" : ""),
+                                 wholeFile(source)});
+        if (source) {
+            quarantine.push_back({collectionOf(rel), rel, 0, wholeFile(source), rel + " " + why});
+        }
     }
 }
 
@@ -651,7 +969,9 @@ public:
         return write.layout == ZdsLayout::Jsonl && write.source != nullptr &&
                write.source->mode() == ZdsStorageMode::Jsonl &&
                std::all_of(write.documents.begin(), write.documents.end(),
-                           [](const ZdsWriteDoc& d) { return d.originalIndex || d.dataRange; });
+                           [](const ZdsWriteDoc& d) {
+                               return (d.originalIndex || d.dataRange) && !d.severalLines;
+                           });
     }
 
 private:
@@ -685,13 +1005,15 @@ void validateOutput(const fs::path& target, const std::vector<ZdsCollectionWrite
 // Writes, validates and publishes: the dataset and the quarantine file are built in a stage
 // folder beside the output and given their names only when the dataset validates.
 void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWrite>& writes,
-                   const std::vector<ZdsQuarantined>& quarantine, const fs::path& output,
+                   const std::vector<ZdsQuarantined>& quarantine,
+                   const std::set<std::string>& leaveOut, const fs::path& output,
                    const RepairOptions& options, RepairReport& report) {
     runInRepairStage(output, [&](const fs::path& stage) {
         const fs::path target = stage / output.filename();
         ZdsWriteOptions writeOptions;
         writeOptions.cancel = options.cancel;
         writeOptions.progress = options.progress;
+        writeOptions.leaveOut = leaveOut;
         const ZdsWriteResult result = writeZdsDataset(&dataset, writes, target, writeOptions);
         if (result.cancelled) {
             throw RepairError("cancelled");
@@ -739,6 +1061,8 @@ public:
     SalvagedArchive& operator=(const SalvagedArchive&) = delete;
 
     const fs::path& folder() const { return folder_; }
+    // The recovered members whose bytes fail their CRC-32.
+    const ZdsUntrusted& untrusted() const { return untrusted_; }
 
     // Steps that name a recovered file name it as the archive's member instead.
     void renameSteps(RepairReport& report) const {
@@ -772,10 +1096,12 @@ private:
         for (auto& l : salvage.losses) {
             report.losses.push_back(std::move(l));
         }
+        untrusted_ = std::move(salvage.untrusted);
     }
 
     fs::path archive_;
     fs::path folder_;
+    ZdsUntrusted untrusted_;
 };
 
 std::shared_ptr<ZdsDataset> openDataset(const fs::path& input, const RepairOptions& options,
@@ -812,12 +1138,25 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     refuseOutputInsideInput(input, output);
     std::optional<SalvagedArchive> salvaged;
     const auto dataset = openDataset(input, options, report, salvaged);
-    std::vector<ZdsQuarantined> quarantine;
+    ZdsUntrusted untrusted = salvaged ? salvaged->untrusted()
+                             : dataset->archive()
+                                 ? checkZdsArchiveMembers(*dataset->archive(), options, report)
+                                 : ZdsUntrusted{};
+    distrustDamagedNames(dataset->storage(), untrusted);
+    PlanState state;
     std::vector<ZdsCollectionWrite> writes;
     try {
         for (const auto& c : dataset->collections) {
-            if (c->mode() != ZdsStorageMode::None || c->index || c->docIndex) {
-                writes.push_back(CollectionRepair(*c, options, report, quarantine).plan());
+            if (zdsUsableName(c->name())) {
+                writes.push_back(CollectionRepair(*c, options, report, untrusted, state).plan());
+            } else {
+                report.lostKnown += c->documentCount();
+                report.losses.push_back({"collection '" + zdsShownName(c->name()) +
+                                             "' has a damaged name (not UTF-8 text, or a control "
+                                             "character): none of its " +
+                                             std::to_string(c->documentCount()) +
+                                             " documents is written, its files are quarantined",
+                                         {}});
             }
         }
     } catch (const RepairError&) {
@@ -828,15 +1167,19 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     if (writes.empty() && !dataset->hasCollectionsDir && !dataset->singleCollection) {
         throw RepairError(input.string() + ": no collection to recover (no collections/ folder)");
     }
-    zdsJsonActions(*dataset, writes, report);
-    if (!quarantine.empty()) {
-        report.actions.push_back({zdsQuarantineSummary(quarantine, zdsQuarantinePath(output)), {}});
+    zdsJsonActions(*dataset, writes, untrusted, report);
+    reportUntrustedFiles(*dataset, untrusted, state.handled, state.quarantine, report);
+    if (!state.quarantine.empty()) {
+        report.actions.push_back(
+            {zdsQuarantineSummary(state.quarantine, zdsQuarantinePath(output)), {}});
     }
     if (report.recovered == 0 && !report.losses.empty()) {
         throw RepairError(input.string() + ": no document could be recovered");
     }
     if (!options.dryRun) {
-        writeRepaired(*dataset, writes, quarantine, output, options, report);
+        std::set<std::string> leaveOut = untrusted.paths();
+        leaveOut.insert(state.leaveOut.begin(), state.leaveOut.end());
+        writeRepaired(*dataset, writes, state.quarantine, leaveOut, output, options, report);
         report.written = true;
     }
     if (salvaged) {

@@ -6,8 +6,11 @@
 // line of data.jsonl that is not such an object goes into a quarantine file beside the output
 // (`<output>.quarantine.jsonl`, one JSON line per quarantined line with its collection, file,
 // line number, byte offset, length, reason and raw text), and is reported as a loss. Superseded
-// and deleted lines are dropped (reported as actions). The output is written by the ZDS writer
-// (new index.bin, manifest.json and zds.json counts), validated, and only then given its name.
+// and deleted lines are dropped (reported as actions). In a `.zds`, nothing of a member that
+// fails its CRC-32 is recovered (zds_repair_checksums.h). Where the index is damaged, a line's
+// own `_id` is preferred over an entry key that disagrees with it. The output is written by the
+// ZDS writer (new index.bin, manifest.json and zds.json counts), validated, and only then given
+// its name. A report without losses means readers find the same content in the output.
 #pragma once
 
 #include <filesystem>

@@ -34,7 +34,7 @@ std::string base64(std::span<const std::uint8_t> bytes) {
 // UTF-8 shown as U+FFFD, with the exact bytes in base64 beside it).
 std::string quarantineLine(const ZdsQuarantined& q) {
     const ByteView v = q.region.source->view(q.region.offset, q.region.length);
-    const auto raw = withoutLineEnd(v.bytes);
+    const auto raw = q.line != 0 ? withoutLineEnd(v.bytes) : v.bytes;  // a file: every byte
     nlohmann::ordered_json j;
     j["collection"] = q.collection;
     j["file"] = q.file;
@@ -72,7 +72,7 @@ std::string zdsQuarantineSummary(const std::vector<ZdsQuarantined>& quarantine,
     }
     if (files > 0) {
         text += std::string(lines > 0 ? " and" : "") + " " + std::to_string(files) +
-                " damaged docs/ file" + (files == 1 ? "" : "s");
+                " damaged file" + (files == 1 ? "" : "s");
     }
     return text;
 }

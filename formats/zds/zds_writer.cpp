@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -24,6 +25,7 @@
 #include "zds_docs_meta.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
+#include "zds_live_set.h"
 #include "zds_validator.h"
 #include "zds_write_checks.h"
 
@@ -453,9 +455,9 @@ bool ownedByWrite(const StagedCollection& s, const std::string& rel) {
     return false;
 }
 
-std::string manifestText(const StagedCollection& s) {
+std::string manifestText(const StagedCollection& s, const ZdsWriteOptions& options) {
     ojson m = ojson::object();
-    if (s.previous != nullptr) {
+    if (s.previous != nullptr && !options.leftOut(s.previous->path("meta/manifest.json"))) {
         if (auto old = readJsonObject(s.previous->manifest)) {
             m = std::move(*old);
         }
@@ -563,6 +565,26 @@ public:
         return true;
     }
 
+    // A run of the source's lines copied as they are, without index entries.
+    void addLines(const ByteSource& data, std::uint64_t offset, std::uint64_t length) {
+        std::uint8_t last = '\n';
+        for (std::uint64_t at = 0; at < length;) {
+            const ByteView v = data.view(offset + at, std::min(kCopyChunk, length - at));
+            if (v.empty()) {
+                throw ZdsWriteError("collection " + c_.name + ": cannot read data.jsonl at " +
+                                    std::to_string(offset + at));
+            }
+            out_.append(v.bytes);
+            last = v.bytes.back();
+            at += v.size();
+        }
+        offset_ += length;
+        if (last != '\n') {
+            out_.append("\n");
+            ++offset_;
+        }
+    }
+
     // Commits data.jsonl; returns index.bin's bytes.
     std::string finish() {
         out_.flush();
@@ -583,6 +605,16 @@ private:
     std::unordered_set<std::string> written_;
 };
 
+void addHistory(const ZdsCollectionWrite& c, std::pair<std::uint64_t, std::uint64_t> range,
+                JsonlStage& stage) {
+    if (c.source == nullptr || !c.source->data ||
+        !rangeFits(range.first, range.second, c.source->data->size())) {
+        throw ZdsWriteError("collection " + c.name + ": lines at " + std::to_string(range.first) +
+                            " are not in the source data");
+    }
+    stage.addLines(*c.source->data, range.first, range.second);
+}
+
 void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progress) {
     JsonlStage stage(c, s.dir / "meta" / "data.jsonl");
     NewDocChecks checks(c, progress.options.cancel);
@@ -592,7 +624,9 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
         if (check == nullptr) {
             return;  // cancelled
         }
-        if (isNewText(d)) {
+        if (d.severalLines) {
+            addHistory(c, *d.dataRange, stage);
+        } else if (isNewText(d)) {
             if (!check->error.empty()) {
                 throw ZdsWriteError(check->error);
             }
@@ -626,8 +660,9 @@ void stageJsonl(const ZdsCollectionWrite& c, StagedCollection& s, Progress& prog
     }
 }
 
-std::string previousFile(const ZdsCollection* c, const std::string& rel) {
-    if (c == nullptr || c->mode() != ZdsStorageMode::Docs) {
+std::string previousFile(const ZdsCollection* c, const std::string& rel,
+                         const ZdsWriteOptions& options) {
+    if (c == nullptr || c->mode() != ZdsStorageMode::Docs || options.leftOut(c->path(rel))) {
         return {};
     }
     const ByteSourcePtr src = c->storage().open(c->path(rel));
@@ -645,8 +680,8 @@ void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progr
                             ": a line without an index entry has no place in docs/");
     }
     std::unordered_set<std::string> written;
-    ZdsDocsMetaBuilder meta(previousFile(s.previous, "meta/doc_index.jsonl"),
-                            previousFile(s.previous, "meta/journal.log"));
+    ZdsDocsMetaBuilder meta(previousFile(s.previous, "meta/doc_index.jsonl", progress.options),
+                            previousFile(s.previous, "meta/journal.log", progress.options));
     std::error_code ec;
     fs::create_directories(s.dir / "docs", ec);  // an empty collection still has docs/
     for (std::size_t n = 0; n < c.documents.size(); ++n) {
@@ -705,9 +740,9 @@ const ZdsCollection* findCollection(const ZdsDataset* ds, const std::string& nam
 }
 
 std::string zdsJsonText(const ZdsDataset* original, const std::vector<StagedCollection>& staged,
-                        const fs::path& target) {
+                        const fs::path& target, const ZdsWriteOptions& options) {
     ojson z = ojson::object();
-    if (original != nullptr) {
+    if (original != nullptr && !options.leftOut("zds.json")) {
         if (auto old = readJsonObject(original->zdsJson)) {
             z = std::move(*old);
         }
@@ -725,7 +760,9 @@ std::string zdsJsonText(const ZdsDataset* original, const std::vector<StagedColl
     ojson collections = ojson::object();
     if (original != nullptr) {
         for (const auto& c : original->collections) {
-            collections[c->name()] = {{"count", c->documentCount()}};
+            if (!options.leftOut(c->dir() + "/")) {  // a collection left out whole is gone
+                collections[c->name()] = {{"count", c->documentCount()}};
+            }
         }
     }
     for (const StagedCollection& s : staged) {
@@ -781,7 +818,8 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
                 return !s.dirRel.empty() && rel.starts_with(s.dirRel + "/");
             });
             if (inWritten || (rel == "zds.json" && !staged.empty()) || !safeRelPath(rel) ||
-                single || rel.find(kStagePrefix) != std::string::npos) {
+                single || rel.find(kStagePrefix) != std::string::npos ||
+                progress.options.leftOut(rel)) {
                 continue;
             }
             copyStorageFile(original->storage(), rel, target / rel, false);
@@ -799,7 +837,8 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
                 const std::string inColl =
                     s.previous->dir().empty() ? rel : rel.substr(s.previous->dir().size() + 1);
                 if (!ownedByWrite(s, inColl) && safeRelPath(inColl) &&
-                    inColl.find(kStagePrefix) == std::string::npos) {
+                    inColl.find(kStagePrefix) == std::string::npos &&
+                    !progress.options.leftOut(rel)) {
                     copyStorageFile(original->storage(), rel, s.dir / inColl, inPlace);
                 }
             }
@@ -811,7 +850,8 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
         written += s.count;
     }
     if (!single && !staged.empty()) {
-        writeWholeFile(target / "zds.json", zdsJsonText(original, staged, target));
+        writeWholeFile(target / "zds.json",
+                       zdsJsonText(original, staged, target, progress.options));
     }
     (void)stageRoot;
     return {false, written, {}};
@@ -938,7 +978,7 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         for (const std::string& rel : all) {
             const std::string outName = outputName(rel);
             if (outName.empty() || (rel == "zds.json" && !keepZdsJson) || !safeRelPath(rel) ||
-                rel.find(kStagePrefix) != rel.npos) {
+                rel.find(kStagePrefix) != rel.npos || progress.options.leftOut(rel)) {
                 continue;
             }
             PendingMember m{outName, std::nullopt, {}};
@@ -967,7 +1007,7 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
                 return s.previous != nullptr && !s.dirRel.empty() &&
                        (outName == s.dirRel || outName.starts_with(s.dirRel + "/"));
             });
-            if (!replaced) {
+            if (!replaced && !progress.options.leftOut(rel + "/")) {
                 folders.insert(outName + "/");
             }
         }
@@ -986,7 +1026,7 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
     }
     if (!keepZdsJson) {
         const fs::path zdsJson = stageRoot / "zds.json";
-        writeWholeFile(zdsJson, zdsJsonText(original, staged, target));
+        writeWholeFile(zdsJson, zdsJsonText(original, staged, target, progress.options));
         members.push_back({"zds.json", std::nullopt, zdsJson.string()});
     }
     for (const PendingMember& m : members) {
@@ -1066,6 +1106,73 @@ ZdsCollectionWrite unchangedCollection(const ZdsCollection& c) {
     return w;
 }
 
+namespace {
+
+// Where a document of a history-keeping write goes: an original on its own line, an edit of a
+// live document just after that document's line.
+struct HistoryPlace {
+    std::uint64_t start = 0, end = 0;  // the line
+    bool afterLine = false;
+    std::size_t document = 0;  // in the write
+};
+
+std::optional<HistoryPlace> historyPlace(const ZdsWriteDoc& d, std::size_t n,
+                                         const ZdsCollection& c, const ZdsLiveSet& live) {
+    std::optional<std::uint64_t> i = d.originalIndex;
+    if (isNewText(d)) {
+        const auto id = jsonLineId(
+            std::span(reinterpret_cast<const std::uint8_t*>(d.json.data()), d.json.size()));
+        i = id ? live.find(*id) : std::nullopt;
+    } else if (!d.originalIndex) {
+        return std::nullopt;
+    }
+    const Region line = i && *i < live.size() ? live.region(*i) : Region{};
+    if (!line.valid() || line.source != c.data.get()) {
+        return std::nullopt;
+    }
+    return HistoryPlace{line.offset, line.offset + line.length, !d.originalIndex, n};
+}
+
+}  // namespace
+
+ZdsCollectionWrite keepingHistory(ZdsCollectionWrite write) {
+    const ZdsCollection* c = write.source;
+    if (write.layout != ZdsLayout::Jsonl || c == nullptr || c->mode() != ZdsStorageMode::Jsonl ||
+        !c->data) {
+        return write;
+    }
+    const auto live = c->liveSet();
+    std::vector<HistoryPlace> placed;
+    std::vector<ZdsWriteDoc> appended;
+    for (std::size_t n = 0; n < write.documents.size(); ++n) {
+        if (const auto place = historyPlace(write.documents[n], n, *c, *live)) {
+            placed.push_back(*place);
+        } else {
+            appended.push_back(std::move(write.documents[n]));
+        }
+    }
+    std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) {
+        return a.start != b.start ? a.start < b.start : a.afterLine < b.afterLine;
+    });
+    std::vector<ZdsWriteDoc> out;
+    out.reserve(2 * placed.size() + appended.size() + 1);
+    std::uint64_t at = 0;  // where the old lines not yet written start
+    for (const HistoryPlace& p : placed) {
+        const std::uint64_t historyEnd = p.afterLine ? p.end : p.start;
+        if (historyEnd > at) {
+            out.push_back(ZdsWriteDoc::unlistedLines(at, historyEnd - at));
+        }
+        out.push_back(std::move(write.documents[p.document]));
+        at = std::max(at, p.end);
+    }
+    if (at < c->data->size()) {
+        out.push_back(ZdsWriteDoc::unlistedLines(at, c->data->size() - at));
+    }
+    std::move(appended.begin(), appended.end(), std::back_inserter(out));
+    write.documents = std::move(out);
+    return write;
+}
+
 ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
                                const std::vector<ZdsCollectionWrite>& collections,
                                const fs::path& target, const ZdsWriteOptions& options) {
@@ -1127,7 +1234,7 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
         if (progress.cancelled()) {
             return {true, 0, {}};
         }
-        writeWholeFile(s.dir / "meta" / "manifest.json", manifestText(s));
+        writeWholeFile(s.dir / "meta" / "manifest.json", manifestText(s, options));
         staged.push_back(std::move(s));
     }
     try {

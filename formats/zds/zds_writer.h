@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -48,12 +49,21 @@ struct ZdsWriteDoc {
         d.listed = false;
         return d;
     }
+    // Copy bytes [offset, offset + length) of the source's data.jsonl, whole lines of any kind,
+    // exactly as they are (a final '\n' is added when the range ends without one), without
+    // index entries: a collection's history kept by a save (keepingHistory). JSONL output only.
+    static ZdsWriteDoc unlistedLines(std::uint64_t offset, std::uint64_t length) {
+        ZdsWriteDoc d = unlistedLine(offset, length);
+        d.severalLines = true;
+        return d;
+    }
 
     std::optional<std::uint64_t> originalIndex;
     std::string json;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> dataRange;
     std::optional<std::string> docsFileId;
-    bool listed = true;  // gets an index entry (false only for unlistedLine)
+    bool listed = true;         // gets an index entry (false only for unlisted lines)
+    bool severalLines = false;  // unlistedLines: a run of lines copied as it is
 };
 
 enum class ZdsLayout { Jsonl, Docs };
@@ -73,6 +83,14 @@ struct ZdsWriteOptions {
     ProgressCallback progress;
     // Archives: DEFLATE the members this write produces (STORE by default, for random access).
     bool deflate = false;
+    // Files of the original (paths relative to its root, as ZdsCollection::path gives them)
+    // whose bytes must not reach the output: a repair's members that fail their CRC-32. They
+    // are not carried over, and manifest.json, zds.json, doc_index.jsonl and journal.log among
+    // them are not read for the fields and history a write keeps (they are written afresh).
+    // A folder ("name/") listed here gets no entry of its own in an archive.
+    std::set<std::string> leaveOut;
+
+    bool leftOut(const std::string& rel) const { return leaveOut.contains(rel); }
 
     bool cancelled() const { return cancel != nullptr && cancel->cancelled(); }
     void reportProgress(double fraction, const std::string& text) const {
@@ -105,6 +123,17 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
 // Every live document of `c` as an original, in stored order (a plain rewrite: an unchanged,
 // already compact data.jsonl comes out byte-identical).
 ZdsCollectionWrite unchangedCollection(const ZdsCollection& c);
+
+// The write of an edited JSONL collection as the format intends edits (an update adds a line,
+// a delete drops the index entry): every line of the source's data.jsonl stays, in order and
+// byte for byte, so superseded and deleted lines (and any other line) remain as history without
+// index entries; each original document in `write` keeps its line and gets an index entry; a
+// new text whose `_id` is a live document's (an edit) follows that document's old line, so the
+// edit keeps its place and its old version is the line before it; other new texts are appended
+// after the old lines, in the order given. The last line of each `_id` is thus still its live
+// one. Anything else (docs/ layout, no JSONL source) comes back as it was. Dropping the history
+// is compacting (compactZds).
+ZdsCollectionWrite keepingHistory(ZdsCollectionWrite write);
 
 // True when `target` would be written as an archive.
 bool zdsTargetIsArchive(const std::filesystem::path& target);

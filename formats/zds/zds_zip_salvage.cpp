@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -19,6 +20,9 @@ namespace {
 
 constexpr std::uint32_t kLocalSignature = 0x04034b50;
 constexpr std::uint32_t kDescriptorSignature = 0x08074b50;
+constexpr std::uint32_t kCentralSignature = 0x02014b50;
+constexpr std::uint32_t kEndSignature = 0x06054b50;
+constexpr std::uint32_t kEnd64Signature = 0x06064b50;
 constexpr std::uint64_t kLocalHeaderSize = 30;
 constexpr std::uint16_t kFlagDescriptor = 0x0008;
 constexpr std::size_t kChunk = 1 << 16;
@@ -76,30 +80,13 @@ std::optional<LocalHeader> readHeader(const ByteSource& archive, std::uint64_t a
     return h;
 }
 
-// Names that stay inside the folder: relative, '/'-separated, no `.` or `..` segment.
-bool safeName(std::string_view name) {
-    if (name.empty() || name.front() == '/' || name.find('\\') != name.npos ||
-        name.find(':') != name.npos || name.find('\0') != name.npos) {
-        return false;
-    }
-    std::size_t start = 0;
-    while (start <= name.size()) {
-        const std::size_t end = std::min(name.find('/', start), name.size());
-        const std::string_view segment = name.substr(start, end - start);
-        if (segment == "." || segment == ".." || (segment.empty() && end != name.size())) {
-            return false;
-        }
-        start = end + 1;
-    }
-    return true;
-}
-
 // What became of one member's data.
 struct Extracted {
     std::uint64_t written = 0;
     std::uint64_t dataEnd = 0;  // where its data ends in the archive (0 when unknown)
     std::uint32_t crc = 0;
     std::string problem;  // cut short or corrupt; empty when whole
+    bool cut = false;  // the problem is the end of the archive: the bytes before it are as stored
 };
 
 Extracted copyStored(const ByteSource& archive, const LocalHeader& h, std::ofstream& out) {
@@ -114,6 +101,7 @@ Extracted copyStored(const ByteSource& archive, const LocalHeader& h, std::ofstr
     e.written = n;
     e.dataEnd = h.dataOffset + n;
     if (n < h.compressedSize) {
+        e.cut = true;
         e.problem = "the archive ends " + std::to_string(n) + " bytes into its " +
                     std::to_string(h.compressedSize) + " bytes of data";
     }
@@ -162,8 +150,11 @@ Extracted inflateMember(const ByteSource& archive, const LocalHeader& h, std::of
         e.problem = "its DEFLATE data is corrupt after " + std::to_string(e.written) + " bytes";
     } else if (e.written >= limit) {
         e.problem = "it inflates beyond " + std::to_string(limit) + " bytes";
-    } else {
+    } else if (at >= archive.size()) {
+        e.cut = true;
         e.problem = "the archive ends inside its DEFLATE data";
+    } else {
+        e.problem = "its DEFLATE data does not end where its header says";
     }
     return e;
 }
@@ -185,18 +176,38 @@ public:
     Scanner(const ByteSource& archive, const fs::path& dest, const CancelToken* cancel)
         : archive_(archive), dest_(dest), cancel_(cancel) {}
 
+    // Every byte up to the central directory is accounted for: a member's record, or a loss
+    // (bytes no readable local header starts, where a member with a damaged header may lie).
     ZipSalvage run() {
         std::uint64_t at = findSignature(archive_, 0);
+        std::optional<std::uint64_t> expected = 0;  // where the next record should start
         while (at < archive_.size()) {
             if (cancel_ != nullptr && cancel_->cancelled()) {
                 throw RepairError("cancelled");
             }
-            const auto header = readHeader(archive_, at);
-            if (!header && cutHeader(at)) {
-                break;
+            if (expected) {
+                unaccounted(*expected, at);
             }
-            const std::uint64_t next = header ? member(*header) : 0;
-            at = findSignature(archive_, std::max(next, at + 4));
+            const auto header = readHeader(archive_, at);
+            if (!header) {
+                if (cutHeader(at)) {
+                    return std::move(result_);
+                }
+                const std::uint64_t next = findSignature(archive_, at + 4);
+                result_.losses.push_back({"the local file header at byte " + std::to_string(at) +
+                                              " cannot be read: the bytes up to the next one "
+                                              "are lost, with any member they held",
+                                          bytes(at, next - at)});
+                expected = next;
+                at = next;
+                continue;
+            }
+            const std::uint64_t end = recordEnd(*header, member(*header));
+            expected = end != 0 ? std::optional(end) : std::nullopt;
+            at = findSignature(archive_, std::max(end, at + 4));
+        }
+        if (expected) {
+            centralDirectoryFollows(*expected);
         }
         return std::move(result_);
     }
@@ -209,6 +220,43 @@ private:
         result_.losses.push_back({"archive member '" + h.name + "' (local header at byte " +
                                       std::to_string(h.offset) + "): " + text,
                                   bytes(h.offset, length)});
+    }
+
+    // Bytes between the end of one record and the next local header.
+    void unaccounted(std::uint64_t from, std::uint64_t to) {
+        if (to > from) {
+            result_.losses.push_back({"bytes " + std::to_string(from) + " to " +
+                                          std::to_string(to) +
+                                          " hold no readable local file header: a member whose "
+                                          "header is damaged may be lost there",
+                                      bytes(from, to - from)});
+        }
+    }
+
+    // After the last member the central directory (or, when it is gone, its end record) starts.
+    void centralDirectoryFollows(std::uint64_t from) {
+        if (from >= archive_.size()) {
+            return;
+        }
+        const auto signature = readLe<std::uint32_t>(archive_, from);
+        if (signature != kCentralSignature && signature != kEndSignature &&
+            signature != kEnd64Signature) {
+            result_.losses.push_back({"bytes " + std::to_string(from) +
+                                          " to the end of the archive hold neither a readable "
+                                          "member nor the central directory: a member whose "
+                                          "header is damaged may be lost there",
+                                      bytes(from, archive_.size() - from)});
+        }
+    }
+
+    // Where a member's record ends: its data, then the data descriptor its header announces
+    // (0 when the end of its data is unknown).
+    std::uint64_t recordEnd(const LocalHeader& h, std::uint64_t dataEnd) const {
+        if (dataEnd == 0 || (h.flags & kFlagDescriptor) == 0) {
+            return dataEnd;
+        }
+        return dataEnd +
+               (readLe<std::uint32_t>(archive_, dataEnd) == kDescriptorSignature ? 16 : 12);
     }
 
     // A local header the end of the archive cuts off: that member and any after it are lost.
@@ -230,7 +278,7 @@ private:
     std::uint64_t member(const LocalHeader& h) {
         const std::uint64_t span =
             h.dataOffset - h.offset + (h.sizesKnown() ? h.compressedSize : 0);
-        if (!safeName(h.name)) {
+        if (!zdsSafeMemberName(h.name)) {
             loss(h, "its name would leave the dataset; skipped", span);
             return h.sizesKnown() ? h.dataOffset + h.compressedSize : 0;
         }
@@ -267,19 +315,17 @@ private:
         seen_.insert(h.name);
         ++result_.members;
         const std::uint64_t end = e.dataEnd != 0 ? e.dataEnd : archive_.size();
-        if (!e.problem.empty()) {
+        result_.untrusted.files.erase(h.name);  // a later copy replaces an earlier one
+        if (e.cut) {
             loss(h,
                  e.problem + "; its first " + std::to_string(e.written) +
-                     " bytes are used, the rest is lost" +
-                     (e.dataEnd == 0 || e.dataEnd >= archive_.size()
-                          ? ", and so are any members that followed it"
-                          : ""),
+                     " bytes (as stored, though no CRC-32 can vouch for them) are used, the rest "
+                     "is lost, and so are any members that followed it",
                  end - h.offset);
-        } else if (expectedCrc(archive_, h, e.dataEnd) != e.crc) {
-            result_.actions.push_back({"archive member '" + h.name +
-                                           "': its CRC-32 does not match; kept as found "
-                                           "(its documents are checked like any other)",
-                                       bytes(h.offset, end - h.offset)});
+        } else if (!e.problem.empty()) {
+            result_.untrusted.files[h.name] = "cannot be read whole (" + e.problem + ")";
+        } else if (const std::uint32_t want = expectedCrc(archive_, h, e.dataEnd); want != e.crc) {
+            result_.untrusted.files[h.name] = zdsCrcMismatch(e.crc, want);
         }
         return e.dataEnd;
     }

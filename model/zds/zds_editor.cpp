@@ -62,7 +62,8 @@ ZdsCollectionWrite ZdsEditor::collectionWrite(int collection) const {
                 ZdsWriteDoc::original(static_cast<std::uint64_t>(row.original)));
         }
     }
-    return write;
+    // A save keeps the collection's superseded and deleted lines (Compact drops them).
+    return keepingHistory(std::move(write));
 }
 
 Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error) {

@@ -32,8 +32,9 @@ public:
 
     // True when the collection's rows differ from what was read (edits, order).
     bool collectionChanged(int collection) const;
-    // What a save writes for one collection: every row in stored order, unchanged ones as
-    // copies of their original bytes.
+    // What a save writes for one collection: the old lines of data.jsonl as they are (history
+    // included), unchanged rows as index entries for their lines, new and edited rows appended
+    // (keepingHistory); for docs/ collections every row in stored order.
     ZdsCollectionWrite collectionWrite(int collection) const;
 
     // Whether a save into a `.zds` DEFLATEs the members it writes (default: STORE'd, so that

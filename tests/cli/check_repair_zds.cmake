@@ -3,7 +3,8 @@
 # losses are reported with their lines, the two lines go to the quarantine file beside the
 # output, the output validates and lists the surviving documents, an existing output is never
 # replaced (exit 2), and a dry run writes nothing. With --keep-superseded an older version of a
-# document stays in data.jsonl (unindexed) and the live documents are the same.
+# document stays in data.jsonl (unindexed) and the live documents are the same. A complete
+# repair (exit 0) reads the same as its input: `diff IN OUT` exits 0.
 #   -DCLI=<strata-cli> -DWORK=<scratch dir>
 cmake_minimum_required(VERSION 3.25)
 
@@ -28,6 +29,11 @@ function(expect_surviving_documents dataset)
 endfunction()
 
 run(0 zds reindex in)
+# Intact, with a superseded line: exit 0, and the output reads the same (diff exits 0).
+file(APPEND "${WORK}/in/collections/c/meta/data.jsonl" "{\"_id\":\"d1\",\"v\":\"old\"}\n")
+run(0 repair in --out whole)
+run(0 diff in whole)
+file(WRITE "${WORK}/in/collections/c/meta/data.jsonl" "${data}")
 # Damage: d3's line keeps its length but is no JSON any more; a garbage line follows the data.
 string(REPLACE "\"v\":3}" "\"v\":3@" damaged "${data}")
 file(WRITE "${WORK}/in/collections/c/meta/data.jsonl" "${damaged}garbage\n")

@@ -2,6 +2,7 @@
 // random damage. Each time the report matches the damage, the output validates and holds only
 // documents that were live in the input.
 #include <gtest/gtest.h>
+#include <zip.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -11,7 +12,9 @@
 #include <vector>
 
 #include "formats/common/repair.h"
+#include "formats/common/zip_member_source.h"
 #include "formats/registry/format_repair.h"
+#include "formats/zds/zds_diff.h"
 #include "formats/zds/zds_jobs.h"
 #include "formats/zds/zds_line_index.h"
 #include "formats/zds/zds_reader.h"
@@ -134,6 +137,83 @@ void expectRefused(const fs::path& input, const fs::path& output, const RepairOp
     for (const auto& entry : fs::directory_iterator(output.parent_path())) {
         EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
     }
+}
+
+struct NoSink final : DiffSink {
+    bool add(Difference) override { return true; }
+};
+
+// Whether readers find the same content in both datasets (`strata-cli diff A B` exits 0).
+bool sameContent(const fs::path& a, const fs::path& b) {
+    auto differ = makeZdsDiffer(ZdsDataset::open(a), ZdsDataset::open(b));
+    NoSink sink;
+    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    return differ->summary().contentEqual();
+}
+
+// A ZDS index listing `entries` (key, 1-based line of data.jsonl) over the collection's lines.
+void writeIndex(const fs::path& root, const std::vector<std::pair<std::string, int>>& entries) {
+    const fs::path meta = root / "collections" / "c" / "meta";
+    const std::string data = readAll(meta / "data.jsonl");
+    std::vector<std::uint64_t> starts{0};
+    for (std::size_t at = data.find('\n'); at != std::string::npos; at = data.find('\n', at + 1)) {
+        starts.push_back(at + 1);
+    }
+    std::vector<ZdsLineEntry> zdx;
+    for (const auto& [key, line] : entries) {
+        ZdsLineEntry e;
+        e.id = key;
+        e.hasId = true;
+        e.offset = starts.at(static_cast<std::size_t>(line - 1));
+        e.length = starts.at(static_cast<std::size_t>(line)) - e.offset;
+        zdx.push_back(e);
+    }
+    writeAll(meta / "index.bin", encodeZdx(zdx));
+}
+
+// Where a member of an archive keeps its CRC-32: in its local header and in the central
+// directory; and where its data starts.
+struct MemberPlace {
+    std::size_t localCrc = 0, centralCrc = 0, data = 0, size = 0;
+};
+
+MemberPlace findMember(const fs::path& archive, const std::string& name) {
+    const auto zip = ZipArchive::open(archive);
+    const ZipMember* m = zip->find(name);
+    EXPECT_NE(m, nullptr) << name;
+    MemberPlace p;
+    p.localCrc = m->localHeaderOffset + 14;
+    p.data = *m->dataOffset;
+    p.size = m->compressedSize;
+    const std::string bytes = readAll(archive);
+    for (std::size_t at = bytes.find("PK\x01\x02"); at != std::string::npos;
+         at = bytes.find("PK\x01\x02", at + 4)) {
+        const std::size_t nameLength = std::uint8_t(bytes[at + 28]) | std::uint8_t(bytes[at + 29])
+                                                                          << 8;
+        if (bytes.compare(at + 46, nameLength, name) == 0 && nameLength == name.size()) {
+            p.centralCrc = at + 16;
+        }
+    }
+    EXPECT_NE(p.centralCrc, 0u) << name;
+    return p;
+}
+
+// Changes the CRC-32 the archive records for a member (both copies), not its data.
+void breakRecordedCrc(const fs::path& archive, const std::string& name) {
+    const MemberPlace p = findMember(archive, name);
+    std::string bytes = readAll(archive);
+    bytes[p.localCrc] = static_cast<char>(bytes[p.localCrc] ^ 0x5a);
+    bytes[p.centralCrc] = static_cast<char>(bytes[p.centralCrc] ^ 0x5a);
+    writeAll(archive, bytes);
+}
+
+// Overwrites the end of central directory's signature: libzip can no longer open the archive.
+void breakCentralDirectory(const fs::path& archive) {
+    std::string bytes = readAll(archive);
+    const std::size_t eocd = bytes.rfind(std::string("PK\x05\x06", 4));
+    ASSERT_NE(eocd, std::string::npos);
+    bytes.replace(eocd, 4, "XXXX");
+    writeAll(archive, bytes);
 }
 
 // Changes `from` to `to` (same length) at its first place in a file of the staged output.
@@ -357,15 +437,36 @@ TEST(ZdsRepair, EntryPastTheEndOfTheDataIsLost) {
     EXPECT_EQ(liveDocs(out).size(), 2u);
 }
 
+// A collection folder that holds nothing (no data.jsonl, no docs/) is still a collection for
+// readers: the repair writes it as an empty one instead of leaving it out.
+TEST(ZdsRepair, EmptyCollectionFolderIsKept) {
+    ScratchDir dir("repair_empty_collection");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}});
+    fs::create_directories(in / "collections" / "empty");
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions, "collection 'empty': the collection holds neither"))
+        << allSteps(r);
+    expectValid(out);
+    EXPECT_TRUE(sameContent(in, out));
+    EXPECT_TRUE(fs::is_directory(out / "collections" / "empty"));
+}
+
 TEST(ZdsRepair, ManifestAndZdsJsonCountsAreFixed) {
     ScratchDir dir("repair_counts");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}}, true, 99);
-    writeAll(in / "zds.json", "{\"version\":\"1.0\",\"collections\":{\"c\":{\"count\":7}}}");
+    writeAll(in / "zds.json",
+             R"({"version":"1.0","collections":{"c":{"count":7},"gone":{"count":3}}})");
     const auto out = dir.path() / "out";
     const RepairReport r = repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete());
     EXPECT_TRUE(mentions(r.actions, "doc_count 99 set to 2")) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions, "zds.json: the count of collection 'c' 7 set to 2"));
+    EXPECT_TRUE(mentions(r.actions,
+                         "zds.json lists collection 'gone', which does not exist: its "
+                         "entry {\"count\":3} is dropped"))
+        << allSteps(r);
     const auto manifest = nlohmann::json::parse(readAll(out / "collections/c/meta/manifest.json"));
     EXPECT_EQ(manifest["doc_count"], 2);
     CollectingSink sink;
@@ -592,6 +693,70 @@ TEST(ZdsRepair, FilePerDocumentCollection) {
     EXPECT_FALSE(q[0].contains("line"));
 }
 
+// A journal.log line that is not an entry: the history cannot be kept as it is (the output would
+// not validate, and readers stop replaying there), so a new journal is written and the old one
+// quarantined, a loss; the documents are untouched.
+TEST(ZdsRepair, DamagedJournalIsNotKept) {
+    ScratchDir dir("repair_journal");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
+    convertZds(in, ZdsLayout::Docs);
+    const fs::path journal = in / "collections/c/meta/journal.log";
+    const std::string old = readAll(journal) + "{\"op\":\"PUT\", broken\n";
+    writeAll(journal, old);
+    const auto out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(in, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("meta/journal.log: line "), std::string::npos)
+        << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("the collection's history is not kept"),
+              std::string::npos);
+    expectValid(out);
+    EXPECT_TRUE(sameContent(in, out));
+    EXPECT_EQ(readAll(out / "collections/c/meta/journal.log").find("broken"), std::string::npos);
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 1u);
+    EXPECT_EQ(q[0]["file"], "collections/c/meta/journal.log");
+    EXPECT_EQ(q[0]["text"], old);
+}
+
+// Names that are not UTF-8 text, or hold control characters, are damage (and an archive cannot
+// hold them as UTF-8 names): nothing is copied under such a name, a collection so named is lost
+// with its files quarantined, and the repair still writes the rest (to a folder or an archive).
+TEST(ZdsRepair, DamagedNamesAreNotCopied) {
+    ScratchDir dir("repair_names");
+    const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
+    writeAll(in / "collections" /
+                 "ba\x01"
+                 "d" /
+                 "meta" / "data.jsonl",
+             doc("z", 9) + "\n");
+    writeAll(in / "notes" /
+                 "re\xff"
+                 "adme.txt",
+             "notes");
+    writeAll(in / "notes" / "fine.txt", "fine");
+    fs::create_directories(in / "m\x19tadata");
+    for (const std::string name : {"out", "out.zds"}) {
+        SCOPED_TRACE(name);
+        const fs::path out = dir.path() / name;
+        const RepairReport r = repairZdsDataset(in, out);
+        EXPECT_FALSE(r.complete());
+        EXPECT_TRUE(mentions(r.losses, "collection 'ba\\x01d' has a damaged name")) << allSteps(r);
+        EXPECT_TRUE(mentions(r.losses, "notes/re\\xFFadme.txt has a damaged name")) << allSteps(r);
+        EXPECT_TRUE(mentions(r.actions, "folder m\\x19tadata/ has a damaged name")) << allSteps(r);
+        EXPECT_EQ(r.recovered, 2u);
+        EXPECT_EQ(r.lostKnown, 1u);
+        expectValid(out);
+        EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"b", doc("b", 2)}}));
+        const auto q = quarantined(out);
+        EXPECT_EQ(q.size(), 2u);
+        const auto ds = ZdsDataset::open(out);
+        EXPECT_EQ(ds->collections.size(), 1u);
+        EXPECT_TRUE(ds->storage().hasFile("notes/fine.txt"));
+        EXPECT_FALSE(ds->storage().hasDirectory("m\x19tadata"));
+    }
+}
+
 TEST(ZdsRepair, SingleCollectionFolder) {
     ScratchDir dir("repair_single");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"[1,2]", false}});
@@ -702,6 +867,10 @@ TEST(ZdsRepair, CorpusCases) {
         }
         ++repaired;
         expectValid(out);
+        // Complete means that readers find the same content in both.
+        if (r.complete()) {
+            EXPECT_TRUE(sameContent(entry.path(), out)) << allSteps(r);
+        }
         // Every document of the output is a live document of the input, bytes unchanged.
         std::set<std::string> liveTexts;
         std::uint64_t live = 0;
@@ -773,6 +942,9 @@ TEST(ZdsRepair, RandomDamageRecoversExactlyTheIntactDocuments) {
         const Docs got = liveDocs(out);
         EXPECT_EQ(r.recovered, got.size());
         EXPECT_EQ(r.recovered + r.lostKnown, lines.size()) << allSteps(r);
+        if (r.complete()) {
+            EXPECT_TRUE(sameContent(in, out)) << allSteps(r);
+        }
         const auto texts = everyDocumentText(in);
         std::uint64_t offset = 0;
         for (const Line& l : lines) {
@@ -792,6 +964,412 @@ TEST(ZdsRepair, RandomDamageRecoversExactlyTheIntactDocuments) {
         for (const auto& [id, bytes] : got) {
             EXPECT_TRUE(texts.contains(bytes)) << id;
         }
+    }
+}
+
+// A dataset of two collections, "c" (alpha, bravo, charlie) and "other" (x, y), in a folder
+// (`folder` beside the archive) packed into a STORE'd (or DEFLATE'd) archive.
+fs::path makeTwoCollectionArchive(const fs::path& parent, bool deflate = false) {
+    const fs::path dir = parent / (deflate ? "deflated" : "stored");
+    const fs::path folder = dir / "folder";
+    makeDataset(folder, {{doc("x", 1)}, {doc("y", 2)}});
+    fs::rename(folder / "collections/c", dir / "other-collection");
+    makeDataset(folder, {{doc("alpha", 1)}, {doc("bravo", 2)}, {doc("charlie", 3)}});
+    fs::rename(dir / "other-collection", folder / "collections/other");
+    writeAll(folder / "collections/c/meta/manifest.json",
+             R"({"collection":"c","doc_count":3,"owner":"the lab"})");
+    writeAll(folder / "zds.json",
+             R"({"name":"two","collections":{"c":{"count":3},"other":{"count":2}}})");
+    const fs::path archive = dir / "in.zds";
+    ZdsJobOptions pack;
+    pack.deflate = deflate;
+    packZds(folder, archive, pack);
+    return archive;
+}
+
+// A data.jsonl member whose CRC-32 fails (one digit of a value changed: every line still
+// parses): none of its lines is recovered, each is quarantined, its documents are lost; the
+// other collection comes back whole. The same through the scan of an archive without its
+// central directory, and for a DEFLATE'd member.
+TEST(ZdsRepair, DataMemberFailingItsCrcIsQuarantinedNotRecovered) {
+    ScratchDir dir("repair_crc_data");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    std::string bytes = readAll(archive);
+    const std::size_t at = bytes.find(doc("bravo", 2));
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + doc("bravo", 2).size() - 2] = '7';  // "v":2 -> "v":7
+    writeAll(archive, bytes);
+    const fs::path damaged = dir.path() / "damaged.zds";
+    writeAll(damaged, bytes);
+    breakCentralDirectory(damaged);
+
+    const fs::path deflated = makeTwoCollectionArchive(dir.path(), true);
+    std::string packed = readAll(deflated);
+    const MemberPlace place = findMember(deflated, "collections/c/meta/data.jsonl");
+    packed[place.data + place.size / 2] =
+        static_cast<char>(packed[place.data + place.size / 2] ^ 1);
+    writeAll(deflated, packed);
+
+    int run = 0;
+    for (const fs::path& input : {archive, damaged, deflated}) {
+        SCOPED_TRACE(input.string());
+        const fs::path out = dir.path() / ("out" + std::to_string(++run));
+        const RepairReport r = repairZdsDataset(input, out);
+        EXPECT_FALSE(r.complete());
+        EXPECT_EQ(r.recovered, 2u) << allSteps(r);
+        EXPECT_EQ(r.lostKnown, 3u) << allSteps(r);
+        EXPECT_TRUE(mentions(r.losses, "meta/data.jsonl ")) << allSteps(r);
+        expectValid(out);
+        EXPECT_EQ(liveDocs(out), (Docs{{"x", doc("x", 1)}, {"y", doc("y", 2)}}));
+        const auto q = quarantined(out);
+        if (input == deflated) {
+            continue;  // how much of the corrupt stream inflates is zlib's business
+        }
+        EXPECT_TRUE(mentions(r.losses, "none of its 3 lines is recovered")) << allSteps(r);
+        ASSERT_EQ(q.size(), 3u);
+        for (std::size_t i = 0; i < q.size(); ++i) {
+            EXPECT_EQ(q[i]["file"], "collections/c/meta/data.jsonl");
+            EXPECT_EQ(q[i]["line"], i + 1);
+            EXPECT_NE(q[i]["reason"].get<std::string>().find("data.jsonl "), std::string::npos);
+        }
+        if (input == archive) {
+            EXPECT_TRUE(mentions(r.losses, "fails its CRC-32")) << allSteps(r);
+            EXPECT_EQ(q[1]["text"], R"({"_id":"bravo","v":7})");
+            EXPECT_FALSE(sameContent(input, out));
+        }
+    }
+}
+
+// An archive without its central directory whose manifest.json member has a damaged local
+// header: the scan cannot read that member, and the bytes it held are reported, not skipped
+// (the repair would otherwise write a fresh manifest and call itself complete).
+TEST(ZdsRepair, ScanReportsBytesNoLocalHeaderAccountsFor) {
+    ScratchDir dir("repair_scan_gap");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    const auto zip = ZipArchive::open(archive);
+    const std::uint64_t header = zip->find("collections/c/meta/manifest.json")->localHeaderOffset;
+    std::string bytes = readAll(archive);
+    bytes[header + 1] = 'X';  // PK\3\4 -> PX\3\4
+    writeAll(archive, bytes);
+    breakCentralDirectory(archive);
+    const fs::path out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(archive, out);
+    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("bytes " + std::to_string(header) + " to "),
+              std::string::npos)
+        << allSteps(r);
+    EXPECT_NE(r.losses[0].description.find("hold no readable local file header"),
+              std::string::npos);
+    EXPECT_EQ(r.losses[0].bytes.offset, header);
+    expectValid(out);
+    EXPECT_EQ(r.recovered, 5u);
+}
+
+// An index.bin member whose CRC-32 fails: each entry is checked against its line. When every
+// entry agrees with its line the index is rebuilt and nothing is lost; a key with a changed byte
+// gives way to its line's own _id, which readers of the output find the document by (reported:
+// readers of the input found it under the damaged key).
+TEST(ZdsRepair, IndexMemberFailingItsCrcIsCheckedAgainstTheLines) {
+    ScratchDir dir("repair_crc_index");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    const fs::path intactIndex = dir.path() / "intact-index.zds";
+    fs::copy_file(archive, intactIndex);
+    breakRecordedCrc(intactIndex, "collections/c/meta/index.bin");
+    const RepairReport r = repairZdsDataset(intactIndex, dir.path() / "out1");
+    EXPECT_TRUE(r.complete()) << allSteps(r);
+    EXPECT_TRUE(mentions(r.actions, "meta/index.bin fails its CRC-32")) << allSteps(r);
+    expectValid(dir.path() / "out1");
+    EXPECT_TRUE(sameContent(intactIndex, dir.path() / "out1"));
+
+    const fs::path flippedKey = dir.path() / "flipped-key.zds";
+    std::string bytes = readAll(archive);
+    const MemberPlace index = findMember(archive, "collections/c/meta/index.bin");
+    const std::size_t key = bytes.find("bravo", index.data);
+    ASSERT_LT(key, index.data + index.size);
+    bytes[key + 2] = 'A';  // brAvo
+    writeAll(flippedKey, bytes);
+    ASSERT_TRUE(liveDocs(flippedKey).contains("brAvo"));
+    const fs::path out = dir.path() / "out2";
+    const RepairReport r2 = repairZdsDataset(flippedKey, out);
+    ASSERT_EQ(r2.losses.size(), 1u) << allSteps(r2);
+    EXPECT_NE(r2.losses[0].description.find("the index lists 'brAvo' at line 2"), std::string::npos)
+        << allSteps(r2);
+    EXPECT_NE(r2.losses[0].description.find("written under 'bravo'"), std::string::npos);
+    EXPECT_EQ(r2.recovered, 5u);
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out), (Docs{{"alpha", doc("alpha", 1)},
+                                   {"bravo", doc("bravo", 2)},
+                                   {"charlie", doc("charlie", 3)},
+                                   {"x", doc("x", 1)},
+                                   {"y", doc("y", 2)}}));
+    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+}
+
+// A manifest.json member whose CRC-32 fails: written afresh (collection and doc_count only),
+// its bytes quarantined, a loss; the documents are untouched.
+TEST(ZdsRepair, ManifestMemberFailingItsCrcIsWrittenAfresh) {
+    ScratchDir dir("repair_crc_manifest");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    breakRecordedCrc(archive, "collections/c/meta/manifest.json");
+    breakRecordedCrc(archive, "zds.json");
+    const fs::path out = dir.path() / "out.zds";
+    const RepairReport r = repairZdsDataset(archive, out);
+    ASSERT_EQ(r.losses.size(), 2u) << allSteps(r);
+    EXPECT_TRUE(mentions(r.losses, "meta/manifest.json fails its CRC-32")) << allSteps(r);
+    EXPECT_TRUE(mentions(r.losses, "zds.json fails its CRC-32")) << allSteps(r);
+    EXPECT_EQ(r.recovered, 5u);
+    expectValid(out);
+    EXPECT_TRUE(sameContent(archive, out));
+    const auto ds = ZdsDataset::open(out);
+    const ByteSourcePtr manifest = ds->collections.at(0)->manifest;
+    const ByteView v = manifest->view(0, manifest->size());
+    const auto json = nlohmann::json::parse(v.bytes.begin(), v.bytes.end());
+    EXPECT_FALSE(json.contains("owner")) << json.dump();
+    EXPECT_EQ(json["doc_count"], 3);
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 2u);
+    EXPECT_EQ(q[0]["file"], "collections/c/meta/manifest.json");
+    EXPECT_EQ(q[0]["text"], R"({"collection":"c","doc_count":3,"owner":"the lab"})");
+    EXPECT_EQ(q[1]["file"], "zds.json");
+    EXPECT_EQ(q[1]["collection"], "");
+}
+
+// Cancelling while the members' CRC-32s are checked stops the repair; nothing is written.
+TEST(ZdsRepair, CancelDuringTheChecksumCheckWritesNothing) {
+    ScratchDir dir("repair_crc_cancel");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    CancelToken token;
+    RepairOptions options;
+    options.cancel = &token;
+    options.progress = [&](double, const std::string& text) {
+        if (text.starts_with("checking the CRC-32")) {
+            token.cancel();
+        }
+    };
+    const fs::path out = dir.path() / "out";
+    try {
+        repairZdsDataset(archive, out, options);
+        ADD_FAILURE() << "the repair was not cancelled";
+    } catch (const RepairError& e) {
+        EXPECT_EQ(std::string(e.what()), "cancelled");
+    }
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+    // The check of one member stops too.
+    const auto zip = ZipArchive::open(archive);
+    EXPECT_TRUE(zip->checkCrc(*zip->find("collections/c/meta/data.jsonl"), &token).cancelled);
+}
+
+// A file-per-document archive whose order.ids fails its CRC-32: which documents are live is
+// unknown, so every docs/ file that is intact is kept (a loss says so), the list quarantined.
+TEST(ZdsRepair, DocumentListFailingItsCrcKeepsEveryIntactFile) {
+    ScratchDir dir("repair_crc_order");
+    const auto folder = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
+    convertZds(folder, ZdsLayout::Docs);
+    const fs::path archive = dir.path() / "in.zds";
+    packZds(folder, archive);
+    breakRecordedCrc(archive, "collections/c/meta/order.ids");
+    breakRecordedCrc(archive, "collections/c/docs/b.json");
+    const fs::path out = dir.path() / "out";
+    const RepairReport r = repairZdsDataset(archive, out);
+    EXPECT_TRUE(mentions(r.losses, "meta/order.ids fails its CRC-32")) << allSteps(r);
+    EXPECT_TRUE(mentions(r.losses, "document 'b' is lost: docs/b.json fails its CRC-32"))
+        << allSteps(r);
+    EXPECT_EQ(r.losses.size(), 2u) << allSteps(r);
+    expectValid(out);
+    EXPECT_EQ(liveDocs(out).size(), 1u);
+    EXPECT_TRUE(liveDocs(out).contains("a"));
+    const auto q = quarantined(out);
+    ASSERT_EQ(q.size(), 2u);
+    EXPECT_EQ(q[0]["file"], "collections/c/meta/order.ids");
+    EXPECT_EQ(q[1]["file"], "collections/c/docs/b.json");
+}
+
+// Index keys that disagree with their lines' _id in a folder dataset (no checksum): a key with
+// a byte or two changed, and any key of an index that fails its checks otherwise, gives way to
+// the line's own _id, reported; a key unlike the _id in a sound index is the writer's choice
+// (the reference's `key_collides`) and is kept, the repair complete.
+TEST(ZdsRepair, DamagedIndexKeysGiveWayToTheLinesOwnIds) {
+    ScratchDir dir("repair_keys");
+    const std::vector<Line> lines = {
+        {doc("alpha", 1)}, {doc("bravo", 2)}, {doc("charlie", 3)}, {doc("other_doc", 4)}};
+    struct Case {
+        std::string name;
+        std::vector<std::pair<std::string, int>> entries;
+        bool complete;
+        Docs expected;
+        std::string loss;
+    };
+    const Docs lineIds{{"alpha", doc("alpha", 1)},
+                       {"bravo", doc("bravo", 2)},
+                       {"charlie", doc("charlie", 3)},
+                       {"other_doc", doc("other_doc", 4)}};
+    Docs chosenKey = lineIds;
+    chosenKey.erase("other_doc");
+    chosenKey["keyed"] = doc("other_doc", 4);
+    const std::size_t line2 = doc("alpha", 1).size() + 1;
+    const std::vector<Case> cases = {
+        {"flipped",
+         {{"alpha", 1}, {"brAvo", 2}, {"charlie", 3}, {"other_doc", 4}},
+         false,
+         lineIds,
+         "the index lists 'brAvo' at line 2 (bytes " + std::to_string(line2) + " to " +
+             std::to_string(line2 + doc("bravo", 2).size() + 1) +
+             "), whose _id is 'bravo'; the key differs from it in 1 byte, as a damaged key "
+             "would: the document is written under 'bravo'"},
+        {"chosen", {{"alpha", 1}, {"bravo", 2}, {"charlie", 3}, {"keyed", 4}}, true, chosenKey, ""},
+        {"chosen-in-a-damaged-index",
+         {{"alpha", 1}, {"bravo", 2}, {"charlie", 3}, {"keyed", 4}, {"alpha", 1}},
+         false,
+         lineIds,
+         "the index lists 'keyed' at line 4"},
+        {"ghost",
+         {{"alpha", 1}, {"bravo", 2}, {"charlie", 3}, {"other_doc", 4}, {"ghost", 1}},
+         false,
+         lineIds,
+         "and another entry lists 'alpha': 'ghost' is not in the output"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const fs::path in = makeDataset(dir.path() / ("in-" + c.name), lines);
+        writeIndex(in, c.entries);
+        const fs::path out = dir.path() / ("out-" + c.name);
+        const RepairReport r = repairZdsDataset(in, out);
+        EXPECT_EQ(r.complete(), c.complete) << allSteps(r);
+        if (!c.loss.empty()) {
+            EXPECT_TRUE(mentions(r.losses, c.loss)) << allSteps(r);
+        }
+        expectValid(out);
+        EXPECT_EQ(liveDocs(out), c.expected);
+        EXPECT_EQ(sameContent(in, out), c.complete);
+        EXPECT_EQ(r.recovered + r.lostKnown,
+                  c.entries.size() - (c.name == "chosen-in-a-damaged-index"));
+    }
+}
+
+// Every valid dataset of the corpus, folder or archive, repairs complete, and the output reads
+// the same as the input (strata-cli diff exits 0).
+TEST(ZdsRepair, EveryValidCorpusDatasetComesBackTheSame) {
+    STRATA_SKIP_WITHOUT_CORPUS();
+    ScratchDir dir("repair_valid");
+    std::size_t checked = 0;
+    for (const auto& entry : fs::directory_iterator(zds_test::corpusDir() / "valid")) {
+        const std::string name = entry.path().filename().string();
+        SCOPED_TRACE(name);
+        const fs::path out = dir.path() / name;
+        RepairReport r;
+        try {
+            r = repairPath(entry.path(), out);
+        } catch (const RepairError& e) {
+            ADD_FAILURE() << e.what();
+            continue;
+        }
+        EXPECT_TRUE(r.complete()) << allSteps(r);
+        expectValid(out);
+        EXPECT_TRUE(sameContent(entry.path(), out));
+        EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+        ++checked;
+    }
+    EXPECT_GE(checked, 17u);
+}
+
+// Random damage anywhere in a STORE'd archive of two collections: a collection whose data.jsonl
+// bytes changed recovers nothing of them; every document recovered is one of the originals,
+// byte for byte; a repair that says it is complete reads the same as its input.
+TEST(ZdsRepair, RandomArchiveDamageNeverRecoversAChangedMember) {
+    ScratchDir dir("repair_random_zip");
+    const fs::path archive = makeTwoCollectionArchive(dir.path());
+    const std::string intact = readAll(archive);
+    const Docs originals = liveDocs(archive.parent_path() / "folder");
+    const MemberPlace c = findMember(archive, "collections/c/meta/data.jsonl");
+    const MemberPlace other = findMember(archive, "collections/other/meta/data.jsonl");
+    std::mt19937 rng(20261127);
+    std::size_t repaired = 0;
+    for (int round = 0; round < 40; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        std::string damaged = intact;
+        const int flips = 1 + static_cast<int>(rng() % 3);
+        for (int f = 0; f < flips; ++f) {
+            // Inside one collection's data.jsonl, or anywhere.
+            const std::size_t at = round % 3 == 0   ? c.data + rng() % c.size
+                                   : round % 3 == 1 ? other.data + rng() % other.size
+                                                    : rng() % damaged.size();
+            damaged[at] = static_cast<char>(damaged[at] ^ (1 + rng() % 255));
+        }
+        const fs::path in = dir.path() / ("in" + std::to_string(round) + ".zds");
+        writeAll(in, damaged);
+        const fs::path out = dir.path() / ("out" + std::to_string(round));
+        RepairReport r;
+        try {
+            r = repairZdsDataset(in, out);
+        } catch (const RepairError&) {
+            continue;  // nothing recoverable (both data members changed)
+        }
+        expectValid(out);
+        const Docs got = liveDocs(out);
+        for (const auto& [id, bytes] : got) {
+            EXPECT_TRUE(originals.contains(id) && originals.at(id) == bytes) << id;
+        }
+        repaired += got.empty() ? 0 : 1;
+        const auto changed = [&](const MemberPlace& m) {
+            return damaged.compare(m.data, m.size, intact, m.data, m.size) != 0;
+        };
+        if (changed(c)) {
+            EXPECT_FALSE(got.contains("alpha") || got.contains("bravo") || got.contains("charlie"));
+        }
+        if (changed(other)) {
+            EXPECT_FALSE(got.contains("x") || got.contains("y"));
+        }
+        if (r.complete()) {
+            bool opens = true;
+            try {
+                ZdsDataset::open(in);
+            } catch (const std::exception&) {
+                opens = false;
+            }
+            if (opens) {
+                EXPECT_TRUE(sameContent(in, out)) << allSteps(r);
+            }
+        }
+    }
+    EXPECT_GE(repaired, 30u);
+}
+
+// An archive member whose name would leave the dataset is never copied, and is a loss (as the
+// scan of a broken archive reports it), not dropped without a word; other files come along.
+TEST(ZdsRepair, MemberNamedOutsideTheDatasetIsALoss) {
+    ScratchDir dir("repair_unsafe_name");
+    const fs::path archive = dir.path() / "in.zds";
+    const std::string data = doc("a", 1) + "\n";
+    int err = 0;
+    zip_t* z = zip_open(archive.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    ASSERT_NE(z, nullptr);
+    // libzip reads the buffers when the archive is closed.
+    const std::vector<std::pair<std::string, std::string>> members = {
+        {"collections/c/meta/data.jsonl", data},
+        {"../evil.txt", "outside"},
+        {"notes/readme.txt", "inside"}};
+    for (const auto& [name, bytes] : members) {
+        zip_source_t* source = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
+        ASSERT_GE(zip_file_add(z, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0) << zip_strerror(z);
+    }
+    ASSERT_EQ(zip_close(z), 0);
+    const fs::path broken = dir.path() / "broken.zds";
+    fs::copy_file(archive, broken);
+    breakCentralDirectory(broken);
+    int run = 0;
+    for (const fs::path& input : {archive, broken}) {
+        SCOPED_TRACE(input.string());
+        const fs::path out = dir.path() / ("out" + std::to_string(++run));
+        const RepairReport r = repairZdsDataset(input, out);
+        ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
+        EXPECT_NE(r.losses[0].description.find("archive member '../evil.txt'"), std::string::npos)
+            << allSteps(r);
+        EXPECT_NE(r.losses[0].description.find("would leave the dataset"), std::string::npos);
+        expectValid(out);
+        EXPECT_EQ(readAll(out / "notes/readme.txt"), "inside");
+        EXPECT_FALSE(fs::exists(dir.path() / "evil.txt"));
+        EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}}));
     }
 }
 

@@ -167,6 +167,79 @@ TEST(ZdsWriter, EditsKeepUntouchedBytesAndIndexAgrees) {
     }
 }
 
+// A save through keepingHistory: every old line of data.jsonl stays, in order and byte for byte
+// (older versions, deleted documents, a line that is not a document, a blank line), an edit
+// follows the line it replaces, a new document comes last, and the live documents are exactly
+// the edited set, read through the new index or (should it be lost) from the lines.
+TEST(ZdsWriter, KeepingHistoryKeepsEveryOldLine) {
+    ScratchDir dir("history");
+    const fs::path ds = dir.path() / "ds";
+    const fs::path meta = ds / "collections" / "c" / "meta";
+    const std::string old = R"({"_id":"a","v":1})"
+                            "\n"
+                            R"({"_id":"b","v":1})"
+                            "\n"
+                            R"({"_id":"gone","v":1})"
+                            "\n"
+                            "not a document\n"
+                            "\n"
+                            R"({"_id":"a","v":2})"
+                            "\n"
+                            R"({"_id":"c","v":1})"
+                            "\n"
+                            R"({"_id":"d","v":1})";  // no final newline
+    zds_test::writeAll(meta / "data.jsonl", old);
+    // The index lists a (its second line), b, c and d: "gone" was deleted.
+    std::vector<ZdsLineEntry> entries;
+    for (const auto& [id, line] :
+         std::vector<std::pair<std::string, std::string>>{{"b", R"({"_id":"b","v":1})"},
+                                                          {"a", R"({"_id":"a","v":2})"},
+                                                          {"c", R"({"_id":"c","v":1})"},
+                                                          {"d", R"({"_id":"d","v":1})"}}) {
+        ZdsLineEntry e;
+        e.id = id;
+        e.hasId = true;
+        e.offset = old.find(line);
+        e.length = line.size() + 1;
+        entries.push_back(e);
+    }
+    zds_test::writeAll(meta / "index.bin", encodeZdx(entries));
+    {
+        const auto dataset = ZdsDataset::open(ds);
+        const ZdsCollection& c = *dataset->collections.at(0);
+        ASSERT_EQ(c.documentCount(), 4u);
+        ZdsCollectionWrite w = unchangedCollection(c);  // a, b, c, d in stored order
+        ASSERT_EQ(c.document(*w.documents[0].originalIndex).id, "b");
+        w.documents.erase(w.documents.begin());  // b deleted
+        for (ZdsWriteDoc& d : w.documents) {
+            if (c.document(*d.originalIndex).id == "c") {
+                d = ZdsWriteDoc::text(R"({"_id":"c","v":2})");  // c edited
+            }
+        }
+        w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"e","v":1})"));  // e added
+        writeZdsDataset(dataset.get(), {keepingHistory(std::move(w))}, ds);
+    }
+    // The edit of c follows its old line; e, a new id, comes after every old line.
+    const std::string data = zds_test::readAll(meta / "data.jsonl");
+    const std::size_t d = old.find(R"({"_id":"d")");
+    EXPECT_EQ(data, old.substr(0, d) + R"({"_id":"c","v":2})" + "\n" + old.substr(d) + "\n" +
+                        R"({"_id":"e","v":1})" + "\n");
+    const std::map<std::string, std::string> live = {{"a", R"({"_id":"a","v":2})"},
+                                                     {"c", R"({"_id":"c","v":2})"},
+                                                     {"d", R"({"_id":"d","v":1})"},
+                                                     {"e", R"({"_id":"e","v":1})"}};
+    EXPECT_EQ(snapshot(ds)["c"], live);
+    std::string report;
+    EXPECT_EQ(validationErrors(ds, &report), 1u) << report;  // the line that is not a document
+    EXPECT_NE(report.find("ZDS-JSON"), std::string::npos) << report;
+    // Without the index the last line of each _id is still the live one (deleted documents
+    // come back, as they do for the reference).
+    fs::remove(meta / "index.bin");
+    auto fromLines = snapshot(ds)["c"];
+    EXPECT_EQ(fromLines.erase("b") + fromLines.erase("gone"), 2u);
+    EXPECT_EQ(fromLines, live);
+}
+
 TEST(ZdsWriter, NewDatasetFromTextOnly) {
     ScratchDir dir("new");
     ZdsCollectionWrite w;

@@ -398,6 +398,7 @@ void ZdsTableModelTest::saveReopenValidateByteIdentical() {
     const fs::path trainData = path / "collections/train/meta/data.jsonl";
     const fs::path testData = path / "collections/test/meta/data.jsonl";
     const std::string testBefore = readFile(testData);
+    const std::string trainDataBefore = readFile(trainData);
     const std::set<std::string> codesBefore = codes(validate(path));
     std::vector<std::string> trainBefore;  // the documents the table lists, in stored order
     {
@@ -426,23 +427,28 @@ void ZdsTableModelTest::saveReopenValidateByteIdentical() {
     for (const auto& d : problems) {
         QVERIFY2(codesBefore.count(d.code) != 0, d.message.c_str());
     }
-    // Untouched collection and untouched documents: the same bytes.
+    // Untouched collection: the same bytes. The edited one keeps every old line, its history
+    // included; the edit follows the line it replaces, the new document comes last
+    // (zds_editor_save_test).
     QCOMPARE(readFile(testData), testBefore);
-    const std::vector<std::string> after = lines(readFile(trainData));
-    QCOMPARE(after.size(), trainBefore.size());
-    QCOMPARE(after.front(), std::string(R"({"_id":"doc_001","score":1,"text":"fixed"})"));
-    for (std::size_t i = 2; i < trainBefore.size(); ++i) {
-        QCOMPARE(after[i - 1], trainBefore[i]);
-    }
-    QCOMPARE(after.back(), std::string(R"({"_id":"added","n":1})"));
-    // Reopened, the table reads the saved dataset through its new index.
+    const std::string fixed = R"({"_id":"doc_001","score":1,"text":"fixed"})";
+    std::vector<std::string> expected = lines(trainDataBefore);
+    expected.insert(expected.begin() + 1, fixed);
+    expected.push_back(R"({"_id":"added","n":1})");
+    QCOMPARE(lines(readFile(trainData)), expected);
+    // Reopened, the table reads the saved dataset through its new index: the edited row in its
+    // place, the untouched ones in their order, the new one last.
     auto again = open(path);
     QVERIFY(again);
     ZdsTableModel* m = again->editor->table(indexOfCollection(*again->editor, "train"));
     QVERIFY(m->usesIndex());
-    QCOMPARE(m->id(0), std::string("doc_001"));
-    QCOMPARE(m->text(0), after.front());
-    QCOMPARE(m->id(m->documentCount() - 1), std::string("added"));
+    std::vector<std::string> rows{fixed};
+    rows.insert(rows.end(), trainBefore.begin() + 2, trainBefore.end());
+    rows.push_back(expected.back());
+    QCOMPARE(m->documentCount(), static_cast<int>(rows.size()));
+    for (int i = 0; i < m->documentCount(); ++i) {
+        QCOMPARE(m->text(i), rows[static_cast<std::size_t>(i)]);
+    }
 }
 
 void ZdsTableModelTest::saveArchive() {
@@ -468,8 +474,9 @@ void ZdsTableModelTest::saveArchive() {
     auto again = open(path);
     QVERIFY(again);
     ZdsTableModel* m = again->editor->table(indexOfCollection(*again->editor, "test"));
-    QCOMPARE(m->id(0), std::string("first"));
-    QCOMPARE(m->text(1), std::string(R"({"_id":"t01","i":1,"nested":{"l":[1,2]}})"));
+    // The renamed document is appended; the old line stays as a deleted document's.
+    QCOMPARE(m->id(m->documentCount() - 1), std::string("first"));
+    QCOMPARE(m->text(0), std::string(R"({"_id":"t01","i":1,"nested":{"l":[1,2]}})"));
 }
 
 void ZdsTableModelTest::searchJobs() {
