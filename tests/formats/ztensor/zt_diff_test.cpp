@@ -14,6 +14,7 @@
 #include "formats/ztensor/zt_diff.h"
 #include "formats/ztensor/zt_logical.h"
 #include "formats/ztensor/zt_writer.h"
+#include "zt_test_support.h"
 
 namespace strata {
 namespace {
@@ -401,6 +402,37 @@ TEST(ZtDiff, ParallelRawComparisonMergesTalliesInOrder) {
         EXPECT_EQ(*r.diff.firstDiffering, 1'500'000u);
         EXPECT_DOUBLE_EQ(r.diff.maxAbs, 3.0);
     }
+}
+
+// A sparse float32 tensor whose values are 14 bytes: three elements and half of a fourth (an
+// error the validator reports; the diff must still end).
+std::shared_ptr<const ZtFile> csrWithPartialValues(std::uint8_t lastByte) {
+    test::ZtBuilder builder;
+    std::vector<std::uint8_t> values = test::f32Bytes({1.0f, 2.0f, 3.0f});
+    values.insert(values.end(), {0x00, lastByte});
+    const std::uint64_t valuesAt = builder.add(values);
+    const std::uint64_t indicesAt = builder.add(test::u64Bytes({0, 1, 2}));
+    const std::uint64_t indptrAt = builder.add(test::u64Bytes({0, 1, 2, 3}));
+    const nlohmann::json tensor = {{"dtype", "float32"},
+                                   {"shape", {3, 4}},
+                                   {"format", "sparse_csr"},
+                                   {"components",
+                                    {{"values", {{"offset", valuesAt}, {"length", 14}}},
+                                     {"indices", {{"offset", indicesAt}, {"length", 24}}},
+                                     {"indptr", {{"offset", indptrAt}, {"length", 32}}}}}};
+    return ZtFile::open(
+        makeBufferSource(builder.finish(test::ztManifest({{"csr", tensor}})), "partial.zt"));
+}
+
+TEST(ZtDiff, APartialLastElementEndsTheComparison) {
+    const auto a = csrWithPartialValues(0x40);
+    DiffSummary summary;
+    EXPECT_TRUE(diff(a, a, {}, &summary).all.empty());
+    const Collected c = diff(a, csrWithPartialValues(0x41));
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    EXPECT_NE(c.all[0].description.find("after the last whole element"), std::string::npos)
+        << c.all[0].description;
 }
 
 TEST(ZtDiff, AnUnreadableManifestIsAClearError) {
