@@ -71,6 +71,28 @@ TEST(ZdsDiff, ADatasetEqualsItself) {
     EXPECT_TRUE(s.contentEqual());
 }
 
+// A note on how a side's storage is read (here: an index listing no documents, so the lines are
+// read instead) is a difference only when the other side does not carry the same note.
+TEST(ZdsDiff, TheSameStorageNoteOnBothSidesIsNoDifference) {
+    ScratchDir dir("diff_notes");
+    const fs::path a = dir.path() / "a";
+    writeData(a, "one", kBase);
+    std::string emptyIndex("ISDZ\x01\0\0\0", 8);
+    emptyIndex.append(8, '\0');
+    writeAll(a / "collections/one/meta/index.bin", emptyIndex);
+    const Collected self = diff(a, a);
+    EXPECT_TRUE(self.all.empty()) << self.all.front().description;
+
+    writeData(dir.path() / "b", "one", kBase);
+    const Collected c = diff(a, dir.path() / "b");
+    std::size_t notes = 0;
+    for (const Difference& d : c.all) {
+        EXPECT_EQ(d.kind, DiffKind::Encoding) << d.description;
+        notes += d.description.starts_with("in A, ") ? 1 : 0;
+    }
+    EXPECT_EQ(notes, 1u);
+}
+
 TEST(ZdsDiff, TheSameDocumentsStoredDifferentlyAreTheSameContent) {
     ScratchDir dir("diff_storage");
     const fs::path a = dir.path() / "a";
