@@ -21,12 +21,9 @@ std::string text(const ByteView& v) {
 }
 
 std::optional<json> parseDocument(const std::string& bytes) {
-    json v = json::parse(bytes, nullptr, false);
-    if (v.is_discarded()) {
-        return std::nullopt;
-    }
-    if (v.is_object()) {
-        v.erase("_id");  // the match key; docs/ files do not carry it
+    std::optional<json> v = parseJsonExact(bytes);
+    if (v && v->is_object()) {
+        v->erase("_id");  // the match key; docs/ files do not carry it
     }
     return v;
 }

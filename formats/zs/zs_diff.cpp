@@ -262,6 +262,17 @@ private:
         return metadata(ha, hb);
     }
 
+    // The metadata with its numbers as written (the header's parse holds them as doubles).
+    static std::optional<nlohmann::json> exactMetadata(const zs::Header& h) {
+        if (!h.metadata || !h.metadataRegion.valid()) {
+            return h.metadata;
+        }
+        const ByteView v =
+            h.metadataRegion.source->view(h.metadataRegion.offset, h.metadataRegion.length);
+        return parseJsonExact(std::string_view(reinterpret_cast<const char*>(v.data()), v.size()))
+            .value_or(*h.metadata);
+    }
+
     bool metadata(const zs::Header& ha, const zs::Header& hb) {
         Difference d;
         d.kind = DiffKind::Changed;
@@ -269,9 +280,9 @@ private:
         d.a.region = ha.metadataRegion;
         d.b.region = hb.metadataRegion;
         std::size_t more = 0;
-        if (ha.metadata && hb.metadata) {
-            diffJsonValues(*ha.metadata, *hb.metadata, "$", d.fields, more,
-                           options_->maxValueChars);
+        const auto ma = exactMetadata(ha), mb = exactMetadata(hb);
+        if (ma && mb) {
+            diffJsonValues(*ma, *mb, "$", d.fields, more, options_->maxValueChars);
         } else if (ha.metadata.has_value() != hb.metadata.has_value()) {
             d.fields.push_back({"$", DiffKind::Changed, ha.metadata ? "JSON" : "not JSON",
                                 hb.metadata ? "JSON" : "not JSON"});

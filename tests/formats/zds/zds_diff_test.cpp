@@ -93,6 +93,24 @@ TEST(ZdsDiff, TheSameStorageNoteOnBothSidesIsNoDifference) {
     EXPECT_EQ(notes, 1u);
 }
 
+// Numbers compare exactly: integers past 64 bits are not rounded to one double, and two
+// spellings of one decimal number are the same value.
+TEST(ZdsDiff, NumbersCompareExactly) {
+    ScratchDir dir("diff_numbers");
+    writeData(dir.path() / "a", "one",
+              R"({"_id":"a","n":1234567890123456789012345678901234567890,"x":0.10})"
+              "\n");
+    writeData(dir.path() / "b", "one",
+              R"({"_id":"a","n":1234567890123456789012345678901234567891,"x":1e-1})"
+              "\n");
+    const Collected c = diff(dir.path() / "a", dir.path() / "b");
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    ASSERT_EQ(c.all[0].fields.size(), 1u);
+    EXPECT_EQ(c.all[0].fields[0].path, "$.n");
+    EXPECT_EQ(c.all[0].fields[0].b, "1234567890123456789012345678901234567891");
+}
+
 TEST(ZdsDiff, TheSameDocumentsStoredDifferentlyAreTheSameContent) {
     ScratchDir dir("diff_storage");
     const fs::path a = dir.path() / "a";
