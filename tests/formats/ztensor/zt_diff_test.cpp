@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -433,6 +434,47 @@ TEST(ZtDiff, APartialLastElementEndsTheComparison) {
     EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
     EXPECT_NE(c.all[0].description.find("after the last whole element"), std::string::npos)
         << c.all[0].description;
+}
+
+// A one-tensor file whose manifest gets `edit` applied (attributes, members readers ignore).
+std::shared_ptr<const ZtFile> edited(const std::function<void(nlohmann::json&)>& edit) {
+    test::ZtBuilder builder;
+    const std::uint64_t at = builder.add(test::f32Bytes({1.0f}));
+    nlohmann::json manifest =
+        test::ztManifest({{"x",
+                           {{"dtype", "float32"},
+                            {"shape", {1}},
+                            {"format", "dense"},
+                            {"components", {{"data", {{"offset", at}, {"length", 4}}}}}}}});
+    edit(manifest);
+    return ZtFile::open(makeBufferSource(builder.finish(manifest), "edited.zt"));
+}
+
+TEST(ZtDiff, AttributesCompareAsTheManifestHoldsThem) {
+    const auto number = edited([](nlohmann::json& m) { m["attributes"]["n"] = 42; });
+    const auto text = edited([](nlohmann::json& m) { m["attributes"]["n"] = "42"; });
+    EXPECT_TRUE(diff(number, number).all.empty());
+    const Collected c = diff(number, text);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    EXPECT_EQ(c.all[0].path, "attributes/n");
+}
+
+TEST(ZtDiff, ManifestMembersReadersDoNotUseAreCompared) {
+    const auto plain = edited([](nlohmann::json&) {});
+    const auto extra = edited([](nlohmann::json& m) {
+        m["extra"] = {1, 2};
+        m["tensors"]["x"]["note"] = "n";
+        m["tensors"]["x"]["components"]["data"]["hint"] = 7;
+    });
+    EXPECT_TRUE(diff(extra, extra).all.empty());
+    const Collected c = diff(extra, plain);
+    const auto paths = c.byPath();
+    ASSERT_EQ(c.all.size(), 2u);
+    ASSERT_TRUE(paths.contains("manifest"));
+    EXPECT_EQ(paths.at("manifest").fields.at(0).path, "$.extra");
+    ASSERT_TRUE(paths.contains("tensor/x/manifest"));
+    EXPECT_EQ(paths.at("tensor/x/manifest").fields.size(), 2u);
 }
 
 TEST(ZtDiff, AnUnreadableManifestIsAClearError) {
