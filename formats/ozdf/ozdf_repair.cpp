@@ -295,7 +295,7 @@ struct Quarantined {
 };
 
 // Whether what was read back is what was planned (comments compared without trailing blank
-// lines, which the writer adds where a header must follow; items named "" read back unnamed).
+// lines, which the writer adds where a header must follow).
 bool sameContent(const std::vector<Element>& a, const std::vector<Element>& b) {
     const auto paragraphs = [](const std::vector<ozdf::Paragraph>& x,
                                const std::vector<ozdf::Paragraph>& y) {
@@ -306,21 +306,20 @@ bool sameContent(const std::vector<Element>& a, const std::vector<Element>& b) {
         const ozdf::Trimmed t = ozdf::trimSpaces(text);
         return text.substr(0, t.end);
     };
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [&](const Element& x, const Element& y) {
-                          if (x.kind != y.kind || x.name != y.name) {
-                              return false;
-                          }
-                          if (x.kind == ElementKind::Comment) {
-                              return comment(x.text) == comment(y.text);
-                          }
-                          return paragraphs(x.paragraphs, y.paragraphs) &&
-                                 std::equal(x.items.begin(), x.items.end(), y.items.begin(),
-                                            y.items.end(), [&](const Item& i, const Item& j) {
-                                                return i.name.value_or("") == j.name.value_or("") &&
-                                                       paragraphs(i.paragraphs, j.paragraphs);
-                                            });
-                      });
+    return std::equal(
+        a.begin(), a.end(), b.begin(), b.end(), [&](const Element& x, const Element& y) {
+            if (x.kind != y.kind || x.name != y.name) {
+                return false;
+            }
+            if (x.kind == ElementKind::Comment) {
+                return comment(x.text) == comment(y.text);
+            }
+            return paragraphs(x.paragraphs, y.paragraphs) &&
+                   std::equal(x.items.begin(), x.items.end(), y.items.begin(), y.items.end(),
+                              [&](const Item& i, const Item& j) {
+                                  return i.name == j.name && paragraphs(i.paragraphs, j.paragraphs);
+                              });
+        });
 }
 
 enum class InputKind { Standalone, Directory, Corpus };
@@ -490,7 +489,7 @@ private:
                                           !e.items.empty() && !e.items[0].partFile.empty());
                     continue;
                 }
-                const auto parts = ozdf::writeParts(e);
+                const auto parts = ozdf::writeParts(e, ozdf::EmptyItemNames::Kept);
                 for (std::size_t i = 0; i < parts.size() && !changed; ++i) {
                     changed = parts[i].first != e.items[i].partFile ||
                               !sameBytes(source / e.items[i].partFile, parts[i].second);
@@ -660,12 +659,6 @@ private:
                 report_.actions.push_back(fileStep(
                     partName + ": " + text +
                         " not copied: a part holds only NAME and DATA (readers ignore the rest)",
-                    path));
-            }
-            if (itemName && itemName->empty()) {
-                report_.actions.push_back(fileStep(
-                    partName + ": the empty NAME block is not written (the item reads back " +
-                        "unnamed, as the reference's writer writes it too)",
                     path));
             }
             Item item;
@@ -847,13 +840,14 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
             corpus.documents = documents;
             ozdf::SaveOptions save;
             save.cancel = options.cancel;
+            save.emptyItemNames = ozdf::EmptyItemNames::Kept;
             try {
                 ozdf::saveCorpusToFolder(corpus, target, save);
             } catch (const ozdf::SaveCancelled&) {
                 throw RepairError("cancelled");
             }
         } else {
-            ozdf::saveDocument(documents.front(), stage);
+            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept);
         }
         throwIfCancelled(options);
         options.reportProgress(0.8, "validating");
