@@ -767,6 +767,12 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
             report.actions.push_back(fileStep(
                 name + " not copied: a part file at the top of a corpus belongs to no document",
                 path));
+        } else {
+            report.actions.push_back(
+                fileStep(name + (fs::is_directory(path, typeEc) ? "/" : "") +
+                             " not copied: it is not an OZDF document, so readers of the corpus "
+                             "skip it",
+                         path));
         }
         if (planned) {
             documents.push_back(std::move(*planned));

@@ -772,6 +772,8 @@ TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
     writeAll(corpus / "a.ozdf", "#### A\na\n\n");
     writeAll(corpus / "nested" / "b.ozdf", "#### B\nb\n\n");
     writeAll(corpus / "loose-01.ozdp", "#### DATA\nloose\n\n");
+    writeAll(corpus / "README.txt", "not a document");
+    fs::create_directories(corpus / "empty");
     writeAll(corpus / "doc" / "_metadata.ozdf", "#### [[M]]\n\n");
     writeAll(corpus / "doc" / "notes.txt", "hello");
     writeAll(corpus / "doc" / "M-01.ozdp",
@@ -781,6 +783,8 @@ TEST(OzdfRepair, WhatReadersIgnoreIsListedNotLost) {
     EXPECT_EQ(readOutput(scratch.path() / "out", true), "a.ozdf: A{a} || doc: [[M]]{n:d}");
     EXPECT_TRUE(anyContains(report.actions, "sub-folder 'nested' not copied"));
     EXPECT_TRUE(anyContains(report.actions, "loose-01.ozdp not copied"));
+    EXPECT_TRUE(anyContains(report.actions, "README.txt not copied: it is not an OZDF document"));
+    EXPECT_TRUE(anyContains(report.actions, "empty/ not copied: it is not an OZDF document"));
     EXPECT_TRUE(anyContains(report.actions, "doc/notes.txt not copied"));
     EXPECT_TRUE(anyContains(report.actions,
                             "doc/M-01.ozdp: block 'EXTRA', a comment not copied: a part holds "
