@@ -11,6 +11,7 @@
 #include "formats/common/byte_source.h"
 #include "formats/common/diagnostic.h"
 #include "ozdf_diagnostics.h"
+#include "ozdf_diff.h"
 #include "ozdf_edit.h"
 #include "ozdf_parser.h"
 #include "ozdf_save.h"
@@ -821,6 +822,26 @@ void checkOutput(InputKind kind, const fs::path& target, const std::vector<Docum
     }
 }
 
+// A document or corpus as every reader reads it (the app, strata-cli diff).
+OzdfDiffSide readAsOpened(InputKind kind, const fs::path& path) {
+    if (kind == InputKind::Corpus) {
+        return {nullptr, std::make_shared<const ozdf::Corpus>(ozdf::readCorpus(path))};
+    }
+    return {std::make_shared<const Document>(ozdf::readDocument(path)), nullptr};
+}
+
+// The planned documents as what the output will read as (checkOutput holds it to that).
+OzdfDiffSide plannedSide(InputKind kind, const OzdfDiffSide& input,
+                         const std::vector<Document>& planned) {
+    if (kind != InputKind::Corpus) {
+        return {std::make_shared<const Document>(planned.front()), nullptr};
+    }
+    auto corpus = std::make_shared<ozdf::Corpus>();
+    corpus->path = input.corpus->path;
+    corpus->documents = planned;
+    return {nullptr, std::move(corpus)};
+}
+
 void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path& folder) {
     fs::create_directory(folder);
     for (const Quarantined& q : quarantine) {
@@ -835,9 +856,9 @@ void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path&
     }
 }
 
-void writeRepaired(InputKind kind, std::vector<Document>& documents,
+void writeRepaired(InputKind kind, const fs::path& input, std::vector<Document>& documents,
                    const std::vector<Quarantined>& quarantine, const fs::path& output,
-                   const RepairOptions& options) {
+                   const RepairOptions& options, RepairReport& report) {
     runInRepairStage(output, [&](const fs::path& stage) {
         const fs::path target = stage / output.filename();
         options.reportProgress(0.6, "writing");
@@ -861,6 +882,9 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
             options.beforeOutputCheck(target);
         }
         checkOutput(kind, target, documents, options);
+        listContentDifferences(
+            *makeOzdfDiffer(readAsOpened(kind, input), readAsOpened(kind, target)), report,
+            options, {input.string()});
         const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
         if (!quarantine.empty()) {
             copyQuarantined(quarantine, quarantined);
@@ -941,8 +965,12 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
                                                        : ": " + planner.firstLoss()) +
                           "; nothing was written");
     }
+    // What strata-cli diff INPUT OUTPUT will find, known before anything is written.
+    const OzdfDiffSide inputSide = readAsOpened(kind, input);
+    listContentDifferences(*makeOzdfDiffer(inputSide, plannedSide(kind, inputSide, documents)),
+                           report, options, {input.string()});
     if (!options.dryRun) {
-        writeRepaired(kind, documents, planner.quarantine(), output, options);
+        writeRepaired(kind, input, documents, planner.quarantine(), output, options, report);
         report.written = true;
     }
     return report;
