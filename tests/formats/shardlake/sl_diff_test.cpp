@@ -174,6 +174,17 @@ TEST(ShardlakeDiff, NumbersAndVectorMetadataCompareExactly) {
     EXPECT_TRUE(diff(dir / "a", dir / "a").byPath.empty());
 }
 
+// What an interrupted save leaves beside a root's files is not part of its content.
+TEST(ShardlakeDiff, LeftoversOfInterruptedSavesAreNotCompared) {
+    Roots dir;
+    makeRoot(dir / "a");
+    makeRoot(dir / "b");
+    write(dir / "a/indexes/v1/.manifest.json.strata-0123456789ab", "half a manifest");
+    write(dir / "a/aliases/.latest.json.strata-0123456789ab", "{");
+    write(dir / "a/datasets/.d9.strata-stage-42/info.json", "{}");
+    EXPECT_TRUE(diff(dir / "a", dir / "b").byPath.empty());
+}
+
 TEST(ShardlakeDiff, RebuiltIndexesAreComparedByTheirAnswers) {
     Roots dir;
     builtRoot(dir / "a", "v1", 4, 1);
