@@ -99,6 +99,12 @@ DecodedBlock decodeBlock(const ByteSource& source, const BlockFrame& frame, Code
     return out;
 }
 
+// The metadata as the input stores it (copied unchanged: no number is re-spelt or rounded).
+std::string metadataTextOf(const Header& header, const ByteSource& source) {
+    const ByteView v = source.view(header.metadataRegion.offset, header.metadataRegion.length);
+    return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
+
 nlohmann::ordered_json metadataOf(const Header& header, const ByteSource& source) {
     const ByteView v = source.view(header.metadataRegion.offset, header.metadataRegion.length);
     auto parsed = nlohmann::ordered_json::parse(v.data(), v.data() + v.size(), nullptr, false);
@@ -398,6 +404,7 @@ RepairReport repairZsFile(const std::filesystem::path& input, const std::filesys
     try {
         WriterOptions writerOptions;
         writerOptions.codec = *header.codec;
+        writerOptions.metadataText = metadataTextOf(header, file->source());
         ZsWriter writer(stage, metadata, writerOptions);
         salvage.scan(report, &writer);
         salvage.account(report);

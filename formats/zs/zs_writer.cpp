@@ -172,7 +172,9 @@ struct ZsWriter::Compressed {
 
 ZsWriter::ZsWriter(std::filesystem::path path, const nlohmann::ordered_json& metadata,
                    WriterOptions options)
-    : path_(std::move(path)), metadata_(encodeMetadata(metadata)), options_(options) {
+    : path_(std::move(path)),
+      metadata_(options.metadataText ? *options.metadataText : encodeMetadata(metadata)),
+      options_(options) {
     if (!metadata.is_object()) {
         throw ZsWriteError("the metadata must be a JSON object");
     }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,10 @@ struct WriterOptions {
     std::uint64_t branchingFactor = 1024;
     std::uint64_t approxBlockSize = 393216;
     unsigned threads = 0;  // compression workers, 0 = one per core
+    // The metadata's text, stored as it is instead of `metadata` encoded afresh: a copy (a
+    // repair) keeps what the reference wrote, numbers Strata would write otherwise included.
+    // Must be the text of that same JSON object.
+    std::optional<std::string> metadataText;
 };
 
 // The metadata text as the reference stores it: Python's json.dumps with ensure_ascii (", " and
