@@ -883,8 +883,8 @@ void writeRepaired(InputKind kind, const fs::path& input, std::vector<Document>&
         }
         checkOutput(kind, target, documents, options);
         listContentDifferences(
-            *makeOzdfDiffer(readAsOpened(kind, input), readAsOpened(kind, target)), report,
-            options, {input.string()});
+            *makeOzdfDiffer(readAsOpened(kind, input), readAsOpened(kind, target)), report, options,
+            {input.string()});
         const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
         if (!quarantine.empty()) {
             copyQuarantined(quarantine, quarantined);
