@@ -795,20 +795,24 @@ void validate(std::unique_ptr<Validator> validator, const RepairOptions& options
     requireValidOutput(sink.diagnostics());
 }
 
-// Reads the written output back: it must validate and hold exactly what was planned.
-void checkOutput(InputKind kind, const fs::path& target, const std::vector<Document>& planned,
-                 const RepairOptions& options) {
+// Reads the written output back: it must validate and hold exactly what was planned. Returns
+// what it read.
+OzdfDiffSide checkOutput(InputKind kind, const fs::path& target,
+                         const std::vector<Document>& planned, const RepairOptions& options) {
     std::vector<Document> read;
+    OzdfDiffSide side;
     if (kind == InputKind::Corpus) {
         auto corpus = std::make_shared<ozdf::Corpus>(ozdf::readCorpus(target));
         throwIfCancelled(options);
         validate(ozdf::makeOzdfCorpusValidator(corpus), options);
         read = corpus->documents;
+        side.corpus = corpus;
     } else {
         auto document = std::make_shared<Document>(ozdf::readDocument(target));
         throwIfCancelled(options);
         validate(ozdf::makeOzdfValidator(document), options);
         read.push_back(*document);
+        side.document = document;
     }
     throwIfCancelled(options);
     const bool same = std::equal(planned.begin(), planned.end(), read.begin(), read.end(),
@@ -820,6 +824,7 @@ void checkOutput(InputKind kind, const fs::path& target, const std::vector<Docum
     if (!same) {
         throw RepairError("the repaired output does not read back as planned; nothing was written");
     }
+    return side;
 }
 
 // A document or corpus as every reader reads it (the app, strata-cli diff).
@@ -856,7 +861,10 @@ void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path&
     }
 }
 
-void writeRepaired(InputKind kind, const fs::path& input, std::vector<Document>& documents,
+// `inputSide`: the input as readers read it, when the plan lists no loss (then the output, read
+// back, is compared with it).
+void writeRepaired(InputKind kind, const fs::path& input,
+                   const std::optional<OzdfDiffSide>& inputSide, std::vector<Document>& documents,
                    const std::vector<Quarantined>& quarantine, const fs::path& output,
                    const RepairOptions& options, RepairReport& report) {
     runInRepairStage(output, [&](const fs::path& stage) {
@@ -881,10 +889,11 @@ void writeRepaired(InputKind kind, const fs::path& input, std::vector<Document>&
         if (options.beforeOutputCheck) {
             options.beforeOutputCheck(target);
         }
-        checkOutput(kind, target, documents, options);
-        listContentDifferences(
-            *makeOzdfDiffer(readAsOpened(kind, input), readAsOpened(kind, target)), report, options,
-            {input.string()});
+        const OzdfDiffSide written = checkOutput(kind, target, documents, options);
+        if (inputSide) {
+            listContentDifferences(*makeOzdfDiffer(*inputSide, written), report, options,
+                                   {input.string()});
+        }
         const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
         if (!quarantine.empty()) {
             copyQuarantined(quarantine, quarantined);
@@ -965,12 +974,21 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
                                                        : ": " + planner.firstLoss()) +
                           "; nothing was written");
     }
-    // What strata-cli diff INPUT OUTPUT will find, known before anything is written.
-    const OzdfDiffSide inputSide = readAsOpened(kind, input);
-    listContentDifferences(*makeOzdfDiffer(inputSide, plannedSide(kind, inputSide, documents)),
-                           report, options, {input.string()});
+    // What strata-cli diff INPUT OUTPUT will find, known before anything is written (only when
+    // nothing is lost: a loss says what the output lacks).
+    std::optional<OzdfDiffSide> inputSide;
+    if (report.complete()) {
+        inputSide = readAsOpened(kind, input);
+        listContentDifferences(
+            *makeOzdfDiffer(*inputSide, plannedSide(kind, *inputSide, documents)), report, options,
+            {input.string()});
+    }
+    if (!report.complete()) {
+        inputSide.reset();
+    }
     if (!options.dryRun) {
-        writeRepaired(kind, input, documents, planner.quarantine(), output, options, report);
+        writeRepaired(kind, input, inputSide, documents, planner.quarantine(), output, options,
+                      report);
         report.written = true;
     }
     return report;
