@@ -135,4 +135,74 @@ void refuseOutputInsideInput(const std::filesystem::path& input,
     }
 }
 
+namespace {
+
+// Keeps the differences of content, up to kMaxListedDifferences, and counts the rest.
+class ContentDifferences final : public DiffSink {
+public:
+    bool add(Difference d) override {
+        if (d.kind == DiffKind::Encoding) {
+            return true;
+        }
+        if (kept.size() < kMaxListedDifferences) {
+            kept.push_back(std::move(d));
+        } else {
+            ++more;
+        }
+        return true;
+    }
+    std::vector<Difference> kept;
+    std::uint64_t more = 0;
+};
+
+std::string differenceText(const Difference& d) {
+    std::string text = "the output differs from the input: " + std::string(diffKindName(d.kind)) +
+                       " " + (d.path.empty() ? std::string(".") : d.path) + ": " + d.description;
+    for (std::size_t i = 0; i < d.fields.size() && i < 3; ++i) {
+        const DiffField& f = d.fields[i];
+        text += (i == 0 ? " (" : "; ") + f.path + ": " + (f.a.empty() ? "(absent)" : f.a) + " → " +
+                (f.b.empty() ? "(absent)" : f.b);
+    }
+    return text + (d.fields.empty() ? "" : d.fields.size() > 3 ? "; …)" : ")");
+}
+
+}  // namespace
+
+void listContentDifferences(Differ& differ, RepairReport& report, const RepairOptions& options,
+                            const IdentityCheck& check) {
+    if (!report.complete()) {
+        return;
+    }
+    ContentDifferences sink;
+    DiffOptions diffOptions;
+    diffOptions.cancel = options.cancel;
+    diffOptions.quick = check.digestsChecked;
+    diffOptions.answerQueries = 0;  // content, not search quality
+    try {
+        if (differ.run(sink, diffOptions) == DiffOutcome::Cancelled) {
+            throw RepairError("cancelled; nothing was written");
+        }
+    } catch (const DiffError& e) {
+        report.losses.push_back(
+            {std::string("the output could not be compared with the input, so nothing shows "
+                         "that it holds the same: ") +
+                 e.what(),
+             Region{}});
+        return;
+    }
+    for (const Difference& d : sink.kept) {
+        RepairStep step(differenceText(d), d.a.region.valid() ? d.a.region : Region{});
+        if (!step.bytes.valid()) {
+            step.bytes.file = check.inputFile;
+        }
+        report.losses.push_back(std::move(step));
+    }
+    if (sink.more > 0) {
+        report.losses.push_back({"the output differs from the input in " +
+                                     std::to_string(sink.more) +
+                                     " more places (strata-cli diff lists them)",
+                                 Region{}});
+    }
+}
+
 }  // namespace strata

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "diff.h"
 #include "region.h"
 #include "validator.h"
 
@@ -87,6 +88,25 @@ public:
 RepairReport beginRepair(std::string itemName, const std::filesystem::path& output,
                          const RepairOptions& options,
                          const std::filesystem::path& quarantine = {});
+
+// How the identity check below compares.
+struct IdentityCheck {
+    // Named by a difference that has no bytes in the input (something only the output holds).
+    std::string inputFile;
+    // Both sides' digests are known to match their bytes: components compare by digest alone.
+    bool digestsChecked = false;
+};
+
+// The identity check of a repair that lists no loss: `differ` compares the input (A) with the
+// staged or planned output (B), and every difference of content it finds (not `encoding`)
+// becomes a loss naming its path and the input's bytes, so such a repair is never reported
+// complete (at most kMaxListedDifferences are listed; one more loss counts the rest). A
+// comparison that cannot be made is a loss too. Does nothing when the report already lists
+// losses: they say what was lost.
+void listContentDifferences(Differ& differ, RepairReport& report, const RepairOptions& options,
+                            const IdentityCheck& check = {});
+
+inline constexpr std::size_t kMaxListedDifferences = 100;
 
 // The repaired output's own validation: throws RepairError quoting its first error.
 void requireValidOutput(const std::vector<Diagnostic>& diagnostics);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace strata {
 
@@ -118,25 +119,49 @@ std::string elementClass(ElementKind kind) {
     return "element";
 }
 
+// How the elements (or list items) of one side are matched with the other's: `match` keys are
+// distinct for distinct things (no name can hold a line break), `shown` is the path a person
+// reads, which two odd names may share ("X #2" the name, and the second "X").
+struct MatchKeys {
+    std::vector<std::string> match;
+    std::vector<std::string> shown;
+};
+
 // "block TITLE", "list REFS", "comment 2" (the k-th of its name gets " #k" from the second on).
-std::vector<std::string> elementKeys(const std::vector<Element>& elements) {
+MatchKeys elementKeys(const std::vector<Element>& elements) {
     std::map<std::string, int> seen;
-    std::vector<std::string> keys;
+    MatchKeys keys;
     for (const Element& e : elements) {
         std::string base =
             elementClass(e.kind) + (e.kind == ElementKind::Comment ? "" : " " + e.name);
         const int k = ++seen[base];
+        keys.match.push_back(base + "\n" + std::to_string(k));
         if (e.kind == ElementKind::Comment) {
-            keys.push_back(base + " " + std::to_string(k));
+            keys.shown.push_back(base + " " + std::to_string(k));
         } else {
-            keys.push_back(k == 1 ? base : base + " #" + std::to_string(k));
+            keys.shown.push_back(k == 1 ? base : base + " #" + std::to_string(k));
         }
     }
     return keys;
 }
 
-std::string itemKey(const ozdf::Item& item, std::size_t index) {
-    return item.name ? "item " + *item.name : "item " + std::to_string(index + 1);
+// Named items by name and, for a repeated name, by which of that name they are ("item JOE",
+// "item JOE #2"); unnamed ones by their position in the list ("item 3").
+MatchKeys itemKeys(const std::vector<ozdf::Item>& items) {
+    std::map<std::string, int> seen;
+    MatchKeys keys;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].name) {
+            keys.match.push_back("unnamed\n" + std::to_string(i));
+            keys.shown.push_back("item " + std::to_string(i + 1));
+            continue;
+        }
+        const std::string& name = *items[i].name;
+        const int k = ++seen[name];
+        keys.match.push_back("named\n" + name + "\n" + std::to_string(k));
+        keys.shown.push_back(k == 1 ? "item " + name : "item " + name + " #" + std::to_string(k));
+    }
+    return keys;
 }
 
 class OzdfDiffer final : public Differ {
@@ -205,17 +230,18 @@ private:
 
     bool document(const std::string& key, const ozdf::Document& a, const ozdf::Document& b) {
         ++summary_.compared;
-        const auto ka = elementKeys(a.elements), kb = elementKeys(b.elements);
+        const MatchKeys ka = elementKeys(a.elements), kb = elementKeys(b.elements);
         std::map<std::string, std::size_t> posB;
-        for (std::size_t j = 0; j < kb.size(); ++j) {
-            posB.emplace(kb[j], j);
+        for (std::size_t j = 0; j < kb.match.size(); ++j) {
+            posB.emplace(kb.match[j], j);
         }
         std::vector<std::size_t> commonA, commonB;  // indices of elements on both sides
-        for (std::size_t i = 0; i < ka.size(); ++i) {
-            if (const auto it = posB.find(ka[i]); it != posB.end()) {
+        for (std::size_t i = 0; i < ka.match.size(); ++i) {
+            if (const auto it = posB.find(ka.match[i]); it != posB.end()) {
                 commonA.push_back(i);
                 commonB.push_back(it->second);
-            } else if (!element(DiffKind::Removed, key + "/" + ka[i], &a.elements[i], nullptr)) {
+            } else if (!element(DiffKind::Removed, key + "/" + ka.shown[i], &a.elements[i],
+                                nullptr)) {
                 return false;
             }
         }
@@ -223,7 +249,7 @@ private:
         for (std::size_t c = 0; c < commonA.size(); ++c) {
             const Element& ea = a.elements[commonA[c]];
             const Element& eb = b.elements[commonB[c]];
-            const std::string path = key + "/" + ka[commonA[c]];
+            const std::string path = key + "/" + ka.shown[commonA[c]];
             if (moved[c] && !movedElement(path, ea, eb, commonA[c], commonB[c])) {
                 return false;
             }
@@ -231,13 +257,10 @@ private:
                 return false;
             }
         }
-        std::map<std::string, bool> inA;
-        for (const auto& k : ka) {
-            inA[k] = true;
-        }
-        for (std::size_t j = 0; j < kb.size(); ++j) {
-            if (!inA.contains(kb[j]) &&
-                !element(DiffKind::Added, key + "/" + kb[j], nullptr, &b.elements[j])) {
+        const std::set<std::string> inA(ka.match.begin(), ka.match.end());
+        for (std::size_t j = 0; j < kb.match.size(); ++j) {
+            if (!inA.contains(kb.match[j]) &&
+                !element(DiffKind::Added, key + "/" + kb.shown[j], nullptr, &b.elements[j])) {
                 return false;
             }
         }
@@ -320,36 +343,35 @@ private:
     }
 
     void items(const Element& a, const Element& b, std::vector<DiffField>& out) const {
+        const MatchKeys ka = itemKeys(a.items), kb = itemKeys(b.items);
         std::map<std::string, std::size_t> posB;
-        for (std::size_t j = 0; j < b.items.size(); ++j) {
-            posB.emplace(itemKey(b.items[j], j), j);
+        for (std::size_t j = 0; j < kb.match.size(); ++j) {
+            posB.emplace(kb.match[j], j);
         }
         std::vector<std::size_t> order;
-        std::map<std::string, bool> inA;
         for (std::size_t i = 0; i < a.items.size(); ++i) {
-            const std::string k = itemKey(a.items[i], i);
-            inA[k] = true;
-            const auto it = posB.find(k);
+            const auto it = posB.find(ka.match[i]);
             if (it == posB.end()) {
-                out.push_back(
-                    {k, DiffKind::Removed, cut(joinedParagraphs(a.items[i].paragraphs)), ""});
+                out.push_back({ka.shown[i], DiffKind::Removed,
+                               cut(joinedParagraphs(a.items[i].paragraphs)), ""});
                 continue;
             }
             order.push_back(it->second);
-            paragraphs(a.items[i].paragraphs, b.items[it->second].paragraphs, k + "/", out);
+            paragraphs(a.items[i].paragraphs, b.items[it->second].paragraphs, ka.shown[i] + "/",
+                       out);
         }
         const std::vector<bool> moved = outOfOrder(order);
         for (std::size_t c = 0; c < order.size(); ++c) {
             if (moved[c]) {
-                out.push_back({itemKey(b.items[order[c]], order[c]), DiffKind::Moved, "",
+                out.push_back({kb.shown[order[c]], DiffKind::Moved, "",
                                "position " + std::to_string(order[c] + 1)});
             }
         }
+        const std::set<std::string> inA(ka.match.begin(), ka.match.end());
         for (std::size_t j = 0; j < b.items.size(); ++j) {
-            const std::string k = itemKey(b.items[j], j);
-            if (!inA.contains(k)) {
-                out.push_back(
-                    {k, DiffKind::Added, "", cut(joinedParagraphs(b.items[j].paragraphs))});
+            if (!inA.contains(kb.match[j])) {
+                out.push_back({kb.shown[j], DiffKind::Added, "",
+                               cut(joinedParagraphs(b.items[j].paragraphs))});
             }
         }
     }

@@ -11,6 +11,7 @@
 #include "formats/common/byte_source.h"
 #include "formats/common/diagnostic.h"
 #include "ozdf_diagnostics.h"
+#include "ozdf_diff.h"
 #include "ozdf_edit.h"
 #include "ozdf_parser.h"
 #include "ozdf_save.h"
@@ -295,7 +296,7 @@ struct Quarantined {
 };
 
 // Whether what was read back is what was planned (comments compared without trailing blank
-// lines, which the writer adds where a header must follow; items named "" read back unnamed).
+// lines, which the writer adds where a header must follow).
 bool sameContent(const std::vector<Element>& a, const std::vector<Element>& b) {
     const auto paragraphs = [](const std::vector<ozdf::Paragraph>& x,
                                const std::vector<ozdf::Paragraph>& y) {
@@ -306,21 +307,20 @@ bool sameContent(const std::vector<Element>& a, const std::vector<Element>& b) {
         const ozdf::Trimmed t = ozdf::trimSpaces(text);
         return text.substr(0, t.end);
     };
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [&](const Element& x, const Element& y) {
-                          if (x.kind != y.kind || x.name != y.name) {
-                              return false;
-                          }
-                          if (x.kind == ElementKind::Comment) {
-                              return comment(x.text) == comment(y.text);
-                          }
-                          return paragraphs(x.paragraphs, y.paragraphs) &&
-                                 std::equal(x.items.begin(), x.items.end(), y.items.begin(),
-                                            y.items.end(), [&](const Item& i, const Item& j) {
-                                                return i.name.value_or("") == j.name.value_or("") &&
-                                                       paragraphs(i.paragraphs, j.paragraphs);
-                                            });
-                      });
+    return std::equal(
+        a.begin(), a.end(), b.begin(), b.end(), [&](const Element& x, const Element& y) {
+            if (x.kind != y.kind || x.name != y.name) {
+                return false;
+            }
+            if (x.kind == ElementKind::Comment) {
+                return comment(x.text) == comment(y.text);
+            }
+            return paragraphs(x.paragraphs, y.paragraphs) &&
+                   std::equal(x.items.begin(), x.items.end(), y.items.begin(), y.items.end(),
+                              [&](const Item& i, const Item& j) {
+                                  return i.name == j.name && paragraphs(i.paragraphs, j.paragraphs);
+                              });
+        });
 }
 
 enum class InputKind { Standalone, Directory, Corpus };
@@ -490,7 +490,7 @@ private:
                                           !e.items.empty() && !e.items[0].partFile.empty());
                     continue;
                 }
-                const auto parts = ozdf::writeParts(e);
+                const auto parts = ozdf::writeParts(e, ozdf::EmptyItemNames::Kept);
                 for (std::size_t i = 0; i < parts.size() && !changed; ++i) {
                     changed = parts[i].first != e.items[i].partFile ||
                               !sameBytes(source / e.items[i].partFile, parts[i].second);
@@ -662,12 +662,6 @@ private:
                         " not copied: a part holds only NAME and DATA (readers ignore the rest)",
                     path));
             }
-            if (itemName && itemName->empty()) {
-                report_.actions.push_back(fileStep(
-                    partName + ": the empty NAME block is not written (the item reads back " +
-                        "unnamed, as the reference's writer writes it too)",
-                    path));
-            }
             Item item;
             item.name = std::move(itemName);
             item.paragraphs = std::move(*data);
@@ -774,6 +768,12 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
             report.actions.push_back(fileStep(
                 name + " not copied: a part file at the top of a corpus belongs to no document",
                 path));
+        } else {
+            report.actions.push_back(
+                fileStep(name + (fs::is_directory(path, typeEc) ? "/" : "") +
+                             " not copied: it is not an OZDF document, so readers of the corpus "
+                             "skip it",
+                         path));
         }
         if (planned) {
             documents.push_back(std::move(*planned));
@@ -795,20 +795,24 @@ void validate(std::unique_ptr<Validator> validator, const RepairOptions& options
     requireValidOutput(sink.diagnostics());
 }
 
-// Reads the written output back: it must validate and hold exactly what was planned.
-void checkOutput(InputKind kind, const fs::path& target, const std::vector<Document>& planned,
-                 const RepairOptions& options) {
+// Reads the written output back: it must validate and hold exactly what was planned. Returns
+// what it read.
+OzdfDiffSide checkOutput(InputKind kind, const fs::path& target,
+                         const std::vector<Document>& planned, const RepairOptions& options) {
     std::vector<Document> read;
+    OzdfDiffSide side;
     if (kind == InputKind::Corpus) {
         auto corpus = std::make_shared<ozdf::Corpus>(ozdf::readCorpus(target));
         throwIfCancelled(options);
         validate(ozdf::makeOzdfCorpusValidator(corpus), options);
         read = corpus->documents;
+        side.corpus = corpus;
     } else {
         auto document = std::make_shared<Document>(ozdf::readDocument(target));
         throwIfCancelled(options);
         validate(ozdf::makeOzdfValidator(document), options);
         read.push_back(*document);
+        side.document = document;
     }
     throwIfCancelled(options);
     const bool same = std::equal(planned.begin(), planned.end(), read.begin(), read.end(),
@@ -820,6 +824,27 @@ void checkOutput(InputKind kind, const fs::path& target, const std::vector<Docum
     if (!same) {
         throw RepairError("the repaired output does not read back as planned; nothing was written");
     }
+    return side;
+}
+
+// A document or corpus as every reader reads it (the app, strata-cli diff).
+OzdfDiffSide readAsOpened(InputKind kind, const fs::path& path) {
+    if (kind == InputKind::Corpus) {
+        return {nullptr, std::make_shared<const ozdf::Corpus>(ozdf::readCorpus(path))};
+    }
+    return {std::make_shared<const Document>(ozdf::readDocument(path)), nullptr};
+}
+
+// The planned documents as what the output will read as (checkOutput holds it to that).
+OzdfDiffSide plannedSide(InputKind kind, const OzdfDiffSide& input,
+                         const std::vector<Document>& planned) {
+    if (kind != InputKind::Corpus) {
+        return {std::make_shared<const Document>(planned.front()), nullptr};
+    }
+    auto corpus = std::make_shared<ozdf::Corpus>();
+    corpus->path = input.corpus->path;
+    corpus->documents = planned;
+    return {nullptr, std::move(corpus)};
 }
 
 void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path& folder) {
@@ -836,9 +861,12 @@ void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path&
     }
 }
 
-void writeRepaired(InputKind kind, std::vector<Document>& documents,
+// `inputSide`: the input as readers read it, when the plan lists no loss (then the output, read
+// back, is compared with it).
+void writeRepaired(InputKind kind, const fs::path& input,
+                   const std::optional<OzdfDiffSide>& inputSide, std::vector<Document>& documents,
                    const std::vector<Quarantined>& quarantine, const fs::path& output,
-                   const RepairOptions& options) {
+                   const RepairOptions& options, RepairReport& report) {
     runInRepairStage(output, [&](const fs::path& stage) {
         const fs::path target = stage / output.filename();
         options.reportProgress(0.6, "writing");
@@ -847,20 +875,25 @@ void writeRepaired(InputKind kind, std::vector<Document>& documents,
             corpus.documents = documents;
             ozdf::SaveOptions save;
             save.cancel = options.cancel;
+            save.emptyItemNames = ozdf::EmptyItemNames::Kept;
             try {
                 ozdf::saveCorpusToFolder(corpus, target, save);
             } catch (const ozdf::SaveCancelled&) {
                 throw RepairError("cancelled");
             }
         } else {
-            ozdf::saveDocument(documents.front(), stage);
+            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept);
         }
         throwIfCancelled(options);
         options.reportProgress(0.8, "validating");
         if (options.beforeOutputCheck) {
             options.beforeOutputCheck(target);
         }
-        checkOutput(kind, target, documents, options);
+        const OzdfDiffSide written = checkOutput(kind, target, documents, options);
+        if (inputSide) {
+            listContentDifferences(*makeOzdfDiffer(*inputSide, written), report, options,
+                                   {input.string()});
+        }
         const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
         if (!quarantine.empty()) {
             copyQuarantined(quarantine, quarantined);
@@ -941,8 +974,21 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
                                                        : ": " + planner.firstLoss()) +
                           "; nothing was written");
     }
+    // What strata-cli diff INPUT OUTPUT will find, known before anything is written (only when
+    // nothing is lost: a loss says what the output lacks).
+    std::optional<OzdfDiffSide> inputSide;
+    if (report.complete()) {
+        inputSide = readAsOpened(kind, input);
+        listContentDifferences(
+            *makeOzdfDiffer(*inputSide, plannedSide(kind, *inputSide, documents)), report, options,
+            {input.string()});
+    }
+    if (!report.complete()) {
+        inputSide.reset();
+    }
     if (!options.dryRun) {
-        writeRepaired(kind, documents, planner.quarantine(), output, options);
+        writeRepaired(kind, input, inputSide, documents, planner.quarantine(), output, options,
+                      report);
         report.written = true;
     }
     return report;

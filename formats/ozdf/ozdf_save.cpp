@@ -32,7 +32,8 @@ struct DocumentPlan {
     std::set<std::string> partKeys;  // new and previous
 };
 
-DocumentPlan planDocument(const Document& document, const DocumentFootprint* previous) {
+DocumentPlan planDocument(const Document& document, const DocumentFootprint* previous,
+                          EmptyItemNames emptyNames) {
     DocumentPlan plan;
     plan.document = &document;
     std::string text = writeDocumentText(document);
@@ -45,7 +46,7 @@ DocumentPlan planDocument(const Document& document, const DocumentFootprint* pre
             continue;
         }
         plan.partKeys.insert(partFileKey(element.name));
-        for (auto& [name, contents] : writeParts(element)) {
+        for (auto& [name, contents] : writeParts(element, emptyNames)) {
             plan.files.push_back({std::move(name), std::move(contents)});
         }
     }
@@ -226,7 +227,8 @@ void execute(const DocumentPlan& plan, const fs::path& folder, const WriteMode& 
 }
 
 std::vector<DocumentPlan> planCorpus(const Corpus& corpus,
-                                     const std::vector<DocumentFootprint>& previous) {
+                                     const std::vector<DocumentFootprint>& previous,
+                                     EmptyItemNames emptyNames) {
     std::set<std::string> names;
     std::map<std::pair<std::string, bool>, const DocumentFootprint*> previousByName;
     for (const DocumentFootprint& p : previous) {
@@ -243,8 +245,9 @@ std::vector<DocumentPlan> planCorpus(const Corpus& corpus,
     }
     // Writing the text is most of a save's work, and documents are independent.
     std::vector<DocumentPlan> plans(corpus.documents.size());
-    forEachIndex(plans.size(), kDocumentThreads,
-                 [&](std::size_t i) { plans[i] = planDocument(corpus.documents[i], before[i]); });
+    forEachIndex(plans.size(), kDocumentThreads, [&](std::size_t i) {
+        plans[i] = planDocument(corpus.documents[i], before[i], emptyNames);
+    });
     return plans;
 }
 
@@ -293,7 +296,7 @@ std::vector<DocumentFootprint> footprintsOf(const Corpus& corpus) {
 SaveReport saveDocumentInPlace(const Document& document, const fs::path& folder,
                                const DocumentFootprint* previous, const SaveOptions& options) {
     checkFileName(document.filename);
-    const DocumentPlan plan = planDocument(document, previous);
+    const DocumentPlan plan = planDocument(document, previous, options.emptyItemNames);
     SaveReport out;
     execute(plan, folder, WriteMode{options.dryRun}, out);
     if (previous != nullptr && (previous->filename != document.filename ||
@@ -310,7 +313,7 @@ SaveReport saveDocumentInPlace(const Document& document, const fs::path& folder,
 SaveReport saveCorpusInPlace(const Corpus& corpus, const fs::path& folder,
                              const std::vector<DocumentFootprint>& previous,
                              const SaveOptions& options) {
-    const std::vector<DocumentPlan> plans = planCorpus(corpus, previous);
+    const std::vector<DocumentPlan> plans = planCorpus(corpus, previous, options.emptyItemNames);
     // A document whose name now belongs to a document of the other kind must go first.
     std::set<std::pair<std::string, bool>> kept;
     for (const Document& document : corpus.documents) {
@@ -370,7 +373,7 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
     if (fs::exists(folder, ec) && (!fs::is_directory(folder, ec) || !fs::is_empty(folder, ec))) {
         throw WriteError(folder.string() + " exists and is not an empty folder");
     }
-    const std::vector<DocumentPlan> plans = planCorpus(corpus, {});
+    const std::vector<DocumentPlan> plans = planCorpus(corpus, {}, options.emptyItemNames);
     const bool created = !fs::exists(folder, ec);
     if (!options.dryRun) {
         fs::create_directories(folder, ec);

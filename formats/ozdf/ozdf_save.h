@@ -14,6 +14,7 @@
 
 #include "formats/common/validator.h"
 #include "ozdf_document.h"
+#include "ozdf_writer.h"
 
 namespace strata::ozdf {
 
@@ -37,6 +38,8 @@ struct SaveOptions {
     // before each document; once cancelled, the save removes what it wrote and throws
     // SaveCancelled.
     const CancelToken* cancel = nullptr;
+    // Items named "" keep their empty NAME block (see EmptyItemNames).
+    EmptyItemNames emptyItemNames = EmptyItemNames::AsTheReference;
 };
 
 class SaveCancelled : public std::runtime_error {

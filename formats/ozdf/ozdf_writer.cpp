@@ -265,7 +265,8 @@ std::string writeDocumentText(const Document& document) {
     return out;
 }
 
-std::vector<std::pair<std::string, std::string>> writeParts(const Element& externalList) {
+std::vector<std::pair<std::string, std::string>> writeParts(const Element& externalList,
+                                                            EmptyItemNames emptyNames) {
     std::vector<std::pair<std::string, std::string>> parts;
     const std::string key = partFileKey(externalList.name);
     const std::size_t count = externalList.items.size();
@@ -278,6 +279,8 @@ std::vector<std::pair<std::string, std::string>> writeParts(const Element& exter
         if (item.name && !item.name->empty()) {
             checkPartItemName(*item.name);
             text += "#### NAME\n" + *item.name + "\n\n";
+        } else if (item.name && emptyNames == EmptyItemNames::Kept) {
+            text += "#### NAME\n\n";
         }
         text += "#### DATA\n";
         for (std::size_t p = 0; p < item.paragraphs.size(); ++p) {
@@ -291,7 +294,8 @@ std::vector<std::pair<std::string, std::string>> writeParts(const Element& exter
     return parts;
 }
 
-void saveDocument(const Document& document, const std::filesystem::path& folder) {
+void saveDocument(const Document& document, const std::filesystem::path& folder,
+                  EmptyItemNames emptyNames) {
     const std::string text = writeDocumentText(document);
     if (!document.isDirectory) {
         writeFileAtomically(folder / document.filename, text);
@@ -304,7 +308,7 @@ void saveDocument(const Document& document, const std::filesystem::path& folder)
         if (element.kind != ElementKind::ExternalList) {
             continue;
         }
-        for (const auto& [name, contents] : writeParts(element)) {
+        for (const auto& [name, contents] : writeParts(element, emptyNames)) {
             writeFileAtomically(target / name, contents);
         }
     }

@@ -29,12 +29,19 @@ std::string wrapParagraph(std::string_view paragraph);
 // The text of a standalone document, or of `_metadata.ozdf` for a directory document.
 std::string writeDocumentText(const Document& document);
 
+// An item named "" (a part whose NAME block is empty) and an unnamed item read differently. The
+// reference's writer writes both without a NAME block (the name "" is lost), and so does Strata's
+// by default; a copy that must read back the same (a repair) keeps the empty NAME block.
+enum class EmptyItemNames { AsTheReference, Kept };
+
 // The part files of an external list: (file name, contents), numbered 1..n with at least two
 // digits.
-std::vector<std::pair<std::string, std::string>> writeParts(const Element& externalList);
+std::vector<std::pair<std::string, std::string>> writeParts(
+    const Element& externalList, EmptyItemNames emptyNames = EmptyItemNames::AsTheReference);
 
 // Writes `document` into `folder`: a `<filename>` file, or a `<filename>/` folder with
 // `_metadata.ozdf` and the parts. Each file is written to a temporary name and renamed.
-void saveDocument(const Document& document, const std::filesystem::path& folder);
+void saveDocument(const Document& document, const std::filesystem::path& folder,
+                  EmptyItemNames emptyNames = EmptyItemNames::AsTheReference);
 
 }  // namespace strata::ozdf

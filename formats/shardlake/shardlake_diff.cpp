@@ -53,6 +53,15 @@ std::vector<float> valuesAt(const ByteSourcePtr& source, const VectorLine& line)
     return values;
 }
 
+std::string textOf(const ByteView& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size());
+}
+
+// A JSON document with its numbers as written (json_diff.h).
+std::optional<nlohmann::json> parseWhole(const ByteSource& source) {
+    return parseJsonExact(textOf(source.view(0, source.size())));
+}
+
 std::string formatDistance(double d) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.6g", d);
@@ -341,8 +350,15 @@ private:
         return d;
     }
 
+    // What an interrupted save leaves (`.NAME.strata-…`) is not part of a root's content.
+    static bool saveLeftover(const std::string& name) {
+        return name.starts_with('.') && name.find(".strata-") != std::string::npos;
+    }
+
     static std::vector<std::string> names(const Store& s, const char* folder, bool files) {
-        return files ? s.files(folder) : s.folders(folder);
+        std::vector<std::string> out = files ? s.files(folder) : s.folders(folder);
+        std::erase_if(out, saveLeftover);
+        return out;
     }
 
     DiffOutcome compareSection(const std::string& folder, bool files) {
@@ -385,11 +401,15 @@ private:
         std::set<std::string> files;
         for (const auto& [s, k] : {std::pair{a_.get(), key}, std::pair{b_.get(), keyB(key)}}) {
             for (const auto& f : s->files(k)) {
-                files.insert(f);
+                if (!saveLeftover(f)) {
+                    files.insert(f);
+                }
             }
             for (const auto& sub : s->folders(k)) {
                 for (const auto& f : s->files(k + "/" + sub)) {
-                    files.insert(sub + "/" + f);
+                    if (!saveLeftover(sub) && !saveLeftover(f)) {
+                        files.insert(sub + "/" + f);
+                    }
                 }
             }
         }
@@ -461,26 +481,21 @@ private:
         if (!both) {
             return true;
         }
-        auto parse = [](const ByteSourcePtr& s) {
-            const ByteView v = s->view(0, s->size());
-            return nlohmann::json::parse(v.data(), v.data() + v.size(), nullptr, false);
-        };
-        const nlohmann::json ja = parse(sa), jb = parse(sb);
+        const auto ja = parseWhole(*sa), jb = parseWhole(*sb);
         Difference d;
         d.kind = DiffKind::Changed;
         d.path = path;
         d.a.region = Region{sa.get(), 0, sa->size()};
         d.b.region = Region{sb.get(), 0, sb->size()};
         std::size_t more = 0;
-        if (ja.is_discarded() || jb.is_discarded()) {
+        if (!ja || !jb) {
             if (sameBytes(*sa, *sb)) {
                 return true;
             }
-            d.description =
-                "bytes differ (" + std::string(ja.is_discarded() ? "A" : "B") + " is not JSON)";
+            d.description = "bytes differ (" + std::string(!ja ? "A" : "B") + " is not JSON)";
             return put(std::move(d));
         }
-        diffJsonValues(ja, jb, "$", d.fields, more, options_->maxValueChars);
+        diffJsonValues(*ja, *jb, "$", d.fields, more, options_->maxValueChars);
         if (d.fields.empty()) {
             if (sameBytes(*sa, *sb)) {
                 return true;
@@ -559,14 +574,24 @@ private:
     bool sameVector(const std::string& path, const VectorLine& la, const ByteSourcePtr& sa,
                     const VectorLine& lb, const ByteSourcePtr& sb) {
         const auto x = valuesAt(sa, la), y = valuesAt(sb, lb);
-        if (x == y) {
-            return true;
-        }
         Difference d;
         d.kind = DiffKind::Changed;
         d.path = path + "/" + std::to_string(la.id);
         d.a.region = Region{sa.get(), la.offset, la.length};
         d.b.region = Region{sb.get(), lb.offset, lb.length};
+        if (textOf(sa->view(la.offset, la.length)) != textOf(sb->view(lb.offset, lb.length))) {
+            metadataFields(lineRest(sa, la), lineRest(sb, lb), d.fields);
+        }
+        if (x == y) {
+            if (d.fields.empty()) {
+                return true;
+            }
+            d.description = "vector " + std::to_string(la.id) + ": the same values, " +
+                            std::to_string(d.fields.size()) + " other value" +
+                            (d.fields.size() == 1 ? "" : "s") + " differ (" +
+                            d.fields.front().path + (d.fields.size() > 1 ? ", ..." : "") + ")";
+            return put(std::move(d));
+        }
         if (x.size() != y.size()) {
             d.description = "vector " + std::to_string(la.id) + ": " + std::to_string(x.size()) +
                             " dimensions in A, " + std::to_string(y.size()) + " in B";
@@ -581,8 +606,29 @@ private:
         }
         const std::string l2 = formatDistance(std::sqrt(sum));
         d.description = "vector " + std::to_string(la.id) + " changed, L2 distance " + l2;
-        d.fields.push_back({"l2_distance", DiffKind::Changed, "", l2});
+        d.fields.insert(d.fields.begin(), {"l2_distance", DiffKind::Changed, "", l2});
         return put(std::move(d));
+    }
+
+    // A line's members other than its id and values (its metadata, numbers as written); empty
+    // when the line is not a JSON object.
+    static std::optional<nlohmann::json> lineRest(const ByteSourcePtr& s, const VectorLine& l) {
+        auto v = parseJsonExact(textOf(s->view(l.offset, l.length)));
+        if (!v || !v->is_object()) {
+            return std::nullopt;
+        }
+        for (const char* key : {"id", "data", "vector"}) {
+            v->erase(key);
+        }
+        return v;
+    }
+
+    void metadataFields(const std::optional<nlohmann::json>& a,
+                        const std::optional<nlohmann::json>& b, std::vector<DiffField>& out) const {
+        if (a && b) {
+            std::size_t more = 0;
+            diffJsonValues(*a, *b, "$", out, more, options_->maxValueChars);
+        }
     }
 
     std::shared_ptr<const Store> a_, b_;

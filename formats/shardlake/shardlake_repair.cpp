@@ -3,6 +3,8 @@
 // into a stage, validated, and published.
 #include "shardlake_repair.h"
 
+#include "formats/common/json_diff.h"
+#include "shardlake_diff.h"
 #include "shardlake_repair_parts.h"
 
 namespace strata {
@@ -36,14 +38,9 @@ void repairAlias(Context& ctx, const std::string& file) {
                            [&](const KeptIndex& k) { return k.version == version; });
     };
     if (doc && !target.empty() && written(target)) {
-        if (stringAt(*doc, "alias") == name) {
-            ctx.add({key, source, {}, {}, 0, 0, {}, {}});
-        } else {
-            ctx.action(key + ": rewritten with \"alias\": \"" + name +
-                           "\" (lookups go by the file's name)",
-                       wholeOf(source));
-            ctx.add({key, nullptr, aliasFileText(name, target), {}, 0, 0, {}, {}});
-        }
+        // Copied as it is, an `alias` field other than the file's name included: lookups go by
+        // the name, and the field is the file's content all the same.
+        ctx.add({key, source, {}, {}, 0, 0, {}, {}});
         return;
     }
     const std::string why = !doc ? std::string("the file is not a JSON object")
@@ -80,6 +77,122 @@ void repairAlias(Context& ctx, const std::string& file) {
              wholeOf(source));
 }
 
+// --- what the output holds otherwise than the input ---------------------------------------
+
+// The files Strata's comparison of two roots looks at: aliases, and each dataset's and index
+// version's files down to one sub-folder (shards/), but no leftover of an interrupted save.
+std::vector<std::string> comparedKeys(const Store& store) {
+    std::vector<std::string> keys;
+    for (const std::string& file : store.files("aliases")) {
+        if (!isLeftoverName(file)) {
+            keys.push_back("aliases/" + file);
+        }
+    }
+    for (const char* section : {"datasets", "indexes"}) {
+        for (const std::string& name : store.folders(section)) {
+            const std::string folder = std::string(section) + "/" + name;
+            if (isLeftoverName(name)) {
+                continue;
+            }
+            for (const std::string& file : store.files(folder)) {
+                if (!isLeftoverName(file)) {
+                    keys.push_back(folder + "/" + file);
+                }
+            }
+            for (const std::string& sub : store.folders(folder)) {
+                for (const std::string& file : store.files(folder + "/" + sub)) {
+                    if (!isLeftoverName(sub) && !isLeftoverName(file)) {
+                        keys.push_back(folder + "/" + sub + "/" + file);
+                    }
+                }
+            }
+        }
+    }
+    return keys;
+}
+
+bool sameJson(const ByteSource& source, const std::string& text) {
+    const auto a = parseJsonExact(textOf(source));
+    const auto b = parseJsonExact(text);
+    return a && b && sameJsonValue(*a, *b);
+}
+
+// The dataset, index version or alias folder a key belongs to ("indexes/v1", "aliases").
+std::string folderOf(const std::string& key) {
+    const std::size_t first = key.find('/');
+    if (key.starts_with("aliases/")) {
+        return "aliases";
+    }
+    const std::size_t second = key.find('/', first + 1);
+    return key.substr(0, second);
+}
+
+// What happens to input file `key` in the plan; empty when the output holds it unchanged.
+std::string fateOf(const std::string& key, const ByteSourcePtr& source,
+                   const std::map<std::string, const OutFile*>& planned) {
+    const auto it = planned.find(key);
+    if (it == planned.end()) {
+        return "not in the output";
+    }
+    const OutFile& file = *it->second;
+    if (file.copy == source) {
+        return {};
+    }
+    const bool text = !file.copy && !file.generate && file.runs.empty();
+    if (key.ends_with(".json") && text && sameJson(*source, file.text)) {
+        return {};  // the same JSON written otherwise: storage, not content
+    }
+    return "written with other content";
+}
+
+// Every file of the input that the output does not hold as it was, and every file it adds, that
+// no loss names yet: the output's content differs there, so the repair is not complete. One
+// loss per dataset, index version or the aliases.
+void listChangedFiles(Context& ctx) {
+    const Store& in = *ctx.store;
+    std::map<std::string, const OutFile*> planned;
+    for (const OutFile& f : ctx.files) {
+        planned.emplace(f.key, &f);
+    }
+    std::set<std::string> named;
+    for (const RepairStep& l : ctx.report.losses) {
+        named.insert(l.bytes.file);
+    }
+    std::map<std::string, std::vector<std::string>> fates;
+    std::map<std::string, Region> firstBytes;
+    std::set<std::string> inInput;
+    for (const std::string& key : comparedKeys(in)) {
+        inInput.insert(key);
+        const ByteSourcePtr source = in.source(key);
+        if (!source || named.contains(source->name())) {
+            continue;
+        }
+        const std::string fate = fateOf(key, source, planned);
+        if (!fate.empty()) {
+            const std::string folder = folderOf(key);
+            fates[folder].push_back(key.substr(folder.size() + 1) + " (" + fate + ")");
+            firstBytes.emplace(folder, wholeOf(source));
+        }
+    }
+    for (const auto& [key, file] : planned) {
+        const bool compared = key.starts_with("aliases/") || key.starts_with("datasets/") ||
+                              key.starts_with("indexes/");
+        if (compared && !inInput.contains(key)) {
+            fates[folderOf(key)].push_back(key.substr(folderOf(key).size() + 1) +
+                                           " (only in the output)");
+        }
+    }
+    for (const auto& [folder, list] : fates) {
+        std::string joined;
+        for (const std::string& f : list) {
+            joined += (joined.empty() ? "" : ", ") + f;
+        }
+        const auto bytes = firstBytes.find(folder);
+        ctx.loss(folder + ": the output's files differ from the input's: " + joined,
+                 bytes == firstBytes.end() ? Region{} : bytes->second);
+    }
+}
+
 // --- the whole root --------------------------------------------------------------------------
 
 void requireRoot(const fs::path& input) {
@@ -105,6 +218,26 @@ void requireRoot(const fs::path& input) {
     }
 }
 
+// The output's diagnostics but the errors of required manifest fields the plan left absent
+// because they could not be read (each a loss already).
+std::vector<Diagnostic> unexpectedErrors(const Context& ctx, const std::vector<Diagnostic>& all) {
+    std::vector<Diagnostic> out;
+    for (const Diagnostic& d : all) {
+        bool planned = false;
+        for (const auto& [key, fields] : ctx.absentFields) {
+            for (const std::string& field : fields) {
+                planned = planned || (d.code == "SL-MANIFEST" &&
+                                      d.message == "missing field `" + field + "`" &&
+                                      d.fileName().ends_with("/" + key));
+            }
+        }
+        if (!planned) {
+            out.push_back(d);
+        }
+    }
+    return out;
+}
+
 void writeAndPublish(Context& ctx, const fs::path& output) {
     runInRepairStage(output, [&](const fs::path& stage) {
         for (const char* folder : {"datasets", "indexes", "aliases"}) {
@@ -122,7 +255,9 @@ void writeAndPublish(Context& ctx, const fs::path& output) {
         validation.cancel = ctx.options.cancel;
         makeShardlakeValidator(store, {ValidationScope::Root, {}, nullptr})->run(sink, validation);
         ctx.checkCancel();
-        requireValidOutput(sink.diagnostics());
+        requireValidOutput(unexpectedErrors(ctx, sink.diagnostics()));
+        listContentDifferences(*makeShardlakeDiffer(ctx.store, store), ctx.report, ctx.options,
+                               {ctx.store->root().string()});
         store.reset();
         publishRepairFolder(stage, output);
     });
@@ -139,7 +274,7 @@ RepairReport repairShardlakeRoot(const std::filesystem::path& input,
     RepairReport report = beginRepair("vectors", output, options);
     requireRoot(input);
     refuseOutputInsideInput(input, output);
-    Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}, {}};
+    Context ctx{std::make_shared<const Store>(input), options, report, {}, {}, {}, {}, {}, {}, {}};
     const Store& in = *ctx.store;
     std::size_t indexCount = 0;
     try {
@@ -194,6 +329,7 @@ RepairReport repairShardlakeRoot(const std::filesystem::path& input,
         throw RepairError(input.string() +
                           ": nothing to recover (no index and no readable dataset)");
     }
+    listChangedFiles(ctx);
     if (!options.dryRun) {
         writeAndPublish(ctx, output);
         report.written = true;

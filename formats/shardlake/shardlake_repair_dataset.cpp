@@ -438,13 +438,9 @@ void repairDataset(Context& ctx, const std::string& name) {
             rebuilt[key] = value;
         }
     };
-    if (!unsignedAt(rebuilt, "manifest_version")) {
-        set("manifest_version", 1);
-    }
+    // manifest_version and embedding_version are kept as read, or left out (both optional):
+    // nothing else records them.
     set("dataset_version", name);
-    if (stringAt(rebuilt, "embedding_version").empty()) {
-        set("embedding_version", name);
-    }
     set("dims", dims);
     if (rebuilt.contains("count")) {
         rebuilt.erase("count");

@@ -2,6 +2,8 @@
 // checked and vouched for, records dropped, shards renumbered, files and manifest planned.
 #include "shardlake_repair_parts.h"
 
+#include "formats/common/json_diff.h"
+
 namespace strata::shardlake::repair {
 
 namespace {
@@ -106,6 +108,10 @@ private:
     void dropRecords(Candidate& c, std::uint64_t first, std::uint64_t n, const std::string& why);
     void loseShard(Candidate& c, const std::string& why);
     void write();
+    void keepBuildMetadata(ojson& m);
+    void keepOrphans(const std::vector<const Candidate*>& orphans);
+    void leaveAbsent(ojson& object, const char* key, const std::string& path);
+    void listManifestChanges(const std::string& written);
     std::size_t indexOf(const Candidate& c) const {
         return static_cast<std::size_t>(&c - candidates_.data());
     }
@@ -164,17 +170,39 @@ bool IndexRepair::readManifest() {
         return true;
     }
     salvaged_ = true;
-    if (auto partial = salvagePrefix(text)) {
+    if (auto members = salvageByLayout(text)) {
+        ctx_.action("index " + v_ + ": manifest.json is not valid JSON; " +
+                        plural(members->value.size(), "field was", "fields were") +
+                        " read member by member, what cannot be read is rebuilt from the shard "
+                        "files where they record it",
+                    wholeOf(manifestSource_));
+        for (const LostMember& lost : members->lost) {
+            ctx_.loss("index " + v_ + ": manifest.json: " +
+                          (lost.path.empty()
+                               ? std::string("the text is cut short; whatever followed is lost")
+                               : "`" + lost.path + "` cannot be read (its value is not kept)"),
+                      Region{manifestSource_.get(), lost.offset, lost.length});
+        }
+        manifest_ = std::move(members->value);
+    } else if (std::size_t readUpTo = 0; auto partial = salvagePrefix(text, &readUpTo)) {
         ctx_.action("index " + v_ + ": manifest.json is not valid JSON; its first " +
                         plural(partial->size(), "field", "fields") +
-                        " were read, the rest is rebuilt from the shard files",
+                        " were read, the rest is rebuilt from the shard files where they "
+                        "record it",
                     wholeOf(manifestSource_));
+        ctx_.loss("index " + v_ + ": manifest.json: the fields after its first " +
+                      plural(partial->size(), "field", "fields") +
+                      " cannot be read (their values are not kept)",
+                  Region{manifestSource_.get(), readUpTo, text.size() - readUpTo});
         manifest_ = std::move(partial);
     } else {
         ctx_.action("index " + v_ +
                         ": manifest.json is not valid JSON and no field of it can be read; the "
                         "manifest is rebuilt from the shard files",
                     wholeOf(manifestSource_));
+        ctx_.loss(
+            "index " + v_ + ": manifest.json: no field can be read (their values are not kept)",
+            wholeOf(manifestSource_));
         manifest_ = ojson::object();
     }
     return true;
@@ -1062,12 +1090,15 @@ void IndexRepair::write() {
     if (stringAt(m, "embedding_version").empty()) {
         const std::string embedding =
             stringAt(ctx_.datasetInfo[datasetVersion_], "embedding_version");
-        set("embedding_version", embedding.empty() ? datasetVersion_ : embedding,
-            "from the dataset");
+        if (embedding.empty()) {
+            leaveAbsent(m, "embedding_version", "embedding_version");
+        } else {
+            set("embedding_version", embedding, "from the dataset");
+        }
     }
     set("index_version", v_, "the folder's name");
     if (stringAt(m, "alias").empty()) {
-        set("alias", "latest", "what build-index writes");
+        leaveAbsent(m, "alias", "alias");
     }
     set("dims", dims_, "");
     set("distance_metric", metric_, "");
@@ -1077,32 +1108,7 @@ void IndexRepair::write() {
         m["shards"] = entries;
     }
     set("total_vector_count", total, "the sum of the shards kept");
-    ojson build = m.contains("build_metadata") && m["build_metadata"].is_object()
-                      ? m["build_metadata"]
-                      : ojson::object();
-    const ojson buildBefore = build;
-    if (!isRfc3339(stringAt(build, "built_at"))) {
-        build["built_at"] = rfc3339Now();
-    }
-    if (stringAt(build, "builder_version").empty()) {
-        build["builder_version"] = kBuilderVersion;
-    }
-    if (!unsignedAt(build, "num_kmeans_iters")) {
-        const ojson params = m.contains("algorithm") && m["algorithm"].is_object()
-                                 ? m["algorithm"].value("params", ojson::object())
-                                 : ojson::object();
-        build["num_kmeans_iters"] = unsignedAt(params, "kmeans_iters").value_or(20);
-    }
-    if (!unsignedAt(build, "nprobe_default")) {
-        build["nprobe_default"] = kept.size();
-    }
-    if (build != buildBefore) {
-        manifestChanges_.push_back(
-            "build_metadata " + shown(buildBefore) + " → " + shown(build) +
-            " (lost with the manifest; built_at is the time of the repair, nprobe_default probes "
-            "every shard)");
-        m["build_metadata"] = build;
-    }
+    keepBuildMetadata(m);
     if (m.contains("shard_summary") && m["shard_summary"].is_object()) {
         ojson summary = m["shard_summary"];
         summary["num_shards"] = kept.size();
@@ -1144,6 +1150,8 @@ void IndexRepair::write() {
     if (!salvaged_ && m == original && manifestSource_) {
         ctx_.add({key, manifestSource_, {}, {}, 0, 0, {}, {}});
     } else {
+        const std::string text = prettyJson(m, FloatText::F32WhenExact);
+        listManifestChanges(text);
         std::string joined;
         for (const std::string& c : manifestChanges_) {
             joined += (joined.empty() ? "" : "; ") + c;
@@ -1153,7 +1161,7 @@ void IndexRepair::write() {
                         plural(total, "vector", "vectors") + ")" +
                         (joined.empty() ? "" : ": " + joined),
                     wholeOf(manifestSource_));
-        ctx_.add({key, nullptr, prettyJson(m, FloatText::F32WhenExact), {}, 0, 0, {}, {}});
+        ctx_.add({key, nullptr, text, {}, 0, 0, {}, {}});
     }
     // Other files of the index (worker plans, lexical index) are copied as they are.
     const fs::path folder = in_.pathOf(base_());
@@ -1178,6 +1186,85 @@ void IndexRepair::write() {
         }
     }
     ctx_.indexes.push_back({v_, stringAt(m, "alias"), stringAt(m["build_metadata"], "built_at")});
+}
+
+// What the manifest records of its build is recorded nowhere else: a value that cannot be read
+// stays absent (and listed) rather than made up, the kmeans iterations apart, which the
+// manifest's algorithm parameters also record.
+void IndexRepair::keepBuildMetadata(ojson& m) {
+    ojson build = m.contains("build_metadata") && m["build_metadata"].is_object()
+                      ? m["build_metadata"]
+                      : ojson::object();
+    if (build.contains("built_at") && !isRfc3339(stringAt(build, "built_at"))) {
+        build.erase("built_at");
+    }
+    if (!unsignedAt(build, "num_kmeans_iters")) {
+        const ojson params = m.contains("algorithm") && m["algorithm"].is_object()
+                                 ? m["algorithm"].value("params", ojson::object())
+                                 : ojson::object();
+        if (const auto iters = unsignedAt(params, "kmeans_iters")) {
+            build["num_kmeans_iters"] = *iters;
+            manifestChanges_.push_back("build_metadata.num_kmeans_iters restored as " +
+                                       std::to_string(*iters) +
+                                       " (what algorithm.params.kmeans_iters records)");
+        }
+    }
+    if (stringAt(build, "builder_version").empty()) {
+        build.erase("builder_version");
+    }
+    for (const char* field :
+         {"built_at", "builder_version", "num_kmeans_iters", "nprobe_default"}) {
+        if (!build.contains(field) ||
+            (std::string_view(field) != "built_at" &&
+             std::string_view(field) != "builder_version" && !unsignedAt(build, field))) {
+            leaveAbsent(build, field, std::string("build_metadata.") + field);
+        }
+    }
+    m["build_metadata"] = std::move(build);
+}
+
+// A required field that could not be read and that nothing else records: written absent, a loss,
+// and the one error the output's check lets through (readers refuse the manifest until it is set).
+void IndexRepair::leaveAbsent(ojson& object, const char* key, const std::string& path) {
+    object.erase(key);
+    const std::string manifest = base_() + "/manifest.json";
+    ctx_.absentFields[manifest].insert(key);
+    ctx_.loss("index " + v_ + ": manifest.json is written without `" + path +
+                  "`: it could not be read and nothing else records it; readers refuse the "
+                  "manifest until it is set",
+              wholeOf(manifestSource_));
+}
+
+// Every value the written manifest holds otherwise than the one read (a value mended, restored
+// from the shard files, or left out) is a loss: the output's content differs there. Compared as
+// written, numbers exactly (a centroid rewritten with the same f32 values is no change).
+void IndexRepair::listManifestChanges(const std::string& written) {
+    std::optional<nlohmann::json> before = nlohmann::json::object();
+    if (manifestSource_) {
+        before = parseJsonExact(salvaged_ ? manifest_->dump() : textOf(*manifestSource_));
+    }
+    const std::optional<nlohmann::json> after = parseJsonExact(written);
+    if (!before || !after) {
+        return;
+    }
+    std::vector<DiffField> fields;
+    std::size_t more = 0;
+    diffJsonValues(*before, *after, "$", fields, more, 60);
+    if (fields.empty()) {
+        return;
+    }
+    std::string listed;
+    for (std::size_t i = 0; i < fields.size() && i < 8; ++i) {
+        const DiffField& f = fields[i];
+        listed += (i == 0 ? "" : "; ") + f.path + ": " + (f.a.empty() ? "(absent)" : f.a) + " → " +
+                  (f.b.empty() ? "(absent)" : f.b);
+    }
+    const std::size_t count = fields.size() + more;
+    ctx_.loss("index " + v_ + ": manifest.json is written with " +
+                  plural(count, "value", "values") + " other than the one" +
+                  (count == 1 ? "" : "s") + " read: " + listed +
+                  (count > 8 ? "; and " + std::to_string(count - 8) + " more" : ""),
+              wholeOf(manifestSource_));
 }
 
 void IndexRepair::run() {
@@ -1206,13 +1293,11 @@ void IndexRepair::run() {
     const bool listDamaged = rebuilt() || entriesDropped_ ||
                              (cqLayout_ && cqLayout_->clusters > listedCount_) ||
                              (total && *total > listedSum);
+    std::vector<const Candidate*> orphans;  // copied as they are once the index is planned
     for (Candidate& c : candidates_) {
         ctx_.checkCancel();
         if (!c.listed && !listDamaged) {
-            ctx_.action(where(c) +
-                            ": left out: no manifest entry lists it, and the manifest's "
-                            "shard list shows no damage",
-                        wholeOf(c.source));
+            orphans.push_back(&c);
             continue;
         }
         layOut(c);
@@ -1264,7 +1349,30 @@ void IndexRepair::run() {
     }
     dropDuplicateIds();
     write();
+    keepOrphans(orphans);
     ctx_.report.lostKnown += lostRecords_;
+}
+
+// Shard files no entry of an undamaged list names: readers ignore them, and the copy keeps them
+// as they are (a file of the index all the same), unless the index was not written or a kept
+// shard now has that name.
+void IndexRepair::keepOrphans(const std::vector<const Candidate*>& orphans) {
+    const bool written = std::any_of(ctx_.indexes.begin(), ctx_.indexes.end(),
+                                     [&](const KeptIndex& k) { return k.version == v_; });
+    for (const Candidate* c : orphans) {
+        if (written && !ctx_.outKeys.contains(c->key)) {
+            ctx_.action(where(*c) +
+                            ": copied as it is: no manifest entry lists it (readers ignore "
+                            "it), and the manifest's shard list shows no damage",
+                        wholeOf(c->source));
+            ctx_.add({c->key, c->source, {}, {}, 0, 0, {}, {}});
+        } else {
+            ctx_.action(
+                where(*c) + ": left out: no manifest entry lists it, and " +
+                    (written ? "a shard kept now has its name" : "the index is not written"),
+                wholeOf(c->source));
+        }
+    }
 }
 
 }  // namespace

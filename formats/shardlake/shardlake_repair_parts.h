@@ -83,8 +83,8 @@ inline std::optional<ojson> parseObject(std::string_view text) {
 }
 
 // The members of a JSON object cut short (or broken part-way): the longest prefix ending after a
-// complete top-level member, closed with `}`.
-inline std::optional<ojson> salvagePrefix(std::string_view text) {
+// complete top-level member, closed with `}`. `readUpTo` gets where that prefix ends.
+inline std::optional<ojson> salvagePrefix(std::string_view text, std::size_t* readUpTo = nullptr) {
     std::vector<std::size_t> commas;
     int depth = 0;
     bool inString = false;
@@ -113,11 +113,33 @@ inline std::optional<ojson> salvagePrefix(std::string_view text) {
         std::string candidate(text.substr(0, *it));
         candidate += "\n}";
         if (auto value = parseObject(candidate)) {
+            if (readUpTo != nullptr) {
+                *readUpTo = *it;
+            }
             return value;
         }
     }
     return std::nullopt;
 }
+
+// A member of a damaged JSON document that could not be read: its path ("build_metadata.built_at",
+// "shards[2]"; empty for whatever followed where the text is cut short) and its bytes in the
+// document's text.
+struct LostMember {
+    std::string path;
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+};
+
+struct SalvagedJson {
+    ojson value;
+    std::vector<LostMember> lost;
+};
+
+// Every member of a damaged pretty-printed JSON object (two spaces per level, as Shardlake and
+// Strata write them) whose text still parses, nested objects read member by member (an array of
+// values only whole); empty when the text is not in that layout or no member can be read.
+std::optional<SalvagedJson> salvageByLayout(std::string_view text);
 
 inline std::optional<std::uint64_t> unsignedAt(const ojson& object, const char* key) {
     if (!object.is_object()) {
@@ -319,6 +341,9 @@ struct Context {
     // Ids whose dataset lines were dropped for repeating: not compared with shard records.
     std::map<std::string, std::set<std::uint64_t>> repeatedIds;
     std::vector<KeptIndex> indexes;
+    // Required manifest fields written absent because they could not be read and nothing else
+    // records them (manifest key → field names): the only errors the output's check allows.
+    std::map<std::string, std::set<std::string>> absentFields;
 
     void add(OutFile file) {
         outKeys.insert(file.key);

@@ -21,12 +21,9 @@ std::string text(const ByteView& v) {
 }
 
 std::optional<json> parseDocument(const std::string& bytes) {
-    json v = json::parse(bytes, nullptr, false);
-    if (v.is_discarded()) {
-        return std::nullopt;
-    }
-    if (v.is_object()) {
-        v.erase("_id");  // the match key; docs/ files do not carry it
+    std::optional<json> v = parseJsonExact(bytes);
+    if (v && v->is_object()) {
+        v->erase("_id");  // the match key; docs/ files do not carry it
     }
     return v;
 }
@@ -144,16 +141,25 @@ private:
                 return false;
             }
         }
-        for (const auto& [side, live] : {std::pair{"A", &la}, std::pair{"B", &lb}}) {
-            if (!live->notes().empty()) {
-                Difference d;
-                d.kind = DiffKind::Encoding;
-                d.path = name;
-                d.description = std::string("in ") + side + ", " + live->notes().front();
-                (std::string(side) == "A" ? d.a : d.b).value = live->basisText();
-                if (!put(std::move(d))) {
-                    return false;
-                }
+        return notesOnOneSide(name, "A", la, lb) && notesOnOneSide(name, "B", lb, la);
+    }
+
+    // How `side` reads its storage where that differs from how the other side reads its own: a
+    // note both sides carry is the same storage read the same way, no difference.
+    bool notesOnOneSide(const std::string& name, const char* side, const ZdsLiveSet& live,
+                        const ZdsLiveSet& other) {
+        for (const std::string& note : live.notes()) {
+            const auto& others = other.notes();
+            if (std::find(others.begin(), others.end(), note) != others.end()) {
+                continue;
+            }
+            Difference d;
+            d.kind = DiffKind::Encoding;
+            d.path = name;
+            d.description = std::string("in ") + side + ", " + note;
+            (std::string(side) == "A" ? d.a : d.b).value = live.basisText();
+            if (!put(std::move(d))) {
+                return false;
             }
         }
         return true;

@@ -330,9 +330,9 @@ ZtConvertResult ztConvert(const ZtFile& file, const ZtConvertPlan& plan,
             return;
         }
         ZtStoredTensor stored{
-            job.edit->name, *job.tensor->dtype, job.tensor->shape, job.tensor->formatName, {}};
+            job.edit->name, *job.tensor->dtype, job.tensor->shape, job.tensor->formatName, {}, {}};
         for (const Encoded& e : pending) {
-            stored.components.push_back({e.role, e.stored.bytes, e.encoding, e.digest});
+            stored.components.push_back({e.role, e.stored.bytes, e.encoding, e.digest, {}});
         }
         writer.addStored(stored);
         pending.clear();
@@ -375,7 +375,8 @@ ZtConvertResult ztConvert(const ZtFile& file, const ZtConvertPlan& plan,
     for (const auto& edit : plan.tensors) {
         const ZtTensor* tensor = file.findTensor(edit.source);
         if (tensor->components.empty()) {
-            writer.addStored({edit.name, *tensor->dtype, tensor->shape, tensor->formatName, {}});
+            writer.addStored(
+                {edit.name, *tensor->dtype, tensor->shape, tensor->formatName, {}, {}});
             ++result.tensors;
         }
     }

@@ -939,4 +939,54 @@ std::shared_ptr<const ZtFile> ZtFile::open(ByteSourcePtr source) {
     return ZtOpener(std::move(source)).run();
 }
 
+bool ztIsReadRootKey(std::string_view key) {
+    return key == "version" || key == "generator" || key == "attributes" || key == "tensors";
+}
+
+bool ztIsReadTensorKey(std::string_view key) {
+    return key == "dtype" || key == "shape" || key == "format" || key == "components";
+}
+
+bool ztIsReadComponentKey(std::string_view key) {
+    return key == "offset" || key == "length" || key == "encoding" || key == "digest";
+}
+
+namespace {
+
+nlohmann::json unusedMembers(const nlohmann::json& object, bool (*isRead)(std::string_view)) {
+    nlohmann::json out = nlohmann::json::object();
+    for (auto it = object.begin(); object.is_object() && it != object.end(); ++it) {
+        if (!isRead(it.key())) {
+            out[it.key()] = *it;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+nlohmann::json ztUnusedManifestKeys(const ZtFile& file) {
+    const nlohmann::json& m = file.manifestJson();
+    nlohmann::json out = {{"top", unusedMembers(m, ztIsReadRootKey)},
+                          {"tensors", nlohmann::json::object()}};
+    if (!m.is_object() || !m.contains("tensors") || !m["tensors"].is_object()) {
+        return out;
+    }
+    for (auto t = m["tensors"].begin(); t != m["tensors"].end(); ++t) {
+        nlohmann::json tensor = unusedMembers(*t, ztIsReadTensorKey);
+        if (t->is_object() && t->contains("components") && (*t)["components"].is_object()) {
+            for (auto c = (*t)["components"].begin(); c != (*t)["components"].end(); ++c) {
+                nlohmann::json role = unusedMembers(*c, ztIsReadComponentKey);
+                if (!role.empty()) {
+                    tensor["components"][c.key()] = std::move(role);
+                }
+            }
+        }
+        if (!tensor.empty()) {
+            out["tensors"][t.key()] = std::move(tensor);
+        }
+    }
+    return out;
+}
+
 }  // namespace strata

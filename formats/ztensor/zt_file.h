@@ -157,4 +157,14 @@ private:
     Status status_ = Status::Ok;
 };
 
+// Keys of the manifest Strata reads: at the top, in a tensor's entry, in a component's map.
+bool ztIsReadRootKey(std::string_view key);
+bool ztIsReadTensorKey(std::string_view key);
+bool ztIsReadComponentKey(std::string_view key);
+
+// The members of the decoded manifest that no reader uses (the spec lets readers ignore them):
+// {"top": {key: value}, "tensors": {name: {key: value, "components": {role: {key: value}}}}},
+// with a tensor or role only when it has such members.
+nlohmann::json ztUnusedManifestKeys(const ZtFile& file);
+
 }  // namespace strata

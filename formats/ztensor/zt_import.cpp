@@ -96,7 +96,8 @@ ZtImportResult ztWriteImport(const ZtImportSet& set, const std::filesystem::path
                           tensor.dtype,
                           tensor.shape,
                           "dense",
-                          {{"data", encoded.stored.bytes, options.encoding, encoded.digest}}});
+                          {{"data", encoded.stored.bytes, options.encoding, encoded.digest, {}}},
+                          {}});
         ++result.tensors;
         if (options.progress) {
             options.progress(

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "formats/common/atomic_file.h"
+#include "zt_cbor_scan.h"
+#include "zt_diff.h"
 #include "zt_digest.h"
 #include "zt_validator.h"
 #include "zt_writer.h"
@@ -76,6 +78,90 @@ Region tensorBytes(const ZtFile& file, const ZtTensor& tensor) {
     return tensor.entry;
 }
 
+// Manifest members no reader uses, kept by the copy byte for byte (their CBOR as found in the
+// input; re-encoded from the decoded value only where the scan did not record them).
+class UnusedMembers {
+public:
+    explicit UnusedMembers(const ZtFile& file)
+        : manifest_(file.source()->view(file.manifest().offset, file.manifest().length)),
+          scan_(scanCbor(manifest_.bytes)),
+          unused_(ztUnusedManifestKeys(file)) {}
+
+    ZtExtraMembers top() const { return members(unused_["top"], {}); }
+    ZtExtraMembers tensor(const std::string& name) const {
+        const auto it = unused_["tensors"].find(name);
+        return it == unused_["tensors"].end() ? ZtExtraMembers{} : members(*it, {"tensors", name});
+    }
+    ZtExtraMembers component(const std::string& name, const std::string& role) const {
+        const auto it = unused_["tensors"].find(name);
+        if (it == unused_["tensors"].end() || !it->contains("components") ||
+            !(*it)["components"].contains(role)) {
+            return {};
+        }
+        return members((*it)["components"][role], {"tensors", name, "components", role});
+    }
+
+private:
+    ZtExtraMembers members(const nlohmann::json& object, std::vector<std::string> at) const {
+        ZtExtraMembers out;
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            if (at.size() == 2 && it.key() == "components") {
+                continue;  // the components' own unused members, not a member of the tensor
+            }
+            at.push_back(it.key());
+            out.emplace_back(it.key(), encoded(at, *it));
+            at.pop_back();
+        }
+        return out;
+    }
+
+    std::vector<std::uint8_t> encoded(const std::vector<std::string>& at,
+                                      const nlohmann::json& value) const {
+        std::string path;
+        for (const std::string& segment : at) {
+            path += (path.empty() ? "" : std::string(1, kCborPathSeparator)) + segment;
+        }
+        const auto it = scan_.entries.find(path);
+        if (it == scan_.entries.end() ||
+            it->second.value.offset + it->second.value.length > manifest_.size()) {
+            return nlohmann::json::to_cbor(value);
+        }
+        const auto bytes =
+            manifest_.bytes.subspan(it->second.value.offset, it->second.value.length);
+        return {bytes.begin(), bytes.end()};
+    }
+
+    ByteView manifest_;
+    CborScanResult scan_;
+    nlohmann::json unused_;
+};
+
+// The attributes as the output can hold them: text only (readers refuse any other value). What
+// cannot be kept as it is, is a loss.
+std::vector<std::pair<std::string, std::string>> keptAttributes(const ZtFile& file,
+                                                                RepairReport& report) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const nlohmann::json& m = file.manifestJson();
+    const bool typed = m.is_object() && m.contains("attributes") && m["attributes"].is_object();
+    for (const auto& [key, value] : file.attributes()) {
+        if (!ztIsValidText(key) || !ztIsValidText(value)) {
+            report.losses.push_back({"the attribute '" + key +
+                                         "' is left out: it is not UTF-8 text, which readers "
+                                         "refuse",
+                                     file.manifest()});
+            continue;
+        }
+        if (typed && m["attributes"].contains(key) && !m["attributes"][key].is_string()) {
+            report.losses.push_back({"the attribute '" + key + "' is written as the text " + value +
+                                         ": it holds a " + m["attributes"][key].type_name() +
+                                         ", and readers accept only text",
+                                     file.manifest()});
+        }
+        out.emplace_back(key, value);
+    }
+    return out;
+}
+
 class ZtSalvage {
 public:
     ZtSalvage(std::shared_ptr<const ZtFile> file, const RepairOptions& options)
@@ -97,6 +183,7 @@ public:
         for (std::size_t i = 0; i < file_->tensors().size(); ++i) {
             decide(i, findings.perTensor[i], report);
         }
+        attributes_ = keptAttributes(*file_, report);
         for (const Diagnostic* d : findings.fileLevel) {
             report.actions.push_back({"not carried over: " + d->code + " " + d->message,
                                       d->regions.empty() ? Region{} : d->regions.front()});
@@ -108,17 +195,13 @@ public:
         }
     }
 
-    void write(const std::filesystem::path& stage, RepairReport& report) const {
+    void write(const std::filesystem::path& stage) const {
         AtomicFile out(stage);
         ZtWriterOptions options;
-        for (const auto& [key, value] : file_->attributes()) {
-            if (ztIsValidText(key) && ztIsValidText(value)) {
-                options.attributes.emplace_back(key, value);
-            } else {
-                report.actions.push_back({"left out the attribute '" + key +
-                                              "': it is not UTF-8 text, which readers refuse",
-                                          {}});
-            }
+        options.attributes = attributes_;
+        options.extra = unused_.top();
+        if (!file_->generator().empty() && ztIsValidText(file_->generator())) {
+            options.generator = file_->generator();  // a copy: who made the file stays said
         }
         ZtWriter writer([&out](std::span<const std::uint8_t> bytes) { out.write(bytes); }, options);
         for (std::size_t i = 0; i < keep_.size(); ++i) {
@@ -132,6 +215,8 @@ public:
         writer.finish();
         out.commit();
     }
+
+    bool recomputedDigests() const { return !recompute_.empty(); }
 
 private:
     // Keeps or loses one tensor, saying why in the report.
@@ -219,7 +304,9 @@ private:
     }
 
     ZtStoredTensor stored(const ZtTensor& tensor) const {
-        ZtStoredTensor out{tensor.name, *tensor.dtype, tensor.shape, tensor.formatName, {}};
+        ZtStoredTensor out{tensor.name,  *tensor.dtype,
+                           tensor.shape, tensor.formatName,
+                           {},           unused_.tensor(tensor.name)};
         const bool recompute = recompute_.contains(indexOf(tensor));
         for (const std::size_t c : tensor.components) {
             const ZtComponent& component = file_->components()[c];
@@ -230,7 +317,8 @@ private:
                 digest = ztDigestText(spec.usable() ? spec.algorithm : ZtDigestAlgorithm::Sha256,
                                       view.bytes);
             }
-            out.components.push_back({component.role, view.bytes, component.encoding, digest});
+            out.components.push_back({component.role, view.bytes, component.encoding, digest,
+                                      unused_.component(tensor.name, component.role)});
         }
         return out;
     }
@@ -241,6 +329,8 @@ private:
 
     std::shared_ptr<const ZtFile> file_;
     const RepairOptions& options_;
+    UnusedMembers unused_{*file_};
+    std::vector<std::pair<std::string, std::string>> attributes_;
     std::vector<std::size_t> keep_;  // tensors written, in manifest order
     std::set<std::size_t> recompute_;
 };
@@ -270,7 +360,7 @@ RepairReport repairZtFile(const std::filesystem::path& input, const std::filesys
     }
     ZtSalvage salvage(file, options);
     salvage.plan(report);
-    if (report.recovered == 0) {
+    if (report.recovered == 0 && !file->tensors().empty()) {
         throw RepairError(input.string() + ": no tensor could be recovered");
     }
     if (options.dryRun) {
@@ -278,11 +368,16 @@ RepairReport repairZtFile(const std::filesystem::path& input, const std::filesys
     }
     const auto stage = repairStagePath(output);
     try {
-        salvage.write(stage, report);
+        salvage.write(stage);
         if (options.beforeOutputCheck) {
             options.beforeOutputCheck(stage);
         }
         validateOutput(stage, options);
+        const auto differ = makeZtDiffer(file, ZtFile::open(openMappedFile(stage)));
+        // Both files' digests were checked (the input's by the plan, the copy's just now), but
+        // recomputed ones differ from the input's by design: then values are compared.
+        listContentDifferences(*differ, report, options,
+                               {input.string(), !salvage.recomputedDigests()});
     } catch (const RepairError&) {
         std::filesystem::remove(stage, ec);
         throw;

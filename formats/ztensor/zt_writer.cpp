@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "../common/atomic_file.h"
@@ -44,6 +45,20 @@ public:
     void uint(std::uint64_t v) { head(0, v); }
     void map(std::uint64_t entries) { head(5, entries); }
     void array(std::uint64_t items) { head(4, items); }
+    // Members the writer does not know, after `known` ones, in key order.
+    void extra(const ZtExtraMembers& members) {
+        const std::map<std::string, const std::vector<std::uint8_t>*> sorted = [&] {
+            std::map<std::string, const std::vector<std::uint8_t>*> out;
+            for (const auto& [key, value] : members) {
+                out.emplace(key, &value);
+            }
+            return out;
+        }();
+        for (const auto& [key, value] : sorted) {
+            text(key);
+            bytes_.insert(bytes_.end(), value->begin(), value->end());
+        }
+    }
     std::vector<std::uint8_t> take() { return std::move(bytes_); }
 
 private:
@@ -54,6 +69,14 @@ private:
     }
     std::vector<std::uint8_t> bytes_;
 };
+
+std::size_t distinctKeys(const ZtExtraMembers& members) {
+    std::set<std::string> keys;
+    for (const auto& member : members) {
+        keys.insert(member.first);
+    }
+    return keys.size();
+}
 
 struct CCtxFree {
     void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
@@ -119,6 +142,18 @@ void requireUtf8(std::string_view text, std::string_view what) {
     }
 }
 
+// Members kept from another file: UTF-8 keys that are not ones the writer writes itself.
+void requireExtra(const ZtExtraMembers& members, bool (*isRead)(std::string_view),
+                  std::string_view where) {
+    for (const auto& member : members) {
+        requireUtf8(member.first, "a key of " + std::string(where));
+        if (isRead(member.first) || member.second.empty()) {
+            throw std::invalid_argument("zTensor writer: the key '" + member.first + "' of " +
+                                        std::string(where) + " is written by the writer itself");
+        }
+    }
+}
+
 }  // namespace
 
 ZtWriter::ZtWriter(Output output, ZtWriterOptions options)
@@ -129,6 +164,7 @@ ZtWriter::ZtWriter(Output output, ZtWriterOptions options)
         requireUtf8(key, "attribute name '" + key + "'");
         requireUtf8(value, "the value of attribute '" + key + "'");
     }
+    requireExtra(options_.extra, ztIsReadRootKey, "the manifest");
     const auto* magic = reinterpret_cast<const std::uint8_t*>(kZtMagicV1.data());
     emit({magic, kZtMagicV1.size()});
 }
@@ -175,7 +211,7 @@ ZtWriter::Written ZtWriter::place(const std::string& role, std::span<const std::
         emit({kZeros, static_cast<std::size_t>(aligned - position_)});
         emit(stored);
     }
-    return Written{role, aligned, stored.size(), encoding, std::move(digest)};
+    return Written{role, aligned, stored.size(), encoding, std::move(digest), {}};
 }
 
 void ZtWriter::add(const ZtWriterTensor& tensor) {
@@ -192,7 +228,7 @@ void ZtWriter::add(const ZtWriterTensor& tensor) {
                                         "' needs one 'data' component of dtype × shape bytes");
         }
     }
-    Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}};
+    Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}, {}};
     std::vector<std::string> roles;
     for (const auto& component : tensor.components) {
         checkNewRole(roles, component.role, tensor.name);
@@ -216,20 +252,24 @@ void ZtWriter::add(const ZtWriterTensor& tensor) {
 void ZtWriter::addStored(const ZtStoredTensor& tensor) {
     checkNewName(tensor.name);
     requireUtf8(tensor.format, "the format of tensor '" + tensor.name + "'");
-    Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}};
+    requireExtra(tensor.extra, ztIsReadTensorKey, "tensor '" + tensor.name + "'");
+    Entry entry{tensor.name, tensor.dtype, tensor.shape, tensor.format, {}, tensor.extra};
     std::vector<std::string> roles;
     for (const auto& component : tensor.components) {
         checkNewRole(roles, component.role, tensor.name);
+        requireExtra(component.extra, ztIsReadComponentKey,
+                     "component '" + component.role + "' of tensor '" + tensor.name + "'");
         roles.push_back(component.role);
         entry.components.push_back(
             place(component.role, component.stored, component.encoding, component.digest));
+        entry.components.back().extra = component.extra;
     }
     entries_.push_back(std::move(entry));
 }
 
 std::vector<std::uint8_t> ZtWriter::manifest() const {
     CborOut out;
-    out.map(4);
+    out.map(4 + distinctKeys(options_.extra));
     out.text("version");
     out.text(options_.version);
     out.text("generator");
@@ -250,7 +290,7 @@ std::vector<std::uint8_t> ZtWriter::manifest() const {
     out.map(sorted.size());
     for (const auto& [name, entry] : sorted) {
         out.text(name);
-        out.map(4);
+        out.map(4 + distinctKeys(entry->extra));
         out.text("dtype");
         out.text(ztDTypeName(entry->dtype));
         out.text("shape");
@@ -269,7 +309,7 @@ std::vector<std::uint8_t> ZtWriter::manifest() const {
         for (const auto& [role, c] : roles) {
             out.text(role);
             const bool zstd = c->encoding == ZtEncoding::Zstd;
-            out.map(2 + (zstd ? 1 : 0) + (c->digest.empty() ? 0 : 1));
+            out.map(2 + (zstd ? 1 : 0) + (c->digest.empty() ? 0 : 1) + distinctKeys(c->extra));
             out.text("offset");
             out.uint(c->offset);
             out.text("length");
@@ -282,8 +322,11 @@ std::vector<std::uint8_t> ZtWriter::manifest() const {
                 out.text("digest");
                 out.text(c->digest);
             }
+            out.extra(c->extra);
         }
+        out.extra(entry->extra);
     }
+    out.extra(options_.extra);
     return out.take();
 }
 

@@ -20,6 +20,10 @@
 
 namespace strata {
 
+// Manifest members the writer does not know (readers ignore them), kept by a copy: each key with
+// its value already encoded as CBOR, written after the members the writer knows, in key order.
+using ZtExtraMembers = std::vector<std::pair<std::string, std::vector<std::uint8_t>>>;
+
 struct ZtWriterComponent {
     std::string role;
     // The decoded (logical, little-endian) bytes; the caller keeps them alive until added.
@@ -45,6 +49,7 @@ struct ZtStoredComponent {
     ZtEncoding encoding = ZtEncoding::Raw;
     // The full digest text ("crc32c:0x…", "sha256:…"), or empty for none.
     std::string digest;
+    ZtExtraMembers extra;
 };
 
 struct ZtStoredTensor {
@@ -53,6 +58,7 @@ struct ZtStoredTensor {
     std::vector<std::uint64_t> shape;
     std::string format = "dense";
     std::vector<ZtStoredComponent> components;
+    ZtExtraMembers extra;
 };
 
 struct ZtWriterOptions {
@@ -60,6 +66,7 @@ struct ZtWriterOptions {
     std::string generator = "Strata";
     std::vector<std::pair<std::string, std::string>> attributes;
     int zstdLevel = 3;
+    ZtExtraMembers extra;  // at the top of the manifest
 };
 
 class ZtWriter {
@@ -90,6 +97,7 @@ private:
         std::uint64_t length = 0;
         ZtEncoding encoding = ZtEncoding::Raw;
         std::string digest;
+        ZtExtraMembers extra;
     };
     struct Entry {
         std::string name;
@@ -97,6 +105,7 @@ private:
         std::vector<std::uint64_t> shape;
         std::string format;
         std::vector<Written> components;
+        ZtExtraMembers extra;
     };
 
     void emit(std::span<const std::uint8_t> bytes);

@@ -1,8 +1,9 @@
 # strata-cli repair on Shardlake storage roots from the corpus (copied, so outputs sit beside
 # them): an intact root comes back whole (exit 0) and validates; a root whose shard was cut keeps
-# the 12 records before the cut (exit 1), reports the 101 lost with their bytes, writes a root that
-# validates, refuses to replace it (exit 2) and prints JSON; a dry run writes nothing; a PQ shard
-# whose fingerprint was altered is lost unless fingerprints are recomputed; an index folder alone
+# the 12 records before the cut (exit 1), reports the 101 lost with their bytes and the manifest
+# values that changed, writes a root that validates, refuses to replace it (exit 2) and prints
+# JSON; a dry run writes nothing; a PQ shard whose fingerprint was altered is lost unless
+# fingerprints are recomputed (then the new fingerprint is listed: exit 1); an index folder alone
 # is refused (exit 2).
 #   -DCLI=<strata-cli> -DWORK=<scratch dir> -DCORPUS=<corpus>/shardlake/corrupt
 cmake_minimum_required(VERSION 3.25)
@@ -29,7 +30,8 @@ run(1 repair shard_truncated --out saved)
 if(NOT last_out MATCHES "lost    index idx-raw, shard 0 \\(indexes/idx-raw/shards/shard-0000.sidx\\): the file ends at byte 1000, inside record 12; records 12 to 112 \\(101 vectors\\) are lost")
     message(FATAL_ERROR "the cut not reported:\n${last_out}")
 endif()
-if(NOT last_out MATCHES "Shardlake shard_truncated: 499 vectors recovered, 1 loss, written to saved")
+if(NOT last_out MATCHES "Shardlake shard_truncated: 499 vectors recovered, 2 losses, written to saved"
+   OR NOT last_out MATCHES "lost    index idx-raw: manifest.json is written with 4 values other than the ones read")
     message(FATAL_ERROR "unexpected summary:\n${last_out}")
 endif()
 run(0 validate saved)
@@ -59,7 +61,11 @@ run(1 repair ok_pq --out pq1)
 if(NOT last_out MATCHES "--recompute-digests keeps it")
     message(FATAL_ERROR "the lost shard not explained:\n${last_out}")
 endif()
-run(0 repair ok_pq --out pq2 --recompute-digests)
+# Kept with a new fingerprint: the manifest then differs from the input's (exit 1, listed).
+run(1 repair ok_pq --out pq2 --recompute-digests)
+if(NOT last_out MATCHES "lost    index idx-pq: manifest.json is written with 1 value other than the one read: \\$.shards\\[1\\].sha256: \"0123456789abcdef\"")
+    message(FATAL_ERROR "the new fingerprint not listed:\n${last_out}")
+endif()
 run(0 validate pq2)
 
 run(2 repair ok_raw/indexes/idx-raw --out lone)

@@ -128,6 +128,28 @@ TEST(OzdfDiff, AKnownSetOfEditsIsReportedExactlyAndMirrors) {
     EXPECT_EQ(ba.find("doc.ozdf/block NOTES")->second.kind, DiffKind::Moved);
 }
 
+// List items that share a name are matched by name and by which of that name they are; items
+// named "1" and "2" are not the first and second unnamed ones.
+TEST(OzdfDiff, ItemsOfOneNameAreMatchedByNameAndPosition) {
+    const std::string twice =
+        "#### [TALK]\n==== Joe\nHi Beth.\n\n==== Beth\nHi Joe.\n\n==== Joe\nBye.\n";
+    EXPECT_TRUE(diff(twice, twice).all.empty());
+    std::string edited = twice;
+    edited.replace(edited.find("Bye."), 4, "Bye now.");
+    const Collected c = diff(twice, edited);
+    ASSERT_EQ(c.all.size(), 1u);
+    ASSERT_EQ(c.all[0].fields.size(), 2u);
+    EXPECT_EQ(c.all[0].fields[0].path, "item Joe #2/paragraph 1");
+    EXPECT_EQ(c.all[0].fields[0].a, "Bye.");
+
+    const std::string unnamed = "#### [L]\n====\nfirst\n\n====\nsecond\n";
+    const std::string named = "#### [L]\n==== 1\nfirst\n\n==== 2\nsecond\n";
+    EXPECT_TRUE(diff(named, named).all.empty());
+    const Collected n = diff(unnamed, named);
+    ASSERT_EQ(n.all.size(), 1u);
+    EXPECT_EQ(n.all[0].fields.size(), 4u);  // both unnamed removed, both named added
+}
+
 TEST(OzdfDiff, HeaderCaseIsOnlyEncoding) {
     std::string lower = kBase;
     lower.replace(lower.find("#### NOTES"), 10, "#### notes");

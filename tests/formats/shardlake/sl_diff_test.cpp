@@ -150,6 +150,41 @@ TEST(ShardlakeDiff, AKnownSetOfChangesIsReportedExactlyAndMirrors) {
     EXPECT_EQ(ba.at("datasets/d1/vectors.jsonl/3").fields.at(0).b, "5");
 }
 
+// JSON numbers compare exactly, and a vector's line is compared whole: the same values with
+// other metadata is a change (with the JSON path), the same line spelt otherwise is not.
+TEST(ShardlakeDiff, NumbersAndVectorMetadataCompareExactly) {
+    Roots dir;
+    makeRoot(dir / "a");
+    makeRoot(dir / "b");
+    write(dir / "a/indexes/v1/manifest.json", R"({"seed": 123456789012345678901234567890})");
+    write(dir / "b/indexes/v1/manifest.json", R"({"seed": 123456789012345678901234567891})");
+    write(dir / "a/datasets/d1/vectors.jsonl",
+          "{\"id\": 1, \"data\": [0.0, 0.0], \"metadata\": {\"tag\": \"x\"}}\n"
+          "{\"id\": 2, \"data\": [1.0, 1.0], \"metadata\": {\"n\": 0.5}}\n");
+    write(dir / "b/datasets/d1/vectors.jsonl",
+          "{\"id\": 1, \"data\": [0.0, 0.0], \"metadata\": {\"tag\": \"y\"}}\n"
+          "{\"id\": 2, \"data\": [1, 1.0], \"metadata\": {\"n\": 5e-1}}\n");
+    const auto ab = diff(dir / "a", dir / "b").byPath;
+    ASSERT_EQ(ab.size(), 2u);
+    EXPECT_EQ(ab.at("indexes/v1/manifest.json").fields.at(0).path, "$.seed");
+    const Difference& v = ab.at("datasets/d1/vectors.jsonl/1");
+    EXPECT_EQ(v.kind, DiffKind::Changed);
+    ASSERT_EQ(v.fields.size(), 1u);
+    EXPECT_EQ(v.fields[0].path, "$.metadata.tag");
+    EXPECT_TRUE(diff(dir / "a", dir / "a").byPath.empty());
+}
+
+// What an interrupted save leaves beside a root's files is not part of its content.
+TEST(ShardlakeDiff, LeftoversOfInterruptedSavesAreNotCompared) {
+    Roots dir;
+    makeRoot(dir / "a");
+    makeRoot(dir / "b");
+    write(dir / "a/indexes/v1/.manifest.json.strata-0123456789ab", "half a manifest");
+    write(dir / "a/aliases/.latest.json.strata-0123456789ab", "{");
+    write(dir / "a/datasets/.d9.strata-stage-42/info.json", "{}");
+    EXPECT_TRUE(diff(dir / "a", dir / "b").byPath.empty());
+}
+
 TEST(ShardlakeDiff, RebuiltIndexesAreComparedByTheirAnswers) {
     Roots dir;
     builtRoot(dir / "a", "v1", 4, 1);

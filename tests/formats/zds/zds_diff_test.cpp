@@ -71,6 +71,46 @@ TEST(ZdsDiff, ADatasetEqualsItself) {
     EXPECT_TRUE(s.contentEqual());
 }
 
+// A note on how a side's storage is read (here: an index listing no documents, so the lines are
+// read instead) is a difference only when the other side does not carry the same note.
+TEST(ZdsDiff, TheSameStorageNoteOnBothSidesIsNoDifference) {
+    ScratchDir dir("diff_notes");
+    const fs::path a = dir.path() / "a";
+    writeData(a, "one", kBase);
+    std::string emptyIndex("ISDZ\x01\0\0\0", 8);
+    emptyIndex.append(8, '\0');
+    writeAll(a / "collections/one/meta/index.bin", emptyIndex);
+    const Collected self = diff(a, a);
+    EXPECT_TRUE(self.all.empty()) << self.all.front().description;
+
+    writeData(dir.path() / "b", "one", kBase);
+    const Collected c = diff(a, dir.path() / "b");
+    std::size_t notes = 0;
+    for (const Difference& d : c.all) {
+        EXPECT_EQ(d.kind, DiffKind::Encoding) << d.description;
+        notes += d.description.starts_with("in A, ") ? 1 : 0;
+    }
+    EXPECT_EQ(notes, 1u);
+}
+
+// Numbers compare exactly: integers past 64 bits are not rounded to one double, and two
+// spellings of one decimal number are the same value.
+TEST(ZdsDiff, NumbersCompareExactly) {
+    ScratchDir dir("diff_numbers");
+    writeData(dir.path() / "a", "one",
+              R"({"_id":"a","n":1234567890123456789012345678901234567890,"x":0.10})"
+              "\n");
+    writeData(dir.path() / "b", "one",
+              R"({"_id":"a","n":1234567890123456789012345678901234567891,"x":1e-1})"
+              "\n");
+    const Collected c = diff(dir.path() / "a", dir.path() / "b");
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    ASSERT_EQ(c.all[0].fields.size(), 1u);
+    EXPECT_EQ(c.all[0].fields[0].path, "$.n");
+    EXPECT_EQ(c.all[0].fields[0].b, "1234567890123456789012345678901234567891");
+}
+
 TEST(ZdsDiff, TheSameDocumentsStoredDifferentlyAreTheSameContent) {
     ScratchDir dir("diff_storage");
     const fs::path a = dir.path() / "a";

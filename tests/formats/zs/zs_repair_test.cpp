@@ -101,6 +101,46 @@ TEST(ZsRepair, AnIntactFileComesBackWhole) {
     EXPECT_EQ(ZsFile::open(openMappedFile(dir / "out.zs"))->header().codec, Codec::Deflate);
 }
 
+// Metadata comes back as it was written, numbers Strata's writer would write otherwise (an
+// integer past 64 bits, which the reference keeps exact; a decimal of 20 digits) included.
+TEST(ZsRepair, TheMetadataIsCopiedAsItWasWritten) {
+    Scratch dir;
+    {
+        WriterOptions options;
+        options.threads = 1;
+        ZsWriter writer(dir / "made.zs",
+                        {{"big", "1234567890123456789012345"}, {"x", "0.12345678901234567890"}},
+                        options);
+        writer.addBlock(keys(0, 10));
+        writer.finish();
+    }
+    std::ifstream made(dir / "made.zs", std::ios::binary);
+    testing::Bytes bytes{std::istreambuf_iterator<char>(made), std::istreambuf_iterator<char>()};
+    std::string text(bytes.begin(), bytes.end());
+    for (const std::string value : {"1234567890123456789012345", "0.12345678901234567890"}) {
+        const std::size_t at = text.find("\"" + value + "\"");
+        ASSERT_NE(at, std::string::npos);
+        bytes[at] = ' ';  // the same length: the text becomes a number
+        bytes[at + value.size() + 1] = ' ';
+    }
+    testing::fixHeaderCrc(bytes);
+    std::ofstream(dir / "in.zs", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    const Header in = ZsFile::open(openMappedFile(dir / "in.zs"))->header();
+    ASSERT_TRUE(in.metadata && (*in.metadata)["big"].is_number());
+
+    const RepairReport report = repairZsFile(dir / "in.zs", dir / "out.zs");
+    EXPECT_TRUE(report.complete());
+    const auto metadataText = [](const fs::path& path) {
+        const auto file = ZsFile::open(openMappedFile(path));
+        const Region& r = file->header().metadataRegion;
+        const ByteView v = file->source().view(r.offset, r.length);
+        return std::string(reinterpret_cast<const char*>(v.data()), v.size());
+    };
+    EXPECT_EQ(metadataText(dir / "out.zs"), metadataText(dir / "in.zs"));
+}
+
 TEST(ZsRepair, ADamagedBlockLosesExactlyItsRecords) {
     Scratch dir;
     const auto blocks = writeTen(dir / "in.zs");

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -14,6 +15,7 @@
 #include "formats/ztensor/zt_diff.h"
 #include "formats/ztensor/zt_logical.h"
 #include "formats/ztensor/zt_writer.h"
+#include "zt_test_support.h"
 
 namespace strata {
 namespace {
@@ -401,6 +403,78 @@ TEST(ZtDiff, ParallelRawComparisonMergesTalliesInOrder) {
         EXPECT_EQ(*r.diff.firstDiffering, 1'500'000u);
         EXPECT_DOUBLE_EQ(r.diff.maxAbs, 3.0);
     }
+}
+
+// A sparse float32 tensor whose values are 14 bytes: three elements and half of a fourth (an
+// error the validator reports; the diff must still end).
+std::shared_ptr<const ZtFile> csrWithPartialValues(std::uint8_t lastByte) {
+    test::ZtBuilder builder;
+    std::vector<std::uint8_t> values = test::f32Bytes({1.0f, 2.0f, 3.0f});
+    values.insert(values.end(), {0x00, lastByte});
+    const std::uint64_t valuesAt = builder.add(values);
+    const std::uint64_t indicesAt = builder.add(test::u64Bytes({0, 1, 2}));
+    const std::uint64_t indptrAt = builder.add(test::u64Bytes({0, 1, 2, 3}));
+    const nlohmann::json tensor = {{"dtype", "float32"},
+                                   {"shape", {3, 4}},
+                                   {"format", "sparse_csr"},
+                                   {"components",
+                                    {{"values", {{"offset", valuesAt}, {"length", 14}}},
+                                     {"indices", {{"offset", indicesAt}, {"length", 24}}},
+                                     {"indptr", {{"offset", indptrAt}, {"length", 32}}}}}};
+    return ZtFile::open(
+        makeBufferSource(builder.finish(test::ztManifest({{"csr", tensor}})), "partial.zt"));
+}
+
+TEST(ZtDiff, APartialLastElementEndsTheComparison) {
+    const auto a = csrWithPartialValues(0x40);
+    DiffSummary summary;
+    EXPECT_TRUE(diff(a, a, {}, &summary).all.empty());
+    const Collected c = diff(a, csrWithPartialValues(0x41));
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    EXPECT_NE(c.all[0].description.find("after the last whole element"), std::string::npos)
+        << c.all[0].description;
+}
+
+// A one-tensor file whose manifest gets `edit` applied (attributes, members readers ignore).
+std::shared_ptr<const ZtFile> edited(const std::function<void(nlohmann::json&)>& edit) {
+    test::ZtBuilder builder;
+    const std::uint64_t at = builder.add(test::f32Bytes({1.0f}));
+    nlohmann::json manifest =
+        test::ztManifest({{"x",
+                           {{"dtype", "float32"},
+                            {"shape", {1}},
+                            {"format", "dense"},
+                            {"components", {{"data", {{"offset", at}, {"length", 4}}}}}}}});
+    edit(manifest);
+    return ZtFile::open(makeBufferSource(builder.finish(manifest), "edited.zt"));
+}
+
+TEST(ZtDiff, AttributesCompareAsTheManifestHoldsThem) {
+    const auto number = edited([](nlohmann::json& m) { m["attributes"]["n"] = 42; });
+    const auto text = edited([](nlohmann::json& m) { m["attributes"]["n"] = "42"; });
+    EXPECT_TRUE(diff(number, number).all.empty());
+    const Collected c = diff(number, text);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Changed);
+    EXPECT_EQ(c.all[0].path, "attributes/n");
+}
+
+TEST(ZtDiff, ManifestMembersReadersDoNotUseAreCompared) {
+    const auto plain = edited([](nlohmann::json&) {});
+    const auto extra = edited([](nlohmann::json& m) {
+        m["extra"] = {1, 2};
+        m["tensors"]["x"]["note"] = "n";
+        m["tensors"]["x"]["components"]["data"]["hint"] = 7;
+    });
+    EXPECT_TRUE(diff(extra, extra).all.empty());
+    const Collected c = diff(extra, plain);
+    const auto paths = c.byPath();
+    ASSERT_EQ(c.all.size(), 2u);
+    ASSERT_TRUE(paths.contains("manifest"));
+    EXPECT_EQ(paths.at("manifest").fields.at(0).path, "$.extra");
+    ASSERT_TRUE(paths.contains("tensor/x/manifest"));
+    EXPECT_EQ(paths.at("tensor/x/manifest").fields.size(), 2u);
 }
 
 TEST(ZtDiff, AnUnreadableManifestIsAClearError) {

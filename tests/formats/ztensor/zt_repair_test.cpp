@@ -289,6 +289,62 @@ TEST(ZtRepair, RandomDamageKeepsExactlyTheIntactTensors) {
     }
 }
 
+TEST(ZtRepair, AFileWithNoTensorsComesBackWhole) {
+    Scratch dir;
+    writeBytes(dir / "in.zt", ztWriteToBuffer({}));
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    EXPECT_TRUE(report.complete()) << report.losses.front().description;
+    EXPECT_TRUE(report.written);
+    EXPECT_EQ(report.recovered, 0u);
+    EXPECT_TRUE(validates(dir / "out.zt"));
+    EXPECT_TRUE(openZt(dir / "out.zt")->tensors().empty());
+}
+
+// A manifest with members no reader uses, at the top, in a tensor's entry and in a component's
+// map, and an attribute that holds a number (which readers refuse) unless `numberAttribute` is
+// false.
+std::vector<std::uint8_t> withUnusedMembers(bool numberAttribute) {
+    test::ZtBuilder builder;
+    const std::uint64_t at = builder.add(test::f32Bytes({1.0f, 2.0f}));
+    nlohmann::json manifest = test::ztManifest(
+        {{"x",
+          {{"dtype", "float32"},
+           {"shape", {2}},
+           {"format", "dense"},
+           {"extra_tensor_key", "hello"},
+           {"components",
+            {{"data", {{"offset", at}, {"length", 8}, {"extra_component_key", 42}}}}}}}});
+    manifest["extra_top_level"] = {{"nested", {1, 2.5, "three"}}};
+    manifest["attributes"] = {{"author", "corpus"}};
+    if (numberAttribute) {
+        manifest["attributes"]["epochs"] = 12;
+    }
+    return builder.finish(manifest);
+}
+
+TEST(ZtRepair, ManifestMembersNoReaderUsesAreKept) {
+    Scratch dir;
+    writeBytes(dir / "in.zt", withUnusedMembers(false));
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    EXPECT_TRUE(report.complete()) << report.losses.front().description;
+    EXPECT_TRUE(validates(dir / "out.zt"));
+    EXPECT_EQ(ztUnusedManifestKeys(*openZt(dir / "out.zt")),
+              ztUnusedManifestKeys(*openZt(dir / "in.zt")));
+    EXPECT_EQ(openZt(dir / "out.zt")->generator(), "Strata tests");  // who made it stays said
+}
+
+TEST(ZtRepair, AnAttributeThatIsNotTextIsALoss) {
+    Scratch dir;
+    writeBytes(dir / "in.zt", withUnusedMembers(true));
+    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    ASSERT_FALSE(report.complete());
+    EXPECT_NE(report.losses.front().description.find("attribute 'epochs'"), std::string::npos)
+        << report.losses.front().description;
+    EXPECT_TRUE(validates(dir / "out.zt"));
+    const auto out = openZt(dir / "out.zt");
+    EXPECT_EQ(out->manifestJson()["attributes"]["epochs"], "12");
+}
+
 // Every damaged corpus file either repairs to a valid file whose tensors all hold the values
 // some tensor of that name held in the input, or is refused with a RepairError.
 TEST(ZtRepair, DamagedCorpusFilesRepairToValidFilesOrAreRefused) {
