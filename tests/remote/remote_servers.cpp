@@ -165,7 +165,8 @@ std::string proxyMissing() {
     return missingFile(STRATA_PYTHON3_EXECUTABLE, "python3");
 }
 
-NginxServer::NginxServer(const fs::path& root, const TestCertificates* tls) : tls_(tls != nullptr) {
+NginxServer::NginxServer(const fs::path& root, const TestCertificates* tls)
+    : root_(root), tls_(tls != nullptr) {
     dir_ = std::make_unique<TempDir>("strata-nginx");
     const fs::path d = dir_->path();
     for (const char* sub : {"body", "proxy", "fastcgi", "uwsgi", "scgi"}) {
@@ -201,7 +202,9 @@ NginxServer::NginxServer(const fs::path& root, const TestCertificates* tls) : tl
              << "    location /listed/ { alias " << root.string()
              << "/; autoindex on; autoindex_format json; }\n"
              << "    location /stored/ { alias " << root.string()
-             << "/; index .listing.json; location ~ /\\.listing\\.json$ { max_ranges 0; } }\n"
+             << "/; index /.stored-listings${uri}listing.json; }\n"
+             << "    location /.stored-listings/ { internal; alias " << (d / "listings").string()
+             << "/; max_ranges 0; }\n"
              << "    location /private/ { alias " << root.string()
              << "/; autoindex on; autoindex_format json; auth_basic strata; auth_basic_user_file "
              << (d / "htpasswd").string() << "; }\n"
@@ -278,7 +281,7 @@ std::string urlPath(const std::string& path) {
 
 }  // namespace
 
-void storeListings(const NginxServer& nginx, const fs::path& root, const fs::path& folder) {
+void NginxServer::storeListings(const fs::path& folder) const {
     std::vector<fs::path> folders{folder};
     for (const auto& entry : fs::recursive_directory_iterator(folder)) {
         if (entry.is_directory()) {
@@ -286,10 +289,11 @@ void storeListings(const NginxServer& nginx, const fs::path& root, const fs::pat
         }
     }
     for (const fs::path& f : folders) {
-        const fs::path relative = fs::relative(f, root);
-        const std::string listing = httpGet(
-            nginx.url("/listed/" + (relative == "." ? "" : urlPath(relative.string()) + "/")));
-        std::ofstream(f / ".listing.json", std::ios::binary) << listing;
+        const fs::path relative = fs::relative(f, root_);
+        const std::string path = relative == "." ? "" : urlPath(relative.generic_string()) + "/";
+        const fs::path stored = dir_->path() / "listings" / "stored" / relative;
+        fs::create_directories(stored);
+        std::ofstream(stored / "listing.json", std::ios::binary) << httpGet(url("/listed/" + path));
     }
 }
 

@@ -68,7 +68,7 @@ public:
     // Serves `root` at "/" (with JSON listings under /list/, a deny rule on /forbidden/ and
     // redirect rules under /loop/, /moved/, /away/ and /ftp/), and the whole of `root` again
     // under /listed/ with JSON folder listings (chunked), under /stored/ with the listings
-    // storeListings wrote (static files: a Content-Length, and no ranges), and under /private/
+    // storeListings kept (static files: a Content-Length, and no ranges), and under /private/
     // with JSON listings behind basic authentication (kPrivateUser, kPrivatePassword). Over
     // HTTPS when `tls` is given. Throws std::runtime_error.
     explicit NginxServer(const std::filesystem::path& root, const TestCertificates* tls = nullptr);
@@ -76,19 +76,18 @@ public:
     int port() const { return port_; }
     std::string url(const std::string& path) const;
     std::vector<AccessLogLine> accessLog() const;
+    // Keeps nginx's own JSON listing (from /listed/) of `folder` under the root and of every
+    // folder below it, in a tree of its own beside the root (the served files stay as they
+    // are), which /stored/ then serves as each folder's listing with a Content-Length.
+    void storeListings(const std::filesystem::path& folder) const;
 
 private:
     std::unique_ptr<TempDir> dir_;
     std::unique_ptr<ChildProcess> process_;
+    std::filesystem::path root_;
     int port_ = 0;
     bool tls_ = false;
 };
-
-// Writes nginx's own JSON listing of `folder` (under the root `nginx` serves, `root`) and of
-// every folder below it into a ".listing.json" there, which /stored/ then serves as the
-// folder's listing with a Content-Length. nginx leaves the dot files out of its listings.
-void storeListings(const NginxServer& nginx, const std::filesystem::path& root,
-                   const std::filesystem::path& folder);
 
 class S3Server {
 public:

@@ -118,8 +118,7 @@ TEST_F(Trust, TypedUrlsAreDecodedOnce) {
 // A folder whose listing comes with a Content-Length (a stored listing nginx serves whole, with
 // no ranges) is a folder, as it is when the listing comes chunked.
 TEST_F(Trust, AFolderIsAFolderHoweverItsListingIsFramed) {
-    test::storeListings(*WebSite::get().nginx, WebSite::get().root->path(),
-                        WebSite::get().file("names"));
+    WebSite::get().nginx->storeListings(WebSite::get().file("names"));
     const auto session = makeRemoteSession(quick());
     for (const char* prefix : {"listed/names", "stored/names"}) {
         const Location folder = session->locate(WebSite::get().url(prefix));
