@@ -261,8 +261,9 @@ std::string httpGet(const std::string& url) {
     return body;
 }
 
-// Each '/'-separated part percent-encoded.
-std::string urlPath(const std::string& path) {
+}  // namespace
+
+std::string encodedPath(const std::string& path) {
     std::string out;
     std::size_t start = 0;
     while (true) {
@@ -279,8 +280,6 @@ std::string urlPath(const std::string& path) {
     }
 }
 
-}  // namespace
-
 void NginxServer::storeListings(const fs::path& folder) const {
     std::vector<fs::path> folders{folder};
     for (const auto& entry : fs::recursive_directory_iterator(folder)) {
@@ -290,7 +289,8 @@ void NginxServer::storeListings(const fs::path& folder) const {
     }
     for (const fs::path& f : folders) {
         const fs::path relative = fs::relative(f, root_);
-        const std::string path = relative == "." ? "" : urlPath(relative.generic_string()) + "/";
+        const std::string path =
+            relative == "." ? "" : encodedPath(relative.generic_string()) + "/";
         const fs::path stored = dir_->path() / "listings" / "stored" / relative;
         fs::create_directories(stored);
         std::ofstream(stored / "listing.json", std::ios::binary) << httpGet(url("/listed/" + path));
@@ -368,7 +368,7 @@ std::string S3Server::endpoint() const {
 void S3Server::put(const std::string& bucket, const std::string& key,
                    const std::string& bytes) const {
     CURL* h = curl_easy_init();
-    const std::string url = endpoint() + "/" + bucket + "/" + urlPath(key);
+    const std::string url = endpoint() + "/" + bucket + "/" + encodedPath(key);
     curl_easy_setopt(h, CURLOPT_URL, url.c_str());
     curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, bytes.data());

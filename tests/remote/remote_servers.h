@@ -120,6 +120,9 @@ private:
     int port_ = 0;
 };
 
+// `path` with each '/'-separated part percent-encoded (as a URL's path).
+std::string encodedPath(const std::string& path);
+
 // Deterministic test content.
 std::string patternBytes(std::size_t size, std::uint32_t seed);
 
