@@ -111,39 +111,39 @@ const std::map<std::string, std::vector<std::string>> kSubset = {
      {"shardlake/root", "shardlake/corrupt/shard_truncated", "shardlake/corrupt/cq_missing"}},
 };
 
-// Every input of a format in the corpus: what its valid, corrupt and reference folders hold,
-// but for the corpus's records of what the references did.
+// Where each format's inputs are in the corpus: every entry of these folders, file or folder,
+// but the corpus's records of what the references did; and folders read whole.
+const std::map<std::string, std::vector<std::string>> kInputFolders = {
+    {"zs", {"zs/valid", "zs/corrupt", "zs/refsuite"}},
+    {"ztensor", {"ztensor/valid", "ztensor/corrupt"}},
+    {"zds", {"zds/valid", "zds/corrupt"}},
+    {"ozdf",
+     {"ozdf/valid/handwritten/docs", "ozdf/valid/handwritten/dirdocs",
+      "ozdf/valid/written_by_reference", "ozdf/corrupt"}},
+    {"shardlake", {"shardlake/corrupt"}},
+};
+const std::map<std::string, std::vector<std::string>> kWholeFolders = {
+    {"ozdf", {"ozdf/valid/handwritten/docs", "ozdf/valid/handwritten/dirdocs"}},
+    {"shardlake", {"shardlake/root"}},
+};
+
 std::vector<std::string> everyInput(const std::string& format) {
     static const std::set<std::string> kNotInputs = {
         "cases.json", "RESULTS.md", "README.md", "_reference_output", "_base", "make",
         "dump",       "validate",   "info"};
     std::vector<std::string> out;
-    for (const char* folder : {"valid", "corrupt", "refsuite", "root"}) {
-        const fs::path dir = kCorpus / format / folder;
-        if (!fs::is_directory(dir)) {
-            continue;
-        }
-        if (std::string(folder) == "root") {
-            out.push_back(format + "/root");
-            continue;
-        }
-        for (const auto& entry : fs::directory_iterator(dir)) {
+    if (const auto whole = kWholeFolders.find(format); whole != kWholeFolders.end()) {
+        out = whole->second;
+    }
+    for (const std::string& folder : kInputFolders.at(format)) {
+        for (const auto& entry : fs::directory_iterator(kCorpus / folder)) {
             const std::string name = entry.path().filename().string();
             if (!kNotInputs.contains(name) && !name.starts_with(".")) {
                 out.push_back(fs::relative(entry.path(), kCorpus).generic_string());
             }
         }
-        if (format == "ozdf" && std::string(folder) == "valid") {  // documents a level down
-            for (const char* sub : {"handwritten/docs", "handwritten/dirdocs"}) {
-                for (const auto& entry : fs::directory_iterator(dir / sub)) {
-                    out.push_back(fs::relative(entry.path(), kCorpus).generic_string());
-                }
-            }
-        }
     }
     std::sort(out.begin(), out.end());
-    // A corpus with a hidden file reads without it over HTTP (nginx lists no dot files).
-    std::erase_if(out, [](const std::string& p) { return p.ends_with("handwritten/corpora"); });
     return out;
 }
 
