@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "formats/remote/remote_byte_source.h"
 #include "formats/remote/remote_error.h"
 #include "formats/remote/remote_url.h"
 
@@ -78,6 +79,31 @@ TEST(Redaction, RemoteErrorsAreRedacted) {
     }
     EXPECT_EQ(e.url(), "https://u:***@h/x.zs?token=***");
     EXPECT_EQ(e.detail(), "redirected to http://h/y?sig=***");
+}
+
+HttpResponse answer(long status, const std::string& url, const std::string& type,
+                    const std::string& body) {
+    HttpResponse response;
+    response.status = status;
+    response.url = url;
+    response.headers["content-type"] = type;
+    response.body.assign(body.begin(), body.end());
+    return response;
+}
+
+// A folder is known by its answer, not by how the answer is framed: redirected to its '/' form,
+// or a whole JSON listing (a server that lists a folder at its own URL).
+TEST(FolderAnswer, RecognisedByItsFormAndShape) {
+    const std::string listing = R"([{"name": "a b.zs", "type": "file", "size": 3}])";
+    EXPECT_TRUE(answersAsFolder(answer(200, "http://h/d/", "text/html", "<html>")));
+    EXPECT_TRUE(answersAsFolder(answer(206, "http://h/d/?t=1", "application/json", "[")));
+    EXPECT_TRUE(answersAsFolder(answer(200, "http://h/d", "application/json", listing)));
+    EXPECT_FALSE(answersAsFolder(answer(206, "http://h/d", "application/json", listing)));
+    EXPECT_FALSE(answersAsFolder(answer(200, "http://h/d", "text/plain", listing)));
+    EXPECT_FALSE(answersAsFolder(answer(200, "http://h/x.json", "application/json", "[]")));
+    EXPECT_FALSE(
+        answersAsFolder(answer(200, "http://h/x.json", "application/json", R"([{"name": 1}])")));
+    EXPECT_FALSE(answersAsFolder(answer(200, "http://h/x.json", "application/json", "{}")));
 }
 
 }  // namespace
