@@ -476,10 +476,14 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
                                  unsigned number, const std::function<bool()>& cancelled,
                                  const RequestBudget& budget) const {
     CURL* h = handles_->take();
+    // The handle goes back to the free list pointing at no buffer of this attempt's stack.
     struct Return {
         Handles& handles;
         CURL* h;
-        ~Return() { handles.give(h); }
+        ~Return() {
+            curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+            handles.give(h);
+        }
     } giveBack{*handles_, h};
     curl_easy_reset(h);
 
