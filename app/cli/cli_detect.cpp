@@ -18,7 +18,9 @@ void registerDetectCommand(CLI::App& app, CommandContext& context) {
     };
     auto options = std::make_shared<Options>();
     CLI::App* command = app.add_subcommand("detect", "Print the format of a file or folder");
-    command->add_option("PATH", options->path, "File or folder")->required();
+    command->add_option("PATH", options->path, "File or folder")
+        ->transform(inputArgument)
+        ->required();
     command->add_flag("--json", options->json, "Print one JSON object");
     command->callback([&context, options] {
         runGuarded(context, [&] {

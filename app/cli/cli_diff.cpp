@@ -186,8 +186,10 @@ void registerDiffCommand(CLI::App& app, CommandContext& context) {
         "diff",
         "Compare two files or folders of one format by what they hold (exit 0 same content, "
         "1 different, 2 cannot compare)");
-    command->add_option("A", args->a, "First file or folder")->required();
-    command->add_option("B", args->b, "Second file or folder")->required();
+    command->add_option("A", args->a, "First file or folder")->transform(inputArgument)->required();
+    command->add_option("B", args->b, "Second file or folder")
+        ->transform(inputArgument)
+        ->required();
     command->add_flag("--json", args->json, "Print one JSON object (schema strata.diff/1)");
     command->add_flag("--summary", args->summaryOnly, "Only the counts");
     command->add_option("--limit", args->limit, "Stop after this many differences");

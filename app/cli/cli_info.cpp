@@ -47,7 +47,9 @@ void registerInfoCommand(CLI::App& app, CommandContext& context) {
     auto options = std::make_shared<Options>();
     CLI::App* command =
         app.add_subcommand("info", "Print the format and facts of a file or folder");
-    command->add_option("PATH", options->path, "File or folder")->required();
+    command->add_option("PATH", options->path, "File or folder")
+        ->transform(inputArgument)
+        ->required();
     command->add_flag("--json", options->json, "Print one JSON object");
     command->callback([&context, options] {
         runGuarded(context, [&] { return runInfo(options->path, options->json); });

@@ -215,12 +215,15 @@ void registerOzdfCommands(CLI::App& app, CommandContext& context) {
 
     CLI::App* dump = group->add_subcommand(
         "dump", "Print what the reference reads from a document, directory document or corpus");
-    dump->add_option("PATH", *path, "document, directory document or corpus folder")->required();
+    dump->add_option("PATH", *path, "document, directory document or corpus folder")
+        ->transform(inputArgument)
+        ->required();
     dump->callback([&context, path] { runGuarded(context, [&] { return runDump(*path); }); });
 
     CLI::App* validate =
         group->add_subcommand("validate", "Report every problem the reference would refuse");
     validate->add_option("PATH", *path, "document, directory document or corpus folder")
+        ->transform(inputArgument)
         ->required();
     validate->add_flag("--json", *json, "print one JSON object");
     validate->callback(
@@ -228,7 +231,9 @@ void registerOzdfCommands(CLI::App& app, CommandContext& context) {
 
     CLI::App* fmt = group->add_subcommand(
         "fmt", "Rewrite in the canonical form (each file replaced atomically)");
-    fmt->add_option("PATH", *path, "document, directory document or corpus folder")->required();
+    fmt->add_option("PATH", *path, "document, directory document or corpus folder")
+        ->transform(inputArgument)
+        ->required();
     fmt->add_flag("--check", *check, "only list the files that are not canonical (exit 1)");
     fmt->callback(
         [&context, path, check] { runGuarded(context, [&] { return runFmt(*path, *check); }); });
@@ -236,6 +241,7 @@ void registerOzdfCommands(CLI::App& app, CommandContext& context) {
     CLI::App* exportCommand =
         group->add_subcommand("export", "Write a document or corpus as JSONL, a document a line");
     exportCommand->add_option("PATH", *path, "document, directory document or corpus folder")
+        ->transform(inputArgument)
         ->required();
     exportCommand->add_option("-o,--output", *output, "JSONL file (default: stdout)");
     exportCommand->callback([&context, path, output] {

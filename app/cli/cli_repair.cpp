@@ -120,7 +120,9 @@ void registerRepairCommand(CLI::App& app, CommandContext& context) {
         "repair",
         "Salvage what can be saved from a damaged file into a new one (exit 0 complete, 1 data "
         "lost, 2 nothing recovered or not supported)");
-    command->add_option("path", args->input, "The damaged file or folder")->required();
+    command->add_option("path", args->input, "The damaged file or folder")
+        ->transform(inputArgument)
+        ->required();
     command->add_option("--out", args->output, "Where to write the repaired file (must not exist)")
         ->required();
     command->add_flag("--dry-run", args->dryRun,

@@ -449,7 +449,7 @@ void addInfo(CLI::App& group, CommandContext& context) {
     auto root = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
     CLI::App* c = group.add_subcommand("info", "Datasets, indexes and aliases of a storage root");
-    c->add_option("ROOT", *root, "Storage root folder")->required();
+    c->add_option("ROOT", *root, "Storage root folder")->transform(inputArgument)->required();
     c->add_flag("--json", *json, "Print one JSON object");
     c->callback(
         [&context, root, json] { runGuarded(context, [&] { return runInfo(*root, *json); }); });
@@ -458,7 +458,9 @@ void addInfo(CLI::App& group, CommandContext& context) {
 void addValidate(CLI::App& group, CommandContext& context) {
     auto r = std::make_shared<ValidateRequest>();
     CLI::App* c = group.add_subcommand("validate", "Validate a root, an index or a file");
-    c->add_option("PATH", r->path, "Storage root, index folder or Shardlake file")->required();
+    c->add_option("PATH", r->path, "Storage root, index folder or Shardlake file")
+        ->transform(inputArgument)
+        ->required();
     c->add_option("--index", r->index, "Only this index version of the root");
     c->add_option("--threads", r->threads, "Worker threads (0: one per core)");
     c->add_flag("--json", r->json, "Print one JSON object");
@@ -468,7 +470,7 @@ void addValidate(CLI::App& group, CommandContext& context) {
 void addQuery(CLI::App& group, CommandContext& context) {
     auto r = std::make_shared<QueryRequest>();
     CLI::App* c = group.add_subcommand("query", "Nearest neighbours of a vector in an index");
-    c->add_option("ROOT", r->root, "Storage root folder")->required();
+    c->add_option("ROOT", r->root, "Storage root folder")->transform(inputArgument)->required();
     c->add_option("--index", r->index, "Index version (or an alias)")->required();
     auto* vector = c->add_option("--vector", r->vector, "Query vector as a JSON array");
     auto* id = c->add_option("--id", r->id, "Use the stored vector with this id as the query");
@@ -495,7 +497,9 @@ void addBuild(CLI::App& group, CommandContext& context) {
     auto a = std::make_shared<BuildArgs>();
     CLI::App* c = group.add_subcommand(
         "build", "Build an index from a dataset (ingesting a vectors JSONL first with --input)");
-    c->add_option("ROOT", a->root, "Storage root folder (created when missing)")->required();
+    c->add_option("ROOT", a->root, "Storage root folder (created when missing)")
+        ->transform(inputArgument)
+        ->required();
     c->add_option("--input", a->input,
                   "Vectors JSONL to ingest first ({\"id\", \"vector\", \"metadata\"} lines)");
     c->add_option("--dataset-version", a->build.datasetVersion, "Dataset version")->required();
@@ -525,7 +529,7 @@ void addAlias(CLI::App& group, CommandContext& context) {
     };
     auto a = std::make_shared<Args>();
     CLI::App* c = group.add_subcommand("alias", "Point an alias at an index version");
-    c->add_option("ROOT", a->root, "Storage root folder")->required();
+    c->add_option("ROOT", a->root, "Storage root folder")->transform(inputArgument)->required();
     c->add_option("NAME", a->name, "Alias name")->required();
     c->add_option("VERSION", a->version, "Index version")->required();
     c->add_flag("--existing", a->replaceOnly, "Fail when the alias does not exist yet");

@@ -130,7 +130,9 @@ void registerValidateCommand(CLI::App& app, CommandContext& context) {
     auto options = std::make_shared<ValidateOptions>();
     CLI::App* command = app.add_subcommand(
         "validate", "Check a file or folder against its format's rules (exit 1 on errors)");
-    command->add_option("PATH", options->path, "File or folder")->required();
+    command->add_option("PATH", options->path, "File or folder")
+        ->transform(inputArgument)
+        ->required();
     command->add_flag("--json", options->json, "Print one JSON object");
     command->add_option("--threads", options->threads, "Worker threads (0: one per core)");
     command->add_option("--max-per-code", options->maxPerCode,

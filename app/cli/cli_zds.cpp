@@ -341,7 +341,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     auto validate = std::make_shared<std::pair<std::string, bool>>();
     CLI::App* validateCmd =
         group->add_subcommand("validate", "Every ZDS check; exit code 1 on errors");
-    validateCmd->add_option("path", validate->first, "Dataset folder or .zds")->required();
+    validateCmd->add_option("path", validate->first, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     validateCmd->add_flag("--json", validate->second, "JSON output");
     validateCmd->callback([&context, validate] {
         runGuarded(context, [&] { return runValidate(validate->first, validate->second); });
@@ -353,7 +355,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     };
     auto ls = std::make_shared<LsArgs>();
     CLI::App* lsCmd = group->add_subcommand("ls", "Document ids in stored order");
-    lsCmd->add_option("path", ls->path, "Dataset folder or .zds")->required();
+    lsCmd->add_option("path", ls->path, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     lsCmd->add_option("--collection", ls->collection,
                       "Collection (default: the only one, or `default`)");
     lsCmd->add_flag("--json", ls->json, "A JSON array of strings");
@@ -364,7 +368,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     auto get = std::make_shared<GetArgs>();
     CLI::App* getCmd =
         group->add_subcommand("get", "One document as JSON, without its _id as the reference");
-    getCmd->add_option("path", get->path, "Dataset folder or .zds")->required();
+    getCmd->add_option("path", get->path, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     getCmd->add_option("id", get->id, "Document id")->required();
     getCmd->add_option("--collection", get->collection,
                        "Collection (default: the only one, or `default`)");
@@ -375,7 +381,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
 
     auto search = std::make_shared<SearchArgs>();
     CLI::App* searchCmd = group->add_subcommand("search", "Documents matching a query");
-    searchCmd->add_option("path", search->path, "Dataset folder or .zds")->required();
+    searchCmd->add_option("path", search->path, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     searchCmd->add_option("value", search->value, "Value, substring or pattern")->required();
     searchCmd->add_option("--collection", search->collection, "Collection");
     searchCmd->add_flag("--id", search->id, "Match ids");
@@ -426,7 +434,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
         "reindex",
         "Rebuild each collection's index (meta/index.bin, or doc_index.jsonl and order.ids) so "
         "it lists the live documents exactly");
-    reindexCmd->add_option("path", reindex->a, "Dataset folder or .zds")->required();
+    reindexCmd->add_option("path", reindex->a, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     reindexCmd->add_option("--collection", reindex->collection, "Only this collection");
     reindexCmd->add_flag("--from-lines", reindex->fromLines,
                          "Rebuild meta/index.bin from the lines of data.jsonl alone: documents "
@@ -444,7 +454,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     auto compact = std::make_shared<JobArgs>();
     CLI::App* compactCmd = group->add_subcommand(
         "compact", "Rewrite data.jsonl with only the live documents, and a new index");
-    compactCmd->add_option("path", compact->a, "Dataset folder or .zds")->required();
+    compactCmd->add_option("path", compact->a, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     compactCmd->add_option("--collection", compact->collection, "Only this collection");
     compactCmd->add_flag("--deflate", compact->deflate, "Archives: DEFLATE rewritten members");
     compactCmd->callback([&context, compact] {
@@ -459,7 +471,9 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
     auto convert = std::make_shared<JobArgs>();
     CLI::App* convertCmd = group->add_subcommand(
         "convert", "Convert collections between docs/ files and data.jsonl + index.bin");
-    convertCmd->add_option("path", convert->a, "Dataset folder or .zds")->required();
+    convertCmd->add_option("path", convert->a, "Dataset folder or .zds")
+        ->transform(inputArgument)
+        ->required();
     convertCmd->add_option("--to", convert->to, "docs or jsonl")
         ->required()
         ->check(CLI::IsMember({"docs", "jsonl"}));

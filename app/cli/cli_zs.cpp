@@ -373,7 +373,7 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
     auto metadataOnly = std::make_shared<bool>(false);
     CLI::App* info = zs->add_subcommand("info", "Header and metadata as JSON (like `zs info`)");
     info->add_flag("-m,--metadata-only", *metadataOnly, "Print only the metadata");
-    info->add_option("file", *infoPath, "ZS file")->required();
+    info->add_option("file", *infoPath, "ZS file")->transform(inputArgument)->required();
     info->callback([&context, infoPath, metadataOnly] {
         runGuarded(context, [&] { return runInfo(*infoPath, *metadataOnly); });
     });
@@ -389,14 +389,14 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
         ->excludes(term);
     dumpCmd->add_option("-o,--output", dump->output, "Output file, - for stdout");
     addParallelismOption(dumpCmd, dump->threads, "Decoding threads (0 or guess = one per core)");
-    dumpCmd->add_option("file", dump->path, "ZS file")->required();
+    dumpCmd->add_option("file", dump->path, "ZS file")->transform(inputArgument)->required();
     dumpCmd->callback([&context, dump] { runGuarded(context, [&] { return runDump(*dump); }); });
 
     auto validatePath = std::make_shared<std::string>();
     auto threads = std::make_shared<unsigned>(0);
     CLI::App* validate = zs->add_subcommand("validate", "Check every ZS rule (like `zs validate`)");
     addParallelismOption(validate, *threads, "Worker threads (0 or guess = one per core)");
-    validate->add_option("file", *validatePath, "ZS file")->required();
+    validate->add_option("file", *validatePath, "ZS file")->transform(inputArgument)->required();
     validate->callback([&context, validatePath, threads] {
         runGuarded(context, [&] { return runValidate(*validatePath, *threads); });
     });

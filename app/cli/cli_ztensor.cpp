@@ -496,7 +496,7 @@ void registerZtensorCommands(CLI::App& app, CommandContext& context) {
     auto info = std::make_shared<std::pair<std::string, bool>>();
     CLI::App* infoCmd = group->add_subcommand("info", "Header facts and every tensor");
     infoCmd->add_flag("--json", info->second, "JSON output");
-    infoCmd->add_option("file", info->first, "zTensor file")->required();
+    infoCmd->add_option("file", info->first, "zTensor file")->transform(inputArgument)->required();
     infoCmd->callback([&context, info] {
         runGuarded(context, [&] { return runInfo(info->first, info->second); });
     });
@@ -511,7 +511,9 @@ void registerZtensorCommands(CLI::App& app, CommandContext& context) {
         group->add_subcommand("validate", "Every zTensor check; exit code 1 on errors");
     validateCmd->add_flag("--json", validate->json, "JSON output");
     validateCmd->add_option("-j,--threads", validate->threads, "Threads (0 = one per core)");
-    validateCmd->add_option("file", validate->path, "zTensor file")->required();
+    validateCmd->add_option("file", validate->path, "zTensor file")
+        ->transform(inputArgument)
+        ->required();
     validateCmd->callback([&context, validate] {
         runGuarded(context,
                    [&] { return runValidate(validate->path, validate->json, validate->threads); });
@@ -525,7 +527,7 @@ void registerZtensorCommands(CLI::App& app, CommandContext& context) {
     dumpCmd->add_flag("--stats", dump->stats, "Add min, max, mean, std, zeros, NaN, Inf");
     dumpCmd->add_option("--values", dump->values, "Print this tensor's elements instead");
     dumpCmd->add_option("--limit", dump->limit, "At most this many elements (with --values)");
-    dumpCmd->add_option("file", dump->path, "zTensor file")->required();
+    dumpCmd->add_option("file", dump->path, "zTensor file")->transform(inputArgument)->required();
     dumpCmd->callback([&context, dump] { runGuarded(context, [&] { return runDump(*dump); }); });
 
     auto convert = std::make_shared<ConvertRequest>();

@@ -3,13 +3,15 @@
 #include <exception>
 #include <iostream>
 
+#include "formats/remote/remote_url.h"
+
 namespace strata::cli {
 
 void runGuarded(CommandContext& context, const std::function<int()>& body) {
     try {
         context.exitCode = body();
     } catch (const std::exception& error) {
-        std::cerr << "strata-cli: " << error.what() << '\n';
+        std::cerr << "strata-cli: " << redactCredentials(error.what()) << '\n';
         context.exitCode = kExitFailure;
     }
 }

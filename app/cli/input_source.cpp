@@ -1,13 +1,17 @@
 #include "input_source.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <regex>
+#include <stdexcept>
+#include <vector>
 
 #include "formats/common/location.h"
 #include "formats/remote/remote_session.h"
+#include "formats/remote/remote_url.h"
 
 namespace strata::cli {
 
@@ -18,6 +22,10 @@ struct RemoteCliOptions {
     bool verbose = false;
     std::string endpoint, profile;
     bool anonymous = false;
+    unsigned timeoutSeconds = 0;  // 0: RemoteOptions' default
+    std::string caFile;
+    // URLs given as inputs, as typed: their passwords and query strings go to the session.
+    std::vector<std::string> typedUrls;
 };
 
 RemoteCliOptions& cliOptions() {
@@ -52,10 +60,18 @@ const RemoteSessionPtr& session() {
         options.endpoint = cliOptions().endpoint;
         options.profile = cliOptions().profile;
         options.anonymous = cliOptions().anonymous;
+        options.caFile = cliOptions().caFile;
+        if (cliOptions().timeoutSeconds != 0) {
+            options.operationTimeout = std::chrono::seconds(cliOptions().timeoutSeconds);
+        }
         if (cliOptions().verbose) {
             options.requestLog = &printRequest;
         }
-        return makeRemoteSession(options);
+        RemoteSessionPtr session = makeRemoteSession(options);
+        for (const std::string& typed : cliOptions().typedUrls) {
+            session->locate(typed);
+        }
+        return session;
     }();
     return made;
 }
@@ -69,7 +85,7 @@ bool hasOtherScheme(const std::string& text) {
 // A local path for the registry, which also opens folders; other schemes are refused.
 std::filesystem::path openInputPath(const std::string& text) {
     if (hasOtherScheme(text)) {
-        throw SourceError(text +
+        throw SourceError(redactCredentials(text) +
                           ": Strata opens http://, https:// and s3:// URLs and local "
                           "files; this scheme is refused");
     }
@@ -93,7 +109,30 @@ void registerRemoteOptions(CLI::App& app) {
         ->option_text("NAME");
     app.add_flag("--no-sign-request", cliOptions().anonymous,
                  "Read s3:// URLs anonymously (public buckets)");
+    app.add_option("--timeout", cliOptions().timeoutSeconds,
+                   "Give up on a remote operation (opening, listing or one read, its retries "
+                   "included) after SECONDS (default 300)")
+        ->option_text("SECONDS")
+        ->check(CLI::Range(1u, 86400u));
+    app.add_option("--ca-file", cliOptions().caFile,
+                   "Check HTTPS servers against the certificate authorities in FILE (default: "
+                   "CURL_CA_BUNDLE, SSL_CERT_FILE, or the system's)")
+        ->option_text("FILE")
+        ->check(CLI::ExistingFile);
     app.fallthrough();
+}
+
+std::string inputArgument(const std::string& text) {
+    if (!isUrl(text)) {
+        return text;
+    }
+    try {
+        const TypedUrl typed = parseTypedUrl(text);
+        cliOptions().typedUrls.push_back(text);
+        return typed.location.text();
+    } catch (const std::invalid_argument& e) {
+        throw CLI::ValidationError(e.what());
+    }
 }
 
 bool isUrl(const std::string& text) {

@@ -15,9 +15,17 @@ class App;
 
 namespace strata::cli {
 
-// Adds --cache-dir DIR, -v/--verbose and the S3 options (--endpoint-url, --profile,
-// --no-sign-request) to the top-level app; accepted before or after the subcommand.
+// Adds --cache-dir DIR, -v/--verbose, --timeout SECONDS, --ca-file FILE and the S3 options
+// (--endpoint-url, --profile, --no-sign-request) to the top-level app; accepted before or after
+// the subcommand.
 void registerRemoteOptions(CLI::App& app);
+
+// Every option naming an input passes through this (CLI11's transform): a URL becomes the text
+// of its location (formats/remote/remote_url.h: the path percent-decoded, no password, no query
+// string; those go to the run's session for its requests), so a command shows it, and the
+// names it finds under it, as it shows a local path, and never shows a secret. Anything else is
+// kept as it is.
+std::string inputArgument(const std::string& text);
 
 // True for http://, https:// and s3:// (case-insensitive).
 bool isUrl(const std::string& text);

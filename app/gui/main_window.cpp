@@ -73,12 +73,27 @@ QString canonical(const QString& path) {
     return c.isEmpty() ? info.absoluteFilePath() : c;
 }
 
-// "Could not open URL: why", naming the URL once (remote errors start with it already).
-QString urlOpenError(const QString& url, const QString& error) {
+// "Could not open URL: why", naming the URL once (remote errors start with it already), never
+// with its password or token.
+QString urlOpenError(const QString& typed, const QString& error) {
+    const QString url = model::shownUrl(typed);
     const QString prefix = url + QStringLiteral(": ");
     return error.startsWith(prefix)
                ? MainWindow::tr("Could not open %1: %2").arg(url, error.mid(prefix.size()))
                : MainWindow::tr("Could not open %1: %2").arg(url, error);
+}
+
+// The tab already showing the remote location `typed` names, or -1.
+int tabShowingUrl(const QTabWidget& tabs, const QString& typed) {
+    const QString location = model::remoteLocationText(typed);
+    for (int i = 0; i < tabs.count(); ++i) {
+        const auto* view = qobject_cast<const DocumentView*>(tabs.widget(i));
+        if (view != nullptr && view->document()->isRemote() &&
+            view->document()->path() == location) {
+            return i;
+        }
+    }
+    return -1;
 }
 
 }  // namespace
@@ -444,18 +459,16 @@ bool MainWindow::openPath(const QString& path) {
 
 bool MainWindow::openUrl(const QString& url, const model::RemoteOpenSettings& settings) {
     const QString wanted = url.trimmed();
-    for (int i = 0; i < documentCount(); ++i) {
-        if (viewAt(i)->document()->path() == wanted) {
-            tabs_->setCurrentIndex(i);
-            return true;
-        }
+    if (const int open = tabShowingUrl(*tabs_, wanted); open >= 0) {
+        tabs_->setCurrentIndex(open);
+        return true;
     }
     QString error;
     std::unique_ptr<model::Document> document;
     {
         // The first block and what the format's open reads come over the network.
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        statusBar()->showMessage(tr("Opening %1…").arg(wanted));
+        statusBar()->showMessage(tr("Opening %1…").arg(model::shownUrl(wanted)));
         document = model::Document::openUrl(wanted, settings, &error);
         QApplication::restoreOverrideCursor();
     }
@@ -469,14 +482,12 @@ bool MainWindow::openUrl(const QString& url, const model::RemoteOpenSettings& se
 model::Job* MainWindow::startOpenUrl(const QString& url,
                                      const model::RemoteOpenSettings& settings) {
     const QString wanted = url.trimmed();
-    for (int i = 0; i < documentCount(); ++i) {
-        if (viewAt(i)->document()->path() == wanted) {
-            tabs_->setCurrentIndex(i);
-            return nullptr;
-        }
+    if (const int open = tabShowingUrl(*tabs_, wanted); open >= 0) {
+        tabs_->setCurrentIndex(open);
+        return nullptr;
     }
     model::OpenUrlJob* job = model::startOpenUrl(*runner_, wanted, settings);
-    statusBar()->showMessage(tr("Opening %1…").arg(wanted), 5000);
+    statusBar()->showMessage(tr("Opening %1…").arg(model::shownUrl(wanted)), 5000);
     connect(job, &model::Job::finished, this, [this, job] {
         switch (job->state()) {
             case model::Job::State::Finished:
@@ -488,7 +499,8 @@ model::Job* MainWindow::startOpenUrl(const QString& url,
                 showError(urlOpenError(job->url(), job->errorText()));
                 break;
             default:
-                statusBar()->showMessage(tr("Opening %1 was cancelled.").arg(job->url()), 5000);
+                statusBar()->showMessage(
+                    tr("Opening %1 was cancelled.").arg(model::shownUrl(job->url())), 5000);
                 break;
         }
     });
@@ -538,7 +550,7 @@ bool MainWindow::showDocument(std::unique_ptr<model::Document> document) {
                          doc->isRemote() ? doc->path() : QDir::toNativeSeparators(doc->path()));
     tabs_->setCurrentIndex(index);
     if (doc->isRemote()) {
-        model::addRecentUrl(doc->path());
+        model::addRecentUrl(doc->remoteUrl());
         rebuildRecentMenu();
         // Validating reads the whole file: over the network only when asked (F7).
         statusBar()->showMessage(tr("Opened %1 as %2, read-only (remote). Validate (F7) reads "
@@ -569,11 +581,12 @@ model::Job* MainWindow::reloadRemoteView(DocumentView* view) {
     if (tabs_->indexOf(view) < 0) {
         return nullptr;
     }
-    const QString url = view->document()->path();
+    // The URL as it was typed: its password and token open it again.
+    const QString url = view->document()->remoteUrl();
     const QPointer<DocumentView> old(view);
     const QVariantMap state = view->saveState();
     model::OpenUrlJob* job = model::startOpenUrl(*runner_, url, view->document()->remoteSettings());
-    statusBar()->showMessage(tr("Reloading %1…").arg(url), 5000);
+    statusBar()->showMessage(tr("Reloading %1…").arg(view->document()->path()), 5000);
     connect(job, &model::Job::finished, this, [this, job, old, state] {
         if (job->state() != model::Job::State::Finished) {
             if (job->state() == model::Job::State::Failed) {
@@ -590,7 +603,7 @@ model::Job* MainWindow::reloadRemoteView(DocumentView* view) {
         showDocument(std::move(document));
         tabs_->tabBar()->moveTab(tabs_->currentIndex(), std::min(index, tabs_->count() - 1));
         currentView()->restoreState(state);
-        statusBar()->showMessage(tr("Reloaded %1").arg(job->url()), 5000);
+        statusBar()->showMessage(tr("Reloaded %1").arg(model::shownUrl(job->url())), 5000);
     });
     return job;
 }
@@ -1405,7 +1418,7 @@ void MainWindow::rebuildRecentMenu() {
         recentMenu_->addSeparator();
     }
     for (const QString& url : urls) {
-        recentMenu_->addAction(url, this, [this, url] { openPaths({url}); });
+        recentMenu_->addAction(model::shownUrl(url), this, [this, url] { openPaths({url}); });
     }
     const bool any = !recent.isEmpty() || !urls.isEmpty();
     recentMenu_->setEnabled(any);

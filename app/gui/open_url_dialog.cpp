@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace strata::gui {
@@ -19,18 +20,30 @@ OpenUrlDialog::OpenUrlDialog(const QStringList& recent, const model::RemoteOpenS
       profile_(new QLineEdit(settings.profile, this)),
       endpoint_(new QLineEdit(settings.endpoint, this)),
       anonymous_(new QCheckBox(tr("&Anonymous (public bucket, no credentials)"), this)),
+      timeout_(new QSpinBox(this)),
+      caFile_(new QLineEdit(settings.caFile, this)),
       hint_(new QLabel(this)),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this)) {
     setWindowTitle(tr("Open URL"));
     url_->setEditable(true);
     url_->setInsertPolicy(QComboBox::NoInsert);
-    url_->addItems(recent);
+    for (const QString& url : recent) {
+        url_->addItem(model::shownUrl(url), url);  // the item's data is the URL to open
+    }
     url_->setCurrentIndex(-1);
     url_->lineEdit()->setPlaceholderText(tr("https://host/path/file.zs or s3://bucket/key.zt"));
     url_->setMinimumContentsLength(48);
     profile_->setPlaceholderText(tr("AWS_PROFILE or default"));
     endpoint_->setPlaceholderText(tr("AWS, or e.g. http://127.0.0.1:9000"));
     anonymous_->setChecked(settings.anonymous);
+    timeout_->setRange(0, 86400);
+    timeout_->setSuffix(tr(" s"));
+    timeout_->setSpecialValueText(tr("default (300 s)"));
+    timeout_->setValue(settings.timeoutSeconds);
+    timeout_->setToolTip(
+        tr("Give up on opening, listing or one read (its retries included) "
+           "after this long"));
+    caFile_->setPlaceholderText(tr("CURL_CA_BUNDLE, SSL_CERT_FILE or the system's"));
     hint_->setWordWrap(true);
     hint_->setText(
         tr("The file opens read-only and Strata fetches only the bytes it shows. "
@@ -42,11 +55,17 @@ OpenUrlDialog::OpenUrlDialog(const QStringList& recent, const model::RemoteOpenS
     s3Form->addRow(tr("&Endpoint:"), endpoint_);
     s3Form->addRow(anonymous_);
 
+    auto* connection = new QGroupBox(tr("Connection"), this);
+    auto* connectionForm = new QFormLayout(connection);
+    connectionForm->addRow(tr("&Time limit:"), timeout_);
+    connectionForm->addRow(tr("&CA certificates:"), caFile_);
+
     auto* form = new QFormLayout;
     form->addRow(tr("&URL:"), url_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(s3);
+    layout->addWidget(connection);
     layout->addWidget(hint_);
     layout->addWidget(buttons_);
 
@@ -58,6 +77,11 @@ OpenUrlDialog::OpenUrlDialog(const QStringList& recent, const model::RemoteOpenS
 }
 
 QString OpenUrlDialog::url() const {
+    // A recent URL picked from the list is shown redacted: open what it stands for.
+    const int index = url_->currentIndex();
+    if (index >= 0 && url_->currentText() == url_->itemText(index)) {
+        return url_->itemData(index).toString();
+    }
     return url_->currentText().trimmed();
 }
 
@@ -66,6 +90,8 @@ model::RemoteOpenSettings OpenUrlDialog::settings() const {
     out.profile = profile_->text().trimmed();
     out.endpoint = endpoint_->text().trimmed();
     out.anonymous = anonymous_->isChecked();
+    out.timeoutSeconds = timeout_->value();
+    out.caFile = caFile_->text().trimmed();
     return out;
 }
 

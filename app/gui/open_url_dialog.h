@@ -1,5 +1,7 @@
-// File > Open URL…: an http://, https:// or s3:// address (recent ones offered), and for s3://
-// the credentials profile, the endpoint of an S3-compatible store and anonymous access.
+// File > Open URL…: an http://, https:// or s3:// address (recent ones offered, their tokens
+// shown as ***), for s3:// the credentials profile, the endpoint of an S3-compatible store and
+// anonymous access, and for any URL the time limit of one operation and the CA certificates
+// HTTPS servers are checked against.
 #pragma once
 
 #include <QDialog>
@@ -11,6 +13,7 @@ class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 
 namespace strata::gui {
 
@@ -33,6 +36,8 @@ private:
     QLineEdit* profile_;
     QLineEdit* endpoint_;
     QCheckBox* anonymous_;
+    QSpinBox* timeout_;
+    QLineEdit* caFile_;
     QLabel* hint_;
     QDialogButtonBox* buttons_;
 };

@@ -68,6 +68,20 @@ public:
 
 }  // namespace
 
+FileOrFolder FileTree::openOrList(const Location& location, std::size_t limit) const {
+    const std::optional<FileTreeEntry> entry = stat(location);
+    if (!entry) {
+        throw SourceError(location.text() + ": no such file or folder");
+    }
+    FileOrFolder out;
+    if (entry->isDirectory) {
+        out.entries = list(location, limit, &out.truncated);
+    } else {
+        out.file = open(location);
+    }
+    return out;
+}
+
 FileTreePtr localFileTree() {
     static const FileTreePtr tree = std::make_shared<LocalFileTree>();
     return tree;

@@ -21,6 +21,13 @@ struct FileTreeEntry {
     std::uint64_t size = 0;  // regular files
 };
 
+// What is at a location, found in one step: a file opened, or a folder's first entries.
+struct FileOrFolder {
+    ByteSourcePtr file;  // null for a folder
+    std::vector<FileTreeEntry> entries;
+    bool truncated = false;
+};
+
 class FileTree {
 public:
     virtual ~FileTree() = default;
@@ -37,6 +44,12 @@ public:
     // cannot list folders (a plain HTTP server without directory listings).
     virtual std::vector<FileTreeEntry> list(const Location& folder, std::size_t limit = 0,
                                             bool* truncated = nullptr) const = 0;
+
+    // The file at `location` opened, or the folder there listed (at most `limit` entries, as
+    // list does). A remote tree does it as one operation, with one deadline and one set of
+    // retries (the first answer tells a file from a folder); this default asks stat first.
+    // Throws SourceError as open and list do, or when nothing is there.
+    virtual FileOrFolder openOrList(const Location& location, std::size_t limit) const;
 };
 
 using FileTreePtr = std::shared_ptr<const FileTree>;

@@ -77,7 +77,7 @@ std::string Location::fileName() const {
     if (!isRemote()) {
         return localPath().filename().string();
     }
-    const std::string_view path = std::string_view(text_).substr(0, text_.find('?'));
+    const std::string_view path = text_;
     const auto root = rootLength(path);
     const auto slash = path.rfind('/');
     if (slash == std::string_view::npos || slash < root) {
@@ -119,9 +119,6 @@ Location Location::child(std::string_view name) const {
         return local(localPath() / std::filesystem::path(std::string(name)));
     }
     Location loc = *this;
-    const auto query = loc.text_.find('?');
-    const std::string tail = query == std::string::npos ? std::string() : loc.text_.substr(query);
-    loc.text_ = loc.text_.substr(0, query);
     if (loc.text_.back() != '/') {
         loc.text_ += '/';
     }
@@ -129,7 +126,6 @@ Location Location::child(std::string_view name) const {
     while (loc.text_.back() == '/') {
         loc.text_.pop_back();
     }
-    loc.text_ += tail;
     return loc;
 }
 
@@ -138,8 +134,6 @@ Location Location::parent() const {
         return local(localPath().parent_path());
     }
     Location loc = *this;
-    const auto query = loc.text_.find('?');
-    loc.text_ = loc.text_.substr(0, query);
     const auto root = rootLength(loc.text_);
     const auto slash = loc.text_.rfind('/');
     if (slash != std::string::npos && slash >= root) {

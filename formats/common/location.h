@@ -16,7 +16,11 @@ public:
 
     Location() = default;
     // "http://", "https://" and "s3://" are remote; "file://" and anything else is a local path.
-    // Remote text keeps its query string; a trailing '/' is dropped (folders are prefixes).
+    // A remote text is "scheme://authority" followed by the path as names are written (not
+    // percent-encoded: a space, '%', '?' or '#' is part of a name), so names from a listing join
+    // onto it as they are; a trailing '/' is dropped (folders are prefixes). Turning it into a
+    // URL, and a URL the user typed into it, is the remote session's job
+    // (formats/remote/remote_url.h). It never holds a password or a query string.
     static Location parse(std::string_view text);
     static Location local(const std::filesystem::path& path);
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <exception>
 
 #include "directory_listing.h"
 
@@ -162,36 +161,17 @@ ProbeInput ProbeInput::fromTree(const FileTreePtr& tree, const Location& locatio
     input.tree = tree;
     input.path = location.text();
     input.extension = lowerExtension(input.path);
-    bool truncated = false;
-    std::vector<FileTreeEntry> listed;
-    try {
-        input.source = tree->open(location);
+    FileOrFolder found = tree->openOrList(location, kMaxEntries);
+    if (found.file) {
+        input.source = std::move(found.file);
         fillHeadAndTail(input, input.source);
         return input;
-    } catch (const SourceError&) {
-        // A folder: S3 has no object of that key, an HTTP server redirects to the '/' form.
-        // Its listing says so at once; only an empty or failed one needs asking what it is.
-        std::exception_ptr listFailure;
-        try {
-            listed = tree->list(location, kMaxEntries, &truncated);
-        } catch (const SourceError&) {
-            listFailure = std::current_exception();
-        }
-        if (listed.empty()) {
-            const std::optional<FileTreeEntry> entry = tree->stat(location);
-            if (!entry || !entry->isDirectory) {
-                throw;
-            }
-            if (listFailure) {
-                std::rethrow_exception(listFailure);  // a folder it cannot list
-            }
-        }
     }
     input.isDirectory = true;
-    for (const FileTreeEntry& e : listed) {
+    for (const FileTreeEntry& e : found.entries) {
         input.entries.push_back({e.name, e.isDirectory, !e.isDirectory});
     }
-    input.entriesTruncated = truncated;
+    input.entriesTruncated = found.truncated;
     return input;
 }
 

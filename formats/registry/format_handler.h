@@ -74,9 +74,9 @@ struct ProbeInput {
     // A file already open as a byte source (a remote file): head and tail come from views of
     // it, the extension from its name. Throws what the source's views throw.
     static ProbeInput fromSource(const ByteSourcePtr& source);
-    // A location in a tree: a file is opened with one read of its first block (no extra request
-    // to ask what it is); only when that fails is the location asked for as a folder and
-    // listed. A local location reads as fromPath. Throws SourceError naming the location.
+    // A location in a tree: FileTree::openOrList finds a file (opened with one read of its
+    // first block) or a folder (listed) in one operation. A local location reads as fromPath.
+    // Throws SourceError naming the location.
     static ProbeInput fromTree(const FileTreePtr& tree, const Location& location);
 
     // Looks beyond `path` (at children, siblings, parents), through `tree` when it is remote:

@@ -135,9 +135,35 @@ std::optional<UrlParts> splitUrl(const std::string& url) {
     return out;
 }
 
+// Content-Range "bytes a-b/0": what s3rver answers a range of an empty object with (with a
+// Content-Length of 1 and no body). The length it gives is unambiguous.
+bool saysEmptyObject(const std::string& header) {
+    const auto slash = header.rfind('/');
+    return header.starts_with("bytes ") && slash != std::string::npos &&
+           parseNumber(std::string_view(header).substr(slash + 1)) == 0u;
+}
+
+// Why a 206's Content-Range does not answer the request, or nothing when it does.
+std::optional<std::string> rangeProblem(const HttpRequest& request, const std::string& header) {
+    const auto [first, last] = *request.range;
+    const std::string asked = "bytes=" + std::to_string(first) + "-" + std::to_string(last);
+    if (header.empty()) {
+        return "206 Partial Content without a Content-Range header for " + asked;
+    }
+    const auto cr = parseContentRange(header);
+    if (!cr || cr->unsatisfied || cr->first != first || cr->last > last) {
+        return "wrong Content-Range \"" + header + "\" for a request of " + asked;
+    }
+    return std::nullopt;
+}
+
+bool isJson(const std::string& contentType) {
+    return contentType.find("json") != std::string::npos;
+}
+
 // One attempt's state, reached from libcurl's callbacks.
 struct Transfer {
-    enum class Abort { None, FullBody, TooLong, ErrorBodyCut };
+    enum class Abort { None, FullBody, TooLong, ErrorBodyCut, BadRange, EmptyObject };
 
     CURL* handle = nullptr;
     const HttpRequest* request = nullptr;
@@ -150,7 +176,29 @@ struct Transfer {
     // The request's `into` buffers, in use once a 206 arrived: the one being filled and where.
     bool intoBuffers = false;
     std::size_t piece = 0, at = 0;
+    std::string badRange;  // why the Content-Range was refused
 };
+
+// Called when a response's headers have all arrived: a 206 whose Content-Range does not answer
+// the request is refused before its body is waited for. False aborts the transfer.
+bool headersComplete(Transfer& t) {
+    long status = 0;
+    curl_easy_getinfo(t.handle, CURLINFO_RESPONSE_CODE, &status);
+    if (status != 206 || !t.request->range) {
+        return true;
+    }
+    const std::string header = t.response.header("content-range");
+    if (saysEmptyObject(header)) {
+        t.abort = Transfer::Abort::EmptyObject;
+        return false;
+    }
+    if (auto problem = rangeProblem(*t.request, header)) {
+        t.badRange = std::move(*problem);
+        t.abort = Transfer::Abort::BadRange;
+        return false;
+    }
+    return true;
+}
 
 std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user) {
     auto& t = *static_cast<Transfer*>(user);
@@ -160,6 +208,8 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user
     } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
         t.response.headers[lower(std::string(line.substr(0, colon)))] =
             trim(line.substr(colon + 1));
+    } else if (trim(line).empty() && !headersComplete(t)) {
+        return 0;
     }
     return size * count;
 }
@@ -177,9 +227,13 @@ std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) 
     if (!t.statusKnown) {
         curl_easy_getinfo(t.handle, CURLINFO_RESPONSE_CODE, &t.status);
         t.statusKnown = true;
-        if (t.request->range && t.status == 200 && !admitFullBody(t)) {
-            t.abort = Transfer::Abort::FullBody;
-            return 0;
+        if (t.request->range && t.status == 200) {
+            if (t.request->acceptListing && isJson(t.response.header("content-type"))) {
+                t.limit = t.request->maxBody;
+            } else if (!admitFullBody(t)) {
+                t.abort = Transfer::Abort::FullBody;
+                return 0;
+            }
         }
         if (t.status >= 300) {
             t.limit = kErrorBodyKeep;
@@ -382,13 +436,54 @@ bool HttpClient::sleepUnlessCancelled(std::chrono::milliseconds wait,
     return false;
 }
 
+namespace {
+
+bool sameHost(const std::string& a, const std::string& b) {
+    const auto x = splitUrl(a);
+    const auto y = splitUrl(b);
+    return x && y && x->host == y->host && x->port == y->port;
+}
+
+// What a failed transfer's libcurl code means, for the message.
+std::string transferProblem(CURLcode rc, const char* detail, const RemoteOptions& options,
+                            std::uint64_t bodyBytes) {
+    switch (rc) {
+        case CURLE_OPERATION_TIMEDOUT:
+            return "timed out (no connection within " +
+                   std::to_string(options.connectTimeout.count()) + " ms, or no data for " +
+                   std::to_string(options.lowSpeedTime.count()) + " s)";
+        case CURLE_PARTIAL_FILE:
+        case CURLE_RECV_ERROR:
+            return "the connection dropped after " + std::to_string(bodyBytes) +
+                   " bytes of the body (" + curl_easy_strerror(rc) + ")";
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return std::string("the server's certificate is not trusted (") + detail +
+                   "); name the certificate of its authority with SSL_CERT_FILE, CURL_CA_BUNDLE "
+                   "or the CA file option";
+        case CURLE_SSL_CACERT_BADFILE:
+            return "cannot use the CA certificates file " + options.caFile.string() + " (" +
+                   detail + ")";
+        case CURLE_SSL_CONNECT_ERROR:
+            return std::string("the TLS handshake failed (") + detail + ")";
+        default:
+            return curl_easy_strerror(rc);
+    }
+}
+
+}  // namespace
+
 HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& url,
-                                 unsigned number, const std::function<bool()>& cancelled) const {
+                                 unsigned number, const std::function<bool()>& cancelled,
+                                 const RequestBudget& budget) const {
     CURL* h = handles_->take();
+    // The handle goes back to the free list pointing at no buffer of this attempt's stack.
     struct Return {
         Handles& handles;
         CURL* h;
-        ~Return() { handles.give(h); }
+        ~Return() {
+            curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+            handles.give(h);
+        }
     } giveBack{*handles_, h};
     curl_easy_reset(h);
 
@@ -409,8 +504,24 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
                      static_cast<long>(options_.connectTimeout.count()));
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, options_.lowSpeedBytes);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedTime.count()));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        budget.deadline - std::chrono::steady_clock::now());
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+                     static_cast<long>(std::max<long long>(1, left.count())));
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, options_.verifyTls ? 1L : 0L);
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, options_.verifyTls ? 2L : 0L);
+    if (!options_.caFile.empty()) {
+        curl_easy_setopt(h, CURLOPT_CAINFO, options_.caFile.c_str());
+    }
+    if (!options_.caDir.empty()) {
+        curl_easy_setopt(h, CURLOPT_CAPATH, options_.caDir.c_str());
+    }
+    char detail[CURL_ERROR_SIZE] = {};
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
+    if (request.login && sameHost(url, request.url)) {
+        curl_easy_setopt(h, CURLOPT_USERNAME, request.login->first.c_str());
+        curl_easy_setopt(h, CURLOPT_PASSWORD, request.login->second.c_str());
+    }
     curl_easy_setopt(h, CURLOPT_USERAGENT, "Strata");
     if (request.method == "HEAD") {
         curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
@@ -462,7 +573,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
     if (options_.requestLog) {
         RemoteRequestLogEntry entry;
         entry.method = request.method;
-        entry.url = url;
+        entry.url = redactCredentials(url);
         entry.range = range.empty() ? std::string() : "bytes=" + range;
         entry.status = t.response.status;
         entry.bytes = t.response.bodyBytes;
@@ -495,8 +606,21 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
                 false};
         case Transfer::Abort::ErrorBodyCut:
             return std::move(t.response);
+        case Transfer::Abort::BadRange:
+            throw AttemptError{{RemoteError::Kind::BadResponse, url, status, t.badRange}, false};
+        case Transfer::Abort::EmptyObject:
+            t.response.contentRange = ContentRange{0, 0, 0, true};
+            return std::move(t.response);
         case Transfer::Abort::None:
             break;
+    }
+    if (rc == CURLE_OPERATION_TIMEDOUT &&
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(50) >= budget.deadline) {
+        throw AttemptError{{RemoteError::Kind::Timeout, url, status,
+                            "did not finish within " + std::to_string(budget.limit.count()) +
+                                " s, the time limit for one operation (" +
+                                std::to_string(t.response.bodyBytes) + " bytes of the body came)"},
+                           false};
     }
     if (rc == CURLE_ABORTED_BY_CALLBACK) {
         throw AttemptError{{RemoteError::Kind::Cancelled, url, status, "cancelled"}, false};
@@ -509,16 +633,9 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
     if (rc != CURLE_OK) {
         const auto kind = rc == CURLE_OPERATION_TIMEDOUT ? RemoteError::Kind::Timeout
                                                          : RemoteError::Kind::Network;
-        std::string what = curl_easy_strerror(rc);
-        if (rc == CURLE_OPERATION_TIMEDOUT) {
-            what = "timed out (no connection within " +
-                   std::to_string(options_.connectTimeout.count()) + " ms, or no data for " +
-                   std::to_string(options_.lowSpeedTime.count()) + " s)";
-        } else if (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR) {
-            what = "the connection dropped after " + std::to_string(t.response.bodyBytes) +
-                   " bytes of the body (" + what + ")";
-        }
-        throw AttemptError{{kind, url, status, what}, retryableCurlCode(rc)};
+        throw AttemptError{
+            {kind, url, status, transferProblem(rc, detail, options_, t.response.bodyBytes)},
+            retryableCurlCode(rc)};
     }
     return std::move(t.response);
 }
@@ -526,21 +643,14 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
 namespace {
 
 void checkRange(const HttpRequest& request, HttpResponse& response) {
-    const auto [first, last] = *request.range;
-    const std::string asked = "bytes=" + std::to_string(first) + "-" + std::to_string(last);
     const std::string header = response.header("content-range");
-    if (header.empty()) {
-        throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
-                            "206 Partial Content without a Content-Range header for " + asked},
-                           false};
+    if (auto problem = rangeProblem(request, header)) {
+        throw AttemptError{
+            {RemoteError::Kind::BadResponse, response.url, response.status, std::move(*problem)},
+            false};
     }
     response.contentRange = parseContentRange(header);
     const auto& cr = response.contentRange;
-    if (!cr || cr->unsatisfied || cr->first != first || cr->last > last) {
-        throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
-                            "wrong Content-Range \"" + header + "\" for a request of " + asked},
-                           false};
-    }
     const std::uint64_t expected = cr->last - cr->first + 1;
     if (response.bodyBytes != expected) {
         throw AttemptError{{RemoteError::Kind::BadResponse, response.url, response.status,
@@ -558,7 +668,10 @@ bool isRedirect(long status) {
 }  // namespace
 
 HttpResponse HttpClient::perform(const HttpRequest& request,
-                                 const std::function<bool()>& extraCancel) const {
+                                 const std::function<bool()>& extraCancel,
+                                 RequestBudget* budget) const {
+    RequestBudget own(options_);
+    RequestBudget& spend = budget != nullptr ? *budget : own;
     const std::function<bool()> cancelled = [&] {
         return (options_.cancel != nullptr && options_.cancel->cancelled()) ||
                (extraCancel && extraCancel());
@@ -576,12 +689,18 @@ HttpResponse HttpClient::perform(const HttpRequest& request,
         if (cancelled()) {
             throw RemoteError(RemoteError::Kind::Cancelled, url, 0, "cancelled");
         }
+        if (std::chrono::steady_clock::now() >= spend.deadline) {
+            throw RemoteError(RemoteError::Kind::Timeout, url, last ? last->httpStatus() : 0,
+                              (last ? last->detail() + "; " : std::string()) + "gave up after " +
+                                  std::to_string(spend.limit.count()) +
+                                  " s, the time limit for one operation");
+        }
         const auto factor = static_cast<std::chrono::milliseconds::rep>(1)
                             << std::min(failures, 16u);
         std::chrono::milliseconds wait =
             std::min(options_.retryBackoffMax, options_.retryBackoff * factor);
         try {
-            HttpResponse response = attempt(request, url, failures + 1, cancelled);
+            HttpResponse response = attempt(request, url, failures + 1, cancelled, spend);
             const long status = response.status;
             if (isRedirect(status) && !response.header("location").empty()) {
                 const std::string target = response.header("location");
@@ -634,21 +753,24 @@ HttpResponse HttpClient::perform(const HttpRequest& request,
                                   "the server answered " + statusText(status) +
                                       (says.empty() ? "" : " (" + says + ")"));
             }
-            if (request.range && status == 206) {
+            if (request.range && status == 206 && !response.contentRange) {
                 checkRange(request, response);
             }
             return response;
         } catch (const AttemptError& e) {
-            if (!e.retryable || failures >= options_.retries) {
+            if (!e.retryable || spend.retriesLeft == 0) {
                 if (failures == 0) {
                     throw e.error;
                 }
                 throw RemoteError(e.error.kind(), e.error.url(), e.error.httpStatus(),
-                                  std::string(e.error.what()).substr(e.error.url().size() + 2) +
-                                      "; gave up after " + std::to_string(failures + 1) +
-                                      " attempts");
+                                  e.error.detail() + "; gave up after " +
+                                      std::to_string(failures + 1) + " attempts");
             }
+            --spend.retriesLeft;
             ++failures;
+            last = e.error;
+            wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      spend.deadline - std::chrono::steady_clock::now()));
             if (!sleepUnlessCancelled(wait, cancelled)) {
                 throw RemoteError(RemoteError::Kind::Cancelled, url, 0, "cancelled");
             }

@@ -34,8 +34,13 @@ struct HttpRequest {
     // A 200 to a range request is accepted when the whole body fits in the range (a server
     // without Range support serving a small file); otherwise it is refused unread.
     bool acceptSmallFullBody = false;
+    // A 200 to a range request with a JSON Content-Type is read whole (up to maxBody), however
+    // it is framed: a folder's listing answering a request for a file.
+    bool acceptListing = false;
     std::vector<std::string> headers;  // "Name: value"
     std::optional<AwsSigning> aws;
+    // HTTP authentication (the user and password of a URL), sent to the URL's host only.
+    std::optional<std::pair<std::string, std::string>> login;
     // Largest body accepted for a request without a range (listings, error documents).
     std::uint64_t maxBody = 64 * 1024 * 1024;
     // Where a 206 body goes, filling these buffers one after the other (a range request whose
@@ -66,6 +71,19 @@ struct HttpResponse {
 // Parses "bytes a-b/total", "bytes a-b/*" or "bytes */total"; nullopt when malformed.
 std::optional<ContentRange> parseContentRange(const std::string& value);
 
+// What one operation may still spend: its deadline and its retries. Requests that make up one
+// operation (an open: the file's first block, then the folder's listing) share one budget.
+struct RequestBudget {
+    explicit RequestBudget(const RemoteOptions& options)
+        : deadline(std::chrono::steady_clock::now() + options.operationTimeout),
+          limit(options.operationTimeout),
+          retriesLeft(options.retries) {}
+
+    std::chrono::steady_clock::time_point deadline;
+    std::chrono::seconds limit;  // for messages
+    unsigned retriesLeft;
+};
+
 class HttpClient {
 public:
     // `cancelled` is polled during transfers and backoff waits (session token, shutdown...).
@@ -79,15 +97,18 @@ public:
     // RemoteError for transport failures after retries, 5xx/429 after retries, refused or
     // looping redirects, 401/403/404, a 200 to a range request, a short body, a malformed or
     // mismatched Content-Range, and cancellation. `extraCancel` is polled too.
-    HttpResponse perform(const HttpRequest& request,
-                         const std::function<bool()>& extraCancel = {}) const;
+    // Without a budget the request has one of its own (options().operationTimeout and
+    // options().retries); the deadline ends it with RemoteError(Timeout) however the server
+    // answers (a trickle of bytes included).
+    HttpResponse perform(const HttpRequest& request, const std::function<bool()>& extraCancel = {},
+                         RequestBudget* budget = nullptr) const;
 
     const RemoteOptions& options() const { return options_; }
 
 private:
     struct Handles;
     HttpResponse attempt(const HttpRequest& request, const std::string& url, unsigned number,
-                         const std::function<bool()>& cancelled) const;
+                         const std::function<bool()>& cancelled, const RequestBudget& budget) const;
     bool sleepUnlessCancelled(std::chrono::milliseconds wait,
                               const std::function<bool()>& cancelled) const;
 

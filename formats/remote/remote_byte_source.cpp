@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "formats/common/bounds.h"
+#include "json_listing.h"
 #include "session_core.h"
 
 namespace strata {
@@ -181,12 +182,22 @@ std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t 
             return blocks;
         }
     }
+    if (identity_.etag.empty() && identity_.lastModified.empty()) {
+        throw RemoteError(
+            RemoteError::Kind::Unverifiable, target_.name, 0,
+            "the server gives no ETag or Last-Modified for this file, so a change between two "
+            "requests could not be noticed; Strata reads such a file only when it comes whole in "
+            "the first answer (" +
+                std::to_string(blockSize_) + " bytes; this one has " +
+                std::to_string(identity_.size) + "): download it and open the local copy");
+    }
     const std::uint64_t firstByte = first * blockSize_;
     const std::uint64_t lastByte = std::min((last + 1) * blockSize_, identity_.size) - 1;
     HttpRequest request;
     request.url = target_.url;
     request.range = {firstByte, lastByte};
     request.aws = target_.aws;
+    request.login = target_.login;
     if (!identity_.etag.empty() && !identity_.etag.starts_with("W/")) {
         request.headers.push_back("If-Match: " + identity_.etag);
     } else if (!identity_.lastModified.empty()) {
@@ -506,29 +517,56 @@ private:
 
 }  // namespace
 
-ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
-                                   const std::shared_ptr<FetchPool>& pool,
-                                   const RemoteTarget& target) {
-    const std::uint64_t blockSize = std::max<std::size_t>(core->options.blockSize, 1);
+HttpResponse fetchFirstBlock(SessionCore& core, const RemoteTarget& target, RequestBudget* budget) {
+    const std::uint64_t blockSize = std::max<std::size_t>(core.options.blockSize, 1);
     HttpRequest request;
     request.url = target.url;
     request.range = {0, blockSize - 1};
     request.acceptSmallFullBody = true;
+    request.acceptListing = true;
     request.aws = target.aws;
-    HttpResponse response =
-        core->client.perform(request, [&] { return core->cancelledForThisThread(); });
+    request.login = target.login;
+    return core.client.perform(
+        request, [&] { return core.cancelledForThisThread(); }, budget);
+}
 
-    Identity identity;
+bool answersAsFolder(const HttpResponse& firstBlock) {
+    const std::string path = firstBlock.url.substr(0, firstBlock.url.find('?'));
+    if (!path.empty() && path.back() == '/') {
+        return true;
+    }
+    if (firstBlock.status != 200 ||
+        firstBlock.header("content-type").find("json") == std::string::npos) {
+        return false;
+    }
+    const auto entries = parseJsonListing(firstBlock.body);
+    return entries && !entries->empty();
+}
+
+namespace {
+
+// The object's length, from a 206's Content-Range, a whole small body or a 416 for an empty one.
+std::uint64_t sizeFromFirstBlock(const RemoteTarget& target, const HttpResponse& response,
+                                 std::uint64_t blockSize) {
     if (response.status == 206) {
         if (!response.contentRange->total) {
             throw RemoteError(RemoteError::Kind::BadResponse, target.name, 206,
                               "the server does not say how long the file is (Content-Range \"" +
                                   response.header("content-range") + "\")");
         }
-        identity.size = *response.contentRange->total;
-    } else if (response.status == 200) {
-        identity.size = response.body.size();  // a whole small file; admitted by its length
-    } else if (response.status == 416) {
+        return *response.contentRange->total;
+    }
+    if (response.status == 200) {
+        if (response.body.size() > blockSize) {  // a JSON body read whole but not a listing
+            throw RemoteError(RemoteError::Kind::NoRangeSupport, target.name, 200,
+                              "the server does not support Range requests: it answered a request "
+                              "for the first " +
+                                  std::to_string(blockSize) + " bytes with 200 OK and " +
+                                  std::to_string(response.body.size()) + " bytes");
+        }
+        return response.body.size();  // a whole small file; admitted by its length
+    }
+    if (response.status == 416) {
         const auto cr = parseContentRange(response.header("content-range"));
         if (!cr || !cr->unsatisfied || cr->total != 0u) {
             throw RemoteError(RemoteError::Kind::BadResponse, target.name, 416,
@@ -536,12 +574,21 @@ ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
                                   std::to_string(blockSize) + " bytes, with Content-Range \"" +
                                   response.header("content-range") + "\"");
         }
-        identity.size = 0;
-    } else {
-        throw RemoteError(RemoteError::Kind::BadResponse, target.name, response.status,
-                          "unexpected HTTP " + std::to_string(response.status) +
-                              " to a Range request (" + response.bodyText(200) + ")");
+        return 0;
     }
+    throw RemoteError(RemoteError::Kind::BadResponse, target.name, response.status,
+                      "unexpected HTTP " + std::to_string(response.status) +
+                          " to a Range request (" + response.bodyText(200) + ")");
+}
+
+}  // namespace
+
+ByteSourcePtr sourceFromFirstBlock(const std::shared_ptr<SessionCore>& core,
+                                   const std::shared_ptr<FetchPool>& pool,
+                                   const RemoteTarget& target, HttpResponse response) {
+    const std::uint64_t blockSize = std::max<std::size_t>(core->options.blockSize, 1);
+    Identity identity;
+    identity.size = sizeFromFirstBlock(target, response, blockSize);
     const std::uint64_t firstBlock = std::min<std::uint64_t>(blockSize, identity.size);
     if (response.body.size() != firstBlock) {
         throw RemoteError(RemoteError::Kind::BadResponse, target.name, response.status,
@@ -565,6 +612,17 @@ ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
                       std::make_shared<const std::vector<std::uint8_t>>(std::move(response.body)));
     }
     return std::make_shared<RemoteByteSource>(pool, std::move(object));
+}
+
+ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
+                                   const std::shared_ptr<FetchPool>& pool,
+                                   const RemoteTarget& target) {
+    HttpResponse response = fetchFirstBlock(*core, target);
+    if (answersAsFolder(response)) {
+        throw RemoteError(RemoteError::Kind::NotAFile, target.name, response.status,
+                          "this is a folder (the server answered with its listing), not a file");
+    }
+    return sourceFromFirstBlock(core, pool, target, std::move(response));
 }
 
 }  // namespace strata

@@ -20,11 +20,24 @@ class FetchPool;
 
 struct RemoteTarget {
     std::string url;   // what is fetched
-    std::string name;  // what the user wrote (ByteSource::name())
+    std::string name;  // the location's text (ByteSource::name()): no secret in it
     std::optional<AwsSigning> aws;
+    std::optional<std::pair<std::string, std::string>> login;
 };
 
-// One ranged GET of the first block; throws RemoteError as described in remote_session.h.
+// The answer to one ranged GET of the first block. A small file from a server without Range
+// support comes whole, and so does a folder's JSON listing (see answersAsFolder). Throws
+// RemoteError as described in remote_session.h.
+HttpResponse fetchFirstBlock(SessionCore& core, const RemoteTarget& target,
+                             RequestBudget* budget = nullptr);
+// True when that answer is a folder's: it came from a URL ending in '/' (the server redirected
+// to the folder), or it is a whole JSON document shaped as a listing.
+bool answersAsFolder(const HttpResponse& firstBlock);
+// The source for the file that answered (not a folder's answer).
+ByteSourcePtr sourceFromFirstBlock(const std::shared_ptr<SessionCore>& core,
+                                   const std::shared_ptr<FetchPool>& pool,
+                                   const RemoteTarget& target, HttpResponse firstBlock);
+// Both, refusing a folder with RemoteError(NotAFile).
 ByteSourcePtr openRemoteByteSource(const std::shared_ptr<SessionCore>& core,
                                    const std::shared_ptr<FetchPool>& pool,
                                    const RemoteTarget& target);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "formats/common/byte_source.h"
+#include "remote_url.h"
 
 namespace strata {
 
@@ -24,22 +25,29 @@ public:
         Network,         // connection refused/dropped (after retries)
         ServerError,     // 5xx/429 after retries, or another unexpected status
         Cancelled,       // the CancelToken was cancelled
+        NotAFile,        // the URL is a folder (its answer is a directory listing)
+        Unverifiable,    // no ETag or Last-Modified: a change between two requests would go unseen
     };
 
-    RemoteError(Kind kind, std::string url, long httpStatus, const std::string& what)
-        : SourceError(url + ": " + what),
+    // The URL and the text are shown with their credentials redacted (redactCredentials).
+    RemoteError(Kind kind, const std::string& url, long httpStatus, const std::string& what)
+        : SourceError(redactCredentials(url + ": " + what)),
           kind_(kind),
-          url_(std::move(url)),
+          url_(redactCredentials(url)),
+          detail_(redactCredentials(what)),
           httpStatus_(httpStatus) {}
 
     Kind kind() const { return kind_; }
     const std::string& url() const { return url_; }
+    // What went wrong, without the URL in front.
+    const std::string& detail() const { return detail_; }
     // The last HTTP status seen, or 0 when none arrived.
     long httpStatus() const { return httpStatus_; }
 
 private:
     Kind kind_;
     std::string url_;
+    std::string detail_;
     long httpStatus_;
 };
 

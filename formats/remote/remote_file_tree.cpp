@@ -1,9 +1,8 @@
 // The HTTP and S3 FileTrees, and fileTreeFor().
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 
+#include "json_listing.h"
 #include "remote_session.h"
 #include "s3_list.h"
 #include "session_core.h"
@@ -23,29 +22,46 @@ void sortAndLimit(std::vector<FileTreeEntry>& entries, std::size_t limit, bool* 
     }
 }
 
-std::string withSlash(std::string url) {
-    const auto query = url.find('?');
-    const std::string tail = query == std::string::npos ? std::string() : url.substr(query);
-    url = url.substr(0, query);
-    if (url.empty() || url.back() != '/') {
-        url += '/';
-    }
-    return url + tail;
+bool pathEndsWithSlash(const std::string& url) {
+    const std::string path = url.substr(0, url.find('?'));
+    return !path.empty() && path.back() == '/';
 }
 
-class HttpFileTree final : public FileTree {
+// The common base of the two remote trees: the session, and the pieces of it they use.
+class RemoteTree : public FileTree {
 public:
-    explicit HttpFileTree(RemoteSessionPtr session) : session_(std::move(session)) {}
+    explicit RemoteTree(RemoteSessionPtr session) : session_(std::move(session)) {}
 
     bool remote() const override { return true; }
     ByteSourcePtr open(const Location& file) const override { return session_->open(file); }
 
+protected:
+    SessionCore& core() const { return *session_->core(); }
+    const HttpClient& client() const { return core().client; }
+    std::function<bool()> cancelled() const {
+        return [core = session_->core()] { return core->cancelledForThisThread(); };
+    }
+    // The file's source from its first block's answer.
+    ByteSourcePtr adopt(const RemoteTarget& target, HttpResponse firstBlock) const {
+        return sourceFromFirstBlock(session_->core(), session_->pool(), target,
+                                    std::move(firstBlock));
+    }
+
+    RemoteSessionPtr session_;
+};
+
+class HttpFileTree final : public RemoteTree {
+public:
+    using RemoteTree::RemoteTree;
+
     // HEAD the URL: a file answers 200 with its length; a folder redirects to the URL with a
     // trailing '/' (or is asked for with one), which answers 200 when listable.
     std::optional<FileTreeEntry> stat(const Location& location) const override {
+        const RemoteTarget target = core().targetFor(location);
         HttpRequest request;
         request.method = "HEAD";
-        request.url = location.text();
+        request.url = target.url;
+        request.login = target.login;
         FileTreeEntry entry;
         entry.name = location.fileName();
         try {
@@ -53,8 +69,7 @@ public:
             if (response.status / 100 != 2) {
                 return std::nullopt;
             }
-            const std::string path = response.url.substr(0, response.url.find('?'));
-            entry.isDirectory = !path.empty() && path.back() == '/';
+            entry.isDirectory = pathEndsWithSlash(response.url);
             if (!entry.isDirectory) {
                 entry.size = std::strtoull(response.header("content-length").c_str(), nullptr, 10);
             }
@@ -64,8 +79,7 @@ public:
                 return std::nullopt;
             }
             // A folder without a listing answers 403 once redirected to its '/' form.
-            const std::string path = e.url().substr(0, e.url().find('?'));
-            if (e.kind() == RemoteError::Kind::Forbidden && !path.empty() && path.back() == '/') {
+            if (e.kind() == RemoteError::Kind::Forbidden && pathEndsWithSlash(e.url())) {
                 entry.isDirectory = true;
                 return entry;
             }
@@ -73,16 +87,58 @@ public:
         }
     }
 
-    // Folder listings in the JSON format of nginx's `autoindex_format json`:
-    // [{"name": "a.zs", "type": "file", "size": 123, ...}, {"name": "sub", "type": "directory"}]
     std::vector<FileTreeEntry> list(const Location& folder, std::size_t limit,
                                     bool* truncated) const override {
+        return listWith(folder, limit, truncated, nullptr);
+    }
+
+    // One ranged GET tells a file (its first block) from a folder (the server redirects to the
+    // folder's '/' form, or answers with its listing, however the listing is framed: chunked,
+    // with a Content-Length, or as a range of a stored listing).
+    FileOrFolder openOrList(const Location& location, std::size_t limit) const override {
+        RequestBudget budget(core().options);
+        const RemoteTarget target = core().targetFor(location);
+        HttpResponse first;
+        try {
+            first = fetchFirstBlock(core(), target, &budget);
+        } catch (const RemoteError& e) {
+            if (e.kind() == RemoteError::Kind::Forbidden && pathEndsWithSlash(e.url())) {
+                throw noListing(location, e.url(), e.httpStatus());
+            }
+            throw;
+        }
+        FileOrFolder out;
+        if (!answersAsFolder(first)) {
+            out.file = adopt(target, std::move(first));
+            return out;
+        }
+        if (auto entries = first.status == 200 ? parseJsonListing(first.body) : std::nullopt) {
+            out.entries = std::move(*entries);
+            sortAndLimit(out.entries, limit, &out.truncated);
+            return out;
+        }
+        out.entries = listWith(location, limit, &out.truncated, &budget);
+        return out;
+    }
+
+private:
+    static SourceError noListing(const Location& folder, const std::string& url, long status) {
+        return SourceError(folder.text() +
+                           ": this HTTP server does not list folders (no JSON directory listing "
+                           "at " +
+                           redactCredentials(url) + ", HTTP " + std::to_string(status) + ")");
+    }
+
+    std::vector<FileTreeEntry> listWith(const Location& folder, std::size_t limit, bool* truncated,
+                                        RequestBudget* budget) const {
+        const RemoteTarget target = core().targetFor(folder, true);
         HttpRequest request;
-        request.url = withSlash(folder.text());
+        request.url = target.url;
+        request.login = target.login;
         request.headers.push_back("Accept: application/json");
         HttpResponse response;
         try {
-            response = client().perform(request, cancelled());
+            response = client().perform(request, cancelled(), budget);
         } catch (const RemoteError& e) {
             // nginx without autoindex answers a folder with 403, other servers with 404.
             if (e.kind() != RemoteError::Kind::Forbidden &&
@@ -91,63 +147,27 @@ public:
             }
             response.status = e.httpStatus();
         }
-        const std::string type = response.header("content-type");
-        nlohmann::json listing;
-        if (response.status == 200 && type.find("json") != std::string::npos) {
-            listing =
-                nlohmann::json::parse(response.body.begin(), response.body.end(), nullptr, false);
-        }
         if (response.status == 404) {
             // No such folder (a server that lists none answers its folders with 403).
             throw RemoteError(RemoteError::Kind::NotFound, folder.text(), 404,
                               "no such folder (HTTP 404 Not Found at " + request.url + ")");
         }
-        if (!listing.is_array()) {
-            throw SourceError(folder.text() +
-                              ": this HTTP server does not list folders (no JSON directory "
-                              "listing at " +
-                              request.url + ", HTTP " + std::to_string(response.status) + ")");
+        std::optional<std::vector<FileTreeEntry>> entries;
+        if (response.status == 200 &&
+            response.header("content-type").find("json") != std::string::npos) {
+            entries = parseJsonListing(response.body);
         }
-        std::vector<FileTreeEntry> entries;
-        for (const auto& item : listing) {
-            if (!item.is_object() || !item.contains("name") || !item["name"].is_string()) {
-                continue;
-            }
-            FileTreeEntry entry;
-            entry.name = item["name"].get<std::string>();
-            const std::string kind = item.value("type", std::string());
-            entry.isDirectory = kind == "directory";
-            if (!entry.isDirectory && kind != "file") {
-                continue;  // links and other kinds
-            }
-            if (entry.name.empty() || entry.name.find('/') != std::string::npos ||
-                entry.name == "." || entry.name == "..") {
-                continue;
-            }
-            if (!entry.isDirectory && item.contains("size") && item["size"].is_number_unsigned()) {
-                entry.size = item["size"].get<std::uint64_t>();
-            }
-            entries.push_back(std::move(entry));
+        if (!entries) {
+            throw noListing(folder, request.url, response.status);
         }
-        sortAndLimit(entries, limit, truncated);
-        return entries;
+        sortAndLimit(*entries, limit, truncated);
+        return std::move(*entries);
     }
-
-private:
-    const HttpClient& client() const { return session_->core()->client; }
-    std::function<bool()> cancelled() const {
-        return [core = session_->core()] { return core->cancelledForThisThread(); };
-    }
-
-    RemoteSessionPtr session_;
 };
 
-class S3FileTree final : public FileTree {
+class S3FileTree final : public RemoteTree {
 public:
-    explicit S3FileTree(RemoteSessionPtr session) : session_(std::move(session)) {}
-
-    bool remote() const override { return true; }
-    ByteSourcePtr open(const Location& file) const override { return session_->open(file); }
+    using RemoteTree::RemoteTree;
 
     std::optional<FileTreeEntry> stat(const Location& location) const override {
         FileTreeEntry entry;
@@ -158,11 +178,11 @@ public:
             entry.isDirectory = true;
             return entry;
         }
-        const S3Settings& s3 = session_->core()->s3();
+        const RemoteTarget target = core().targetFor(location);
         HttpRequest request;
         request.method = "HEAD";
-        request.url = s3.objectUrl(location.bucket(), key);
-        request.aws = s3.signing;
+        request.url = target.url;
+        request.aws = target.aws;
         try {
             const HttpResponse response = client().perform(request, cancelled());
             if (response.status / 100 == 2) {
@@ -174,43 +194,67 @@ public:
                 throw;
             }
         }
-        const S3Listing page =
-            listObjectsV2(client(), s3, location.bucket(), key + "/", "/", 1, std::string());
-        if (page.objects.empty() && page.commonPrefixes.empty()) {
+        bool more = false;
+        if (listWith(location, 1, &more, nullptr).empty()) {
             return std::nullopt;
         }
         entry.isDirectory = true;
         return entry;
     }
 
-    // Keys under "key/" split at the next '/': objects are files, common prefixes folders.
     std::vector<FileTreeEntry> list(const Location& folder, std::size_t limit,
                                     bool* truncated) const override {
-        const S3Settings& s3 = session_->core()->s3();
+        return listWith(folder, limit, truncated, nullptr);
+    }
+
+    // A GET of the object's first block; only a key that is no object is listed as a prefix.
+    FileOrFolder openOrList(const Location& location, std::size_t limit) const override {
+        RequestBudget budget(core().options);
+        FileOrFolder out;
+        if (!location.key().empty()) {
+            const RemoteTarget target = core().targetFor(location);
+            try {
+                out.file = adopt(target, fetchFirstBlock(core(), target, &budget));
+                return out;
+            } catch (const RemoteError& e) {
+                if (e.kind() != RemoteError::Kind::NotFound) {
+                    throw;
+                }
+                out.entries = listWith(location, limit, &out.truncated, &budget);
+                if (out.entries.empty()) {
+                    throw;
+                }
+                return out;
+            }
+        }
+        out.entries = listWith(location, limit, &out.truncated, &budget);
+        return out;
+    }
+
+private:
+    // Keys under "key/" split at the next '/': objects are files, common prefixes folders.
+    std::vector<FileTreeEntry> listWith(const Location& folder, std::size_t limit, bool* truncated,
+                                        RequestBudget* budget) const {
+        const S3Settings& s3 = core().s3();
         const std::string key = folder.key();
-        const std::string prefix = key.empty() ? std::string() : key + "/";
+        S3ListRequest page{folder.bucket(),
+                           key.empty() ? std::string() : key + "/",
+                           "/",
+                           session_->options().listPageSize,
+                           {}};
+        if (limit != 0 && limit < page.maxKeys) {
+            page.maxKeys = static_cast<unsigned>(limit + 1);  // enough to tell it was truncated
+        }
         std::vector<FileTreeEntry> entries;
-        std::string token;
         do {
-            if (session_->core()->cancelledForThisThread()) {
+            if (core().cancelledForThisThread()) {
                 throw RemoteError(RemoteError::Kind::Cancelled, folder.text(), 0, "cancelled");
             }
-            const S3Listing page = listObjectsV2(client(), s3, folder.bucket(), prefix, "/",
-                                                 session_->options().listPageSize, token);
-            for (const auto& object : page.objects) {
-                if (object.key.size() > prefix.size() && object.key.starts_with(prefix)) {
-                    entries.push_back({object.key.substr(prefix.size()), false, object.size});
-                }
-            }
-            for (const std::string& common : page.commonPrefixes) {
-                if (common.size() > prefix.size() + 1 && common.starts_with(prefix)) {
-                    entries.push_back(
-                        {common.substr(prefix.size(), common.size() - prefix.size() - 1), true, 0});
-                }
-            }
-            token = page.truncated ? page.nextContinuationToken : std::string();
-        } while (!token.empty() && (limit == 0 || entries.size() <= limit));
-        const bool more = !token.empty();
+            const S3Listing listed = listObjectsV2(client(), s3, page, cancelled(), budget);
+            addEntries(listed, page.prefix, entries);
+            page.continuationToken = listed.truncated ? listed.nextContinuationToken : "";
+        } while (!page.continuationToken.empty() && (limit == 0 || entries.size() <= limit));
+        const bool more = !page.continuationToken.empty();
         sortAndLimit(entries, limit, truncated);
         if (truncated != nullptr) {
             *truncated = *truncated || more;
@@ -218,13 +262,20 @@ public:
         return entries;
     }
 
-private:
-    const HttpClient& client() const { return session_->core()->client; }
-    std::function<bool()> cancelled() const {
-        return [core = session_->core()] { return core->cancelledForThisThread(); };
+    static void addEntries(const S3Listing& listed, const std::string& prefix,
+                           std::vector<FileTreeEntry>& entries) {
+        for (const auto& object : listed.objects) {
+            if (object.key.size() > prefix.size() && object.key.starts_with(prefix)) {
+                entries.push_back({object.key.substr(prefix.size()), false, object.size});
+            }
+        }
+        for (const std::string& common : listed.commonPrefixes) {
+            if (common.size() > prefix.size() + 1 && common.starts_with(prefix)) {
+                entries.push_back(
+                    {common.substr(prefix.size(), common.size() - prefix.size() - 1), true, 0});
+            }
+        }
     }
-
-    RemoteSessionPtr session_;
 };
 
 }  // namespace

@@ -66,11 +66,20 @@ struct RemoteOptions {
     unsigned retries = 4;
     std::chrono::milliseconds retryBackoff{200};
     std::chrono::milliseconds retryBackoffMax{5000};
+    // The longest one operation may take, its retries included: opening a file or folder (its
+    // first request, and the listing that follows when it is a folder), listing a folder, or
+    // one ranged read. A server that keeps trickling bytes is given up on when it is reached.
+    std::chrono::seconds operationTimeout{300};
     unsigned maxRedirects = 5;
     // Redirects to another host are refused unless allowed (a signed S3 request must not leak
     // to a third party, and a file server should not send Strata elsewhere silently).
     bool allowCrossHostRedirects = false;
     bool verifyTls = true;
+    // Certificates of the authorities HTTPS servers are checked against. Empty: CURL_CA_BUNDLE,
+    // else SSL_CERT_FILE, else the system's; caDir: SSL_CERT_DIR when empty (resolved when the
+    // session is made).
+    std::filesystem::path caFile;
+    std::filesystem::path caDir;
 
     // S3: endpoint ("http://127.0.0.1:9000"; empty = AWS_ENDPOINT_URL / the profile's
     // endpoint_url / AWS itself), credentials profile (empty = AWS_PROFILE / "default"),

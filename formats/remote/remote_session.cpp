@@ -1,6 +1,7 @@
 #include "remote_session.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "formats/common/thread_cancel.h"
 #include "remote_byte_source.h"
@@ -14,9 +15,24 @@ namespace {
 // (4 requests of 4 MiB by default) and then some.
 constexpr std::size_t kMaxSpareBlockBytes = 32 * 1024 * 1024;
 
-RemoteOptions withCounters(RemoteOptions options) {
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::string() : std::string(value);
+}
+
+// The options with what they leave to the environment filled in, and counters.
+RemoteOptions completed(RemoteOptions options) {
     if (!options.counters) {
         options.counters = std::make_shared<RemoteCounters>();
+    }
+    if (options.caFile.empty()) {
+        options.caFile = environment("CURL_CA_BUNDLE");
+    }
+    if (options.caFile.empty()) {
+        options.caFile = environment("SSL_CERT_FILE");
+    }
+    if (options.caDir.empty()) {
+        options.caDir = environment("SSL_CERT_DIR");
     }
     options.blockSize = std::max<std::size_t>(options.blockSize, 4096);
     options.parallelRequests = std::max(options.parallelRequests, 1u);
@@ -27,7 +43,7 @@ RemoteOptions withCounters(RemoteOptions options) {
 }  // namespace
 
 SessionCore::SessionCore(const RemoteOptions& opts)
-    : options(withCounters(opts)),
+    : options(completed(opts)),
       counters(options.counters),
       client(options, counters),
       cache(options.cacheBytes),
@@ -58,6 +74,52 @@ const S3Settings& SessionCore::s3() {
         s3_ = resolveS3Settings(options);
     }
     return *s3_;
+}
+
+Location SessionCore::remember(const TypedUrl& typed) {
+    std::lock_guard lock(mutex_);
+    if (!typed.user.empty() || !typed.password.empty()) {
+        logins_[originOf(typed.location)] = {typed.user, typed.password};
+    }
+    if (!typed.query.empty()) {
+        queries_[typed.location.text()] = typed.query;
+    }
+    return typed.location;
+}
+
+RemoteTarget SessionCore::targetFor(const Location& location, bool folder) {
+    RemoteTarget target;
+    target.name = location.text();
+    if (location.scheme() == Location::Scheme::S3) {
+        if (location.bucket().empty() || location.key().empty()) {
+            throw RemoteError(RemoteError::Kind::NotFound, location.text(), 0,
+                              "an S3 file needs a bucket and a key (s3://bucket/key)");
+        }
+        target.url = s3().objectUrl(location.bucket(), location.key());
+        target.aws = s3().signing;
+        return target;
+    }
+    if (location.scheme() == Location::Scheme::File) {
+        throw RemoteError(RemoteError::Kind::Refused, location.text(), 0, "not a remote location");
+    }
+    target.url = requestUrlOf(location);
+    if (folder && target.url.back() != '/') {
+        target.url += '/';
+    }
+    std::lock_guard lock(mutex_);
+    if (const auto login = logins_.find(originOf(location)); login != logins_.end()) {
+        target.login = login->second;
+    }
+    // The query typed with this location or with the nearest folder above it.
+    const std::string& text = location.text();
+    for (auto it = queries_.upper_bound(text); it != queries_.begin();) {
+        --it;
+        if (text == it->first || text.starts_with(it->first + "/")) {
+            target.url += "?" + it->second;
+            break;
+        }
+    }
+    return target;
 }
 
 bool SessionCore::cancelledForThisThread() const {
@@ -128,28 +190,11 @@ std::size_t RemoteSession::cachedBytes() const {
 }
 
 ByteSourcePtr RemoteSession::open(const Location& location) const {
-    RemoteTarget target;
-    target.name = location.text();
-    switch (location.scheme()) {
-        case Location::Scheme::Http:
-        case Location::Scheme::Https:
-            target.url = location.text();
-            break;
-        case Location::Scheme::S3: {
-            const S3Settings& s3 = core_->s3();
-            if (location.bucket().empty() || location.key().empty()) {
-                throw RemoteError(RemoteError::Kind::NotFound, location.text(), 0,
-                                  "an S3 file needs a bucket and a key (s3://bucket/key)");
-            }
-            target.url = s3.objectUrl(location.bucket(), location.key());
-            target.aws = s3.signing;
-            break;
-        }
-        case Location::Scheme::File:
-            throw RemoteError(RemoteError::Kind::Refused, location.text(), 0,
-                              "not a remote location");
-    }
-    return openRemoteByteSource(core_, pool_, target);
+    return openRemoteByteSource(core_, pool_, core_->targetFor(location));
+}
+
+Location RemoteSession::locate(std::string_view typed) const {
+    return core_->remember(parseTypedUrl(typed));
 }
 
 RemoteSessionPtr makeRemoteSession(RemoteOptions options) {

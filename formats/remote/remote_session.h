@@ -38,8 +38,14 @@ public:
 
     // Opens an http://, https:// or s3:// file: one ranged GET of its first block, which pins
     // the object's ETag / Last-Modified / length. Throws RemoteError (404, 403, no Range
-    // support...) naming the URL.
+    // support, a folder...) naming the URL.
     ByteSourcePtr open(const Location& location) const;
+
+    // The location of a URL as the user typed it (parseTypedUrl: its path percent-decoded).
+    // Its password and query string stay with the session, which adds them to the requests
+    // for that location and for what lies under it; the location holds neither, so it can be
+    // shown anywhere. Throws std::invalid_argument for a malformed URL.
+    Location locate(std::string_view typed) const;
 
     // Shared with every source opened here: sources keep them alive after the session goes.
     const std::shared_ptr<SessionCore>& core() const { return core_; }

@@ -39,29 +39,28 @@ S3Listing parseListObjectsV2(std::string_view xml, const std::string& url) {
 }
 
 S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,
-                        const std::string& bucket, const std::string& prefix,
-                        const std::string& delimiter, unsigned maxKeys,
-                        const std::string& continuationToken) {
+                        const S3ListRequest& page, const std::function<bool()>& cancelled,
+                        RequestBudget* budget) {
     // Parameters sorted by name and encoded, so the query is already in SigV4 canonical form.
     std::string query;
     const auto add = [&](const char* name, const std::string& value) {
         query += (query.empty() ? "" : "&") + std::string(name) + "=" + uriEncode(value, false);
     };
-    if (!continuationToken.empty()) {
-        add("continuation-token", continuationToken);
+    if (!page.continuationToken.empty()) {
+        add("continuation-token", page.continuationToken);
     }
-    if (!delimiter.empty()) {
-        add("delimiter", delimiter);
+    if (!page.delimiter.empty()) {
+        add("delimiter", page.delimiter);
     }
     add("list-type", "2");
-    add("max-keys", std::to_string(maxKeys));
-    if (!prefix.empty()) {
-        add("prefix", prefix);
+    add("max-keys", std::to_string(page.maxKeys));
+    if (!page.prefix.empty()) {
+        add("prefix", page.prefix);
     }
     HttpRequest request;
-    request.url = settings.listUrl(bucket, query);
+    request.url = settings.listUrl(page.bucket, query);
     request.aws = settings.signing;
-    const HttpResponse response = client.perform(request);
+    const HttpResponse response = client.perform(request, cancelled, budget);
     if (response.status != 200) {
         throw RemoteError(RemoteError::Kind::ServerError, request.url, response.status,
                           "listing the bucket failed: HTTP " + std::to_string(response.status) +
@@ -69,7 +68,7 @@ S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,
     }
     return parseListObjectsV2(
         std::string_view(reinterpret_cast<const char*>(response.body.data()), response.body.size()),
-        request.url);
+        redactCredentials(request.url));
 }
 
 }  // namespace strata

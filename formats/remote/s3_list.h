@@ -25,10 +25,16 @@ struct S3Listing {
 // Parses a ListBucketResult document; throws SourceError naming `url` when it is not one.
 S3Listing parseListObjectsV2(std::string_view xml, const std::string& url);
 
-// GETs one page (prefix, delimiter, maxKeys, continuationToken as in ListObjectsV2).
+// One page's request: prefix, delimiter, maxKeys and continuationToken as in ListObjectsV2.
+struct S3ListRequest {
+    std::string bucket, prefix, delimiter;
+    unsigned maxKeys = 1000;
+    std::string continuationToken;
+};
+
+// GETs one page; `cancelled` and `budget` as in HttpClient::perform.
 S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,
-                        const std::string& bucket, const std::string& prefix,
-                        const std::string& delimiter, unsigned maxKeys,
-                        const std::string& continuationToken);
+                        const S3ListRequest& page, const std::function<bool()>& cancelled = {},
+                        RequestBudget* budget = nullptr);
 
 }  // namespace strata

@@ -17,6 +17,8 @@
 #include "block_cache.h"
 #include "disk_cache.h"
 #include "http_client.h"
+#include "remote_byte_source.h"
+#include "remote_url.h"
 #include "s3_config.h"
 
 namespace strata {
@@ -42,11 +44,21 @@ struct SessionCore {
     // True when this thread's reads should stop: the session token or a RemoteCancelScope.
     bool cancelledForThisThread() const;
 
+    // Keeps a typed URL's password (for its origin) and query (for its location and what lies
+    // under it) for the requests made later; returns its location, which holds neither.
+    Location remember(const TypedUrl& typed);
+    // What a request for `location` fetches: the percent-encoded URL with the query it was
+    // typed with (a folder's with a trailing '/'), the login of its origin, or the signed S3
+    // object URL. Throws RemoteError(NotFound) for an s3:// location without a key.
+    RemoteTarget targetFor(const Location& location, bool folder = false);
+
 private:
     std::mutex mutex_;
     std::map<std::string, std::uint64_t> ids_;
     std::uint64_t nextId_ = 1;
     std::optional<S3Settings> s3_;
+    std::map<std::string, std::pair<std::string, std::string>> logins_;  // origin -> user, password
+    std::map<std::string, std::string> queries_;                         // location text -> query
 };
 
 // Worker threads running fetches, demand reads before read-ahead. A task is handed the pool's

@@ -44,6 +44,7 @@ public:
         std::shared_ptr<strata::RemoteSession> session;
         std::unique_ptr<strata::OpenedDocument> opened;
         RemoteOpenSettings settings;  // what it was opened with (a reload uses them again)
+        QString url;                  // as typed, password and token included (a reload's too)
     };
     static RemoteOpen fetchUrl(const QString& url, const RemoteOpenSettings& settings,
                                QString* error = nullptr);
@@ -75,6 +76,9 @@ public:
     bool isRemote() const { return session_ != nullptr; }
     // The endpoint, profile and signing a remote document was opened with.
     const RemoteOpenSettings& remoteSettings() const { return remoteSettings_; }
+    // The URL it was opened from as typed, with any password or token: for opening it again,
+    // never for showing (path() is the location without them).
+    const QString& remoteUrl() const { return remoteUrl_; }
     bool isReadOnly() const { return isRemote(); }
     // Requests, bytes fetched and cache hits of the remote session so far (zeros when local).
     NetworkStats networkStats() const;
@@ -134,6 +138,7 @@ private:
     std::shared_ptr<strata::OpenedDocument> opened_;
     std::shared_ptr<strata::RemoteSession> session_;
     RemoteOpenSettings remoteSettings_;
+    QString remoteUrl_;
     QList<ByteOverlay*> files_;
     QUndoStack* undoStack_;
     FormatEditor* editor_ = nullptr;

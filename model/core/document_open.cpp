@@ -3,11 +3,13 @@
 #include <QFile>
 
 #include <exception>
+#include <stdexcept>
 
 #include "document.h"
 #include "formats/common/location.h"
 #include "formats/registry/format_registry.h"
 #include "formats/remote/remote_session.h"
+#include "formats/remote/remote_url.h"
 
 namespace strata::model {
 
@@ -54,6 +56,7 @@ std::unique_ptr<Document> Document::fromRemote(RemoteOpen remote) {
     auto document = std::make_unique<Document>(std::move(remote.opened));
     document->session_ = std::move(remote.session);
     document->remoteSettings_ = std::move(remote.settings);
+    document->remoteUrl_ = std::move(remote.url);
     return document;
 }
 
@@ -62,20 +65,26 @@ Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSett
     const QString text = url.trimmed();
     try {
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
-        const strata::Location location = strata::Location::parse(text.toStdString());
+        // The session keeps the URL's password and token; the location holds neither.
+        const strata::Location location = session->locate(text.toStdString());
         std::unique_ptr<strata::OpenedDocument> opened = strata::FormatRegistry::builtin().open(
             strata::fileTreeFor(location, session), location);
         if (!opened && error != nullptr) {
-            *error = tr("%1: no format could open it").arg(text);
+            *error = tr("%1: no format could open it").arg(shownUrl(text));
         }
-        return {std::move(session), std::move(opened), settings};
+        return {std::move(session), std::move(opened), settings, text};
     } catch (const strata::RemoteError& e) {
         if (error != nullptr) {
             *error = QString::fromStdString(e.what());
         }
+    } catch (const std::invalid_argument& e) {
+        if (error != nullptr) {
+            *error = QString::fromStdString(e.what());  // names the URL, redacted
+        }
     } catch (const std::exception& e) {
         if (error != nullptr) {
-            *error = text + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
+            *error = shownUrl(text) + QStringLiteral(": ") +
+                     QString::fromStdString(strata::redactCredentials(e.what()));
         }
     }
     return {};

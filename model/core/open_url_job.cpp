@@ -5,7 +5,7 @@
 namespace strata::model {
 
 OpenUrlJob::OpenUrlJob(QString url, QObject* parent)
-    : Job(QObject::tr("Open %1").arg(url), parent), url_(std::move(url)) {}
+    : Job(QObject::tr("Open %1").arg(shownUrl(url)), parent), url_(std::move(url)) {}
 
 OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url,
                          const RemoteOpenSettings& settings) {

@@ -15,6 +15,7 @@ class OpenUrlJob : public Job {
 public:
     explicit OpenUrlJob(QString url, QObject* parent = nullptr);
 
+    // As typed, password and token included: show it through shownUrl.
     QString url() const { return url_; }
     // The opened document once the job finished (null after a failure, a cancel, or a second
     // call): the caller takes it.

@@ -8,8 +8,14 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <QUrl>
+
+#include <chrono>
+#include <stdexcept>
+
 #include "formats/common/location.h"
 #include "formats/remote/remote_session.h"
+#include "formats/remote/remote_url.h"
 
 namespace strata::model {
 namespace {
@@ -18,6 +24,8 @@ const char* const kRecentUrlsKey = "recentUrls";
 const char* const kEndpointKey = "remote/endpoint";
 const char* const kProfileKey = "remote/profile";
 const char* const kAnonymousKey = "remote/anonymous";
+const char* const kTimeoutKey = "remote/timeoutSeconds";
+const char* const kCaFileKey = "remote/caFile";
 
 }  // namespace
 
@@ -27,6 +35,8 @@ RemoteOpenSettings RemoteOpenSettings::load() {
     out.endpoint = settings.value(kEndpointKey).toString();
     out.profile = settings.value(kProfileKey).toString();
     out.anonymous = settings.value(kAnonymousKey, false).toBool();
+    out.timeoutSeconds = settings.value(kTimeoutKey, 0).toInt();
+    out.caFile = settings.value(kCaFileKey).toString();
     return out;
 }
 
@@ -35,10 +45,25 @@ void RemoteOpenSettings::save() const {
     settings.setValue(kEndpointKey, endpoint);
     settings.setValue(kProfileKey, profile);
     settings.setValue(kAnonymousKey, anonymous);
+    settings.setValue(kTimeoutKey, timeoutSeconds);
+    settings.setValue(kCaFileKey, caFile);
 }
 
 bool isRemoteUrl(const QString& text) {
     return strata::Location::parse(text.trimmed().toStdString()).isRemote();
+}
+
+QString shownUrl(const QString& url) {
+    return QString::fromStdString(strata::redactCredentials(url.toStdString()));
+}
+
+QString remoteLocationText(const QString& url) {
+    try {
+        return QString::fromStdString(
+            strata::parseTypedUrl(url.trimmed().toStdString()).location.text());
+    } catch (const std::invalid_argument&) {
+        return shownUrl(url.trimmed());
+    }
 }
 
 bool isRefusedScheme(const QString& text) {
@@ -53,6 +78,10 @@ std::shared_ptr<strata::RemoteSession> makeDocumentSession(const RemoteOpenSetti
     options.endpoint = settings.endpoint.trimmed().toStdString();
     options.profile = settings.profile.trimmed().toStdString();
     options.anonymous = settings.anonymous;
+    if (settings.timeoutSeconds > 0) {
+        options.operationTimeout = std::chrono::seconds(settings.timeoutSeconds);
+    }
+    options.caFile = settings.caFile.trimmed().toStdString();
     return strata::makeRemoteSession(std::move(options));
 }
 
@@ -75,7 +104,14 @@ QStringList recentUrls() {
     return QSettings().value(kRecentUrlsKey).toStringList();
 }
 
-void addRecentUrl(const QString& url) {
+void addRecentUrl(const QString& typed) {
+    QUrl parsed(typed, QUrl::StrictMode);
+    QString url = typed;
+    if (parsed.isValid() && (!parsed.password().isEmpty() || parsed.hasQuery())) {
+        parsed.setPassword(QString());
+        parsed.setQuery(QString());
+        url = parsed.toString(QUrl::FullyEncoded);
+    }
     QStringList recent = recentUrls();
     recent.removeAll(url);
     recent.prepend(url);

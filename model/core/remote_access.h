@@ -20,6 +20,11 @@ struct RemoteOpenSettings {
     QString endpoint;        // "http://127.0.0.1:9000" for an S3-compatible store
     QString profile;         // credentials profile in ~/.aws/credentials
     bool anonymous = false;  // unsigned requests (public buckets)
+    // Any URL: the time limit of one operation in seconds (0: the default, 300), and the
+    // certificates of the authorities HTTPS servers are checked against (empty:
+    // CURL_CA_BUNDLE, SSL_CERT_FILE or the system's).
+    int timeoutSeconds = 0;
+    QString caFile;
 
     // The settings last used in File > Open URL…, and storing them for next time.
     static RemoteOpenSettings load();
@@ -28,6 +33,11 @@ struct RemoteOpenSettings {
 
 // True for http://, https:// and s3:// (case-insensitive).
 bool isRemoteUrl(const QString& text);
+// A URL as the window may show it: its password and token values as *** (redactCredentials).
+QString shownUrl(const QString& url);
+// The location a typed URL opens (its path decoded, no password, no query): what the
+// document's path() will be; the URL shown as it is when it is not one.
+QString remoteLocationText(const QString& url);
 // True for "scheme://..." that Strata does not fetch (ftp://, gopher://); file:// is a path.
 bool isRefusedScheme(const QString& text);
 
@@ -45,7 +55,8 @@ NetworkStats networkStatsOf(const strata::RemoteSession& session);
 // "12 requests · 1.5 MiB fetched · 40 cache hits", for the status bar.
 QString networkSummary(const NetworkStats& stats);
 
-// URLs opened before, most recent first (at most kMaxRecentUrls).
+// URLs opened before, most recent first (at most kMaxRecentUrls). No secret is kept:
+// addRecentUrl drops a URL's password and query string (one that needs them is typed again).
 constexpr int kMaxRecentUrls = 10;
 QStringList recentUrls();
 void addRecentUrl(const QString& url);

@@ -23,6 +23,10 @@
 #include <QUuid>
 #include <QtConcurrent>
 
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -35,6 +39,7 @@
 #include "app/gui/single_instance.h"
 #include "app/zds/zds_documents_tab.h"
 #include "app/zs/zs_records_view.h"
+#include "formats/remote/remote_session.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
@@ -78,6 +83,7 @@ QByteArray readAll(const QString& path) {
 }
 
 const char* const kSmallFile = "zs/valid/codec-none.zs";
+const char* const kToken = "t0ken-never-shown";
 const char* const kBigFile = "zs/valid/big-ngrams-1m.zs";
 
 }  // namespace
@@ -647,6 +653,95 @@ private slots:
         QCOMPARE(dialog.settings().endpoint, settings.endpoint);
         QCOMPARE(dialog.settings().profile, settings.profile);
         QVERIFY(!dialog.settings().anonymous);
+    }
+
+    // A password and a token in a URL open it and are shown nowhere: not in the window title,
+    // the tab, the Jobs dock, the status bar, an error or the recent menu (which keeps no
+    // password). A reload sends them again.
+    void passwordAndTokenAreShownNowhere() {
+        strata::model::clearRecentUrls();
+        const std::string host = "127.0.0.1:" + std::to_string(nginx_->port());
+        const auto secretUrl = [&](const char* path) {
+            return QString::fromStdString("http://" + std::string(strata::test::kPrivateUser) +
+                                          ":" + strata::test::kPrivatePasswordInUrl + "@" + host +
+                                          "/private/" + path + "?token=" + kToken);
+        };
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QPointer<strata::model::Job> job = window.startOpenUrl(secretUrl(kSmallFile), {});
+        QVERIFY(job != nullptr);
+        QStringList shown{job->title(), window.statusBar()->currentMessage()};
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QVERIFY2(job->state() == strata::model::Job::State::Finished, qPrintable(job->errorText()));
+        DocumentView* view = window.currentView();
+        QCOMPARE(view->document()->path(),
+                 QString::fromStdString("http://" + std::string(strata::test::kPrivateUser) + "@" +
+                                        host + "/private/" + kSmallFile));
+        shown << window.windowTitle() << window.tabs()->tabText(0) << window.tabs()->tabToolTip(0)
+              << window.statusBar()->currentMessage();
+        for (QAction* action : window.findChildren<QAction*>()) {
+            shown << action->text();
+        }
+        job = window.reloadRemoteView(view);
+        QVERIFY(job != nullptr);
+        shown << job->title() << window.statusBar()->currentMessage();
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 60000);
+        QVERIFY2(job->state() == strata::model::Job::State::Finished, qPrintable(job->errorText()));
+        QVERIFY(!window.openPath(secretUrl("zs/valid/no-such-file.zs")));
+        shown << window.lastError() << strata::model::recentUrls();
+        for (const QString& text : shown) {
+            for (const char* secret :
+                 {strata::test::kPrivatePassword, strata::test::kPrivatePasswordInUrl, kToken}) {
+                QVERIFY2(!text.contains(QString::fromUtf8(secret)), qPrintable(text));
+            }
+        }
+        QVERIFY(shown.join(u'\n').contains(QStringLiteral("token=***")));
+        QCOMPARE(
+            strata::model::recentUrls(),
+            QStringList{QString::fromStdString("http://" + std::string(strata::test::kPrivateUser) +
+                                               "@" + host + "/private/" + kSmallFile)});
+    }
+
+    // The time limit and the CA certificates file are settings of the Open URL dialog, kept
+    // for next time, and reach the session a document reads through.
+    void connectionSettingsReachTheSession() {
+        strata::model::RemoteOpenSettings settings;
+        settings.timeoutSeconds = 7;
+        settings.caFile = QStringLiteral("/etc/strata-test-ca.pem");
+        OpenUrlDialog dialog({}, settings);
+        QCOMPARE(dialog.settings().timeoutSeconds, 7);
+        QCOMPARE(dialog.settings().caFile, settings.caFile);
+        dialog.settings().save();
+        const strata::model::RemoteOpenSettings loaded = strata::model::RemoteOpenSettings::load();
+        QCOMPARE(loaded.timeoutSeconds, 7);
+        QCOMPARE(loaded.caFile, settings.caFile);
+        const auto session = strata::model::makeDocumentSession(loaded);
+        QCOMPARE(session->options().operationTimeout, std::chrono::seconds(7));
+        QCOMPARE(QString::fromStdString(session->options().caFile.string()), settings.caFile);
+        strata::model::RemoteOpenSettings{}.save();
+    }
+
+    // HTTPS with a private certificate authority made for this run: refused until the CA
+    // setting names it.
+    void opensHttpsWithTheCaSetting() {
+        REQUIRE_TEST_SERVER("openssl", strata::test::opensslMissing());
+        qunsetenv("SSL_CERT_FILE");
+        qunsetenv("CURL_CA_BUNDLE");
+        qunsetenv("SSL_CERT_DIR");
+        QTemporaryDir dir;
+        const strata::test::TestCertificates certificates =
+            strata::test::makeTestCertificates(dir.path().toStdString());
+        strata::test::NginxServer https(strata::test::corpusRoot(), &certificates);
+        const QString address = QString::fromStdString(https.url(std::string("/") + kSmallFile));
+        QString error;
+        QVERIFY(!strata::model::Document::openUrl(address, {}, &error));
+        QVERIFY2(error.contains(QStringLiteral("not trusted")), qPrintable(error));
+        strata::model::RemoteOpenSettings settings;
+        settings.caFile = QString::fromStdString(certificates.caCertificate.string());
+        const auto document = strata::model::Document::openUrl(address, settings, &error);
+        QVERIFY2(document != nullptr, qPrintable(error));
+        QCOMPARE(document->formatName(), QStringLiteral("ZS"));
     }
 
     void networkSummaryReads() {

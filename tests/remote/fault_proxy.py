@@ -13,6 +13,7 @@ Faults:
   badrange         shift the Content-Range by one byte
   nocontentrange   remove the Content-Range header
   etag             answer with a different ETag
+  novalidators     remove the ETag and Last-Modified headers
   stall            send the headers, then nothing for 60 s
   trickle          send the body one byte every 50 ms
   delay<ms>        wait before forwarding
@@ -134,6 +135,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             out = [(k, v) for k, v in out if k.lower() != "content-range"]
         if fault == "etag":
             out = [(k, '"changed-by-proxy"') if k.lower() == "etag" else (k, v) for k, v in out]
+        if fault == "novalidators":
+            out = [(k, v) for k, v in out if k.lower() not in ("etag", "last-modified")]
         if fault in ("endless", "hugelength"):
             return self.endless(reply.status, out, fault)
         self.send_response(reply.status)

@@ -165,12 +165,14 @@ std::string proxyMissing() {
     return missingFile(STRATA_PYTHON3_EXECUTABLE, "python3");
 }
 
-NginxServer::NginxServer(const fs::path& root) {
+NginxServer::NginxServer(const fs::path& root, const TestCertificates* tls)
+    : root_(root), tls_(tls != nullptr) {
     dir_ = std::make_unique<TempDir>("strata-nginx");
     const fs::path d = dir_->path();
     for (const char* sub : {"body", "proxy", "fastcgi", "uwsgi", "scgi"}) {
         fs::create_directories(d / sub);
     }
+    std::ofstream(d / "htpasswd") << kPrivateUser << ":{PLAIN}" << kPrivatePassword << "\n";
     for (int tries = 0; tries < 3 && !process_; ++tries) {
         const int port = freePort();
         std::ofstream conf(d / "nginx.conf");
@@ -190,11 +192,22 @@ NginxServer::NginxServer(const fs::path& root) {
              << "  scgi_temp_path " << (d / "scgi").string() << ";\n"
              << "  keepalive_requests 100000;\n"
              << "  server {\n"
-             << "    listen 127.0.0.1:" << port << ";\n"
-             << "    root " << root.string() << ";\n"
+             << "    listen 127.0.0.1:" << port << (tls ? " ssl" : "") << ";\n";
+        if (tls) {
+            conf << "    ssl_certificate " << tls->serverCertificate.string() << ";\n"
+                 << "    ssl_certificate_key " << tls->serverKey.string() << ";\n";
+        }
+        conf << "    root " << root.string() << ";\n"
              << "    location /list/ { autoindex on; autoindex_format json; }\n"
              << "    location /listed/ { alias " << root.string()
              << "/; autoindex on; autoindex_format json; }\n"
+             << "    location /stored/ { alias " << root.string()
+             << "/; index /.stored-listings${uri}listing.json; }\n"
+             << "    location /.stored-listings/ { internal; alias " << (d / "listings").string()
+             << "/; max_ranges 0; }\n"
+             << "    location /private/ { alias " << root.string()
+             << "/; autoindex on; autoindex_format json; auth_basic strata; auth_basic_user_file "
+             << (d / "htpasswd").string() << "; }\n"
              << "    location /forbidden/ { deny all; }\n"
              << "    location = /loop/a { return 302 /loop/b; }\n"
              << "    location = /loop/b { return 302 /loop/a; }\n"
@@ -222,7 +235,93 @@ NginxServer::NginxServer(const fs::path& root) {
 NginxServer::~NginxServer() = default;
 
 std::string NginxServer::url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
+    return (tls_ ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port_) + path;
+}
+
+namespace {
+
+std::string httpGet(const std::string& url) {
+    CURL* h = curl_easy_init();
+    std::string body;
+    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &body);
+    curl_easy_setopt(
+        h, CURLOPT_WRITEFUNCTION, +[](char* data, std::size_t s, std::size_t n, void* out) {
+            static_cast<std::string*>(out)->append(data, s * n);
+            return s * n;
+        });
+    const CURLcode rc = curl_easy_perform(h);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(h);
+    if (rc != CURLE_OK || status != 200) {
+        throw std::runtime_error("GET " + url + " failed: " + curl_easy_strerror(rc) + ", HTTP " +
+                                 std::to_string(status));
+    }
+    return body;
+}
+
+}  // namespace
+
+std::string encodedPath(const std::string& path) {
+    std::string out;
+    std::size_t start = 0;
+    while (true) {
+        const auto slash = path.find('/', start);
+        const std::string part = path.substr(start, slash - start);
+        char* escaped = curl_easy_escape(nullptr, part.c_str(), static_cast<int>(part.size()));
+        out += escaped;
+        curl_free(escaped);
+        if (slash == std::string::npos) {
+            return out;
+        }
+        out += '/';
+        start = slash + 1;
+    }
+}
+
+void NginxServer::storeListings(const fs::path& folder) const {
+    std::vector<fs::path> folders{folder};
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        if (entry.is_directory()) {
+            folders.push_back(entry.path());
+        }
+    }
+    for (const fs::path& f : folders) {
+        const fs::path relative = fs::relative(f, root_);
+        const std::string path =
+            relative == "." ? "" : encodedPath(relative.generic_string()) + "/";
+        const fs::path stored = dir_->path() / "listings" / "stored" / relative;
+        fs::create_directories(stored);
+        std::ofstream(stored / "listing.json", std::ios::binary) << httpGet(url("/listed/" + path));
+    }
+}
+
+std::string opensslMissing() {
+    return missingFile(STRATA_OPENSSL_EXECUTABLE, "openssl (Debian package openssl)");
+}
+
+TestCertificates makeTestCertificates(const fs::path& dir) {
+    const std::string openssl = STRATA_OPENSSL_EXECUTABLE;
+    TestCertificates out{dir / "ca.pem", dir / "server.pem", dir / "server.key"};
+    const fs::path caKey = dir / "ca.key", request = dir / "server.csr", ext = dir / "san.ext";
+    std::ofstream(ext) << "subjectAltName=IP:127.0.0.1\n";
+    const std::vector<std::string> steps = {
+        openssl + " req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=Strata-test-CA -keyout " +
+            caKey.string() + " -out " + out.caCertificate.string(),
+        openssl + " req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout " +
+            out.serverKey.string() + " -out " + request.string(),
+        openssl + " x509 -req -days 2 -in " + request.string() + " -CA " +
+            out.caCertificate.string() + " -CAkey " + caKey.string() +
+            " -CAcreateserial -extfile " + ext.string() + " -out " +
+            out.serverCertificate.string()};
+    for (const std::string& step : steps) {
+        if (std::system((step + " >" + (dir / "openssl.log").string() + " 2>&1").c_str()) != 0) {
+            throw std::runtime_error("openssl failed: " + step + "\n" +
+                                     readText(dir / "openssl.log"));
+        }
+    }
+    return out;
 }
 
 std::vector<AccessLogLine> NginxServer::accessLog() const {
@@ -269,7 +368,7 @@ std::string S3Server::endpoint() const {
 void S3Server::put(const std::string& bucket, const std::string& key,
                    const std::string& bytes) const {
     CURL* h = curl_easy_init();
-    const std::string url = endpoint() + "/" + bucket + "/" + key;
+    const std::string url = endpoint() + "/" + bucket + "/" + encodedPath(key);
     curl_easy_setopt(h, CURLOPT_URL, url.c_str());
     curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, bytes.data());

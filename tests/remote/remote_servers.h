@@ -44,6 +44,20 @@ std::string nginxMissing();
 std::string s3rverMissing();
 std::string proxyMissing();
 
+// A certificate authority and a server certificate for 127.0.0.1 signed by it, made with the
+// openssl command in `dir` for one test run (nothing secret is kept anywhere else).
+struct TestCertificates {
+    std::filesystem::path caCertificate, serverCertificate, serverKey;
+};
+std::string opensslMissing();
+TestCertificates makeTestCertificates(const std::filesystem::path& dir);
+
+// The user and password nginx asks for under /private/ (HTTP basic authentication).
+inline constexpr const char* kPrivateUser = "reader";
+inline constexpr const char* kPrivatePassword = "pa ss@w#rd%";
+// The same password as it is typed in a URL's user part.
+inline constexpr const char* kPrivatePasswordInUrl = "pa%20ss%40w%23rd%25";
+
 struct AccessLogLine {
     std::string method, uri, range, status, ifMatch;
     std::uint64_t bytes = 0;
@@ -53,17 +67,26 @@ class NginxServer {
 public:
     // Serves `root` at "/" (with JSON listings under /list/, a deny rule on /forbidden/ and
     // redirect rules under /loop/, /moved/, /away/ and /ftp/), and the whole of `root` again
-    // under /listed/ with JSON folder listings. Throws std::runtime_error.
-    explicit NginxServer(const std::filesystem::path& root);
+    // under /listed/ with JSON folder listings (chunked), under /stored/ with the listings
+    // storeListings kept (static files: a Content-Length, and no ranges), and under /private/
+    // with JSON listings behind basic authentication (kPrivateUser, kPrivatePassword). Over
+    // HTTPS when `tls` is given. Throws std::runtime_error.
+    explicit NginxServer(const std::filesystem::path& root, const TestCertificates* tls = nullptr);
     ~NginxServer();
     int port() const { return port_; }
     std::string url(const std::string& path) const;
     std::vector<AccessLogLine> accessLog() const;
+    // Keeps nginx's own JSON listing (from /listed/) of `folder` under the root and of every
+    // folder below it, in a tree of its own beside the root (the served files stay as they
+    // are), which /stored/ then serves as each folder's listing with a Content-Length.
+    void storeListings(const std::filesystem::path& folder) const;
 
 private:
     std::unique_ptr<TempDir> dir_;
     std::unique_ptr<ChildProcess> process_;
+    std::filesystem::path root_;
     int port_ = 0;
+    bool tls_ = false;
 };
 
 class S3Server {
@@ -96,6 +119,9 @@ private:
     std::unique_ptr<ChildProcess> process_;
     int port_ = 0;
 };
+
+// `path` with each '/'-separated part percent-encoded (as a URL's path).
+std::string encodedPath(const std::string& path);
 
 // Deterministic test content.
 std::string patternBytes(std::size_t size, std::uint32_t seed);

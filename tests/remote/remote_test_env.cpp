@@ -19,6 +19,9 @@ WebSite& WebSite::get() {
         writeFile(s.file("list/sub/c.bin"), "c");
         writeFile(s.file("forbidden/secret.bin"), "secret");
         writeFile(s.file("nolist/x.bin"), "x");
+        for (const char* name : kOddNames) {
+            writeFile(s.file(std::string("names/") + name), name);
+        }
         std::filesystem::permissions(
             s.root->path(),
             std::filesystem::perms::others_read | std::filesystem::perms::others_exec,

@@ -55,6 +55,12 @@ inline void writeFile(const std::filesystem::path& path, const std::string& byte
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+// Names that mean something in a URL (a space, '#', '?', '%', "%41" that must not be decoded
+// twice, non-ASCII), and a folder named with some of them; WebSite holds each under names/ with its
+// own name as its bytes.
+inline constexpr const char* kOddNames[] = {
+    "a b.bin", "x#1.bin", "what?.bin", "100%.bin", "%41.bin", "\xC3\xBC.bin", "odd ?#dir/in.bin"};
+
 // One nginx for the whole program, serving a folder of generated files.
 struct WebSite {
     std::unique_ptr<TempDir> root;

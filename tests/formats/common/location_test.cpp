@@ -29,14 +29,23 @@ TEST(Location, SchemesAndParts) {
     EXPECT_EQ(http.scheme(), Location::Scheme::Http);
     EXPECT_EQ(http.text(), "HTTP://127.0.0.1:8080/a/b");
     EXPECT_EQ(http.child("c/d.zt").text(), "HTTP://127.0.0.1:8080/a/b/c/d.zt");
-    EXPECT_EQ(Location::parse("https://h/x.zt?sig=1").fileName(), "x.zt");
-    EXPECT_EQ(Location::parse("https://h/x?sig=1").child("y").text(), "https://h/x/y?sig=1");
     EXPECT_EQ(Location::parse("https://h").parent().text(), "https://h");
 
     const Location file = Location::parse("file:///tmp/x/y.zds");
     EXPECT_EQ(file.scheme(), Location::Scheme::File);
     EXPECT_EQ(file.localPath(), fs::path("/tmp/x/y.zds"));
     EXPECT_EQ(Location::parse("relative/z.ozdf").extension(), ".ozdf");
+}
+
+// A remote location holds names as written: '?', '#', '%' and spaces are part of a name, never
+// a query, a fragment or an escape (turning it into a URL is the remote session's job).
+TEST(Location, RemoteNamesAreWrittenAsTheyAre) {
+    const Location odd = Location::parse("https://h/a dir/what?#1%41.ZT");
+    EXPECT_EQ(odd.fileName(), "what?#1%41.ZT");
+    EXPECT_EQ(odd.extension(), ".zt");
+    EXPECT_EQ(odd.parent().text(), "https://h/a dir");
+    EXPECT_EQ(odd.child("x?y").text(), "https://h/a dir/what?#1%41.ZT/x?y");
+    EXPECT_EQ(Location::parse("s3://b/k?.zs").key(), "k?.zs");
 }
 
 TEST(Location, ChildNeverLeavesTheFolder) {
