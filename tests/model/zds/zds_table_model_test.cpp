@@ -145,6 +145,7 @@ private slots:
     void rowsAreTheLiveSet();
     void columnsFromSampleAndUserColumns();
     void sortsInAJob();
+    void editsKeepTheSortAndTheIndexes();
     void editsUndoAndRedo();
     void refusesBadEdits();
     void saveReopenValidateByteIdentical();
@@ -297,6 +298,50 @@ void ZdsTableModelTest::sortsInAJob() {
     QCOMPARE(m.tableRow(m.documentCount() - 1), 0);
     m.clearSort();
     QCOMPARE(m.data(m.index(0, 0)).toString(), QString("t00"));
+}
+
+// Under a sort, adds, edits, deletes and their undo keep the rows sorted (equal keys in stored
+// order), and a persistent index (a view's selection) stays on its document.
+void ZdsTableModelTest::editsKeepTheSortAndTheIndexes() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
+    auto o = open(corpus("valid/jsonl_two_collections"));
+    QVERIFY(o);
+    ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
+    QUndoStack* stack = o->document->undoStack();
+    const int column = static_cast<int>(m->columnPointers().indexOf("i")) + 1;
+    QVERIFY(column > 0);
+    const QPersistentModelIndex t03 = m->index(3, 0);
+    QVERIFY(m->startSort(o->runner, column, Qt::DescendingOrder));
+    QVERIFY(waitFor(o->runner, [&] { return m->isSorted(); }));
+    QCOMPARE(t03.data().toString(), QString("t03"));
+    const auto sortedRows = [&] {
+        for (int row = 1; row < m->rowCount(); ++row) {
+            const int above = m->index(row - 1, column).data().toInt();
+            const int below = m->index(row, column).data().toInt();
+            if (above < below ||
+                (above == below && m->storedIndex(row - 1) > m->storedIndex(row))) {
+                return false;
+            }
+        }
+        return true;
+    };
+    QCOMPARE(addZdsDocument(stack, m, R"({"_id":"mid","i":4})", 0), QString());
+    QVERIFY(sortedRows());
+    QCOMPARE(t03.data().toString(), QString("t03"));
+    QCOMPARE(replaceZdsDocument(stack, m, m->storedIndex(t03.row()), R"({"_id":"t03","i":100})"),
+             QString());
+    QCOMPARE(t03.row(), 0);  // moved up with its new value
+    QVERIFY(sortedRows());
+    QCOMPARE(deleteZdsDocuments(stack, m, {m->storedIndex(m->rowCount() - 1), 5}), QString());
+    QVERIFY(sortedRows());
+    QCOMPARE(t03.data().toString(), QString("t03"));
+    while (stack->canUndo()) {
+        stack->undo();
+        QVERIFY(sortedRows());
+        QCOMPARE(t03.data().toString(), QString("t03"));
+    }
+    QVERIFY(m->isSorted());
+    QVERIFY(!m->isEdited());
 }
 
 void ZdsTableModelTest::editsUndoAndRedo() {
