@@ -53,6 +53,7 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
 
     table_ = new QTableView(this);
+    trackModelChanges();  // before the selection model connects: see followCurrentRow
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(model::OzdfCorpusModel::Name, Qt::AscendingOrder);
@@ -67,11 +68,8 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
             emit documentOpened(currentDocument());
         }
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        if (currentDocument() >= 0) {
-            emit documentActivated(currentDocument());
-        }
-    });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &OzdfCorpusView::followCurrentRow);
 
     auto* buttons = new QHBoxLayout;
     connect(button(this, buttons, tr("Add…")), &QPushButton::clicked, this,
@@ -103,12 +101,58 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
         [this](const QVariant& state) { restoreState(state); });
 }
 
-void OzdfCorpusView::selectDocument(int index) {
-    const QModelIndex row = proxy_->mapFromSource(model_->index(index, 0));
-    if (row.isValid()) {
-        table_->setCurrentIndex(row);
-        table_->scrollTo(row);
+void OzdfCorpusView::trackModelChanges() {
+    const auto changing = [this] { ++modelChanging_; };
+    const auto changed = [this] {
+        --modelChanging_;
+        queueFollow();
+    };
+    connect(proxy_, &QAbstractItemModel::rowsAboutToBeInserted, this, changing);
+    connect(proxy_, &QAbstractItemModel::rowsInserted, this, changed);
+    connect(proxy_, &QAbstractItemModel::rowsAboutToBeRemoved, this, changing);
+    connect(proxy_, &QAbstractItemModel::rowsRemoved, this, changed);
+    connect(proxy_, &QAbstractItemModel::rowsAboutToBeMoved, this, changing);
+    connect(proxy_, &QAbstractItemModel::rowsMoved, this, changed);
+    connect(proxy_, &QAbstractItemModel::layoutAboutToBeChanged, this, changing);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, changed);
+    connect(proxy_, &QAbstractItemModel::modelAboutToBeReset, this, changing);
+    connect(proxy_, &QAbstractItemModel::modelReset, this, changed);
+}
+
+void OzdfCorpusView::followCurrentRow() {
+    if (modelChanging_ > 0) {
+        // The row moved because the documents change (an edit, its undo, a filter): the
+        // session's indexes and the table's rows agree again, and any undo is over, only
+        // once the change is done.
+        queueFollow();
+        return;
     }
+    if (currentDocument() >= 0) {
+        emit documentActivated(currentDocument());
+    }
+}
+
+void OzdfCorpusView::queueFollow() {
+    if (followQueued_) {
+        return;
+    }
+    followQueued_ = true;
+    QTimer::singleShot(0, this, [this] {
+        followQueued_ = false;
+        followCurrentRow();
+    });
+}
+
+void OzdfCorpusView::selectDocument(int index) {
+    const QModelIndex row =
+        index < 0 ? QModelIndex() : proxy_->mapFromSource(model_->index(index, 0));
+    if (!row.isValid()) {
+        // Hidden by the filter: no other document stays highlighted.
+        table_->selectionModel()->clear();
+        return;
+    }
+    table_->setCurrentIndex(row);
+    table_->scrollTo(row);
 }
 
 QVariant OzdfCorpusView::saveState() const {
