@@ -68,7 +68,9 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
             emit documentOpened(currentDocument());
         }
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+    // The highlighted row, not the current index: focus alone makes a row current without
+    // highlighting it, and the editor must not change document behind the user's back.
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &OzdfCorpusView::followCurrentRow);
 
     auto* buttons = new QHBoxLayout;
@@ -176,11 +178,10 @@ void OzdfCorpusView::restoreState(const QVariant& value) {
     table_->sortByColumn(
         state.value(QStringLiteral("sortColumn"), int(model::OzdfCorpusModel::Name)).toInt(),
         static_cast<Qt::SortOrder>(state.value(QStringLiteral("sortOrder")).toInt()));
-    const int index =
-        editor_.session().indexOf(state.value(QStringLiteral("document")).toString().toStdString());
-    if (index >= 0) {
-        selectDocument(index);
-    }
+    // The row highlighted then, or none (whatever the restored structure tree picked is not
+    // the user's choice, and the editor must not follow it).
+    const QString document = state.value(QStringLiteral("document")).toString();
+    selectDocument(document.isEmpty() ? -1 : editor_.session().indexOf(document.toStdString()));
     const int scroll = state.value(QStringLiteral("scroll")).toInt();
     QTimer::singleShot(0, this, [this, scroll] { table_->verticalScrollBar()->setValue(scroll); });
 }
@@ -200,7 +201,8 @@ void OzdfCorpusView::showExternalChange(const QString& what) {
 }
 
 int OzdfCorpusView::currentDocument() const {
-    const QModelIndex index = proxy_->mapToSource(table_->currentIndex());
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    const QModelIndex index = rows.isEmpty() ? QModelIndex() : proxy_->mapToSource(rows.front());
     return index.isValid() ? index.row() : -1;
 }
 
@@ -230,8 +232,8 @@ void OzdfCorpusView::addDocument() {
 }
 
 void OzdfCorpusView::removeDocument() {
-    if (!applyTypedText()) {
-        return;
+    if (currentDocument() < 0 || !applyTypedText()) {
+        return;  // no row highlighted: nothing to remove
     }
     QString error;
     report(model::removeOzdfDocument(*view_.document()->undoStack(), editor_.session(),
@@ -240,13 +242,10 @@ void OzdfCorpusView::removeDocument() {
 }
 
 void OzdfCorpusView::renameDocument() {
-    if (!applyTypedText()) {
+    if (currentDocument() < 0 || !applyTypedText()) {
         return;
     }
     const int index = currentDocument();
-    if (index < 0) {
-        return;
-    }
     bool ok = false;
     const QString name = QInputDialog::getText(
         this, tr("Rename Document"), tr("New file name:"), QLineEdit::Normal,
@@ -260,7 +259,7 @@ void OzdfCorpusView::renameDocument() {
 }
 
 void OzdfCorpusView::toggleKind() {
-    if (!applyTypedText()) {
+    if (currentDocument() < 0 || !applyTypedText()) {
         return;
     }
     QString error;

@@ -49,10 +49,11 @@ signals:
     void documentOpened(int index);
 
 private:
+    // The document of the highlighted row (what the buttons act on), or -1.
     int currentDocument() const;
     // Counts the model changes under way, so the current row is followed once each is done.
     void trackModelChanges();
-    // Tells the editor (documentActivated) which document the current row now is.
+    // Tells the editor (documentActivated) which document the highlighted row now is.
     void followCurrentRow();
     void queueFollow();
     void addDocument();

@@ -479,17 +479,25 @@ void ZdsDocumentsTab::followEdit() {
     if (m == nullptr || shownStored_ < 0) {
         return;
     }
-    // Stored positions moved: the shown document is found again by its id.
-    const int stored = model::findZdsDocument(*m, shownId_, shownStored_);
-    if (stored < 0) {
-        return;  // gone: the row moved to another document, which the editor follows
+    if (settling_ || (draft_ && draft_->isPending())) {
+        // The typed text stays; stored positions moved, so its document is found by id.
+        const int stored = model::findZdsDocument(*m, shownId_, shownStored_);
+        if (stored >= 0) {
+            shownStored_ = stored;
+            documentEditor_->setTitle(editorTitle());
+        }
+        return;
     }
-    shownStored_ = stored;
-    documentEditor_->setTitle(editorTitle());
-    // An undo or redo changed the document: show it as it is now (typed text stays).
-    const bool typing = draft_ && draft_->isPending();
-    if (!typing && !settling_ && m->text(stored) != shownText_ && currentStored() == stored) {
+    // The current row stays on its document through edits (persistent index), whose id or
+    // text an undo or redo may have changed: the editor shows it as it is now.
+    const int current = currentStored();
+    if (current < 0) {
+        return;  // its row went: the selection moved on, and the editor follows it
+    }
+    if (current != shownStored_ || m->id(current) != shownId_ || m->text(current) != shownText_) {
         loadEditor();
+    } else {
+        documentEditor_->setTitle(editorTitle());  // the count changed
     }
 }
 

@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -15,6 +16,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
 #include <filesystem>
@@ -235,6 +237,62 @@ private slots:
         QTest::qWait(0);
         const QStringList names = highlightedNames(corpus);
         QVERIFY(names.isEmpty() || names == QStringList{editorFile(editor, session)});
+    }
+
+    // Without a highlighted row the corpus buttons do nothing (no "no such document" box); a
+    // row made current without being highlighted (as focus does) does not change the editor's
+    // document; a restored view with no row highlighted then highlights none.
+    void corpusActsOnlyOnTheHighlightedRow() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* corpus = o->view->findChild<OzdfCorpusView*>();
+        auto* editor = o->view->findChild<OzdfDocumentEditor*>();
+        auto* formatEditor =
+            qobject_cast<strata::model::OzdfEditor*>(o->view->document()->editor());
+        const auto& session = formatEditor->session();
+        const int documents = session.documentCount();
+        QStringList boxes;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&boxes] {
+            for (QWidget* w : QApplication::topLevelWidgets()) {
+                if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+                    boxes << box->text();
+                    box->reject();
+                }
+            }
+        });
+        closer.start(5);
+
+        corpus->selectDocument(session.indexOf("a_doc.ozdf"));
+        QCOMPARE(editorFile(editor, session), QStringLiteral("a_doc.ozdf"));
+        corpus->filterEdit()->setText(QStringLiteral("no document is called this"));
+        QTest::qWait(0);
+        QVERIFY(highlightedNames(corpus).isEmpty());
+        findButton(corpus, QStringLiteral("Remove"))->click();
+        findButton(corpus, QStringLiteral("Standalone ↔ Directory"))->click();
+        QTest::qWait(20);
+        QCOMPARE(boxes, QStringList{});
+        QCOMPARE(session.documentCount(), documents);
+        corpus->filterEdit()->clear();
+        QTest::qWait(0);
+
+        corpus->table()->selectionModel()->clearSelection();
+        corpus->table()->selectionModel()->setCurrentIndex(corpus->proxy()->index(0, 0),
+                                                           QItemSelectionModel::NoUpdate);
+        QTest::qWait(0);
+        QCOMPARE(editorFile(editor, session), QStringLiteral("a_doc.ozdf"));
+        findButton(corpus, QStringLiteral("Remove"))->click();
+        QTest::qWait(20);
+        QCOMPARE(session.documentCount(), documents);
+
+        const QVariant state = corpus->saveState();
+        corpus->selectDocument(session.indexOf("b_doc.ozdf"));
+        QCOMPARE(highlightedNames(corpus), QStringList{QStringLiteral("b_doc.ozdf")});
+        corpus->restoreState(state);
+        QTest::qWait(0);
+        QVERIFY(highlightedNames(corpus).isEmpty());
+        QCOMPARE(boxes, QStringList{});
     }
 
     void findAndReplacePreviewsAndApplies() {

@@ -117,6 +117,7 @@ private slots:
     void indexEntrySelectsRow();
     void datasetJobsFromTheMenu();
     void sortedTableActsOnTheShownDocument();
+    void undoAndRedoShowTheShownDocumentAsItIsNow();
 };
 
 void ZdsDocumentsTabTest::installsTabAndEditor() {
@@ -491,6 +492,31 @@ void ZdsDocumentsTabTest::sortedTableActsOnTheShownDocument() {
     QVERIFY(m->idInUse("t03"));
     QVERIFY(descending());
     QCOMPARE(highlightedIds(f.tab), QStringList{editorId(f.tab)});
+}
+
+// Undo and redo of an edit or a rename of the shown document show it as it is now.
+void ZdsDocumentsTabTest::undoAndRedoShowTheShownDocumentAsItIsNow() {
+    Fixture f(corpus("valid/jsonl_two_collections"));
+    QVERIFY(f.tab);
+    f.tab->setCurrentCollection(collection(f.tab, "test"));
+    model::ZdsTableModel* m = f.tab->currentModel();
+    QUndoStack* stack = f.view->document()->undoStack();
+    f.tab->showDocument(3);
+    const std::string original = m->text(3);
+    QCOMPARE(f.tab->applyEditorText(R"({"_id":"t03","i":30})"), QString());
+    QCOMPARE(f.tab->renameCurrent(QStringLiteral("renamed")), QString());
+    QCOMPARE(editorId(f.tab), QStringLiteral("renamed"));
+    stack->undo();
+    QCOMPARE(editorId(f.tab), QStringLiteral("t03"));
+    QVERIFY(f.tab->documentEditor()->title().endsWith(QStringLiteral("t03")));
+    stack->undo();
+    QCOMPARE(QJsonDocument::fromJson(f.tab->documentEditor()->text().toUtf8()),
+             QJsonDocument::fromJson(QByteArray::fromStdString(original)));
+    stack->redo();
+    stack->redo();
+    QCOMPARE(editorId(f.tab), QStringLiteral("renamed"));
+    QCOMPARE(highlightedIds(f.tab), QStringList{QStringLiteral("renamed")});
+    QVERIFY(!f.tab->draft()->isPending());
 }
 
 QTEST_MAIN(ZdsDocumentsTabTest)
