@@ -146,6 +146,7 @@ private slots:
     void columnsFromSampleAndUserColumns();
     void sortsInAJob();
     void editsKeepTheSortAndTheIndexes();
+    void aSortAskedWhileListingSortsEveryRow();
     void editsUndoAndRedo();
     void refusesBadEdits();
     void saveReopenValidateByteIdentical();
@@ -342,6 +343,25 @@ void ZdsTableModelTest::editsKeepTheSortAndTheIndexes() {
     }
     QVERIFY(m->isSorted());
     QVERIFY(!m->isEdited());
+}
+
+// A sort asked for while the rows are still listed (in batches) sorts every row once they all are.
+void ZdsTableModelTest::aSortAskedWhileListingSortsEveryRow() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
+    QString error;
+    const fs::path path = corpus("valid/jsonl_100k");
+    auto document = Document::open(QString::fromStdString(path.string()), &error);
+    QVERIFY2(document, qPrintable(error));
+    JobRunner runner;
+    auto* editor = new ZdsEditor(*document, ZdsDataset::open(path));
+    document->setEditor(editor);
+    ZdsTableModel* m = editor->table(0);
+    editor->startLoading(runner);
+    QVERIFY(m->startSort(runner, 0, Qt::DescendingOrder));
+    QVERIFY(waitFor(runner, [&] { return editor->loaded() && m->isSorted() && !m->isSorting(); }));
+    QCOMPARE(m->rowCount(), 100000);
+    QCOMPARE(m->index(0, 0).data().toString(), QString("d099999"));
+    QCOMPARE(m->index(99999, 0).data().toString(), QString("d000000"));
 }
 
 void ZdsTableModelTest::editsUndoAndRedo() {
