@@ -550,7 +550,7 @@ private:
         if (current < 0) {
             return {};
         }
-        ZdsDoc& doc = const_cast<ZdsDoc&>(state()[std::size_t(storedOfUid(current))]);
+        const ZdsDoc& doc = state()[std::size_t(storedOfUid(current))];
         const Json json = edited(doc);
         log_.add("type and Apply " + QString::fromStdString(json.dump()));
         tab()->documentEditor()->textEdit()->setPlainText(QString::fromStdString(json.dump(2)));
