@@ -961,10 +961,37 @@ bool MainWindow::saveBeforeClosing(DocumentView* view) {
         connect(job, &model::Job::finished, &loop, &QEventLoop::quit);
         loop.exec();
     }
-    return !job.isNull() && job->state() == model::Job::State::Finished && !doc->isModified();
+    const bool saved =
+        !job.isNull() && job->state() == model::Job::State::Finished && !doc->isModified();
+    if (saved && doc->hasPendingText()) {
+        keepOpenWithText(view);
+        return false;
+    }
+    return saved;
 }
 
-bool MainWindow::applyPendingText(DocumentView* view) {
+void MainWindow::keepOpenWithText(DocumentView* view) {
+    QStringList targets;
+    for (model::TextDraft* draft : view->document()->pendingDrafts()) {
+        targets << draft->target();
+    }
+    const QString message =
+        tr("Saved the other edits. %1 stays open with the text you typed "
+           "for %2, which is not applied.")
+            .arg(view->document()->displayName(), targets.join(QStringLiteral(", ")));
+    // As after any save, the tab shows the saved files; the text comes back in its editor.
+    QPointer<DocumentView> guard(view);
+    QMetaObject::invokeMethod(
+        this,
+        [this, guard, message] {
+            if (guard && reopenView(guard, {}, true)) {
+                statusBar()->showMessage(message);
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+bool MainWindow::applyPendingText(DocumentView* view, bool closing) {
     for (model::TextDraft* draft : view->document()->pendingDrafts()) {
         const QString error = draft->apply();
         if (error.isEmpty()) {
@@ -981,8 +1008,10 @@ bool MainWindow::applyPendingText(DocumentView* view) {
         QMessageBox box(QMessageBox::Warning, tr("Text Not Applied"), problem,
                         QMessageBox::NoButton, this);
         box.setInformativeText(
-            tr("Fix the text and save again, or save the other edits and keep the text to fix "
-               "later."));
+            closing ? tr("Fix the text and save again, or save the other edits and keep this tab "
+                         "open with the text, to fix it later.")
+                    : tr("Fix the text and save again, or save the other edits and keep the text "
+                         "to fix later."));
         QPushButton* fix = box.addButton(tr("&Fix the Text"), QMessageBox::RejectRole);
         QPushButton* without = box.addButton(tr("&Save Without It"), QMessageBox::AcceptRole);
         box.addButton(QMessageBox::Cancel);
@@ -1032,7 +1061,7 @@ model::Job* MainWindow::startEditorSave(DocumentView* view, const QString& path)
 }
 
 model::Job* MainWindow::startFormatSave(DocumentView* view, const QString& path, bool reopen) {
-    if (!applyPendingText(view)) {
+    if (!applyPendingText(view, !reopen)) {
         return nullptr;
     }
     model::FormatEditor* editor = view->document()->editor();

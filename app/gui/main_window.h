@@ -176,10 +176,18 @@ private:
     // not seen: takes the focus from its editor, so the delegate commits it as an edit.
     void commitOpenCellEditor();
     // Applies the text typed into the view's editors; when some cannot be applied, asks whether
-    // to fix it (false), save without it (true) or cancel (false).
-    bool applyPendingText(DocumentView* view);
-    // Saves the view's edits before it closes; true once they are on disk.
+    // to fix it (false), save without it (true) or cancel (false). Saved without it, the text
+    // stays in its editor: the reopened view shows it again, and a tab that was `closing` stays
+    // open with it (saveBeforeClosing).
+    bool applyPendingText(DocumentView* view, bool closing);
+    // Saves the view's edits before it closes; true once they are on disk and no typed text
+    // is left (text saved without is kept, so the tab stays open).
     bool saveBeforeClosing(DocumentView* view);
+    // After a save before closing left text that could not be applied: the tab stays open and
+    // shows the saved files, with the text back in its editor.
+    void keepOpenWithText(DocumentView* view);
+    // Saves with the format's writer; `reopen` shows the saved files in the tab afterwards
+    // (false: the tab is closing).
     model::Job* startFormatSave(DocumentView* view, const QString& path, bool reopen);
     // Opens the view's files again in its tab and restores its state; `afterSave` carries
     // text typed but not applied across without asking.

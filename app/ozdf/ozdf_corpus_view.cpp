@@ -53,6 +53,7 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
 
     table_ = new QTableView(this);
+    trackModelChanges();  // before the selection model connects: see followCurrentRow
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(model::OzdfCorpusModel::Name, Qt::AscendingOrder);
@@ -67,11 +68,10 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
             emit documentOpened(currentDocument());
         }
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        if (currentDocument() >= 0) {
-            emit documentActivated(currentDocument());
-        }
-    });
+    // The highlighted row, not the current index: focus alone makes a row current without
+    // highlighting it, and the editor must not change document behind the user's back.
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &OzdfCorpusView::followCurrentRow);
 
     auto* buttons = new QHBoxLayout;
     connect(button(this, buttons, tr("Add…")), &QPushButton::clicked, this,
@@ -103,12 +103,58 @@ OzdfCorpusView::OzdfCorpusView(DocumentView& view, model::OzdfEditor& editor, QW
         [this](const QVariant& state) { restoreState(state); });
 }
 
-void OzdfCorpusView::selectDocument(int index) {
-    const QModelIndex row = proxy_->mapFromSource(model_->index(index, 0));
-    if (row.isValid()) {
-        table_->setCurrentIndex(row);
-        table_->scrollTo(row);
+void OzdfCorpusView::trackModelChanges() {
+    const auto changing = [this] { ++modelChanging_; };
+    const auto changed = [this] {
+        --modelChanging_;
+        queueFollow();
+    };
+    connect(proxy_, &QAbstractItemModel::rowsAboutToBeInserted, this, changing);
+    connect(proxy_, &QAbstractItemModel::rowsInserted, this, changed);
+    connect(proxy_, &QAbstractItemModel::rowsAboutToBeRemoved, this, changing);
+    connect(proxy_, &QAbstractItemModel::rowsRemoved, this, changed);
+    connect(proxy_, &QAbstractItemModel::rowsAboutToBeMoved, this, changing);
+    connect(proxy_, &QAbstractItemModel::rowsMoved, this, changed);
+    connect(proxy_, &QAbstractItemModel::layoutAboutToBeChanged, this, changing);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, changed);
+    connect(proxy_, &QAbstractItemModel::modelAboutToBeReset, this, changing);
+    connect(proxy_, &QAbstractItemModel::modelReset, this, changed);
+}
+
+void OzdfCorpusView::followCurrentRow() {
+    if (modelChanging_ > 0) {
+        // The row moved because the documents change (an edit, its undo, a filter): the
+        // session's indexes and the table's rows agree again, and any undo is over, only
+        // once the change is done.
+        queueFollow();
+        return;
     }
+    if (currentDocument() >= 0) {
+        emit documentActivated(currentDocument());
+    }
+}
+
+void OzdfCorpusView::queueFollow() {
+    if (followQueued_) {
+        return;
+    }
+    followQueued_ = true;
+    QTimer::singleShot(0, this, [this] {
+        followQueued_ = false;
+        followCurrentRow();
+    });
+}
+
+void OzdfCorpusView::selectDocument(int index) {
+    const QModelIndex row =
+        index < 0 ? QModelIndex() : proxy_->mapFromSource(model_->index(index, 0));
+    if (!row.isValid()) {
+        // Hidden by the filter: no other document stays highlighted.
+        table_->selectionModel()->clear();
+        return;
+    }
+    table_->setCurrentIndex(row);
+    table_->scrollTo(row);
 }
 
 QVariant OzdfCorpusView::saveState() const {
@@ -132,11 +178,10 @@ void OzdfCorpusView::restoreState(const QVariant& value) {
     table_->sortByColumn(
         state.value(QStringLiteral("sortColumn"), int(model::OzdfCorpusModel::Name)).toInt(),
         static_cast<Qt::SortOrder>(state.value(QStringLiteral("sortOrder")).toInt()));
-    const int index =
-        editor_.session().indexOf(state.value(QStringLiteral("document")).toString().toStdString());
-    if (index >= 0) {
-        selectDocument(index);
-    }
+    // The row highlighted then, or none (whatever the restored structure tree picked is not
+    // the user's choice, and the editor must not follow it).
+    const QString document = state.value(QStringLiteral("document")).toString();
+    selectDocument(document.isEmpty() ? -1 : editor_.session().indexOf(document.toStdString()));
     const int scroll = state.value(QStringLiteral("scroll")).toInt();
     QTimer::singleShot(0, this, [this, scroll] { table_->verticalScrollBar()->setValue(scroll); });
 }
@@ -156,7 +201,8 @@ void OzdfCorpusView::showExternalChange(const QString& what) {
 }
 
 int OzdfCorpusView::currentDocument() const {
-    const QModelIndex index = proxy_->mapToSource(table_->currentIndex());
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    const QModelIndex index = rows.isEmpty() ? QModelIndex() : proxy_->mapToSource(rows.front());
     return index.isValid() ? index.row() : -1;
 }
 
@@ -186,8 +232,8 @@ void OzdfCorpusView::addDocument() {
 }
 
 void OzdfCorpusView::removeDocument() {
-    if (!applyTypedText()) {
-        return;
+    if (currentDocument() < 0 || !applyTypedText()) {
+        return;  // no row highlighted: nothing to remove
     }
     QString error;
     report(model::removeOzdfDocument(*view_.document()->undoStack(), editor_.session(),
@@ -196,13 +242,10 @@ void OzdfCorpusView::removeDocument() {
 }
 
 void OzdfCorpusView::renameDocument() {
-    if (!applyTypedText()) {
+    if (currentDocument() < 0 || !applyTypedText()) {
         return;
     }
     const int index = currentDocument();
-    if (index < 0) {
-        return;
-    }
     bool ok = false;
     const QString name = QInputDialog::getText(
         this, tr("Rename Document"), tr("New file name:"), QLineEdit::Normal,
@@ -216,7 +259,7 @@ void OzdfCorpusView::renameDocument() {
 }
 
 void OzdfCorpusView::toggleKind() {
-    if (!applyTypedText()) {
+    if (currentDocument() < 0 || !applyTypedText()) {
         return;
     }
     QString error;

@@ -34,7 +34,8 @@ public:
     // Shows the reload banner (called by the watcher).
     void showExternalChange(const QString& what);
     OzdfReloadBanner* reloadBanner() const { return banner_; }
-    // Makes document `index` (of the session) the current row.
+    // Makes document `index` (of the session) the current row; when the filter hides it (or
+    // for -1), no row is current.
     void selectDocument(int index);
     // The current document, sort, filter and scroll position, for a view of the same corpus
     // opened again (DocumentView::saveState).
@@ -48,7 +49,13 @@ signals:
     void documentOpened(int index);
 
 private:
+    // The document of the highlighted row (what the buttons act on), or -1.
     int currentDocument() const;
+    // Counts the model changes under way, so the current row is followed once each is done.
+    void trackModelChanges();
+    // Tells the editor (documentActivated) which document the highlighted row now is.
+    void followCurrentRow();
+    void queueFollow();
     void addDocument();
     void removeDocument();
     void renameDocument();
@@ -66,6 +73,8 @@ private:
     QTableView* table_ = nullptr;
     QLineEdit* filter_ = nullptr;
     OzdfReloadBanner* banner_ = nullptr;
+    int modelChanging_ = 0;
+    bool followQueued_ = false;
 };
 
 }  // namespace strata::gui

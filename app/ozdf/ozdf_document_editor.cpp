@@ -148,11 +148,16 @@ bool OzdfDocumentEditor::showDocument(int index) {
         return false;
     }
     model_->setDocument(index);
-    title_->setText(index >= 0 ? QString::fromStdString(editor_.session().document(index).filename)
-                               : tr("Pick a document in the Corpus tab."));
+    showTitle();
     tree_->expandToDepth(0);
     selectFirstText();
     return true;
+}
+
+void OzdfDocumentEditor::showTitle() {
+    const int index = documentIndex();
+    title_->setText(index >= 0 ? QString::fromStdString(editor_.session().document(index).filename)
+                               : tr("Pick a document in the Corpus tab."));
 }
 
 void OzdfDocumentEditor::selectFirstText() {
@@ -247,6 +252,7 @@ void OzdfDocumentEditor::onCurrentChanged() {
 }
 
 void OzdfDocumentEditor::onModelReset() {
+    showTitle();  // renamed, or removed
     if (settling_) {
         return;  // whoever settles selects again
     }

@@ -37,6 +37,7 @@ public:
     int documentIndex() const;
 
     QTreeView* tree() const { return tree_; }
+    QLabel* titleLabel() const { return title_; }
     QPlainTextEdit* textEdit() const { return text_; }
     QPlainTextEdit* preview() const { return preview_; }
     model::OzdfDocumentModel* documentModel() const { return model_; }
@@ -65,6 +66,8 @@ private:
     void onModelReset();
     void followCurrent();
     void loadText();
+    // The shown document's file name above the tree.
+    void showTitle();
     // Selects the first paragraph or comment, so a document opens ready to edit.
     void selectFirstText();
     void queueFollow();

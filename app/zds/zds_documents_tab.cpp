@@ -119,10 +119,10 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
                 }
             }
         });
-        // A sort moves rows: keep the shown document's row selected.
-        connect(editor_->table(i), &QAbstractItemModel::layoutChanged, this, [this, i] {
-            if (i == currentCollection() && shownStored_ >= 0) {
-                selectShownRow();
+        // An edit, its undo or redo moved stored positions or changed the shown document.
+        connect(editor_->table(i), &model::ZdsTableModel::rowsEdited, this, [this, i] {
+            if (i == currentCollection()) {
+                followEdit();
             }
         });
     }
@@ -363,6 +363,17 @@ std::vector<int> ZdsDocumentsTab::selectedStored() const {
     return out;
 }
 
+int ZdsDocumentsTab::topSelectedRow() const {
+    int top = table_->currentIndex().isValid() ? table_->currentIndex().row() : 0;
+    if (table_->selectionModel() == nullptr) {
+        return top;
+    }
+    for (const QItemSelectionRange& range : table_->selectionModel()->selection()) {
+        top = std::min(top, range.top());
+    }
+    return top;
+}
+
 void ZdsDocumentsTab::showDocument(int stored) {
     model::ZdsTableModel* m = currentModel();
     if (m == nullptr || stored < 0 || stored >= m->documentCount()) {
@@ -446,7 +457,8 @@ void ZdsDocumentsTab::loadEditor() {
     shownStored_ = stored;
     const std::string id = m->id(stored);
     shownId_ = id;
-    documentEditor_->setDocument(editorTitle(), m->text(stored));
+    shownText_ = m->text(stored);
+    documentEditor_->setDocument(editorTitle(), shownText_);
     if (draft_ && documentEditor_->isEditable()) {
         draft_->load(
             tr("document %1 of collection %2")
@@ -459,6 +471,33 @@ void ZdsDocumentsTab::loadEditor() {
     const Region line = currentLineRegion();
     if (line.valid() && !following_) {
         view_.selectRegion(line);
+    }
+}
+
+void ZdsDocumentsTab::followEdit() {
+    model::ZdsTableModel* m = currentModel();
+    if (m == nullptr || shownStored_ < 0) {
+        return;
+    }
+    if (settling_ || (draft_ && draft_->isPending())) {
+        // The typed text stays; stored positions moved, so its document is found by id.
+        const int stored = model::findZdsDocument(*m, shownId_, shownStored_);
+        if (stored >= 0) {
+            shownStored_ = stored;
+            documentEditor_->setTitle(editorTitle());
+        }
+        return;
+    }
+    // The current row stays on its document through edits (persistent index), whose id or
+    // text an undo or redo may have changed: the editor shows it as it is now.
+    const int current = currentStored();
+    if (current < 0) {
+        return;  // its row went: the selection moved on, and the editor follows it
+    }
+    if (current != shownStored_ || m->id(current) != shownId_ || m->text(current) != shownText_) {
+        loadEditor();
+    } else {
+        documentEditor_->setTitle(editorTitle());  // the count changed
     }
 }
 
@@ -686,12 +725,13 @@ QString ZdsDocumentsTab::deleteSelected() {
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
     }
-    std::vector<int> rows = selectedStored();
-    const int first = rows.empty() ? 0 : *std::min_element(rows.begin(), rows.end());
+    // The row that takes the place of the topmost deleted one is shown next, in the order the
+    // table shows (sorted or stored).
+    const int top = topSelectedRow();
     const QString error =
-        model::deleteZdsDocuments(view_.document()->undoStack(), m, std::move(rows));
-    if (error.isEmpty()) {
-        showDocument(std::min(first, m->documentCount() - 1));
+        model::deleteZdsDocuments(view_.document()->undoStack(), m, selectedStored());
+    if (error.isEmpty() && m->documentCount() > 0) {
+        showDocument(m->storedIndex(std::clamp(top, 0, m->documentCount() - 1)));
     }
     return error;
 }
@@ -735,7 +775,7 @@ QString ZdsDocumentsTab::applyEditorText(const QString& json) {
     if (m == nullptr || !m->loaded()) {
         return tr("the documents are still being listed");
     }
-    const int stored = shownStored_;
+    const int stored = shownStored_ < 0 ? -1 : model::findZdsDocument(*m, shownId_, shownStored_);
     const QString error =
         model::replaceZdsDocument(view_.document()->undoStack(), m, stored, json.toStdString());
     if (error.isEmpty()) {

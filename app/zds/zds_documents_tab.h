@@ -91,6 +91,10 @@ private:
     void buildSearchPane(QWidget* pane);
     void connectModel();
     void onCurrentRowChanged();
+    // After an edit, undo or redo: the shown document's stored position and text.
+    void followEdit();
+    // The topmost selected table row (or the current one).
+    int topSelectedRow() const;
     void loadEditor();
     void selectShownRow();
     void followCurrentRow();
@@ -126,6 +130,7 @@ private:
     bool reselecting_ = false;
     bool followQueued_ = false;
     std::string shownId_;
+    std::string shownText_;   // the shown document's text as loaded into the editor
     bool following_ = false;  // the row follows the hex view: do not move the hex view back
 };
 

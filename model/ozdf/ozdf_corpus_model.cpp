@@ -8,7 +8,7 @@ OzdfCorpusModel::OzdfCorpusModel(OzdfSession& session, QObject* parent)
     : QAbstractTableModel(parent), session_(session) {
     rebuild();
     connect(&session, &OzdfSession::documentChanged, this, [this](int row) {
-        rows_.at(static_cast<std::size_t>(row)) = rowOf(session_.document(row));
+        rows_.at(static_cast<std::size_t>(row)) = rowOf(row);
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
     });
     connect(&session, &OzdfSession::aboutToReset, this, [this] { beginResetModel(); });
@@ -18,7 +18,7 @@ OzdfCorpusModel::OzdfCorpusModel(OzdfSession& session, QObject* parent)
     });
     connect(&session, &OzdfSession::documentInserted, this, [this](int row) {
         beginInsertRows({}, row, row);
-        rows_.insert(rows_.begin() + row, rowOf(session_.document(row)));
+        rows_.insert(rows_.begin() + row, rowOf(row));
         endInsertRows();
     });
     connect(&session, &OzdfSession::documentRemoved, this, [this](int row) {
@@ -28,16 +28,17 @@ OzdfCorpusModel::OzdfCorpusModel(OzdfSession& session, QObject* parent)
     });
 }
 
-OzdfCorpusModel::Row OzdfCorpusModel::rowOf(const ozdf::Document& document) {
+OzdfCorpusModel::Row OzdfCorpusModel::rowOf(int index) const {
+    const ozdf::Document& document = session_.document(index);
     return {QString::fromStdString(document.filename), countsOf(document), document.accepted(),
-            document.isDirectory};
+            document.isDirectory, session_.revision(index) != 0};
 }
 
 void OzdfCorpusModel::rebuild() {
     rows_.clear();
     rows_.reserve(static_cast<std::size_t>(session_.documentCount()));
     for (int i = 0; i < session_.documentCount(); ++i) {
-        rows_.push_back(rowOf(session_.document(i)));
+        rows_.push_back(rowOf(i));
     }
 }
 
@@ -97,7 +98,7 @@ QVariant OzdfCorpusModel::data(const QModelIndex& index, int role) const {
             if (!row.accepted) {
                 return tr("errors");
             }
-            return session_.revision(index.row()) != 0 ? tr("edited") : QString();
+            return row.edited ? tr("edited") : QString();
         default:
             return {};
     }

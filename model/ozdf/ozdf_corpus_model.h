@@ -38,8 +38,11 @@ private:
         Counts counts;
         bool accepted = true;
         bool directory = false;
+        bool edited = false;
     };
-    static Row rowOf(const ozdf::Document& document);
+    // What row `index` shows; data() reads only rows_, never the session, whose indexes run
+    // ahead of the rows while a document is being inserted or removed.
+    Row rowOf(int index) const;
     void rebuild();
 
     OzdfSession& session_;

@@ -256,8 +256,8 @@ void ZdsTableModel::appendBatch(Batch& batch) {
         (*ids_)[original] = std::move(batch.ids[i]);
         rows_.push_back(ZdsRow{static_cast<std::int64_t>(original), nullptr});
         listed_.push_back(static_cast<std::int64_t>(original));
-        if (!view_.empty()) {
-            view_.push_back(tableFirst + static_cast<int>(i));
+        if (applied_) {
+            view_.push_back(tableFirst + static_cast<int>(i));  // sorted again once all are in
         }
     }
     endInsertRows();
@@ -269,6 +269,11 @@ void ZdsTableModel::appendBatch(Batch& batch) {
 
 void ZdsTableModel::finishLoading() {
     loaded_ = true;
+    // A sort asked for while rows were still coming sorts them all now.
+    const auto spec = pendingSort_ ? pendingSort_ : applied_;
+    if (spec && runner_) {
+        runSort(*runner_, spec);
+    }
     emit loadingProgress(documentCount(), true);
 }
 
@@ -321,15 +326,11 @@ int ZdsTableModel::storedIndex(int tableRow) const {
     if (tableRow < 0 || tableRow >= documentCount()) {
         return -1;
     }
-    return view_.empty() ? tableRow : view_[static_cast<std::size_t>(tableRow)];
+    return applied_ == nullptr ? tableRow : view_[static_cast<std::size_t>(tableRow)];
 }
 
 int ZdsTableModel::tableRow(int stored) const {
-    if (view_.empty()) {
-        return stored;
-    }
-    const auto it = std::find(view_.begin(), view_.end(), stored);
-    return it == view_.end() ? -1 : static_cast<int>(it - view_.begin());
+    return applied_ == nullptr ? stored : viewRowOf(stored);
 }
 
 const void* ZdsTableModel::parsedRow(int stored) const {
@@ -421,7 +422,37 @@ void ZdsTableModel::removeColumn(int column) {
 
 // ---- sorting ----
 
+namespace {
+
+SortKey keyOfRow(const ZdsRowReader& r, const ZdsRow& row, const std::string& pointer) {
+    if (pointer.empty()) {
+        return SortKey{4, 0, r.id(row)};
+    }
+    const ordered_json doc = ordered_json::parse(r.text(row), nullptr, false);
+    return keyOf(doc.is_discarded() ? nullptr : lookup(doc, pointer));
+}
+
+// True when (a, storedA) goes above (b, storedB); equal keys keep stored order, so a row's
+// place is the same whether it was sorted with the others or put in place after an edit.
+bool sortsBefore(const SortKey& a, int storedA, const SortKey& b, int storedB,
+                 Qt::SortOrder order) {
+    const bool ascending = order == Qt::AscendingOrder;
+    if (ascending ? a < b : b < a) {
+        return true;
+    }
+    if (ascending ? b < a : a < b) {
+        return false;
+    }
+    return storedA < storedB;
+}
+
+}  // namespace
+
 void ZdsTableModel::sort(int column, Qt::SortOrder order) {
+    if (column < 0) {
+        clearSort();
+        return;
+    }
     if (runner_) {
         startSort(*runner_, column, order);
         return;
@@ -437,67 +468,155 @@ Job* ZdsTableModel::startSort(JobRunner& runner, int column, Qt::SortOrder order
     if (column < 0 || column >= columnCount()) {
         return nullptr;
     }
+    auto spec = std::make_shared<SortSpec>();
+    spec->pointer = column == 0 ? std::string() : toPointer(columns_[column - 1]);
+    spec->order = order;
+    spec->title = tr("Sorting by %1").arg(headerData(column, Qt::Horizontal).toString());
+    return runSort(runner, std::move(spec));
+}
+
+bool ZdsTableModel::isSorting() const {
+    return pendingSort_ != nullptr && sortJob_ && sortJob_->isRunning();
+}
+
+Job* ZdsTableModel::runSort(JobRunner& runner, std::shared_ptr<const SortSpec> spec) {
     if (sortJob_) {
         sortJob_->cancel();
     }
-    const std::string pointer = column == 0 ? std::string() : toPointer(columns_[column - 1]);
+    pendingSort_ = spec;
     auto rows = std::make_shared<std::vector<ZdsRow>>(rows_);
     const ZdsRowReader r = reader();
     QPointer<ZdsTableModel> self(this);
     const auto generation = ++sortGeneration_;
-    sortJob_ = runner.start(
-        tr("Sorting by %1").arg(headerData(column, Qt::Horizontal).toString()),
-        [rows, r, pointer, order, self, generation](JobContext& context) {
-            std::vector<std::pair<SortKey, int>> keys;
-            keys.reserve(rows->size());
-            for (std::size_t i = 0; i < rows->size(); ++i) {
-                if (context.cancelled()) {
-                    return;
-                }
-                if (pointer.empty()) {
-                    keys.push_back({SortKey{4, 0, r.id((*rows)[i])}, int(i)});
-                } else {
-                    const ordered_json doc =
-                        ordered_json::parse(r.text((*rows)[i]), nullptr, false);
-                    keys.push_back(
-                        {keyOf(doc.is_discarded() ? nullptr : lookup(doc, pointer)), int(i)});
-                }
-                if (i % 4096 == 0) {
-                    context.setProgress(0.9 * double(i) / double(rows->size()));
-                }
+    sortJob_ = runner.start(spec->title, [rows, r, spec, self, generation](JobContext& context) {
+        std::vector<std::pair<SortKey, int>> keys;
+        keys.reserve(rows->size());
+        for (std::size_t i = 0; i < rows->size(); ++i) {
+            if (context.cancelled()) {
+                return;
             }
-            std::stable_sort(keys.begin(), keys.end(), [order](const auto& a, const auto& b) {
-                return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
-            });
-            auto view = std::make_shared<std::vector<int>>();
-            view->reserve(keys.size());
-            for (const auto& k : keys) {
-                view->push_back(k.second);
+            keys.push_back({keyOfRow(r, (*rows)[i], spec->pointer), int(i)});
+            if (i % 4096 == 0) {
+                context.setProgress(0.9 * double(i) / double(rows->size()));
             }
-            context.post([self, view, generation] {
-                if (self && self->sortGeneration_ == generation &&
-                    view->size() == self->rows_.size()) {
-                    self->applySort(std::move(*view));
-                }
-            });
+        }
+        std::sort(keys.begin(), keys.end(), [&spec](const auto& a, const auto& b) {
+            return sortsBefore(a.first, a.second, b.first, b.second, spec->order);
         });
+        auto view = std::make_shared<std::vector<int>>();
+        view->reserve(keys.size());
+        for (const auto& k : keys) {
+            view->push_back(k.second);
+        }
+        context.post([self, view, spec, generation] {
+            // Rows listed since the snapshot: finishLoading sorts again.
+            if (self && self->sortGeneration_ == generation && view->size() == self->rows_.size()) {
+                self->pendingSort_.reset();
+                self->setView(std::move(*view), spec);
+            }
+        });
+    });
     return sortJob_;
 }
 
-void ZdsTableModel::applySort(std::vector<int> view) {
-    emit layoutAboutToBeChanged();
+void ZdsTableModel::restartPendingSort() {
+    if (isSorting() && runner_) {
+        runSort(*runner_, pendingSort_);
+    }
+}
+
+void ZdsTableModel::setView(std::vector<int> view, std::shared_ptr<const SortSpec> spec) {
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList from = persistentIndexList();
+    std::vector<int> stored;
+    stored.reserve(static_cast<std::size_t>(from.size()));
+    for (const QModelIndex& index : from) {
+        stored.push_back(storedIndex(index.row()));
+    }
     view_ = std::move(view);
-    emit layoutChanged();
+    applied_ = std::move(spec);
+    std::vector<int> rowOf(rows_.size(), -1);
+    for (int row = 0; row < documentCount(); ++row) {
+        rowOf[static_cast<std::size_t>(storedIndex(row))] = row;
+    }
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (qsizetype i = 0; i < from.size(); ++i) {
+        const int s = stored[static_cast<std::size_t>(i)];
+        to << (s < 0 ? QModelIndex() : index(rowOf[static_cast<std::size_t>(s)], from[i].column()));
+    }
+    changePersistentIndexList(from, to);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 void ZdsTableModel::clearSort() {
     ++sortGeneration_;
-    if (view_.empty()) {
+    if (sortJob_) {
+        sortJob_->cancel();
+    }
+    pendingSort_.reset();
+    if (applied_) {
+        setView({}, nullptr);
+    }
+}
+
+int ZdsTableModel::viewRowOf(int stored) const {
+    const auto it = std::find(view_.begin(), view_.end(), stored);
+    return it == view_.end() ? -1 : static_cast<int>(it - view_.begin());
+}
+
+int ZdsTableModel::sortedRowFor(const ZdsRow& row, int stored, int skip) const {
+    const ZdsRowReader r = reader();
+    const SortKey key = keyOfRow(r, row, applied_->pointer);
+    int low = 0;
+    int high = static_cast<int>(view_.size()) - (skip >= 0 ? 1 : 0);
+    while (low < high) {
+        const int mid = low + (high - low) / 2;
+        const int other = view_[static_cast<std::size_t>(skip >= 0 && mid >= skip ? mid + 1 : mid)];
+        const SortKey otherKey = keyOfRow(r, rows_[std::size_t(other)], applied_->pointer);
+        if (sortsBefore(otherKey, other, key, stored, applied_->order)) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    return low;
+}
+
+void ZdsTableModel::insertSorted(int stored, const ZdsRow& row) {
+    const int at = sortedRowFor(row, stored, -1);
+    beginInsertRows({}, at, at);
+    rows_.insert(rows_.begin() + stored, row);
+    countId(reader().id(row), 1);
+    for (int& s : view_) {
+        s += s >= stored ? 1 : 0;
+    }
+    view_.insert(view_.begin() + at, stored);
+    endInsertRows();
+}
+
+void ZdsTableModel::removeSorted(int stored) {
+    const int at = viewRowOf(stored);
+    beginRemoveRows({}, at, at);
+    countId(reader().id(rows_[std::size_t(stored)]), -1);
+    rows_.erase(rows_.begin() + stored);
+    view_.erase(view_.begin() + at);
+    for (int& s : view_) {
+        s -= s > stored ? 1 : 0;
+    }
+    endRemoveRows();
+}
+
+void ZdsTableModel::moveSorted(int stored, const ZdsRow& row) {
+    const int from = viewRowOf(stored);
+    const int to = sortedRowFor(row, stored, from);
+    if (to == from) {
         return;
     }
-    emit layoutAboutToBeChanged();
-    view_.clear();
-    emit layoutChanged();
+    beginMoveRows({}, from, from, {}, to > from ? to + 1 : to);
+    view_.erase(view_.begin() + from);
+    view_.insert(view_.begin() + to, stored);
+    endMoveRows();
 }
 
 // ---- rows ----
@@ -631,32 +750,47 @@ std::string ZdsTableModel::checkText(const std::string& json, int replacing,
 }
 
 void ZdsTableModel::insertRows(int stored, const std::vector<ZdsRow>& rows) {
-    clearSort();
     cache_->rows.clear();
-    beginInsertRows({}, stored, stored + static_cast<int>(rows.size()) - 1);
-    rows_.insert(rows_.begin() + stored, rows.begin(), rows.end());
-    for (const ZdsRow& r : rows) {
-        countId(reader().id(r), 1);
+    if (applied_) {
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            insertSorted(stored + static_cast<int>(i), rows[i]);
+        }
+    } else {
+        beginInsertRows({}, stored, stored + static_cast<int>(rows.size()) - 1);
+        rows_.insert(rows_.begin() + stored, rows.begin(), rows.end());
+        for (const ZdsRow& r : rows) {
+            countId(reader().id(r), 1);
+        }
+        endInsertRows();
     }
-    endInsertRows();
+    restartPendingSort();
     emit rowsEdited();
 }
 
 void ZdsTableModel::removeStoredRows(int stored, int count) {
-    clearSort();
     cache_->rows.clear();
-    beginRemoveRows({}, stored, stored + count - 1);
-    const auto first = rows_.begin() + stored;
-    for (auto it = first; it != first + count; ++it) {
-        countId(reader().id(*it), -1);
+    if (applied_) {
+        for (int p = stored + count - 1; p >= stored; --p) {
+            removeSorted(p);
+        }
+    } else {
+        beginRemoveRows({}, stored, stored + count - 1);
+        const auto first = rows_.begin() + stored;
+        for (auto it = first; it != first + count; ++it) {
+            countId(reader().id(*it), -1);
+        }
+        rows_.erase(first, first + count);
+        endRemoveRows();
     }
-    rows_.erase(first, first + count);
-    endRemoveRows();
+    restartPendingSort();
     emit rowsEdited();
 }
 
 void ZdsTableModel::setRow(int stored, const ZdsRow& row) {
     cache_->rows.clear();
+    if (applied_) {
+        moveSorted(stored, row);  // the edited row goes where the sort puts it
+    }
     ZdsRow& target = rows_[static_cast<std::size_t>(stored)];
     countId(reader().id(target), -1);
     target = row;
@@ -665,6 +799,7 @@ void ZdsTableModel::setRow(int stored, const ZdsRow& row) {
     if (t >= 0) {
         emit dataChanged(index(t, 0), index(t, columnCount() - 1));
     }
+    restartPendingSort();
     emit rowsEdited();
 }
 

@@ -3,6 +3,11 @@
 // lists), a column per top-level key of a sample of documents plus columns the user adds (JSON
 // pointers). A background job computes the live set and rows appear in batches. Edits replace
 // rows with new JSON text; untouched rows keep pointing at their original bytes.
+//
+// Sorting is the model's own (a background job computes the order: a proxy would parse JSON on
+// the GUI thread for every comparison). A sort and every edit under it move persistent indexes
+// with the documents, so a view's selection stays on the same documents, and an edit keeps the
+// table sorted: an added or edited row goes where the sort puts it.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -76,13 +81,17 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
-    // Sorts in a background job when a runner is set (setRunner), else synchronously.
+    // Sorts in a background job when a runner is set (setRunner), else synchronously. Column -1
+    // is stored order.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     void setRunner(JobRunner* runner) { runner_ = runner; }
     Job* startSort(JobRunner& runner, int column, Qt::SortOrder order);
     // Back to stored order.
     void clearSort();
-    bool isSorted() const { return !view_.empty(); }
+    // True when the rows show in a sorted order (not while the first sort is still running).
+    bool isSorted() const { return applied_ != nullptr; }
+    // True while a sort job is on its way.
+    bool isSorting() const;
 
     QStringList columnPointers() const { return columns_; }
     // Adds a column showing the value at `pointer` ("/a/b" or a plain top-level key).
@@ -137,9 +146,28 @@ signals:
     void rowsEdited();
 
 private:
+    // What the rows are sorted by: a JSON pointer ("" for `_id`) and an order.
+    struct SortSpec {
+        std::string pointer;
+        Qt::SortOrder order = Qt::AscendingOrder;
+        QString title;  // of the sort job
+    };
     void appendBatch(Batch& batch);
     void finishLoading();
-    void applySort(std::vector<int> view);
+    Job* runSort(JobRunner& runner, std::shared_ptr<const SortSpec> spec);
+    // Starts the requested sort again over the rows as they are now (an edit or a batch of
+    // rows made the running job's snapshot stale).
+    void restartPendingSort();
+    // Shows the rows in `view` order (empty: stored order), moving persistent indexes along.
+    void setView(std::vector<int> view, std::shared_ptr<const SortSpec> spec);
+    // The table row a new or edited `row` at stored position `stored` sorts to, among the table
+    // rows other than `skip` (-1: none). Equal keys keep stored order.
+    int sortedRowFor(const ZdsRow& row, int stored, int skip) const;
+    // The table row of stored position `stored` while sorted (linear).
+    int viewRowOf(int stored) const;
+    void insertSorted(int stored, const ZdsRow& row);
+    void removeSorted(int stored);
+    void moveSorted(int stored, const ZdsRow& row);
     void addSampleColumns();
     void countId(const std::string& id, int delta);
     const void* parsedRow(int stored) const;
@@ -154,9 +182,11 @@ private:
     QPointer<JobRunner> runner_;
     QPointer<Job> sortJob_;
     std::vector<ZdsRow> rows_;
-    std::vector<std::int64_t> listed_;  // the originals as loading listed them
-    std::vector<int> view_;             // table row → stored position while sorted
-    std::uint64_t sortGeneration_ = 0;  // a sort result is dropped when this moved on
+    std::vector<std::int64_t> listed_;             // the originals as loading listed them
+    std::vector<int> view_;                        // table row → stored position while sorted
+    std::shared_ptr<const SortSpec> applied_;      // what view_ is sorted by, or null
+    std::shared_ptr<const SortSpec> pendingSort_;  // what the running sort job sorts by
+    std::uint64_t sortGeneration_ = 0;             // a sort result is dropped when this moved on
     std::shared_ptr<const ZdsLiveSet> live_;
     QStringList liveNotes_;
     QString liveBasis_;

@@ -26,6 +26,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 
 #include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
@@ -37,6 +38,7 @@
 #include "app/ztensor/zt_manifest_tab.h"
 #include "model/core/document.h"
 #include "model/core/text_draft.h"
+#include "model/ozdf/ozdf_commands.h"
 #include "model/ozdf/ozdf_document_model.h"
 #include "model/ozdf/ozdf_editor.h"
 #include "model/zds/zds_editor.h"
@@ -78,6 +80,34 @@ void answerNextBox(std::function<QAbstractButton*(QMessageBox*)> choose, QString
                 }
                 return;
             }
+        }
+    });
+    timer->start();
+}
+
+// Answers the message boxes that open next, one after the other, with `choices` in turn.
+void answerBoxes(QList<std::function<QAbstractButton*(QMessageBox*)>> choices) {
+    auto* timer = new QTimer(qApp);
+    timer->setInterval(20);
+    auto answered = std::make_shared<QList<QPointer<QMessageBox>>>();
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, choices, answered]() mutable {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* box = qobject_cast<QMessageBox*>(w);
+            if (box == nullptr || !box->isVisible() || answered->contains(box)) {
+                continue;
+            }
+            answered->append(box);
+            QAbstractButton* button = choices.takeFirst()(box);
+            if (choices.isEmpty()) {
+                timer->stop();
+                timer->deleteLater();
+            }
+            if (button != nullptr) {
+                button->click();
+            } else {
+                box->reject();
+            }
+            return;
         }
     });
     timer->start();
@@ -422,6 +452,63 @@ private slots:
         QVERIFY(window.waitUntilIdle(30000));
         QCOMPARE(ozdfFile(path, "a_doc.ozdf"), before);
         QCOMPARE(editor->textEdit()->toPlainText(), QStringLiteral("#### not a paragraph"));
+    }
+
+    // "Save Without It" promises to keep the text that cannot be applied: on Save it comes back
+    // in the reopened view; on closing, the other edits are saved and the tab stays open with
+    // the text (closing would drop it).
+    void ozdfSaveWithoutItKeepsTheText() {
+        MainWindow window;
+        window.show();
+        QString path;
+        OzdfDocumentEditor* editor = openOzdf(window, &path);
+        QVERIFY(editor);
+        DocumentView* view = window.currentView();
+        auto* format = qobject_cast<model::OzdfEditor*>(view->document()->editor());
+        QString error;
+        QVERIFY(model::addOzdfDocument(*view->document()->undoStack(), format->session(),
+                                       QStringLiteral("added_first.ozdf"), false, &error));
+        const QString typed = QStringLiteral("#### not a paragraph");
+        editor->textEdit()->setPlainText(typed);
+
+        answerBoxes({named(QStringLiteral("Save Without It"))});
+        window.save();
+        DocumentView* after = reopened(window, view);
+        QVERIFY(after);
+        QVERIFY(fs::exists(fs::path(path.toStdString()) / "added_first.ozdf"));
+        auto* again = after->findChild<OzdfDocumentEditor*>();
+        QTRY_COMPARE(again->textEdit()->toPlainText(), typed);
+        QVERIFY(after->document()->hasPendingText());
+
+        format = qobject_cast<model::OzdfEditor*>(after->document()->editor());
+        QVERIFY(model::addOzdfDocument(*after->document()->undoStack(), format->session(),
+                                       QStringLiteral("added_second.ozdf"), false, &error));
+        QString informative;
+        answerBoxes({standard(QMessageBox::Save), [&informative](QMessageBox* box) {
+                         informative = box->informativeText();
+                         return named(QStringLiteral("Save Without It"))(box);
+                     }});
+        QVERIFY(!window.closeTab(0));
+        QVERIFY(informative.contains(QStringLiteral("tab open")));
+        QVERIFY(fs::exists(fs::path(path.toStdString()) / "added_second.ozdf"));
+        // The tab shows the saved files, with the text back in the editor.
+        DocumentView* kept = reopened(window, after);
+        QVERIFY(kept);
+        QCOMPARE(window.documentCount(), 1);
+        QTRY_COMPARE(kept->findChild<OzdfDocumentEditor*>()->textEdit()->toPlainText(), typed);
+        QVERIFY(kept->document()->hasPendingText());
+        QVERIFY(!kept->document()->isModified());
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("stays open")));
+
+        // Quitting keeps it the same way.
+        answerBoxes({standard(QMessageBox::Save), named(QStringLiteral("Save Without It"))});
+        QVERIFY(!window.close());
+        kept = reopened(window, kept);
+        QVERIFY(kept);
+        QCOMPARE(window.documentCount(), 1);
+        QTRY_COMPARE(kept->findChild<OzdfDocumentEditor*>()->textEdit()->toPlainText(), typed);
+        answerNextBox(standard(QMessageBox::Discard));
+        QVERIFY(window.closeTab(0));
     }
 
     void ozdfClosingAsksAboutTypedText() {

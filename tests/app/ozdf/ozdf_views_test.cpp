@@ -5,7 +5,9 @@
 // STRATA_OZDF_SCREENSHOT_DIR set, the tabs are also saved as PNG images (for docs/images).
 #include <QApplication>
 #include <QCheckBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -14,7 +16,9 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
+#include <QUndoStack>
 #include <filesystem>
 #include <fstream>
 
@@ -26,6 +30,7 @@
 #include "app/ozdf/ozdf_reload_banner.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
+#include "model/ozdf/ozdf_commands.h"
 #include "model/ozdf/ozdf_corpus_model.h"
 #include "model/ozdf/ozdf_document_model.h"
 #include "model/ozdf/ozdf_editor.h"
@@ -71,6 +76,21 @@ QPushButton* findButton(QWidget* parent, const QString& text) {
         }
     }
     return nullptr;
+}
+
+// The file name of the document the editor shows, or "".
+QString editorFile(OzdfDocumentEditor* editor, const strata::model::OzdfSession& session) {
+    const int index = editor->documentIndex();
+    return index < 0 ? QString() : QString::fromStdString(session.document(index).filename);
+}
+
+// The names of the highlighted rows of the corpus table, as drawn.
+QStringList highlightedNames(OzdfCorpusView* corpus) {
+    QStringList names;
+    for (const QModelIndex& row : corpus->table()->selectionModel()->selectedRows()) {
+        names << row.data().toString();
+    }
+    return names;
 }
 
 void showTab(DocumentView& view, QWidget* page) {
@@ -152,6 +172,127 @@ private slots:
                  std::string("Edited in the test"));
         o->view->document()->undoStack()->undo();
         QVERIFY(!o->view->document()->isModified());
+    }
+
+    // In a sorted table whose rows above the current one come later in the corpus, Remove
+    // removes the highlighted document, and afterwards (and after undo and redo) the highlighted
+    // row is the document the editor shows.
+    void sortedCorpusActsOnTheHighlightedDocument() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* corpus = o->view->findChild<OzdfCorpusView*>();
+        auto* editor = o->view->findChild<OzdfDocumentEditor*>();
+        auto* formatEditor =
+            qobject_cast<strata::model::OzdfEditor*>(o->view->document()->editor());
+        const auto& session = formatEditor->session();
+        const int documents = session.documentCount();
+        QSortFilterProxyModel* proxy = corpus->proxy();
+        corpus->table()->sortByColumn(strata::model::OzdfCorpusModel::Name, Qt::DescendingOrder);
+        const int last = proxy->rowCount() - 1;
+        QVERIFY(proxy->mapToSource(proxy->index(last - 1, 0)).row() >
+                proxy->mapToSource(proxy->index(last, 0)).row());
+        corpus->table()->setCurrentIndex(proxy->index(last, 0));
+        const QString removed = proxy->index(last, 0).data().toString();
+        QCOMPARE(editorFile(editor, session), removed);
+        QCOMPARE(highlightedNames(corpus), QStringList{removed});
+
+        findButton(corpus, QStringLiteral("Remove"))->click();
+        QTest::qWait(0);
+        QCOMPARE(session.documentCount(), documents - 1);
+        QCOMPARE(session.indexOf(removed.toStdString()), -1);
+        QCOMPARE(highlightedNames(corpus), QStringList{editorFile(editor, session)});
+
+        QUndoStack* stack = o->view->document()->undoStack();
+        stack->undo();
+        QTest::qWait(0);
+        QCOMPARE(session.documentCount(), documents);
+        QCOMPARE(highlightedNames(corpus), QStringList{editorFile(editor, session)});
+        corpus->selectDocument(session.indexOf(removed.toStdString()));
+        stack->redo();
+        QTest::qWait(0);
+        QCOMPARE(highlightedNames(corpus), QStringList{editorFile(editor, session)});
+
+        // A rename shows in the editor's title and keeps the row on the document.
+        QString error;
+        QVERIFY2(strata::model::renameOzdfDocument(*stack, formatEditor->session(),
+                                                   editor->documentIndex(),
+                                                   QStringLiteral("zz_renamed.ozdf"), &error),
+                 qPrintable(error));
+        QTest::qWait(0);
+        QCOMPARE(editorFile(editor, session), QStringLiteral("zz_renamed.ozdf"));
+        QCOMPARE(editor->titleLabel()->text(), QStringLiteral("zz_renamed.ozdf"));
+        QCOMPARE(highlightedNames(corpus), QStringList{editorFile(editor, session)});
+
+        // A filter that hides the shown document leaves no other document highlighted.
+        corpus->filterEdit()->setText(editorFile(editor, session));
+        QTest::qWait(0);
+        QCOMPARE(highlightedNames(corpus), QStringList{editorFile(editor, session)});
+        const QString shown = editorFile(editor, session);
+        editor->select({strata::model::OzdfAddress::Kind::Paragraph, 0, std::nullopt, 0});
+        corpus->filterEdit()->setText(QStringLiteral("no document is called this"));
+        QTest::qWait(0);
+        QVERIFY(highlightedNames(corpus).isEmpty());
+        corpus->filterEdit()->clear();
+        QTest::qWait(0);
+        const QStringList names = highlightedNames(corpus);
+        QVERIFY(names.isEmpty() || names == QStringList{editorFile(editor, session)});
+    }
+
+    // Without a highlighted row the corpus buttons do nothing (no "no such document" box); a
+    // row made current without being highlighted (as focus does) does not change the editor's
+    // document; a restored view with no row highlighted then highlights none.
+    void corpusActsOnlyOnTheHighlightedRow() {
+        STRATA_QSKIP_WITHOUT_CORPUS();
+        auto o = openCopy();
+        QVERIFY(o->view);
+        auto* corpus = o->view->findChild<OzdfCorpusView*>();
+        auto* editor = o->view->findChild<OzdfDocumentEditor*>();
+        auto* formatEditor =
+            qobject_cast<strata::model::OzdfEditor*>(o->view->document()->editor());
+        const auto& session = formatEditor->session();
+        const int documents = session.documentCount();
+        QStringList boxes;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&boxes] {
+            for (QWidget* w : QApplication::topLevelWidgets()) {
+                if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+                    boxes << box->text();
+                    box->reject();
+                }
+            }
+        });
+        closer.start(5);
+
+        corpus->selectDocument(session.indexOf("a_doc.ozdf"));
+        QCOMPARE(editorFile(editor, session), QStringLiteral("a_doc.ozdf"));
+        corpus->filterEdit()->setText(QStringLiteral("no document is called this"));
+        QTest::qWait(0);
+        QVERIFY(highlightedNames(corpus).isEmpty());
+        findButton(corpus, QStringLiteral("Remove"))->click();
+        findButton(corpus, QStringLiteral("Standalone ↔ Directory"))->click();
+        QTest::qWait(20);
+        QCOMPARE(boxes, QStringList{});
+        QCOMPARE(session.documentCount(), documents);
+        corpus->filterEdit()->clear();
+        QTest::qWait(0);
+
+        corpus->table()->selectionModel()->clearSelection();
+        corpus->table()->selectionModel()->setCurrentIndex(corpus->proxy()->index(0, 0),
+                                                           QItemSelectionModel::NoUpdate);
+        QTest::qWait(0);
+        QCOMPARE(editorFile(editor, session), QStringLiteral("a_doc.ozdf"));
+        findButton(corpus, QStringLiteral("Remove"))->click();
+        QTest::qWait(20);
+        QCOMPARE(session.documentCount(), documents);
+
+        const QVariant state = corpus->saveState();
+        corpus->selectDocument(session.indexOf("b_doc.ozdf"));
+        QCOMPARE(highlightedNames(corpus), QStringList{QStringLiteral("b_doc.ozdf")});
+        corpus->restoreState(state);
+        QTest::qWait(0);
+        QVERIFY(highlightedNames(corpus).isEmpty());
+        QCOMPARE(boxes, QStringList{});
     }
 
     void findAndReplacePreviewsAndApplies() {

@@ -2,6 +2,8 @@
 // toolbar edits through the undo stack, search results leading to rows.
 #include <QAction>
 #include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -63,6 +65,31 @@ struct Fixture {
     }
 };
 
+// The `_id`s of the highlighted rows, read from the table as it is drawn.
+QStringList highlightedIds(ZdsDocumentsTab* tab) {
+    QStringList ids;
+    const QModelIndexList rows = tab->table()->selectionModel()->selectedRows();
+    for (const QModelIndex& row : rows) {
+        ids << row.data().toString();
+    }
+    return ids;
+}
+
+// The `_id` of the document the JSON editor shows.
+QString editorId(ZdsDocumentsTab* tab) {
+    const QJsonDocument json = QJsonDocument::fromJson(tab->documentEditor()->text().toUtf8());
+    return json.object().value(QStringLiteral("_id")).toString();
+}
+
+// The table's values of `column` from top to bottom.
+std::vector<int> columnValues(QTableView* table, int column) {
+    std::vector<int> values;
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        values.push_back(table->model()->index(row, column).data().toInt());
+    }
+    return values;
+}
+
 int collection(ZdsDocumentsTab* tab, const std::string& name) {
     for (int i = 0; i < tab->editor()->collectionCount(); ++i) {
         if (tab->editor()->table(i)->collection().name() == name) {
@@ -89,6 +116,8 @@ private slots:
     void hexMoveSelectsRowWithoutIndex();
     void indexEntrySelectsRow();
     void datasetJobsFromTheMenu();
+    void sortedTableActsOnTheShownDocument();
+    void undoAndRedoShowTheShownDocumentAsItIsNow();
 };
 
 void ZdsDocumentsTabTest::installsTabAndEditor() {
@@ -424,6 +453,70 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
         QCOMPARE(runJob(f, model::ZdsDatasetJob::Unpack), model::Job::State::Failed);
     }
     setZdsJobTargetPicker({});
+}
+
+// Under a sort, the highlighted row, the editor and Delete are all about one document, and the
+// table stays sorted after the edit and its undo.
+void ZdsDocumentsTabTest::sortedTableActsOnTheShownDocument() {
+    Fixture f(corpus("valid/jsonl_two_collections"));
+    QVERIFY(f.tab);
+    f.tab->setCurrentCollection(collection(f.tab, "test"));
+    model::ZdsTableModel* m = f.tab->currentModel();
+    const int n = m->documentCount();
+    const int column = static_cast<int>(m->columnPointers().indexOf(QStringLiteral("i"))) + 1;
+    QVERIFY(column > 0);
+    f.tab->showDocument(3);
+    f.tab->table()->sortByColumn(column, Qt::DescendingOrder);
+    QTRY_VERIFY(m->isSorted() && f.runner.activeJob() == nullptr);
+    const auto descending = [&] {
+        const std::vector<int> values = columnValues(f.tab->table(), column);
+        return std::is_sorted(values.rbegin(), values.rend());
+    };
+    QVERIFY(descending());
+    QCOMPARE(highlightedIds(f.tab), QStringList{QStringLiteral("t03")});
+    QCOMPARE(m->id(f.tab->currentStored()), std::string("t03"));
+    QCOMPARE(editorId(f.tab), QStringLiteral("t03"));
+
+    const int row = f.tab->table()->currentIndex().row();
+    QCOMPARE(f.tab->deleteSelected(), QString());
+    QVERIFY(!m->idInUse("t03"));
+    QCOMPARE(m->documentCount(), n - 1);
+    QVERIFY(m->isSorted());
+    QVERIFY(descending());
+    // The row that took its place is highlighted and shown.
+    QCOMPARE(f.tab->table()->currentIndex().row(), row);
+    QCOMPARE(highlightedIds(f.tab), QStringList{editorId(f.tab)});
+    QCOMPARE(QString::fromStdString(m->id(f.tab->currentStored())), editorId(f.tab));
+
+    f.view->document()->undoStack()->undo();
+    QVERIFY(m->idInUse("t03"));
+    QVERIFY(descending());
+    QCOMPARE(highlightedIds(f.tab), QStringList{editorId(f.tab)});
+}
+
+// Undo and redo of an edit or a rename of the shown document show it as it is now.
+void ZdsDocumentsTabTest::undoAndRedoShowTheShownDocumentAsItIsNow() {
+    Fixture f(corpus("valid/jsonl_two_collections"));
+    QVERIFY(f.tab);
+    f.tab->setCurrentCollection(collection(f.tab, "test"));
+    model::ZdsTableModel* m = f.tab->currentModel();
+    QUndoStack* stack = f.view->document()->undoStack();
+    f.tab->showDocument(3);
+    const std::string original = m->text(3);
+    QCOMPARE(f.tab->applyEditorText(R"({"_id":"t03","i":30})"), QString());
+    QCOMPARE(f.tab->renameCurrent(QStringLiteral("renamed")), QString());
+    QCOMPARE(editorId(f.tab), QStringLiteral("renamed"));
+    stack->undo();
+    QCOMPARE(editorId(f.tab), QStringLiteral("t03"));
+    QVERIFY(f.tab->documentEditor()->title().endsWith(QStringLiteral("t03")));
+    stack->undo();
+    QCOMPARE(QJsonDocument::fromJson(f.tab->documentEditor()->text().toUtf8()),
+             QJsonDocument::fromJson(QByteArray::fromStdString(original)));
+    stack->redo();
+    stack->redo();
+    QCOMPARE(editorId(f.tab), QStringLiteral("renamed"));
+    QCOMPARE(highlightedIds(f.tab), QStringList{QStringLiteral("renamed")});
+    QVERIFY(!f.tab->draft()->isPending());
 }
 
 QTEST_MAIN(ZdsDocumentsTabTest)

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -70,6 +71,7 @@ private slots:
     void installsTabsAndEditor();
     void rowSelectsComponentBytes();
     void filterAndSort();
+    void sortedFilteredRowActsOnItsTensor();
     void valuesOfZstdTensorLoadInBackground();
     void sparseTensorShowsNonZeros();
     void statsJobFillsChart();
@@ -153,6 +155,47 @@ void ZtViewsTest::filterAndSort() {
     tensors->tableView()->sortByColumn(model::ZtTensorTableModel::Logical, Qt::AscendingOrder);
     QCOMPARE(proxy->index(0, model::ZtTensorTableModel::Name).data().toString(),
              QStringLiteral("t_empty_f32"));
+}
+
+// In a sorted and filtered table, Delete and Rename act on the tensor of the highlighted row, and
+// the highlight stays on that tensor when an edit re-sorts the rows, and through undo.
+void ZtViewsTest::sortedFilteredRowActsOnItsTensor() {
+    open(QStringLiteral("valid/dense_raw.zt"));
+    auto* tensors = tab<ZtTensorsTab>(*view_, "ztTensorsTab");
+    auto* editor = qobject_cast<model::ZtEditor*>(view_->document()->editor());
+    QVERIFY(editor);
+    QAbstractItemModel* proxy = tensors->tableView()->model();
+    tensors->tableView()->sortByColumn(model::ZtTensorTableModel::Name, Qt::DescendingOrder);
+    tensors->filterEdit()->setText(QStringLiteral("uint"));
+    const QModelIndex row = proxy->index(1, model::ZtTensorTableModel::Name);
+    const QString name = row.data().toString();
+    tensors->tableView()->selectionModel()->setCurrentIndex(
+        row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    const auto selected = tensors->selectedTensors();
+    QCOMPARE(selected.size(), std::size_t{1});
+    const std::size_t tensor = selected.front();
+    QCOMPARE(QString::fromStdString(editor->plan().tensors[tensor].name), name);
+
+    QVERIFY(editor->renameTensor(tensor, QStringLiteral("uint_zz_first")));
+    QCOMPARE(tensors->selectedTensors(), std::vector<std::size_t>{tensor});
+    // Moved to the top, still highlighted.
+    QVERIFY(proxy->index(0, model::ZtTensorTableModel::Name)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("uint_zz_first")));
+    QCOMPARE(tensors->tableView()->selectionModel()->selectedRows().front().row(), 0);
+    for (QPushButton* button : tensors->findChildren<QPushButton*>()) {
+        if (button->text() == QStringLiteral("Delete")) {
+            button->click();
+        }
+    }
+    for (std::size_t t = 0; t < editor->plan().tensors.size(); ++t) {
+        QCOMPARE(editor->plan().tensors[t].deleted, t == tensor);
+    }
+    view_->document()->undoStack()->undo();
+    view_->document()->undoStack()->undo();
+    QCOMPARE(QString::fromStdString(editor->plan().tensors[tensor].name), name);
+    QCOMPARE(tensors->selectedTensors(), std::vector<std::size_t>{tensor});
 }
 
 void ZtViewsTest::valuesOfZstdTensorLoadInBackground() {

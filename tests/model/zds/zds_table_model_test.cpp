@@ -145,6 +145,8 @@ private slots:
     void rowsAreTheLiveSet();
     void columnsFromSampleAndUserColumns();
     void sortsInAJob();
+    void editsKeepTheSortAndTheIndexes();
+    void aSortAskedWhileListingSortsEveryRow();
     void editsUndoAndRedo();
     void refusesBadEdits();
     void saveReopenValidateByteIdentical();
@@ -297,6 +299,69 @@ void ZdsTableModelTest::sortsInAJob() {
     QCOMPARE(m.tableRow(m.documentCount() - 1), 0);
     m.clearSort();
     QCOMPARE(m.data(m.index(0, 0)).toString(), QString("t00"));
+}
+
+// Under a sort, adds, edits, deletes and their undo keep the rows sorted (equal keys in stored
+// order), and a persistent index (a view's selection) stays on its document.
+void ZdsTableModelTest::editsKeepTheSortAndTheIndexes() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
+    auto o = open(corpus("valid/jsonl_two_collections"));
+    QVERIFY(o);
+    ZdsTableModel* m = o->editor->table(indexOfCollection(*o->editor, "test"));
+    QUndoStack* stack = o->document->undoStack();
+    const int column = static_cast<int>(m->columnPointers().indexOf("i")) + 1;
+    QVERIFY(column > 0);
+    const QPersistentModelIndex t03 = m->index(3, 0);
+    QVERIFY(m->startSort(o->runner, column, Qt::DescendingOrder));
+    QVERIFY(waitFor(o->runner, [&] { return m->isSorted(); }));
+    QCOMPARE(t03.data().toString(), QString("t03"));
+    const auto sortedRows = [&] {
+        for (int row = 1; row < m->rowCount(); ++row) {
+            const int above = m->index(row - 1, column).data().toInt();
+            const int below = m->index(row, column).data().toInt();
+            if (above < below ||
+                (above == below && m->storedIndex(row - 1) > m->storedIndex(row))) {
+                return false;
+            }
+        }
+        return true;
+    };
+    QCOMPARE(addZdsDocument(stack, m, R"({"_id":"mid","i":4})", 0), QString());
+    QVERIFY(sortedRows());
+    QCOMPARE(t03.data().toString(), QString("t03"));
+    QCOMPARE(replaceZdsDocument(stack, m, m->storedIndex(t03.row()), R"({"_id":"t03","i":100})"),
+             QString());
+    QCOMPARE(t03.row(), 0);  // moved up with its new value
+    QVERIFY(sortedRows());
+    QCOMPARE(deleteZdsDocuments(stack, m, {m->storedIndex(m->rowCount() - 1), 5}), QString());
+    QVERIFY(sortedRows());
+    QCOMPARE(t03.data().toString(), QString("t03"));
+    while (stack->canUndo()) {
+        stack->undo();
+        QVERIFY(sortedRows());
+        QCOMPARE(t03.data().toString(), QString("t03"));
+    }
+    QVERIFY(m->isSorted());
+    QVERIFY(!m->isEdited());
+}
+
+// A sort asked for while the rows are still listed (in batches) sorts every row once they all are.
+void ZdsTableModelTest::aSortAskedWhileListingSortsEveryRow() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
+    QString error;
+    const fs::path path = corpus("valid/jsonl_100k");
+    auto document = Document::open(QString::fromStdString(path.string()), &error);
+    QVERIFY2(document, qPrintable(error));
+    JobRunner runner;
+    auto* editor = new ZdsEditor(*document, ZdsDataset::open(path));
+    document->setEditor(editor);
+    ZdsTableModel* m = editor->table(0);
+    editor->startLoading(runner);
+    QVERIFY(m->startSort(runner, 0, Qt::DescendingOrder));
+    QVERIFY(waitFor(runner, [&] { return editor->loaded() && m->isSorted() && !m->isSorting(); }));
+    QCOMPARE(m->rowCount(), 100000);
+    QCOMPARE(m->index(0, 0).data().toString(), QString("d099999"));
+    QCOMPARE(m->index(99999, 0).data().toString(), QString("d000000"));
 }
 
 void ZdsTableModelTest::editsUndoAndRedo() {
