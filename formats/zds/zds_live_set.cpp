@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "formats/common/bounds.h"
 
@@ -211,8 +213,10 @@ namespace {
 
 // The lines of data.jsonl by `_id`: for relocating entries and for the census.
 struct LineTable {
+    static constexpr std::uint64_t kNone = ~std::uint64_t{0};
     std::vector<ZdsLineEntry> lines;
     std::unordered_map<std::string_view, std::uint64_t> lastOf;  // id -> line number
+    std::vector<std::uint64_t> previousOf;  // line -> the line before it with its id, or kNone
 
     static std::optional<LineTable> build(const ByteSource& data, const ZdsIndexOptions& o) {
         auto lines = indexJsonLines(data, o);
@@ -222,16 +226,31 @@ struct LineTable {
         LineTable t;
         t.lines = std::move(*lines);
         t.lastOf.reserve(t.lines.size());
+        t.previousOf.assign(t.lines.size(), kNone);
         for (std::uint64_t i = 0; i < t.lines.size(); ++i) {
             if (t.lines[i].hasId) {
-                t.lastOf[t.lines[i].id] = i;
+                auto [it, added] = t.lastOf.try_emplace(t.lines[i].id, i);
+                if (!added) {
+                    t.previousOf[i] = std::exchange(it->second, i);
+                }
             }
         }
         return t;
     }
-    const ZdsLineEntry* lastLineOf(std::string_view id) const {
+    // The line an entry that missed its line most likely names: the last line with its id and
+    // its length (data.jsonl moved under the index: bytes inserted or cut before it), else the
+    // last line with its id (as for a missing index).
+    const ZdsLineEntry* lineFor(std::string_view id, std::uint64_t length) const {
         const auto it = lastOf.find(id);
-        return it == lastOf.end() ? nullptr : &lines[it->second];
+        if (it == lastOf.end()) {
+            return nullptr;
+        }
+        for (std::uint64_t i = it->second; i != kNone; i = previousOf[i]) {
+            if (lines[i].length == length) {
+                return &lines[i];
+            }
+        }
+        return &lines[it->second];
     }
 };
 
@@ -317,7 +336,7 @@ std::shared_ptr<const ZdsLiveSet> fromIndex(const ZdsCollection& c, const ZdsLiv
         if (!needTable()) {
             return nullptr;
         }
-        if (const ZdsLineEntry* line = table->lastLineOf(k.id)) {
+        if (const ZdsLineEntry* line = table->lineFor(k.id, k.length)) {
             b.add(k.id, &data, line->offset, line->length, k.entry, kZdsLiveRelocated);
         } else if (landed) {
             b.add(k.id, &data, landed->start, landed->end - landed->start, k.entry,
@@ -335,7 +354,8 @@ std::shared_ptr<const ZdsLiveSet> fromIndex(const ZdsCollection& c, const ZdsLiv
     if (const auto n = set.countFlag(kZdsLiveRelocated)) {
         b.note(plural(n, "index entry does not", "index entries do not") +
                " point at a line with " + (n == 1 ? "its" : "their") +
-               " _id; the last line with that _id is read instead (reindex to fix)");
+               " _id; the last line with that _id and the entry's length (else the last line "
+               "with that _id) is read instead (reindex to fix)");
     }
     if (const auto n = set.countFlag(kZdsLiveKeyMismatch)) {
         b.note(plural(n, "index entry points", "index entries point") +

@@ -311,9 +311,10 @@ private:
         }
     }
 
-    // The first way the index disagrees with data.jsonl that the validator reports as an
-    // error, or "" (an entry naming a line with another `_id` is only a warning: the reference
-    // writes such keys when a document carries its own `_id`).
+    // The first fault of the index itself (what its own bytes say, not where data.jsonl's lines
+    // now are), or "": a key that is not an id, entries that cannot be read or follow the
+    // declared ones, two entries for one line or one id. An entry naming a line with another
+    // `_id` is no fault: the reference writes such keys when a document carries its own `_id`.
     std::string firstIndexFault() {
         const ZdxIndex& zdx = *c_.zdx();
         if (zdx.layout() == ZdxLayout::Binary && zdx.entriesEnd() < c_.index->size()) {
@@ -333,13 +334,12 @@ private:
             if (!usableKey(e.id)) {
                 return "entry " + std::to_string(i) + " has a key that is not a valid id";
             }
+            // An entry that misses its line (another offset or length) says nothing about the
+            // index itself: data.jsonl may have moved under it. Readers then look the key up
+            // among the lines (a relocated entry).
             const auto line = lineAt(e.offset);
-            const Region r = line ? lineRegion(*line) : Region{};
-            if (!line || isBlank(withoutLineEnd(c_.data->view(r.offset, r.length).bytes))) {
-                return "entry " + shownId(e.id) + " does not point at the start of a line";
-            }
-            if (r.length != e.length) {
-                return "entry " + shownId(e.id) + " has another length than its line";
+            if (!line) {
+                continue;
             }
             if (covered[*line]) {
                 return "two entries point at " + lineText(*line);
@@ -347,19 +347,6 @@ private:
             covered[*line] = true;
         }
         return parsed == live_->size() ? std::string() : "an id has two entries";
-    }
-
-    // Why a key that differs from its line's `_id` is not trusted, or "" when it is taken as
-    // the writer's choice (a structurally sound index, a key unlike the `_id`).
-    std::string keyDoubt(std::string_view key, std::string_view lineId) const {
-        if (!indexDoubt_.empty()) {
-            return "the index " + indexDoubt_;
-        }
-        if (const std::size_t n = damagedKeyBytes(key, lineId); n > 0) {
-            return "the key differs from it in " + std::to_string(n) + " byte" +
-                   (n == 1 ? "" : "s") + ", as a damaged key would";
-        }
-        return {};
     }
 
     // RepairOptions::keepSuperseded: the lines kept as history go first, in file order, so that
@@ -459,24 +446,41 @@ private:
                            "its key is not a valid id (empty or not UTF-8)");
             return;
         }
-        if ((live_->flags(i) & kZdsLiveKeyMismatch) != 0) {
-            if (const std::string doubt = keyDoubt(key, verdict.id); !doubt.empty()) {
-                keepUnderOwnId(i, key, region, at, verdict.id, doubt);
-                return;
-            }
+        const bool mismatch = (live_->flags(i) & kZdsLiveKeyMismatch) != 0;
+        if (mismatch && !indexDoubt_.empty()) {
+            keepUnderOwnId(i, key, region, at, verdict.id, "the index " + indexDoubt_);
+            return;
         }
         write_.documents.push_back(ZdsWriteDoc::original(i));
         ++report_.recovered;
         if ((live_->flags(i) & kZdsLiveRelocated) != 0) {
             action("document " + shownId(key) + ": its index entry missed its line; kept from " +
-                       at + ", the last line with that _id",
+                       at +
+                       ", the line with that _id it most likely named (its length, nearest to "
+                       "where it pointed; else the last)",
                    region);
         }
-        if ((live_->flags(i) & kZdsLiveKeyMismatch) != 0) {
-            action("document " + shownId(key) +
-                       " kept under the key the index lists although its " + at + " carries _id " +
-                       shownId(verdict.id),
-                   region);
+        if (mismatch) {
+            keptUnderKey(key, at, verdict.id, region);
+        }
+    }
+
+    // A sound index whose key differs from its line's `_id`. Keys unlike the `_id` are the
+    // writer's choice; a key and an `_id` a byte or two apart are one of them damaged, and
+    // nothing (no checksum) tells which: the document stays under the key, where readers of
+    // the input find it, and the disagreement is a loss, so the repair is not complete.
+    void keptUnderKey(const std::string& key, const std::string& at, const std::string& ownId,
+                      const Region& region) {
+        const std::string listed = "document " + shownId(key) +
+                                   " kept under the key the index lists although its " + at +
+                                   " carries _id " + shownId(ownId);
+        if (const std::size_t n = damagedKeyBytes(key, ownId); n > 0) {
+            loss(listed + ": the two differ in " + std::to_string(n) + " byte" +
+                     (n == 1 ? "" : "s") +
+                     ", so one of them was damaged, and nothing tells which (check it by hand)",
+                 region);
+        } else {
+            action(listed, region);
         }
     }
 
@@ -597,6 +601,16 @@ private:
                     {c_.name(), c_.path("meta/data.jsonl"), j + 1, region, verdict.problem});
                 loss(lineText(j) + " of data.jsonl is " + verdict.problem + "; quarantined" +
                          (live_->fromIndex() ? " (the index does not list it)" : ""),
+                     region);
+                continue;
+            }
+            if (!indexDoubt_.empty() && !live_->find(verdict.id)) {
+                // Deleted, or listed by the entries the damage took: nothing tells which.
+                quarantine_.push_back({c_.name(), c_.path("meta/data.jsonl"), j + 1, region,
+                                       "not listed by an index that " + indexDoubt_});
+                loss(lineText(j) + ": " + shownId(verdict.id) +
+                         " is not listed by the index, which " + indexDoubt_ +
+                         ", so it may have been live; quarantined",
                      region);
                 continue;
             }
@@ -1085,11 +1099,13 @@ private:
             throw RepairError(archive.string() + ": cannot be read as a ZDS dataset (" + why +
                               ") and holds no ZIP member to recover");
         }
-        report.actions.push_back({"the archive cannot be opened (" + why +
-                                      "): " + std::to_string(salvage.members) +
-                                      (salvage.members == 1 ? " member" : " members") +
-                                      " recovered by scanning its local file headers",
-                                  Region{bytes.get(), 0, bytes->size()}});
+        // A loss even when every member passes its CRC-32: readers cannot open the input, so
+        // no comparison of input and output can vouch for the recovery being whole.
+        report.losses.push_back(
+            {"the archive cannot be opened (" + why + "), so readers find nothing in it: " +
+                 std::to_string(salvage.members) + (salvage.members == 1 ? " member" : " members") +
+                 " recovered by scanning its local file headers",
+             Region{bytes.get(), 0, bytes->size()}});
         for (auto& a : salvage.actions) {
             report.actions.push_back(std::move(a));
         }

@@ -317,11 +317,12 @@ private:
         const std::uint64_t end = e.dataEnd != 0 ? e.dataEnd : archive_.size();
         result_.untrusted.files.erase(h.name);  // a later copy replaces an earlier one
         if (e.cut) {
-            loss(h,
-                 e.problem + "; its first " + std::to_string(e.written) +
-                     " bytes (as stored, though no CRC-32 can vouch for them) are used, the rest "
-                     "is lost, and so are any members that followed it",
+            // The bytes before the cut are as stored, but the CRC-32 covers the whole member:
+            // nothing vouches for them, so they are treated as a member failing its CRC-32.
+            loss(h, e.problem + "; the rest is lost, and so are any members that followed it",
                  end - h.offset);
+            result_.untrusted.files[h.name] = "cut short after " + std::to_string(e.written) +
+                                              " bytes, so no CRC-32 can vouch for them";
         } else if (!e.problem.empty()) {
             result_.untrusted.files[h.name] = "cannot be read whole (" + e.problem + ")";
         } else if (const std::uint32_t want = expectedCrc(archive_, h, e.dataEnd); want != e.crc) {

@@ -137,6 +137,55 @@ std::pair<nlohmann::ordered_json, std::string> metadataOf(const Header& header,
     return {std::move(parsed), std::string(reinterpret_cast<const char*>(v.data()), v.size())};
 }
 
+// An intact data block (its CRC matches, its records read in order) as a link of a chain.
+struct ChainCandidate {
+    std::uint64_t offset = 0;
+    std::string first, last;
+    std::uint64_t count = 0;
+};
+
+// Of the blocks in file order, the chain whose records are in order across blocks (each block's
+// first record not before the last of the block ahead of it) holding the most records, and its
+// weight: a weighted longest non-decreasing subsequence, O(n log n). `best` holds, by last
+// record, the heaviest chain ending there, as a staircase: weights rise with the key, so the
+// heaviest chain a block can follow is the entry at or before its first record.
+std::pair<std::uint64_t, std::set<std::uint64_t>> heaviestChain(
+    const std::vector<ChainCandidate>& blocks) {
+    struct Link {
+        std::uint64_t weight = 0;
+        std::size_t block = 0;
+    };
+    std::map<std::string, Link> best;
+    std::vector<std::optional<std::size_t>> previous(blocks.size());
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        Link link{blocks[i].count, i};
+        auto after = best.upper_bound(blocks[i].first);
+        if (after != best.begin()) {
+            const Link& ahead = std::prev(after)->second;
+            link.weight += ahead.weight;
+            previous[i] = ahead.block;
+        }
+        auto at = best.upper_bound(blocks[i].last);
+        if (at != best.begin() && std::prev(at)->second.weight >= link.weight) {
+            continue;  // a chain as heavy ends at or before this block's last record
+        }
+        at = best.insert_or_assign(blocks[i].last, link).first;
+        for (auto next = std::next(at); next != best.end() && next->second.weight <= link.weight;) {
+            next = best.erase(next);
+        }
+    }
+    std::pair<std::uint64_t, std::set<std::uint64_t>> chain;
+    if (best.empty()) {
+        return chain;
+    }
+    const Link& heaviest = std::prev(best.end())->second;
+    chain.first = heaviest.weight;
+    for (std::optional<std::size_t> i = heaviest.block; i; i = previous[*i]) {
+        chain.second.insert(blocks[*i].offset);
+    }
+    return chain;
+}
+
 class ZsSalvage {
 public:
     ZsSalvage(std::shared_ptr<const ZsFile> file, const RepairOptions& options,
@@ -205,18 +254,17 @@ public:
                 }
                 continue;
             }
+            // Left-out bytes are a loss even when the records kept prove the original whole
+            // (they hash to the header's data SHA-256): the input held these bytes too, and
+            // what they hold cannot be vouched for (a damaged copy, blocks out of order).
             std::string what = describe(b) + ": " + b.problem + cutNote(b);
-            if (proven) {
-                report.actions.push_back(
-                    {"left out " + what +
-                         "; nothing was lost there: the records kept hash to the header's data "
-                         "SHA-256",
-                     b.region});
-                continue;
-            }
-            report.losses.push_back({what + "; records there are lost: " +
-                                         keyRange(before[i], after[i]) + quarantined(b),
-                                     b.region});
+            report.losses.push_back(
+                {what +
+                     (proven ? "; not copied (the records kept hash to the header's data "
+                               "SHA-256, so no record of the original is missing)"
+                             : "; records there are lost: " + keyRange(before[i], after[i])) +
+                     quarantined(b),
+                 b.region});
         }
         accountExtensionChildren(report);
         accountCut(report, proven);
@@ -231,6 +279,35 @@ public:
     ZsCopiedData takeCopied() {
         copied_.dataSha256 = keptSha256_;
         return std::move(copied_);
+    }
+
+    // When intact blocks came out of order (a chunk of the file copied or moved elsewhere), the
+    // scan kept the first in order and left out the rest, which may hold far more records: the
+    // offsets of the run of intact blocks in order that holds the most records, when it holds
+    // more than the scan kept. A second scan then keeps exactly those.
+    std::optional<std::set<std::uint64_t>> betterChain() const {
+        std::uint64_t kept = 0;
+        for (const ScannedBlock& b : blocks_) {
+            kept += b.kept ? b.count : 0;
+        }
+        const auto [best, chain] = heaviestChain(candidates_);
+        if (chosen_ || best <= kept) {
+            return std::nullopt;
+        }
+        return chain;
+    }
+
+    // Forgets the scan, to scan again keeping exactly the blocks at `chosen`.
+    void restart(std::set<std::uint64_t> chosen) {
+        blocks_.clear();
+        candidates_.clear();
+        lastKept_.reset();
+        levels_.clear();
+        referenced_.clear();
+        indexBlocks_ = 0;
+        copied_ = {};
+        copiedSha_ = Sha256();
+        chosen_ = std::move(chosen);
     }
 
 private:
@@ -316,13 +393,19 @@ private:
             return;
         }
         if (intact && block.level == 0 && decoded.recordsInOrder) {
-            if (!lastKept_ || lessOrEqual(asBytes(*lastKept_), asBytes(block.first))) {
+            candidates_.push_back({block.region.offset, block.first, block.last, block.count});
+            if (chosen_ ? chosen_->contains(block.region.offset)
+                        : !lastKept_ || lessOrEqual(asBytes(*lastKept_), asBytes(block.first))) {
                 keep(decoded, writer);
                 blocks_.push_back(std::move(block));
                 return;
             }
-            block.problem = "its first record '" + shown(block.first) +
-                            "' sorts before the last record kept, '" + shown(*lastKept_) + "'";
+            block.problem =
+                chosen_ ? "its records [" + shown(block.first) + " .. " + shown(block.last) +
+                              "] are out of order with the blocks kept, the run of "
+                              "intact blocks in order that holds the most records"
+                        : "its first record '" + shown(block.first) +
+                              "' sorts before the last record kept, '" + shown(*lastKept_) + "'";
         } else if (intact && block.level != 0) {
             block.problem =
                 decoded.recordsInOrder
@@ -446,8 +529,10 @@ private:
         if (const auto doubt = headerDoubt()) {
             report.losses.push_back(
                 {"the header cannot be trusted (" + doubt->message +
-                     "): its metadata, copied as it reads, may not be the original's, and its "
-                     "data SHA-256 cannot prove that no records are missing",
+                     "): its metadata is not carried over (the output's is {}; the bytes as "
+                     "they read are in " +
+                     quarantineName_.string() +
+                     "), and its data SHA-256 cannot prove that no records are missing",
                  doubt->regions.empty() ? header.region() : doubt->regions.front()});
         } else if (!proven && report.losses.empty()) {
             report.losses.push_back(
@@ -544,9 +629,11 @@ private:
     const RepairOptions& options_;
     fs::path quarantineName_;
     std::vector<ScannedBlock> blocks_;
-    std::optional<std::string> lastKept_;           // the last record of the last block kept
-    std::map<std::uint64_t, std::uint8_t> levels_;  // every intact block: offset → level
-    std::set<std::uint64_t> referenced_;            // children named by intact index blocks
+    std::vector<ChainCandidate> candidates_;         // every intact data block, in file order
+    std::optional<std::set<std::uint64_t>> chosen_;  // set: keep exactly these blocks
+    std::optional<std::string> lastKept_;            // the last record of the last block kept
+    std::map<std::uint64_t, std::uint8_t> levels_;   // every intact block: offset → level
+    std::set<std::uint64_t> referenced_;             // children named by intact index blocks
     std::size_t indexBlocks_ = 0;
     ZsCopiedData copied_;        // every data block written, in order
     Sha256 copiedSha_;           // the decoded payloads of the blocks kept, in order
@@ -577,12 +664,15 @@ void requireRecords(const RepairReport& report, const fs::path& input) {
 
 void addQuarantineSummary(RepairReport& report, const ZsQuarantine& quarantine,
                           const fs::path& path) {
-    if (quarantine.blocks() > 0) {
-        report.actions.push_back({"quarantined in " + path.string() + ": the " +
-                                      std::to_string(quarantine.records()) + " records of " +
-                                      std::to_string(quarantine.blocks()) +
-                                      " blocks left out, unverified",
-                                  {}});
+    if (quarantine.holdsMetadata() && quarantine.blocks() == 0) {
+        report.actions.push_back(
+            {"quarantined in " + path.string() + ": the header's metadata, unverified", {}});
+    } else if (quarantine.blocks() > 0) {
+        report.actions.push_back(
+            {"quarantined in " + path.string() + ": the " + std::to_string(quarantine.records()) +
+                 " records of " + std::to_string(quarantine.blocks()) + " blocks left out" +
+                 (quarantine.holdsMetadata() ? " and the header's metadata" : "") + ", unverified",
+             {}});
     }
 }
 
@@ -598,13 +688,34 @@ RepairReport repairZsFile(const fs::path& input, const fs::path& output,
         throw RepairError(input.string() +
                           ": the header cannot be read (no codec and no metadata to rebuild from)");
     }
-    const auto [metadata, metadataBytes] = metadataOf(header, file->source());
+    // A header that fails its CRC cannot vouch for its metadata: the output gets none ({}),
+    // the quarantine the bytes as they read.
+    const bool headerVouches = header.crcMatches && !header.fatal;
+    const auto [metadata, metadataBytes] =
+        headerVouches ? metadataOf(header, file->source())
+                      : std::pair{nlohmann::ordered_json::object(), std::string("{}")};
+    const auto quarantineMetadata = [&](ZsQuarantine& quarantine) {
+        const Region& r = header.metadataRegion;
+        if (!headerVouches && r.valid() && r.offset + r.length <= file->source().size()) {
+            quarantine.addMetadata(
+                "the metadata of " + input.string() + "'s header, which fails its CRC",
+                file->source().view(r.offset, r.length).bytes);
+        }
+    };
     ZsSalvage salvage(file, options, quarantinePath);
     if (options.dryRun) {
-        ZsQuarantine counting({}, input.string());
-        salvage.scan(nullptr, counting);
+        std::optional<ZsQuarantine> counting;
+        counting.emplace(fs::path(), input.string());
+        quarantineMetadata(*counting);
+        salvage.scan(nullptr, *counting);
+        if (auto chain = salvage.betterChain()) {
+            salvage.restart(std::move(*chain));
+            counting.emplace(fs::path(), input.string());
+            quarantineMetadata(*counting);
+            salvage.scan(nullptr, *counting);
+        }
         salvage.account(report);
-        addQuarantineSummary(report, counting, quarantinePath);
+        addQuarantineSummary(report, *counting, quarantinePath);
         requireRecords(report, input);
         return report;
     }
@@ -616,14 +727,26 @@ RepairReport repairZsFile(const fs::path& input, const fs::path& output,
         WriterOptions writerOptions;
         writerOptions.codec = *header.codec;
         writerOptions.verbatimMetadata = metadataBytes;
-        ZsWriter writer(staged, metadata, writerOptions);
-        ZsQuarantine quarantine(stagedQuarantine, input.string());
-        salvage.scan(&writer, quarantine);
+        std::optional<ZsWriter> writer;
+        std::optional<ZsQuarantine> quarantine;
+        writer.emplace(staged, metadata, writerOptions);
+        quarantine.emplace(stagedQuarantine, input.string());
+        quarantineMetadata(*quarantine);
+        salvage.scan(&*writer, *quarantine);
+        if (auto chain = salvage.betterChain()) {  // rare: blocks out of order
+            writer.reset();                        // removes the unfinished file
+            quarantine.reset();
+            salvage.restart(std::move(*chain));
+            writer.emplace(staged, metadata, writerOptions);
+            quarantine.emplace(stagedQuarantine, input.string());
+            quarantineMetadata(*quarantine);
+            salvage.scan(&*writer, *quarantine);
+        }
         salvage.account(report);
-        addQuarantineSummary(report, quarantine, quarantinePath);
+        addQuarantineSummary(report, *quarantine, quarantinePath);
         requireRecords(report, input);
-        writer.finish();
-        quarantine.commit();
+        writer->finish();
+        quarantine->commit();
         const ZsCopiedData copied = salvage.takeCopied();
         if (options.beforeOutputCheck) {
             options.beforeOutputCheck(staged);

@@ -58,8 +58,18 @@ std::uint64_t ZsQuarantine::addBlock(const std::string& note,
     }
     ++blocks_;
     records_ += added;
+    write(text);
+    return added;
+}
+
+void ZsQuarantine::addMetadata(const std::string& note, std::span<const std::uint8_t> metadata) {
+    metadata_ = true;
+    write("# " + note + "\n" + zsQuarantineLine(metadata) + "\n");
+}
+
+void ZsQuarantine::write(const std::string& text) {
     if (path_.empty()) {
-        return added;
+        return;
     }
     if (!file_) {
         file_ = std::make_unique<AtomicFile>(path_);
@@ -67,13 +77,13 @@ std::uint64_t ZsQuarantine::addBlock(const std::string& note,
             "# Strata ZS repair quarantine: records of " + input_ +
             " from blocks the repair left out.\n"
             "# Nothing vouches for them: they were read from damaged bytes or from blocks whose\n"
-            "# records do not belong in the file as they stand (each block's note says why).\n"
+            "# records do not belong in the file as they stand (each block's note says why),\n"
+            "# and a header's metadata when the header fails its CRC.\n"
             "# One record per line; \\\\ is a backslash, \\n \\r \\t and \\xNN are bytes (\\x23 a\n"
             "# record's leading #); every other byte is as it was. Lines starting with # are "
             "notes.\n");
     }
     file_->write(text);
-    return added;
 }
 
 void ZsQuarantine::commit() {

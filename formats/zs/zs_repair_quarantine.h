@@ -1,9 +1,9 @@
-// The quarantine file of a ZS repair, `NEW.quarantine.txt`: the records of every block the repair
-// left out that still read as records (a block failing its CRC, out of order, under a wrong
-// level byte), so nothing readable is thrown away, yet nothing unverified is in the output. Text,
-// one record per line, escaped so that any bytes survive (see zsQuarantineLine); lines starting
-// with '#' are notes: the file's header (the input, what the records are) and one note per block
-// naming its bytes and why it was left out.
+// The quarantine file of a ZS repair, `NEW.quarantine.txt`: the metadata of a header that fails
+// its CRC, and the records of every block the repair left out that still read as records (a block
+// failing its CRC, out of order, under a wrong level byte), so nothing readable is thrown away, yet
+// nothing unverified is in the output. Text, one record per line, escaped so that any bytes survive
+// (see zsQuarantineLine); lines starting with '#' are notes: the file's header (the input, what the
+// records are) and one note per block naming its bytes and why it was left out.
 #pragma once
 
 #include <cstdint>
@@ -39,11 +39,15 @@ public:
     // Adds the records a decoded payload holds, up to the first that cannot be read, under a note
     // (`note`: the block's bytes and why it was left out). Returns how many were added.
     std::uint64_t addBlock(const std::string& note, std::span<const std::uint8_t> payload);
+    // Adds the header's metadata as one escaped line under a note: a header that fails its CRC
+    // cannot vouch for it, so the output does not carry it.
+    void addMetadata(const std::string& note, std::span<const std::uint8_t> metadata);
     // Finishes the file, if one was started.
     void commit();
 
     std::uint64_t blocks() const { return blocks_; }
     std::uint64_t records() const { return records_; }
+    bool holdsMetadata() const { return metadata_; }
 
 private:
     std::filesystem::path path_;
@@ -51,6 +55,9 @@ private:
     std::unique_ptr<AtomicFile> file_;
     std::uint64_t blocks_ = 0;
     std::uint64_t records_ = 0;
+    bool metadata_ = false;
+
+    void write(const std::string& text);
 };
 
 }  // namespace strata::zs

@@ -166,10 +166,12 @@ std::optional<std::uint64_t> FileDamage::untouchedAt(std::uint64_t offset,
     if (!insertedAt) {
         return offset;
     }
-    if (*insertedAt > offset && *insertedAt < end) {
-        return std::nullopt;  // the inserted bytes split the range
+    // Bytes inserted inside the range split it; inserted right before or after it they may
+    // join it (a line or a file that now begins or ends with other bytes).
+    if (*insertedAt >= offset && *insertedAt <= end) {
+        return std::nullopt;
     }
-    return *insertedAt <= offset ? offset + insertedLength : offset;
+    return *insertedAt < offset ? offset + insertedLength : offset;
 }
 
 std::optional<std::uint64_t> CaseDamage::untouchedAt(const fs::path& file, std::uint64_t offset,

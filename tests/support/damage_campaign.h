@@ -42,8 +42,8 @@ struct FileDamage {
     std::uint64_t insertedLength = 0;
     bool removed = false;
 
-    // Where original bytes [offset, offset + length) of `file` now are, unchanged; nothing when
-    // the damage may have touched them.
+    // Where original bytes [offset, offset + length) of `file` now are, unchanged and with
+    // their neighbours before and after; nothing when the damage may have touched them.
     std::optional<std::uint64_t> untouchedAt(std::uint64_t offset, std::uint64_t length) const;
 };
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "formats/common/byte_source.h"
 #include "formats/ozdf/ozdf_parser.h"
@@ -16,6 +17,7 @@
 #include "formats/zs/zs_block.h"
 #include "formats/zs/zs_reader.h"
 #include "formats/zs/zs_writer.h"
+#include "formats/ztensor/zt_file.h"
 #include "formats/ztensor/zt_writer.h"
 
 namespace strata::test {
@@ -130,14 +132,33 @@ void checkZsOutput(const CaseFiles& files, const RepairReport& report,
         if (found == original.end()) {
             violations.push_back(
                 "the output holds a record the original does not: " +
-                nlohmann::json(r, nullptr, false)
-                    .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
+                nlohmann::json(r).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
             break;
         }
         original.erase(found);
     }
     if (!files.damage.untouchedAt(files.input, 0, blocksBegin)) {
         return;  // no header: the repair may refuse
+    }
+    // Blocks copied or moved elsewhere come out of order, and a ZS file is sorted: the repair
+    // keeps the run of blocks in order that holds the most records, at least as many as the
+    // untouched blocks hold (they are in order), not always those blocks.
+    const bool reordered = std::any_of(
+        files.damage.damages.begin(), files.damage.damages.end(), [](const FileDamage& d) {
+            return d.kind == DamageKind::DuplicateChunk || d.kind == DamageKind::SwapChunks;
+        });
+    std::uint64_t untouched = 0;
+    for (const ZsDataBlock& b : blocks) {
+        untouched +=
+            files.damage.untouchedAt(files.input, b.offset, b.length) ? b.records.size() : 0;
+    }
+    if (reordered) {
+        if (out.size() < untouched) {
+            violations.push_back("the untouched data blocks hold " + std::to_string(untouched) +
+                                 " records in order, the output only " +
+                                 std::to_string(out.size()));
+        }
+        return;
     }
     for (const ZsDataBlock& b : blocks) {
         if (files.damage.untouchedAt(files.input, b.offset, b.length) &&
@@ -253,16 +274,28 @@ void checkZdsOutput(const CaseFiles& files, const RepairReport&,
     }
     const bool archive = fs::is_regular_file(files.original);
     for (const auto& c : original->collections) {
+        // Which documents are live is the index's word (or order.ids', doc_index.jsonl's):
+        // damage there may lose an untouched line, but not silently (a reported loss).
+        const bool listDamaged = std::any_of(
+            files.damage.damages.begin(), files.damage.damages.end(), [&](const FileDamage& d) {
+                const std::string name = d.file.filename().string();
+                return (name == "index.bin" || name == "order.ids" || name == "doc_index.jsonl" ||
+                        name == "journal.log") &&
+                       d.file.string().find("/" + c->name() + "/") != std::string::npos;
+            });
         std::set<std::string> originalDocs;
         for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
             const ZdsDocument doc = c->document(i);
             const std::string bytes = bytesText(c->documentBytes(doc).bytes);
             originalDocs.insert(bytes);
-            if (archive) {
+            if (archive || listDamaged) {
                 continue;  // members move in an archive; the subset check below covers them
             }
+            // A line with the line end before it: a damaged line end joins two lines.
             const fs::path file = inInput(files, doc.region.source->name());
-            if (files.damage.untouchedAt(file, doc.region.offset, doc.region.length) &&
+            const std::uint64_t before = doc.region.offset > 0 ? 1 : 0;
+            if (files.damage.untouchedAt(file, doc.region.offset - before,
+                                         doc.region.length + before) &&
                 !outDocs[c->name()].contains(bytes)) {
                 violations.push_back("document " + doc.id + " of " + c->name() +
                                      " is untouched, but not in the output");
@@ -317,6 +350,7 @@ fs::path generateZTensor(std::mt19937_64& rng, const fs::path& dir) {
 // --- Shardlake -----------------------------------------------------------------------------
 
 fs::path generateShardlake(std::mt19937_64& rng, const fs::path& dir) {
+    using namespace shardlake;
     static constexpr Metric kMetrics[] = {Metric::Cosine, Metric::Euclidean, Metric::InnerProduct};
     const std::uint32_t dims = 2 + static_cast<std::uint32_t>(below(rng, 10));
     std::string text;
@@ -435,14 +469,128 @@ fs::path generateOzdf(std::mt19937_64& rng, const fs::path& dir) {
     return corpus;
 }
 
-bool everything(const Difference&) {
-    return true;
+// The words of a corpus's text (paragraphs and comments), by document. A repair's mends of
+// structure (a header given its space, a blank line added) may move text into another block or
+// split a paragraph, and are listed when they change what readers read; they never make text.
+std::multiset<std::string> ozdfWords(const fs::path& corpus) {
+    std::multiset<std::string> words;
+    const auto add = [&](const std::string& document, const std::string& text) {
+        std::istringstream in(text);
+        for (std::string word; in >> word;) {
+            words.insert(document + "/" + word);
+        }
+    };
+    for (const ozdf::Document& d : ozdf::readCorpus(corpus).documents) {
+        for (const ozdf::Element& e : d.elements) {
+            add(d.filename, e.text);
+            for (const ozdf::Paragraph& p : e.paragraphs) {
+                add(d.filename, p.text);
+            }
+            for (const ozdf::Item& item : e.items) {
+                for (const ozdf::Paragraph& p : item.paragraphs) {
+                    add(d.filename, p.text);
+                }
+            }
+        }
+    }
+    return words;
 }
-bool nothing(const Difference&) {
+
+// The words of every file of a corpus as bytes, by document (its top-level file or folder):
+// nothing protects OZDF text, so a repair may read back whatever the damaged files hold, also
+// where readers refuse to (a folder of parts without its metadata, a line after a bad header).
+std::multiset<std::string> ozdfFileWords(const fs::path& corpus) {
+    std::multiset<std::string> words;
+    for (const fs::path& file : filesUnder(corpus)) {
+        const std::string document = fs::relative(file, corpus).begin()->string();
+        std::string text = fileBytes(file);
+        // The ASCII separators readers also take for whitespace, as Python's str.split() does.
+        std::replace_if(
+            text.begin(), text.end(), [](char c) { return c >= 0x1c && c <= 0x1f; }, ' ');
+        std::istringstream in(text);
+        for (std::string word; in >> word;) {
+            words.insert(document + "/" + word);
+        }
+    }
+    return words;
+}
+
+// Every word of the output's text is the original's or one of the damaged input's files'.
+void checkOzdfOutput(const CaseFiles& files, const RepairReport&,
+                     std::vector<std::string>& violations) {
+    const std::multiset<std::string> original = ozdfWords(files.original);
+    const std::multiset<std::string> input = ozdfFileWords(files.input);
+    const std::multiset<std::string> output = ozdfWords(files.output);
+    for (auto it = output.begin(); it != output.end(); it = output.upper_bound(*it)) {
+        if (output.count(*it) > std::max(original.count(*it), input.count(*it))) {
+            violations.push_back(
+                "the output's text holds words neither the input nor the "
+                "original holds: " +
+                it->substr(0, 120));
+            return;
+        }
+    }
+}
+
+ContentRule zsRule(const Difference&, const CaseFiles&) {
+    return ContentRule::Protected;
+}
+
+// Documents; manifests and counts describe what was kept.
+ContentRule zdsRule(const Difference& d, const CaseFiles&) {
+    return d.path.ends_with("manifest.json") || d.path.ends_with("zds.json")
+               ? ContentRule::FormatCheck
+               : ContentRule::InTheInput;
+}
+
+// Whether every component of tensor `name` in the damaged input carries a digest.
+bool digestedInInput(const CaseFiles& files, std::string_view name) {
+    try {
+        const auto file = ZtFile::open(openMappedFile(files.input));
+        for (const ZtTensor& t : file->tensors()) {
+            if (t.name == name) {
+                return std::all_of(t.components.begin(), t.components.end(), [&](std::size_t c) {
+                    return file->components()[c].digest.has_value();
+                });
+            }
+        }
+    } catch (const std::exception&) {
+    }
     return false;
 }
-bool tensorContent(const Difference& d) {
-    return d.path.starts_with("tensor/");
+
+// A tensor's values are protected by its digests (every generated component has one; damage
+// to the manifest may take one away); its name, dtype and shape live in the manifest, which
+// nothing protects.
+ContentRule zTensorRule(const Difference& d, const CaseFiles& files) {
+    const bool values = std::any_of(d.fields.begin(), d.fields.end(), [](const DiffField& f) {
+        return f.path != "dtype" && f.path != "shape" && f.path != "format";
+    });
+    if (d.kind != DiffKind::Changed || !d.path.starts_with("tensor/") ||
+        d.path.ends_with("/manifest") || !values) {
+        return ContentRule::InTheInput;
+    }
+    return digestedInInput(files, std::string_view(d.path).substr(7)) ? ContentRule::Protected
+                                                                      : ContentRule::InTheInput;
+}
+
+// Index vectors are protected by their shard's fingerprint (or vouched for by the dataset);
+// manifests, quantizers, shard files as bytes and answers describe what was kept.
+ContentRule shardlakeRule(const Difference& d, const CaseFiles&) {
+    if (d.path.starts_with("indexes/") && d.path.find("/vectors/") != std::string::npos) {
+        return ContentRule::Protected;
+    }
+    const bool dataset =
+        d.path.starts_with("datasets/") && d.path.find("vectors.jsonl/") != std::string::npos;
+    return dataset ? ContentRule::InTheInput : ContentRule::FormatCheck;
+}
+
+// Lists are compared by position, so an item lost moves the others, and a mended header moves
+// text into a new block: checkOzdfOutput judges the text word by word; only whole documents
+// are judged here.
+ContentRule ozdfRule(const Difference& d, const CaseFiles&) {
+    return d.path.find('/') == std::string::npos ? ContentRule::InTheInput
+                                                 : ContentRule::FormatCheck;
 }
 
 void noFormatChecks(const CaseFiles&, const RepairReport&, std::vector<std::string>&) {}
@@ -451,11 +599,11 @@ void noFormatChecks(const CaseFiles&, const RepairReport&, std::vector<std::stri
 
 const std::vector<CampaignFormat>& campaignFormats() {
     static const std::vector<CampaignFormat> formats = {
-        {"ZS", generateZs, everything, checkZsOutput},
-        {"ZDS", generateZds, nothing, checkZdsOutput},
-        {"zTensor", generateZTensor, tensorContent, noFormatChecks},
-        {"Shardlake", generateShardlake, nothing, noFormatChecks},
-        {"OZDF", generateOzdf, nothing, noFormatChecks},
+        {"ZS", generateZs, zsRule, checkZsOutput},
+        {"ZDS", generateZds, zdsRule, checkZdsOutput},
+        {"zTensor", generateZTensor, zTensorRule, noFormatChecks},
+        {"Shardlake", generateShardlake, shardlakeRule, noFormatChecks},
+        {"OZDF", generateOzdf, ozdfRule, checkOzdfOutput},
     };
     return formats;
 }

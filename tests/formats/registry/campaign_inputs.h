@@ -24,14 +24,27 @@ struct CaseFiles {
     CaseDamage damage;
 };
 
+enum class ContentRule {
+    // It must differ so in the damaged input too: damage made another valid item of bytes no
+    // checksum protects, and the repair kept it.
+    InTheInput,
+    // It may not differ at all: a checksum protects its bytes, so damage cannot have made
+    // another valid item of them.
+    Protected,
+    // The format's own check judges it (metadata that describes what was kept, such as counts
+    // and fingerprints rewritten after a loss, or content the diff matches by position).
+    FormatCheck,
+};
+
 struct CampaignFormat {
     std::string name;
     // Writes a valid input under `dir` and returns it (a file or a folder).
     std::function<std::filesystem::path(std::mt19937_64& rng, const std::filesystem::path& dir)>
         generate;
-    // The output may not hold an item that differs from the original's here (its bytes are
-    // protected by a checksum, so damage cannot have made another valid item of them).
-    std::function<bool(const Difference& originalVersusOutput)> protectedByChecksum;
+    // How an item in which the output differs from the original (added or changed) is
+    // judged, by its difference from the original.
+    std::function<ContentRule(const Difference& originalVersusOutput, const CaseFiles& files)>
+        ruleFor;
     // The format's own checks of a written output; each failure is one line in `violations`.
     std::function<void(const CaseFiles& files, const RepairReport& report,
                        std::vector<std::string>& violations)>

@@ -66,8 +66,13 @@ Comparison compare(const fs::path& a, const fs::path& b) {
 bool content(const Difference& d) {
     return d.kind != DiffKind::Encoding;
 }
+// An item only in the output, or changed in a way that is not only parts of it left out.
 bool addsOrChanges(const Difference& d) {
-    return d.kind == DiffKind::Added || d.kind == DiffKind::Changed;
+    const bool onlyRemovals =
+        !d.fields.empty() && std::all_of(d.fields.begin(), d.fields.end(), [](const DiffField& f) {
+            return f.kind == DiffKind::Removed;
+        });
+    return d.kind == DiffKind::Added || (d.kind == DiffKind::Changed && !onlyRemovals);
 }
 
 std::string shown(const Difference& d) {
@@ -194,7 +199,11 @@ private:
             if (!addsOrChanges(d)) {
                 continue;
             }
-            if (format_.protectedByChecksum(d)) {
+            const ContentRule rule = format_.ruleFor(d, files_);
+            if (rule == ContentRule::FormatCheck) {
+                continue;
+            }
+            if (rule == ContentRule::Protected) {
                 violations_.push_back("the output holds what no checksum vouches for: " + shown(d));
                 return;
             }
