@@ -604,16 +604,6 @@ private:
                      region);
                 continue;
             }
-            if (!indexDoubt_.empty() && !live_->find(verdict.id)) {
-                // Deleted, or listed by the entries the damage took: nothing tells which.
-                quarantine_.push_back({c_.name(), c_.path("meta/data.jsonl"), j + 1, region,
-                                       "not listed by an index that " + indexDoubt_});
-                loss(lineText(j) + ": " + shownId(verdict.id) +
-                         " is not listed by the index, which " + indexDoubt_ +
-                         ", so it may have been live; quarantined",
-                     region);
-                continue;
-            }
             if (options_.keepSuperseded) {
                 unlisted_.push_back(ZdsWriteDoc::unlistedLine(region.offset, region.length));
                 continue;
@@ -623,6 +613,16 @@ private:
                 loss(lineText(j) + ": " + shownId(verdict.id) +
                          " is named only in the bytes after the index's declared entries (its "
                          "count is too low), so it is not live and is left out",
+                     region);
+                continue;
+            }
+            if (!indexDoubt_.empty() && !live_->find(verdict.id)) {
+                // Deleted, or listed by the entries the damage took: nothing tells which.
+                quarantine_.push_back({c_.name(), c_.path("meta/data.jsonl"), j + 1, region,
+                                       "not listed by an index that " + indexDoubt_});
+                loss(lineText(j) + ": " + shownId(verdict.id) +
+                         " is not listed by the index, which " + indexDoubt_ +
+                         ", so it may have been live; quarantined",
                      region);
                 continue;
             }

@@ -228,10 +228,31 @@ std::vector<ZsBlockFinder::IndexedBlock>::const_iterator ZsBlockFinder::indexedA
 std::optional<std::uint64_t> ZsBlockFinder::resumeAfter(std::uint64_t at, const CancelToken* cancel,
                                                         const ProgressCallback& progress) {
     collectIndex();
-    if (const auto length = indexedLength(at)) {
+    // The index's word is taken where the bytes bear it out: a block starts intact where it says
+    // the damaged one ends (bytes inserted or cut before `at` move every later block away from
+    // where the index places it).
+    if (const auto length = indexedLength(at); length && indexHolds(at + *length)) {
         return at + *length;
     }
     return scanFrom(at, cancel, progress);
+}
+
+bool ZsBlockFinder::indexHolds(std::uint64_t from) {
+    // Damaged blocks in a row, each where the index places it, lead to an intact one; a bound
+    // keeps a long damaged stretch from costing more than a scan.
+    constexpr int kMaxSteps = 64;
+    std::uint64_t at = from;
+    for (int step = 0; step < kMaxSteps; ++step) {
+        if (at >= limit_ || intactAt(at)) {
+            return true;
+        }
+        const auto length = indexedLength(at);
+        if (!length) {
+            return false;
+        }
+        at += *length;
+    }
+    return false;
 }
 
 std::optional<std::uint64_t> ZsBlockFinder::scanFrom(std::uint64_t from, const CancelToken* cancel,
@@ -244,13 +265,20 @@ std::optional<std::uint64_t> ZsBlockFinder::scanFrom(std::uint64_t from, const C
     std::uint64_t steps = 0;
     std::uint64_t c = from + 1;
     while (c < limit_) {
+        // An intact block the index places: no block starts inside it. A block the index places
+        // but the bytes do not hold (the file moved under the index) is scanned through.
         if (indexed != indexed_.end() && indexed->offset < c) {
-            c = std::max(c, indexed->offset + indexed->length);  // no block starts inside
+            if (intactAt(indexed->offset)) {
+                c = std::max(c, indexed->offset + indexed->length);
+            }
             ++indexed;
             continue;
         }
         if (indexed != indexed_.end() && indexed->offset == c) {
-            return c;
+            if (intactAt(c)) {
+                return c;
+            }
+            ++indexed;
         }
         const std::uint64_t stop = indexed != indexed_.end() ? indexed->offset : limit_;
         for (; c < stop; ++c) {

@@ -33,10 +33,11 @@ public:
 
     // Damage starts at `at` (its frame cannot be read, or fails its CRC): where reading can go on,
     // or the limit when nothing intact follows. That is the end of the block at `at` when an
-    // intact index block gives its length; otherwise the first offset after `at` where a block
-    // the index names starts, or a frame passes its CRC (its own length is not trusted: it is
-    // not covered by the CRC). Nothing when `cancel` was set. `progress` gets the fraction of
-    // [blocksBegin, limit) scanned.
+    // intact index block gives its length and the bytes bear the index out (see indexHolds: bytes
+    // inserted or cut before `at` move every later block away from its place); otherwise the first
+    // offset after `at` where a block the index names starts, or a frame passes its CRC (its own
+    // length is not trusted: it is not covered by the CRC). Nothing when `cancel` was set.
+    // `progress` gets the fraction of [blocksBegin, limit) scanned.
     std::optional<std::uint64_t> resumeAfter(std::uint64_t at, const CancelToken* cancel = nullptr,
                                              const ProgressCallback& progress = {});
 
@@ -60,6 +61,9 @@ private:
     class RangeCrc;
 
     void collectIndex();
+    // Whether the index's blocks from `from` on are where it places them: following their
+    // lengths leads to an intact block (or the limit) within a few steps.
+    bool indexHolds(std::uint64_t from);
     // Sorted, without entries whose extents overlap (the index contradicts itself there).
     static std::vector<IndexedBlock> consistent(std::vector<IndexedBlock> found);
     bool candidatePassesCrc(std::uint64_t offset, std::uint64_t lengthFieldSize,

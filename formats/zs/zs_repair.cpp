@@ -249,8 +249,12 @@ public:
             const ScannedBlock& b = blocks_[i];
             if (b.kept) {
                 report.recovered += b.count;
-                if (!b.note.empty()) {
-                    report.actions.push_back({"kept " + describe(b) + ": " + b.note, b.region});
+                if (!b.note.empty()) {  // its records are whole, but readers of the input
+                                        // cannot read them: the output holds more
+                    report.losses.push_back({"kept " + describe(b) + ": " + b.note +
+                                                 "; readers of the input cannot read it, so the "
+                                                 "output differs from what they find",
+                                             b.region});
                 }
                 continue;
             }

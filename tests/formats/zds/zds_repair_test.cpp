@@ -92,6 +92,15 @@ void expectValid(const fs::path& path) {
     EXPECT_EQ(zds_test::errorCount(sink), 0u) << zds_test::describe(sink);
 }
 
+// The losses but the scan of an archive readers cannot open, which is always one.
+std::vector<RepairStep> besidesTheScan(std::vector<RepairStep> losses) {
+    std::erase_if(losses, [](const RepairStep& l) {
+        return l.description.find("recovered by scanning its local file headers") !=
+               std::string::npos;
+    });
+    return losses;
+}
+
 std::vector<nlohmann::json> quarantined(const fs::path& output) {
     std::vector<nlohmann::json> out;
     const std::string text = readAll(zdsQuarantinePath(output));
@@ -651,16 +660,11 @@ TEST(ZdsRepair, ArchiveWithoutCentralDirectoryIsScanned) {
             ASSERT_NE(data, std::string::npos);
             writeAll(archive, bytes.substr(0, data + 5));
             const auto cut = dir.path() / "out-cut";
-            const RepairReport rc = repairPath(archive, cut);
-            EXPECT_TRUE(mentions(rc.losses, "archive member 'collections/c/meta/data.jsonl'"))
-                << allSteps(rc);
-            expectValid(cut);
-            EXPECT_TRUE(liveDocs(cut).empty());
-            EXPECT_GE(quarantined(cut).size(), 20u);
-            for (const auto& l : rc.losses) {
-                EXPECT_TRUE(l.bytes.file.find("strata-zds-salvage") == std::string::npos)
-                    << l.bytes.file;
-            }
+            EXPECT_THROW(repairPath(archive, cut), RepairError);
+            EXPECT_FALSE(fs::exists(cut));
+            RepairOptions dry;
+            dry.dryRun = true;
+            EXPECT_THROW(repairPath(archive, cut, dry), RepairError);
         }
     }
     std::error_code ec;
@@ -1054,13 +1058,13 @@ TEST(ZdsRepair, ScanReportsBytesNoLocalHeaderAccountsFor) {
     breakCentralDirectory(archive);
     const fs::path out = dir.path() / "out";
     const RepairReport r = repairZdsDataset(archive, out);
-    ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
-    EXPECT_NE(r.losses[0].description.find("bytes " + std::to_string(header) + " to "),
+    const auto losses = besidesTheScan(r.losses);
+    ASSERT_EQ(losses.size(), 1u) << allSteps(r);
+    EXPECT_NE(losses[0].description.find("bytes " + std::to_string(header) + " to "),
               std::string::npos)
         << allSteps(r);
-    EXPECT_NE(r.losses[0].description.find("hold no readable local file header"),
-              std::string::npos);
-    EXPECT_EQ(r.losses[0].bytes.offset, header);
+    EXPECT_NE(losses[0].description.find("hold no readable local file header"), std::string::npos);
+    EXPECT_EQ(losses[0].bytes.offset, header);
     expectValid(out);
     EXPECT_EQ(r.recovered, 5u);
 }
@@ -1220,8 +1224,7 @@ TEST(ZdsRepair, DamagedIndexKeysGiveWayToTheLinesOwnIds) {
          false,
          flippedKey,
          "document 'brAvo' kept under the key the index lists although its line 2 (bytes " +
-             std::to_string(line2) + " to " +
-             std::to_string(line2 + doc("bravo", 2).size() + 1) +
+             std::to_string(line2) + " to " + std::to_string(line2 + doc("bravo", 2).size() + 1) +
              ") carries _id 'bravo': the two differ in 1 byte, so one of them was damaged"},
         {"chosen", {{"alpha", 1}, {"bravo", 2}, {"charlie", 3}, {"keyed", 4}}, true, chosenKey, ""},
         {"chosen-in-a-damaged-index",
@@ -1368,10 +1371,11 @@ TEST(ZdsRepair, MemberNamedOutsideTheDatasetIsALoss) {
         SCOPED_TRACE(input.string());
         const fs::path out = dir.path() / ("out" + std::to_string(++run));
         const RepairReport r = repairZdsDataset(input, out);
-        ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
-        EXPECT_NE(r.losses[0].description.find("archive member '../evil.txt'"), std::string::npos)
+        const auto losses = besidesTheScan(r.losses);
+        ASSERT_EQ(losses.size(), 1u) << allSteps(r);
+        EXPECT_NE(losses[0].description.find("archive member '../evil.txt'"), std::string::npos)
             << allSteps(r);
-        EXPECT_NE(r.losses[0].description.find("would leave the dataset"), std::string::npos);
+        EXPECT_NE(losses[0].description.find("would leave the dataset"), std::string::npos);
         expectValid(out);
         EXPECT_EQ(readAll(out / "notes/readme.txt"), "inside");
         EXPECT_FALSE(fs::exists(dir.path() / "evil.txt"));
