@@ -127,6 +127,12 @@ std::string folderOf(const std::string& key) {
     return key.substr(0, second);
 }
 
+// `key` within `folder` (folderOf), or the key itself when it is no deeper: a file where an
+// index or dataset folder belongs.
+std::string withinFolder(const std::string& key, const std::string& folder) {
+    return key.size() > folder.size() ? key.substr(folder.size() + 1) : key;
+}
+
 // What happens to input file `key` in the plan; empty when the output holds it unchanged.
 std::string fateOf(const std::string& key, const ByteSourcePtr& source,
                    const std::map<std::string, const OutFile*>& planned) {
@@ -170,7 +176,7 @@ void listChangedFiles(Context& ctx) {
         const std::string fate = fateOf(key, source, planned);
         if (!fate.empty()) {
             const std::string folder = folderOf(key);
-            fates[folder].push_back(key.substr(folder.size() + 1) + " (" + fate + ")");
+            fates[folder].push_back(withinFolder(key, folder) + " (" + fate + ")");
             firstBytes.emplace(folder, wholeOf(source));
         }
     }
@@ -178,7 +184,7 @@ void listChangedFiles(Context& ctx) {
         const bool compared = key.starts_with("aliases/") || key.starts_with("datasets/") ||
                               key.starts_with("indexes/");
         if (compared && !inInput.contains(key)) {
-            fates[folderOf(key)].push_back(key.substr(folderOf(key).size() + 1) +
+            fates[folderOf(key)].push_back(withinFolder(key, folderOf(key)) +
                                            " (only in the output)");
         }
     }

@@ -330,6 +330,19 @@ std::shared_ptr<const ZdsLiveSet> fromIndex(const ZdsCollection& c, const ZdsLiv
         }
         const auto landed = k.located ? landOn(data, k.offset) : std::nullopt;
         if (landed && landed->id == k.id) {
+            // Another length than the entry's: bytes inserted or cut before the line may have
+            // moved an older version of the document to where the entry points. The line of
+            // that id with the entry's length is then the one it named.
+            if (landed->end - landed->start != k.length) {
+                if (!needTable()) {
+                    return nullptr;
+                }
+                const ZdsLineEntry* line = table->lineFor(k.id, k.length);
+                if (line != nullptr && line->length == k.length && line->offset != landed->start) {
+                    b.add(k.id, &data, line->offset, line->length, k.entry, kZdsLiveRelocated);
+                    continue;
+                }
+            }
             b.add(k.id, &data, landed->start, landed->end - landed->start, k.entry, 0);
             continue;
         }

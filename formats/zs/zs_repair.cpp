@@ -394,6 +394,11 @@ private:
         if (intact && blockKindOf(block.level) == BlockKind::Index && decoded.indexEntries) {
             ++indexBlocks_;  // an index block: the new index replaces it
             referenced_.insert(decoded.children.begin(), decoded.children.end());
+            if (!block.note.empty()) {  // readers of the input cannot read past it: a loss
+                block.problem = "an index block, " + block.note + " (the new index replaces it)";
+                block.note.clear();
+                blocks_.push_back(std::move(block));
+            }
             return;
         }
         if (intact && block.level == 0 && decoded.recordsInOrder) {

@@ -469,16 +469,24 @@ fs::path generateOzdf(std::mt19937_64& rng, const fs::path& dir) {
     return corpus;
 }
 
+// Adds the words of `text` under `document`: split at whitespace and at the ASCII separators
+// (0x1c to 0x1f) readers also take for whitespace, as Python's str.split() does.
+void addWords(std::multiset<std::string>& words, const std::string& document, std::string text) {
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c >= 0x1c && c <= 0x1f; }, ' ');
+    std::istringstream in(text);
+    for (std::string word; in >> word;) {
+        words.insert(document + "/" + word);
+    }
+}
+
 // The words of a corpus's text (paragraphs and comments), by document. A repair's mends of
 // structure (a header given its space, a blank line added) may move text into another block or
 // split a paragraph, and are listed when they change what readers read; they never make text.
 std::multiset<std::string> ozdfWords(const fs::path& corpus) {
     std::multiset<std::string> words;
     const auto add = [&](const std::string& document, const std::string& text) {
-        std::istringstream in(text);
-        for (std::string word; in >> word;) {
-            words.insert(document + "/" + word);
-        }
+        addWords(words, document, text);
     };
     for (const ozdf::Document& d : ozdf::readCorpus(corpus).documents) {
         for (const ozdf::Element& e : d.elements) {
@@ -503,14 +511,7 @@ std::multiset<std::string> ozdfFileWords(const fs::path& corpus) {
     std::multiset<std::string> words;
     for (const fs::path& file : filesUnder(corpus)) {
         const std::string document = fs::relative(file, corpus).begin()->string();
-        std::string text = fileBytes(file);
-        // The ASCII separators readers also take for whitespace, as Python's str.split() does.
-        std::replace_if(
-            text.begin(), text.end(), [](char c) { return c >= 0x1c && c <= 0x1f; }, ' ');
-        std::istringstream in(text);
-        for (std::string word; in >> word;) {
-            words.insert(document + "/" + word);
-        }
+        addWords(words, document, fileBytes(file));
     }
     return words;
 }
