@@ -1120,6 +1120,21 @@ private:
     ZdsUntrusted untrusted_;
 };
 
+// An archive libzip reads through its central directory can still fail to start as a ZIP
+// does (a damaged first local header): Strata's readers then take it for no archive at all, so
+// what they find in it and the output differ.
+void requireZipStart(const fs::path& input, RepairReport& report) {
+    const ByteSourcePtr bytes = openMappedFile(input);
+    const ByteView head = bytes->view(0, std::min<std::uint64_t>(4, bytes->size()));
+    const std::string_view start(reinterpret_cast<const char*>(head.data()), head.size());
+    if (start != std::string_view("PK\x03\x04", 4) && start != std::string_view("PK\x05\x06", 4)) {
+        report.losses.push_back(
+            {"the file does not start with a ZIP header, so readers do not open it as an archive "
+             "(its members were read through its central directory)",
+             Region{bytes.get(), 0, head.size()}});
+    }
+}
+
 std::shared_ptr<ZdsDataset> openDataset(const fs::path& input, const RepairOptions& options,
                                         RepairReport& report,
                                         std::optional<SalvagedArchive>& salvaged) {
@@ -1159,6 +1174,9 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
                                  ? checkZdsArchiveMembers(*dataset->archive(), options, report)
                                  : ZdsUntrusted{};
     distrustDamagedNames(dataset->storage(), untrusted);
+    if (dataset->archive() && !salvaged) {
+        requireZipStart(input, report);
+    }
     PlanState state;
     std::vector<ZdsCollectionWrite> writes;
     try {
