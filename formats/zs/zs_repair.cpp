@@ -700,9 +700,13 @@ RepairReport repairZsFile(const fs::path& input, const fs::path& output,
     // A header that fails its CRC cannot vouch for its metadata: the output gets none ({}),
     // the quarantine the bytes as they read.
     const bool headerVouches = header.crcMatches && !header.fatal;
-    const auto [metadata, metadataBytes] =
-        headerVouches ? metadataOf(header, file->source())
-                      : std::pair{nlohmann::ordered_json::object(), std::string("{}")};
+    // Not a structured binding: the stage's lambda below refers to both (clang 14 cannot
+    // capture bindings).
+    const auto metadataRead = headerVouches
+                                  ? metadataOf(header, file->source())
+                                  : std::pair{nlohmann::ordered_json::object(), std::string("{}")};
+    const nlohmann::ordered_json& metadata = metadataRead.first;
+    const std::string& metadataBytes = metadataRead.second;
     const auto quarantineMetadata = [&](ZsQuarantine& quarantine) {
         const Region& r = header.metadataRegion;
         if (!headerVouches && r.valid() && r.offset + r.length <= file->source().size()) {
