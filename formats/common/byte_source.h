@@ -69,6 +69,13 @@ public:
 // keep their descriptor open as well, for read().
 ByteSourcePtr openMappedFile(const std::filesystem::path& path);
 
+// A file checked readable now (opened, sized, closed) and read again by each view(): it holds
+// no descriptor and no mapping between reads. For the many small files of a folder format (a
+// ZDS collection's docs/ with a million documents): any number of them can be open at once,
+// where mappings run out at the kernel's limit (about 65,000). A file that shrinks after the
+// open gives fewer bytes, as a view past the end does.
+ByteSourcePtr openFileOnDemand(const std::filesystem::path& path);
+
 // Owns a copy of `bytes` (tests, decoded payloads, small generated content).
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name = "<buffer>");
 ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name = "<buffer>");

@@ -41,12 +41,13 @@ class DocsChecker {
     struct Schema {
         ZdsSchemaEntry e;
         Region region;
+        std::string shape;  // e.schema as compact JSON
     };
 
 public:
     DocsChecker(const ZdsCollection& c, const std::unordered_set<std::string>& files, bool strict,
-                const ZdsReport& report)
-        : c_(c), files_(files), strict_(strict), report_(report) {}
+                const ZdsReport& report, const ZdsDocShapes* shapes)
+        : c_(c), files_(files), strict_(strict), report_(report), shapes_(shapes) {}
 
     void run() {
         const auto docIndex = open("meta/doc_index.jsonl");
@@ -224,7 +225,8 @@ private:
                         {f.line(l)}, {});
             }
             const std::string id = e->schemaId;
-            schemas_[id] = Schema{std::move(*e), f.line(l)};
+            std::string shape = e->schema.dump();
+            schemas_[id] = Schema{std::move(*e), f.line(l), std::move(shape)};
         }
     }
 
@@ -267,12 +269,19 @@ private:
         if (!doc || doc->size() > kMaxDocBytes) {
             return;
         }
-        const ByteView v = doc->view(0, doc->size());
-        const auto parsed = nlohmann::json::parse(v.bytes.begin(), v.bytes.end(), nullptr, false);
-        if (parsed.is_discarded()) {
-            return;  // reported as ZDS-JSON
+        std::optional<std::string> read;
+        const std::string* shape = nullptr;
+        if (shapes_ != nullptr) {
+            shape = shapes_->find(id);
+        } else {
+            const ByteView v = doc->view(0, doc->size());
+            read = zdsDocShape(v.bytes);
+            shape = read ? &*read : nullptr;
         }
-        if (zdsSchemaOf(parsed) != s.e.schema) {
+        if (shape == nullptr) {
+            return;  // not JSON: reported as ZDS-JSON
+        }
+        if (*shape != s.shape) {
             report_(Severity::Warning, "ZDS-SCHEMAS-SHAPE",
                     "docs/" + id +
                         ".json does not have the shape that schemas.jsonl records for "
@@ -368,6 +377,7 @@ private:
     const std::unordered_set<std::string>& files_;
     bool strict_;
     const ZdsReport& report_;
+    const ZdsDocShapes* shapes_;
     std::map<std::string, Entry> index_;
     std::unordered_map<std::string, Schema> schemas_;
     bool indexReadable_ = true;
@@ -376,9 +386,30 @@ private:
 
 }  // namespace
 
+void ZdsDocShapes::add(std::string id, std::string shape) {
+    const auto [it, inserted] = index_.try_emplace(std::move(shape), shapes_.size());
+    if (inserted) {
+        shapes_.push_back(&it->first);  // node-based: the key's address stays put
+    }
+    byId_[std::move(id)] = it->second;
+}
+
+const std::string* ZdsDocShapes::find(const std::string& id) const {
+    const auto it = byId_.find(id);
+    return it == byId_.end() ? nullptr : shapes_[it->second];
+}
+
+std::optional<std::string> zdsDocShape(std::span<const std::uint8_t> text) {
+    const auto parsed = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    if (parsed.is_discarded()) {
+        return std::nullopt;
+    }
+    return zdsSchemaOf(parsed).dump();
+}
+
 void checkZdsDocsMetadata(const ZdsCollection& c, const std::unordered_set<std::string>& files,
-                          bool strict, const ZdsReport& report) {
-    DocsChecker(c, files, strict, report).run();
+                          bool strict, const ZdsReport& report, const ZdsDocShapes* shapes) {
+    DocsChecker(c, files, strict, report, shapes).run();
 }
 
 }  // namespace strata

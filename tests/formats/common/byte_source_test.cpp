@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "formats/common/bounds.h"
@@ -101,6 +102,44 @@ TEST(ByteSource, MissingFileNamesThePath) {
 
 TEST(ByteSource, DirectoryIsRefused) {
     EXPECT_THROW(openMappedFile(std::filesystem::temp_directory_path()), SourceError);
+}
+
+// Mappings now open in this process (lines of /proc/self/maps).
+std::size_t mappingCount() {
+    std::ifstream maps("/proc/self/maps");
+    std::size_t n = 0;
+    for (std::string line; std::getline(maps, line);) {
+        ++n;
+    }
+    return n;
+}
+
+TEST(ByteSource, OnDemandFilesHoldNoMappingAndReadWhatIsThere) {
+    const auto path = writeTemp("strata_on_demand.bin", "0123456789");
+    std::vector<ByteSourcePtr> open;
+    const std::size_t before = mappingCount();
+    for (int i = 0; i < 500; ++i) {
+        open.push_back(openFileOnDemand(path));
+    }
+    // Mapped, these 500 would be 500 more mappings (the kernel allows about 65,000).
+    EXPECT_LT(mappingCount(), before + 50);
+    const ByteSourcePtr& source = open.front();
+    EXPECT_EQ(source->name(), path.string());
+    EXPECT_EQ(source->size(), 10u);
+    const ByteView v = source->view(2, 3);
+    EXPECT_EQ(std::string(v.bytes.begin(), v.bytes.end()), "234");
+    EXPECT_EQ(source->view(8, 100).size(), 2u);
+    EXPECT_TRUE(source->view(10, 1).empty());
+    std::vector<std::uint8_t> out(4);
+    EXPECT_EQ(source->read(6, out), 4u);
+    EXPECT_EQ(std::string(out.begin(), out.end()), "6789");
+    // The file shrinks after the open: fewer bytes, never a failure.
+    writeTemp("strata_on_demand.bin", "01234");
+    EXPECT_EQ(source->view(0, 10).size(), 5u);
+    std::filesystem::remove(path);
+    EXPECT_TRUE(source->view(0, 10).empty());
+    EXPECT_THROW(openFileOnDemand(path), SourceError);
+    EXPECT_THROW(openFileOnDemand(std::filesystem::temp_directory_path()), SourceError);
 }
 
 TEST(LeReader, DecodesLittleAndBigEndian) {
