@@ -134,14 +134,15 @@ std::string describeErrno(const std::filesystem::path& path, const char* what) {
 // Reads [offset, offset + out.size()) of `path` into `out`; how many bytes it got (fewer at the
 // end of the file or when the file cannot be opened any more).
 std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<std::uint8_t> out) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a file replaced by a FIFO since it was sized must not hang the read.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         return 0;
     }
     std::size_t done = 0;
     while (done < out.size()) {
-        const ssize_t got = ::pread(fd, out.data() + done, out.size() - done,
-                                    static_cast<off_t>(offset + done));
+        const ssize_t got =
+            ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
         if (got < 0 && errno == EINTR) {
             continue;
         }
@@ -218,7 +219,10 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
 }
 
 ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Opened, not only stat'ed: a file that cannot be read is refused here, as a mapped one
+    // is, so readers see "cannot be read" rather than empty bytes later. O_NONBLOCK: a FIFO
+    // must not hang the open (it is refused as not a regular file).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
@@ -232,7 +236,8 @@ ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
     if (!S_ISREG(st.st_mode)) {
         throw SourceError(path.string() + ": not a regular file");
     }
-    return std::make_shared<OnDemandFileSource>(path.string(), static_cast<std::uint64_t>(st.st_size));
+    return std::make_shared<OnDemandFileSource>(path.string(),
+                                                static_cast<std::uint64_t>(st.st_size));
 }
 
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name) {

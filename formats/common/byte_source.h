@@ -69,11 +69,12 @@ public:
 // keep their descriptor open as well, for read().
 ByteSourcePtr openMappedFile(const std::filesystem::path& path);
 
-// A file checked readable now (opened, sized, closed) and read again by each view(): it holds
-// no descriptor and no mapping between reads. For the many small files of a folder format (a
-// ZDS collection's docs/ with a million documents): any number of them can be open at once,
-// where mappings run out at the kernel's limit (about 65,000). A file that shrinks after the
-// open gives fewer bytes, as a view past the end does.
+// A regular file, checked readable now (opened, sized, closed) and read again by each view():
+// it holds no descriptor and no mapping between reads. For the many small files of a folder
+// format (a ZDS collection's docs/ with a million documents): any number of them can be open
+// at once, where mappings run out at the kernel's limit (about 65,000). A file that shrinks
+// or becomes unreadable after the open gives fewer bytes (as a view past the end does):
+// callers that must know compare a whole view's size with size().
 ByteSourcePtr openFileOnDemand(const std::filesystem::path& path);
 
 // Owns a copy of `bytes` (tests, decoded payloads, small generated content).

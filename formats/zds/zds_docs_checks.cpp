@@ -46,8 +46,8 @@ class DocsChecker {
 
 public:
     DocsChecker(const ZdsCollection& c, const std::unordered_set<std::string>& files, bool strict,
-                const ZdsReport& report, const ZdsDocShapes* shapes)
-        : c_(c), files_(files), strict_(strict), report_(report), shapes_(shapes) {}
+                const ZdsReport& report, const ZdsDocFacts* facts)
+        : c_(c), files_(files), strict_(strict), report_(report), facts_(facts) {}
 
     void run() {
         const auto docIndex = open("meta/doc_index.jsonl");
@@ -142,6 +142,9 @@ private:
                             ".json does not exist",
                         {entry.region}, {});
                 continue;
+            }
+            if (facts_ != nullptr && facts_->size(id) == entry.e.size) {
+                continue;  // read by the validator already: no second open of each file
             }
             const ByteSourcePtr doc = c_.storage().open(c_.path("docs/" + id + ".json"));
             if (doc && doc->size() != entry.e.size) {
@@ -265,20 +268,19 @@ private:
 
     // The document on disk still has the shape its schema entry records.
     void checkShape(const std::string& id, const Entry& entry, const Schema& s) {
+        if (facts_ != nullptr) {
+            const std::string* shape = facts_->shape(id);
+            if (shape == nullptr || *shape == s.shape) {
+                return;  // not JSON (reported as ZDS-JSON), or as recorded
+            }
+        }
         const ByteSourcePtr doc = c_.storage().open(c_.path("docs/" + id + ".json"));
         if (!doc || doc->size() > kMaxDocBytes) {
             return;
         }
-        std::optional<std::string> read;
-        const std::string* shape = nullptr;
-        if (shapes_ != nullptr) {
-            shape = shapes_->find(id);
-        } else {
-            const ByteView v = doc->view(0, doc->size());
-            read = zdsDocShape(v.bytes);
-            shape = read ? &*read : nullptr;
-        }
-        if (shape == nullptr) {
+        const ByteView v = doc->view(0, doc->size());
+        const std::optional<std::string> shape = zdsDocShape(v.bytes);
+        if (!shape) {
             return;  // not JSON: reported as ZDS-JSON
         }
         if (*shape != s.shape) {
@@ -377,7 +379,7 @@ private:
     const std::unordered_set<std::string>& files_;
     bool strict_;
     const ZdsReport& report_;
-    const ZdsDocShapes* shapes_;
+    const ZdsDocFacts* facts_;
     std::map<std::string, Entry> index_;
     std::unordered_map<std::string, Schema> schemas_;
     bool indexReadable_ = true;
@@ -386,17 +388,26 @@ private:
 
 }  // namespace
 
-void ZdsDocShapes::add(std::string id, std::string shape) {
-    const auto [it, inserted] = index_.try_emplace(std::move(shape), shapes_.size());
-    if (inserted) {
-        shapes_.push_back(&it->first);  // node-based: the key's address stays put
+void ZdsDocFacts::add(std::string id, std::uint64_t size, std::optional<std::string> shape) {
+    Doc doc{size, kNoShape};
+    if (shape) {
+        const auto [it, inserted] = index_.try_emplace(std::move(*shape), shapes_.size());
+        if (inserted) {
+            shapes_.push_back(&it->first);  // node-based: the key's address stays put
+        }
+        doc.shape = it->second;
     }
-    byId_[std::move(id)] = it->second;
+    byId_[std::move(id)] = doc;
 }
 
-const std::string* ZdsDocShapes::find(const std::string& id) const {
+std::optional<std::uint64_t> ZdsDocFacts::size(const std::string& id) const {
     const auto it = byId_.find(id);
-    return it == byId_.end() ? nullptr : shapes_[it->second];
+    return it == byId_.end() ? std::nullopt : std::optional(it->second.size);
+}
+
+const std::string* ZdsDocFacts::shape(const std::string& id) const {
+    const auto it = byId_.find(id);
+    return it == byId_.end() || it->second.shape == kNoShape ? nullptr : shapes_[it->second.shape];
 }
 
 std::optional<std::string> zdsDocShape(std::span<const std::uint8_t> text) {
@@ -408,8 +419,8 @@ std::optional<std::string> zdsDocShape(std::span<const std::uint8_t> text) {
 }
 
 void checkZdsDocsMetadata(const ZdsCollection& c, const std::unordered_set<std::string>& files,
-                          bool strict, const ZdsReport& report, const ZdsDocShapes* shapes) {
-    DocsChecker(c, files, strict, report, shapes).run();
+                          bool strict, const ZdsReport& report, const ZdsDocFacts* facts) {
+    DocsChecker(c, files, strict, report, facts).run();
 }
 
 }  // namespace strata

@@ -1,11 +1,11 @@
 #include "zds_docs_meta.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
-#include <array>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <unordered_set>
 
@@ -145,8 +145,7 @@ std::optional<ZdsJournalEntry> fastJournalLine(std::string_view text) {
     const FastFields f(text, {"op", "timestamp", "doc_id", "schema_id", "size", "batch_id"});
     ZdsJournalEntry e;
     std::string op;
-    if (!f.ok() || !f.string(0, op) || !f.string(1, e.timestamp) ||
-        !isZdsTimestamp(e.timestamp)) {
+    if (!f.ok() || !f.string(0, op) || !f.string(1, e.timestamp) || !isZdsTimestamp(e.timestamp)) {
         return std::nullopt;
     }
     bool complete = false;

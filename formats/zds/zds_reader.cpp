@@ -32,9 +32,8 @@ std::string joinRel(const std::string& a, const std::string& b) {
 // docs/<name> of a collection (or of the dataset folder when it is the collection itself).
 bool isDocumentFile(const std::string& rel) {
     const auto slash = rel.rfind('/');
-    const std::string_view dir = slash == std::string::npos
-                                     ? std::string_view()
-                                     : std::string_view(rel).substr(0, slash);
+    const std::string_view dir =
+        slash == std::string::npos ? std::string_view() : std::string_view(rel).substr(0, slash);
     return dir == "docs" || dir.ends_with("/docs");
 }
 

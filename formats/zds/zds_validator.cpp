@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <span>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -924,11 +924,16 @@ private:
     }
 
     // What checking a run of docs/ files found: their diagnostics in order, the ids their
-    // names give, and the shapes of those that are JSON.
+    // names give, and each read file's size and shape.
     struct DocsChunk {
         std::vector<Diagnostic> diagnostics;
         std::vector<std::string> ids;
-        std::vector<std::pair<std::string, std::string>> shapes;
+        struct Facts {
+            std::string id;
+            std::uint64_t size = 0;
+            std::optional<std::string> shape;
+        };
+        std::vector<Facts> facts;
     };
 
     // Each file is read once (a docs/ folder may hold a million): its name, its JSON and `_id`,
@@ -963,6 +968,13 @@ private:
                 continue;
             }
             const ByteView v = src->view(0, src->size());
+            if (v.size() != src->size()) {
+                r.error("ZDS-DOCS-UNREADABLE",
+                        "docs/" + name + " cannot be read (" + std::to_string(v.size()) + " of " +
+                            std::to_string(src->size()) + " bytes)",
+                        {}, st.displayPath(rel));
+                continue;
+            }
             const LineResult res = checkJsonText(r, v.bytes, whole(src), false);
             if (res.hasId && res.id != id) {
                 r.error("ZDS-DOCS-ID",
@@ -970,11 +982,8 @@ private:
                             ", which does not match its file name",
                         whole(src));
             }
-            if (wantShapes) {
-                if (auto shape = zdsDocShape(v.bytes)) {
-                    out.shapes.emplace_back(std::move(id), std::move(*shape));
-                }
-            }
+            out.facts.push_back({std::move(id), src->size(),
+                                 wantShapes ? zdsDocShape(v.bytes) : std::optional<std::string>()});
         }
         return out;
     }
@@ -988,7 +997,7 @@ private:
         }
         const bool wantShapes = c.docIndex && st.hasFile(c.path("meta/schemas.jsonl"));
         std::unordered_set<std::string> files;
-        ZdsDocShapes shapes;
+        ZdsDocFacts facts;
         const std::vector<std::string>& names = c.docFiles();
         files.reserve(names.size());
         const unsigned threads = ds_->remote() ? 1 : opt.threads;
@@ -1000,8 +1009,8 @@ private:
             for (std::string& id : chunk.ids) {
                 files.insert(std::move(id));
             }
-            for (auto& [id, shape] : chunk.shapes) {
-                shapes.add(std::move(id), std::move(shape));
+            for (DocsChunk::Facts& f : chunk.facts) {
+                facts.add(std::move(f.id), f.size, std::move(f.shape));
             }
         };
         for (std::size_t at = 0; at < names.size(); at += kDocsPerTask) {
@@ -1012,9 +1021,8 @@ private:
                     take(std::move(*chunk));
                 }
             }
-            if (!pool.submit([this, &c, part, wantShapes] {
-                    return checkDocFiles(c, part, wantShapes);
-                })) {
+            if (!pool.submit(
+                    [this, &c, part, wantShapes] { return checkDocFiles(c, part, wantShapes); })) {
                 return false;
             }
         }
@@ -1033,7 +1041,7 @@ private:
                  std::vector<Region> regions, std::string file) {
                 r.add(severity, code, std::move(message), std::move(regions), std::move(file));
             },
-            wantShapes ? &shapes : nullptr);
+            &facts);
         return true;
     }
 

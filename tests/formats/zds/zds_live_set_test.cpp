@@ -545,14 +545,15 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
         &error);
     ASSERT_TRUE(repeated);
     EXPECT_EQ(repeated->size, 7u);
-    for (const char* bad : {R"({"doc_id":"a","schema_id":"s","size":-0,"mtime":3})",
-                            R"({"doc_id":"a","schema_id":"s","size": -1,"mtime":3})",
-                            R"({"doc_id":"a","schema_id":"s","size":1.0,"mtime":3})",
-                            R"({"doc_id":"a","schema_id":"s","size":1e2,"mtime":3})",
-                            R"({"doc_id":"a","schema_id":"s","size":18446744073709551616,"mtime":3})",
-                            R"({"doc_id":1,"schema_id":"s","size":1,"mtime":3})",
-                            R"({"doc_id":"a","schema_id":"s","size":1})", R"(["doc_id"])",
-                            R"({"doc_id":"a","schema_id":"s","size":1,"mtime":3} x)"}) {
+    for (const char* bad :
+         {R"({"doc_id":"a","schema_id":"s","size":-0,"mtime":3})",
+          R"({"doc_id":"a","schema_id":"s","size": -1,"mtime":3})",
+          R"({"doc_id":"a","schema_id":"s","size":1.0,"mtime":3})",
+          R"({"doc_id":"a","schema_id":"s","size":1e2,"mtime":3})",
+          R"({"doc_id":"a","schema_id":"s","size":18446744073709551616,"mtime":3})",
+          R"({"doc_id":1,"schema_id":"s","size":1,"mtime":3})",
+          R"({"doc_id":"a","schema_id":"s","size":1})", R"(["doc_id"])",
+          R"({"doc_id":"a","schema_id":"s","size":1,"mtime":3} x)"}) {
         error.clear();
         EXPECT_FALSE(parseZdsDocIndexLine(bad, &error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;
@@ -563,9 +564,8 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
     ASSERT_TRUE(put);
     EXPECT_EQ(put->op, ZdsJournalEntry::Op::Put);
     EXPECT_EQ(put->size, 5u);
-    const auto commit =
-        parseZdsJournalLine(R"({"op":"COMMIT","timestamp":"2026-11-22T19:22:14Z","batch_id":9})",
-                            &error);
+    const auto commit = parseZdsJournalLine(
+        R"({"op":"COMMIT","timestamp":"2026-11-22T19:22:14Z","batch_id":9})", &error);
     ASSERT_TRUE(commit);
     EXPECT_EQ(commit->batchId, 9u);
     for (const char* bad :
