@@ -773,10 +773,7 @@ BuildOutcome ingestVectors(const IngestRequest& r) {
     }
     report(r.progress, 0.95, "writing dataset " + r.datasetVersion);
     try {
-        ojson metaDoc = ojson::object();
-        for (auto& [id, value] : state.metadata) {
-            metaDoc[id] = std::move(value);
-        }
+        const ojson metaDoc = objectOfUniqueKeys(std::move(state.metadata));
         const std::string embedding =
             r.embeddingVersion.empty() ? r.datasetVersion : r.embeddingVersion;
         vectors->commit();

@@ -164,11 +164,7 @@ std::string metadataFromVectors(const ByteSource& vectors) {
             entries[std::to_string(value["id"].get<std::uint64_t>())] = value["metadata"];
         }
     }
-    ojson doc = ojson::object();
-    for (auto& [id, value] : entries) {
-        doc[id] = std::move(value);
-    }
-    return prettyJson(doc);
+    return prettyJson(objectOfUniqueKeys(std::move(entries)));
 }
 
 // The usable lines of a vectors.jsonl that has bad ones: each line kept when it is a JSON object

@@ -610,6 +610,11 @@ TEST(ZdsLiveSet, ManyDocFilesHoldNoMappingEach) {
         bytes += c.documentBytes(i).size();
     }
     EXPECT_GT(bytes, 0u);
+    // One id through order.ids and its one file, as the live set answers.
+    const ZdsIndexedLookup hit = lookUpThroughIndex(c, "d100005");
+    ASSERT_EQ(hit.outcome, ZdsIndexedLookup::Outcome::Found);
+    EXPECT_EQ(hit.document.region.length, c.document(*c.liveSet()->find("d100005")).region.length);
+    EXPECT_EQ(lookUpThroughIndex(c, "d1").outcome, ZdsIndexedLookup::Outcome::Absent);
     CollectingSink sink;
     auto validator = makeZdsValidator(dir.path(), ds);
     validator->run(sink, ValidationOptions{});
