@@ -1,6 +1,7 @@
 #include "ozdf_diff.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -267,15 +268,52 @@ private:
         return true;
     }
 
-    // Which entries of `order` (B positions of the common elements, in A order) are not on a
-    // longest increasing run: those moved.
+    // Which entries of `order` (the distinct B positions of the common elements, in A order) are
+    // not on a longest increasing run: those moved. O(n log n) at every size (a table of a
+    // longest common subsequence with the sorted order would not fit beyond a few thousand, and
+    // pairing by position instead reported one part moved in a long list as all of them moved).
+    // Of several longest runs, the one that table's walk took: level by level from the longest,
+    // the last entry above the value taken before.
     static std::vector<bool> outOfOrder(const std::vector<std::size_t>& order) {
-        std::vector<std::size_t> sorted(order);
-        std::sort(sorted.begin(), sorted.end());
-        const auto keep = commonSubsequence(order, sorted, std::equal_to<>());
-        std::vector<bool> moved(order.size(), true);
-        for (const auto& [i, j] : keep) {
-            moved[i] = false;
+        const std::size_t n = order.size();
+        // level[i] + 1: the length of the longest increasing run starting at entry i, found from
+        // the right by patience sorting (tails[k]: the largest first value of a run of k + 1,
+        // decreasing in k).
+        std::vector<std::size_t> level(n), tails;
+        for (std::size_t i = n; i-- > 0;) {
+            const auto it =
+                std::lower_bound(tails.begin(), tails.end(), order[i], std::greater<>());
+            level[i] = static_cast<std::size_t>(it - tails.begin());
+            if (it == tails.end()) {
+                tails.push_back(order[i]);
+            } else {
+                *it = order[i];
+            }
+        }
+        // The entries of each level in A order (their values decrease along it).
+        std::vector<std::size_t> start(tails.size() + 1, 0), byLevel(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            ++start[level[i] + 1];
+        }
+        for (std::size_t k = 0; k < tails.size(); ++k) {
+            start[k + 1] += start[k];
+        }
+        std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+        for (std::size_t i = 0; i < n; ++i) {
+            byLevel[fill[level[i]]++] = i;
+        }
+        std::vector<bool> moved(n, true);
+        for (std::size_t k = tails.size(), taken = 0; k-- > 0;) {
+            const auto first = byLevel.begin() + static_cast<std::ptrdiff_t>(start[k]);
+            const auto last = byLevel.begin() + static_cast<std::ptrdiff_t>(start[k + 1]);
+            // Every entry of the top level may start the run; below, those above the value taken.
+            const auto end = k + 1 == tails.size()
+                                 ? last
+                                 : std::partition_point(first, last, [&](std::size_t i) {
+                                       return order[i] > order[taken];
+                                   });
+            taken = *(end - 1);
+            moved[taken] = false;
         }
         return moved;
     }
