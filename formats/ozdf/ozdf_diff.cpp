@@ -76,17 +76,42 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
 }
 
 // An element's bytes without the blank lines after it (which only separate it from the next).
-std::string view(const Region& r) {
-    if (!r.valid()) {
-        return {};
+// A document's file is read whole once for all its elements (up to a size): a file read on
+// demand opens and reads itself for every view, and every element of every document is viewed.
+class ElementBytes {
+public:
+    std::string text(const Region& r) {
+        if (!r.valid()) {
+            return {};
+        }
+        ByteView v;
+        if (r.source->size() <= kWholeUpTo && !r.source->isRemote()) {
+            auto [it, fresh] = whole_.try_emplace(r.source);
+            if (fresh) {
+                it->second = r.source->view(0, r.source->size());
+            }
+            const ByteView& whole = it->second;
+            const std::uint64_t from = std::min<std::uint64_t>(r.offset, whole.size());
+            const std::uint64_t n = std::min<std::uint64_t>(r.length, whole.size() - from);
+            v.bytes =
+                whole.bytes.subspan(static_cast<std::size_t>(from), static_cast<std::size_t>(n));
+        } else {
+            v = r.source->view(r.offset, r.length);
+        }
+        std::string text(reinterpret_cast<const char*>(v.data()), v.size());
+        while (!text.empty() &&
+               (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+            text.pop_back();
+        }
+        return text;
     }
-    const ByteView v = r.source->view(r.offset, r.length);
-    std::string text(reinterpret_cast<const char*>(v.data()), v.size());
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
-        text.pop_back();
-    }
-    return text;
-}
+    // Done with a pair of documents: their files are let go.
+    void clear() { whole_.clear(); }
+
+private:
+    static constexpr std::uint64_t kWholeUpTo = 64U << 20U;
+    std::map<const ByteSource*, ByteView> whole_;
+};
 
 struct DocRef {
     std::string key;
@@ -231,6 +256,10 @@ private:
 
     bool document(const std::string& key, const ozdf::Document& a, const ozdf::Document& b) {
         ++summary_.compared;
+        struct Done {
+            ElementBytes& bytes;
+            ~Done() { bytes.clear(); }
+        } done{bytes_};
         const MatchKeys ka = elementKeys(a.elements), kb = elementKeys(b.elements);
         std::map<std::string, std::size_t> posB;
         for (std::size_t j = 0; j < kb.match.size(); ++j) {
@@ -494,7 +523,8 @@ private:
         } else if (a.writtenName != b.writtenName) {
             what =
                 "the header is written '" + a.writtenName + "' in A, '" + b.writtenName + "' in B";
-        } else if (a.kind != ElementKind::ExternalList && view(a.region) != view(b.region)) {
+        } else if (a.kind != ElementKind::ExternalList &&
+                   bytes_.text(a.region) != bytes_.text(b.region)) {
             what = "the same text, wrapped or spaced differently";
         }
         if (what.empty()) {
@@ -510,6 +540,7 @@ private:
     }
 
     OzdfDiffSide a_, b_;
+    ElementBytes bytes_;
     DiffSink* sink_ = nullptr;
     const DiffOptions* options_ = nullptr;
 };

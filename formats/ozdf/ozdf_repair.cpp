@@ -886,7 +886,9 @@ void writeRepaired(InputKind kind, const fs::path& input,
                 throw RepairError("cancelled");
             }
         } else {
-            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept);
+            // The stage is new: its files are synced once, not each part file on its own.
+            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept,
+                               Durability::Deferred);
         }
         throwIfCancelled(options);
         options.reportProgress(0.8, "validating");
