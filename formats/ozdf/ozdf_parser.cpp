@@ -93,10 +93,8 @@ public:
           reporter_(reporter),
           externalReader_(std::move(externalReader)) {}
 
-    std::vector<Element> parse() { return parse(source_); }
-
-    // Reads `bytes`, the source's bytes held for the parse (a file read once, where the source
-    // would read it again for every view); regions still point at the source.
+    // Reads `bytes`: the source's bytes held for the parse (a file read once, where the source
+    // may read it again for every view), or the source itself. Regions point at the source.
     std::vector<Element> parse(const ByteSource& bytes) {
         const ByteView whole = bytes.view(0, bytes.size());
         bytes_ = std::string_view(reinterpret_cast<const char*>(whole.data()), whole.size());
@@ -725,7 +723,7 @@ public:
             reportNoMetadata(metadata);
             return;
         }
-        OpenedFile file = openOrReport(remote_, metadata, reporter_);
+        const OpenedFile file = openOrReport(remote_, metadata, reporter_);
         if (!file.kept) {
             return;
         }
