@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
 
+#include "formats/ozdf/ozdf_diagnostics.h"
 #include "formats/ozdf/ozdf_diff.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_parser.h"
@@ -97,6 +99,36 @@ TEST(OzdfHostileScale, HundredThousandPartsReadAndCheckCanonically) {
     EXPECT_EQ(report.written.size(), 0U);
     EXPECT_EQ(report.removed.size(), 0U);
     EXPECT_EQ(report.unchanged, static_cast<std::size_t>(kParts) + 1);
+    fs::remove_all(folder.parent_path());
+}
+
+// Parts are found from KEY- on in the sorted folder: the neighbours of a list's parts (another
+// key starting the same, a name without a number, files of no list) are told apart as the glob
+// the reference uses tells them apart.
+TEST(OzdfHostileScale, PartsAreFoundByTheirKeyAmongTheirNeighbours) {
+    const fs::path folder = scratch("neighbours") / "doc";
+    fs::create_directories(folder);
+    std::ofstream(folder / "_metadata.ozdf") << "#### [[A]]\n\n#### [[A B]]\n\n";
+    for (const char* name : {"A-01.ozdp", "A-02.ozdp", "A_B-01.ozdp", "A-x.ozdp", "AA-01.ozdp",
+                             "A.ozdp", "A-03.txt", "-01.ozdp", "@-01.ozdp"}) {
+        std::ofstream(folder / name) << "#### DATA\n" << name << "\n";
+    }
+    const Document d = readDocument(folder);
+    ASSERT_EQ(d.elements.size(), 2U);
+    ASSERT_EQ(d.elements[0].items.size(), 2U);
+    EXPECT_EQ(d.elements[0].items[1].paragraphs.at(0).text, "A-02.ozdp");
+    ASSERT_EQ(d.elements[1].items.size(), 1U);
+    EXPECT_EQ(d.elements[1].items[0].partFile, "A_B-01.ozdp");
+    std::multiset<std::string> seen;
+    std::set<std::string> ignored;
+    for (const Diagnostic& diagnostic : d.diagnostics) {
+        seen.insert(diagnostic.code);
+        if (diagnostic.code == codes::kPartIgnored) {
+            ignored.insert(fs::path(diagnostic.file).filename().string());
+        }
+    }
+    EXPECT_EQ(seen.count(std::string(codes::kPartName)), 1U);  // A-x.ozdp
+    EXPECT_EQ(ignored, (std::set<std::string>{"AA-01.ozdp", "A.ozdp", "-01.ozdp", "@-01.ozdp"}));
     fs::remove_all(folder.parent_path());
 }
 
