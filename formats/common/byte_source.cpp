@@ -131,17 +131,26 @@ std::string describeErrno(const std::filesystem::path& path, const char* what) {
     return path.string() + ": " + what + ": " + std::strerror(errno);
 }
 
+// O_NONBLOCK: a FIFO put where a file was would block the open until a writer came; the
+// callers fstat and refuse anything but a regular file, whose reads the flag does not change.
+constexpr int kOpenFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+
 // Reads [offset, offset + out.size()) of `path` into `out`; how many bytes it got (fewer at the
-// end of the file or when the file cannot be opened any more).
+// end of the file or when the file cannot be opened any more, or is no longer a regular file).
 std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<std::uint8_t> out) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
+        return 0;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
         return 0;
     }
     std::size_t done = 0;
     while (done < out.size()) {
-        const ssize_t got = ::pread(fd, out.data() + done, out.size() - done,
-                                    static_cast<off_t>(offset + done));
+        const ssize_t got =
+            ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
         if (got < 0 && errno == EINTR) {
             continue;
         }
@@ -184,7 +193,7 @@ private:
 }  // namespace
 
 ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
@@ -218,7 +227,7 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
 }
 
 ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
@@ -232,7 +241,22 @@ ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
     if (!S_ISREG(st.st_mode)) {
         throw SourceError(path.string() + ": not a regular file");
     }
-    return std::make_shared<OnDemandFileSource>(path.string(), static_cast<std::uint64_t>(st.st_size));
+    return std::make_shared<OnDemandFileSource>(path.string(),
+                                                static_cast<std::uint64_t>(st.st_size));
+}
+
+ByteSourcePtr mappedForScan(const ByteSource& source) {
+    if (dynamic_cast<const OnDemandFileSource*>(&source) == nullptr) {
+        return nullptr;
+    }
+    ByteSourcePtr mapped = openMappedFile(source.name());
+    if (mapped->size() != source.size()) {
+        // Offsets found in the mapping would not be those of the source's bytes.
+        throw SourceError(source.name() + ": changed while being read (" +
+                          std::to_string(source.size()) + " bytes when opened, " +
+                          std::to_string(mapped->size()) + " now)");
+    }
+    return mapped;
 }
 
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name) {

@@ -98,10 +98,10 @@ std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& 
                 break;
             }
             const ShardLayout& l = *parse.layout;
+            RecordReader records(*source, l);
             for (std::uint64_t i = 0; i < l.recordsPresent(); ++i) {
-                const std::uint64_t offset = l.recordOffset(i);
-                refs->push_back({decodeLe<std::uint64_t>(source->view(offset, 8).data()),
-                                 static_cast<std::uint32_t>(shards->size()), offset});
+                refs->push_back(
+                    {records.id(i), static_cast<std::uint32_t>(shards->size()), l.recordOffset(i)});
             }
             shards->push_back(source);
         }
@@ -152,7 +152,8 @@ std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& 
 // for every line whose metadata is not null, keys in sorted order, as ingest writes it.
 std::string metadataFromVectors(const ByteSource& vectors) {
     std::map<std::string, ojson> entries;
-    const ByteView view = vectors.view(0, vectors.size());
+    const ByteSourcePtr mapped = mappedForScan(vectors);  // not all of it copied into memory
+    const ByteView view = (mapped ? *mapped : vectors).view(0, vectors.size());
     const std::string_view text(reinterpret_cast<const char*>(view.data()), view.size());
     for (std::size_t at = 0; at < text.size();) {
         const std::size_t end = std::min(text.find('\n', at), text.size());
