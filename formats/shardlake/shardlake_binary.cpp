@@ -16,12 +16,8 @@ namespace {
 constexpr std::uint64_t kMagicSize = 8;
 constexpr std::uint32_t kMaxPqK = 256;
 
-bool hasMagic(const ByteSource& source, std::string_view magic) {
-    std::array<std::uint8_t, kMagicSize> head{};
-    if (source.read(0, head) != kMagicSize) {
-        return false;
-    }
-    return std::memcmp(head.data(), magic.data(), kMagicSize) == 0;
+bool hasMagic(std::span<const std::uint8_t> head, std::string_view magic) {
+    return head.size() >= kMagicSize && std::memcmp(head.data(), magic.data(), kMagicSize) == 0;
 }
 
 Region whole(const ByteSource& source) {
@@ -35,6 +31,8 @@ public:
     HeaderReader(const ByteSource& source, std::vector<HeaderField>& fields)
         : source_(source), fields_(fields), headSize_(source.read(0, head_)) {}
 
+    // The first bytes of the file (fewer when it is shorter).
+    std::span<const std::uint8_t> head() const { return {head_.data(), headSize_}; }
     // The magic, as the first field.
     void addMagic() {
         fields_.push_back(
@@ -70,8 +68,9 @@ private:
 };
 
 // Checks the magic and that the fixed header fits; false when nothing more can be read.
-bool checkStart(const ByteSource& source, std::string_view magic, std::uint64_t headerSize,
-                const char* what, std::vector<BinaryProblem>& problems) {
+bool checkStart(const ByteSource& source, std::span<const std::uint8_t> head,
+                std::string_view magic, std::uint64_t headerSize, const char* what,
+                std::vector<BinaryProblem>& problems) {
     if (source.size() < kMagicSize) {
         problems.push_back({"SL-TRUNCATED",
                             std::string(what) + " is " + std::to_string(source.size()) +
@@ -79,7 +78,7 @@ bool checkStart(const ByteSource& source, std::string_view magic, std::uint64_t 
                             {whole(source)}});
         return false;
     }
-    if (!hasMagic(source, magic)) {
+    if (!hasMagic(head, magic)) {
         problems.push_back({"SL-MAGIC",
                             std::string(what) + " does not start with its magic",
                             {{&source, 0, kMagicSize}}});
@@ -223,10 +222,11 @@ std::uint64_t RecordReader::id(std::uint64_t i) {
 
 ShardParse parseShard(const ByteSource& source) {
     ShardParse out;
-    if (!checkStart(source, kShardMagic, kShardHeaderV1Size, "shard", out.problems)) {
+    HeaderReader reader(source, out.fields);
+    if (!checkStart(source, reader.head(), kShardMagic, kShardHeaderV1Size, "shard",
+                    out.problems)) {
         return out;
     }
-    HeaderReader reader(source, out.fields);
     reader.addMagic();
     ShardLayout layout;
     layout.fileSize = source.size();
@@ -270,11 +270,11 @@ ShardParse parseShard(const ByteSource& source) {
 
 CoarseParse parseCoarseQuantizer(const ByteSource& source) {
     CoarseParse out;
-    if (!checkStart(source, kCoarseQuantizerMagic, kCoarseHeaderSize, "coarse quantizer",
-                    out.problems)) {
+    HeaderReader reader(source, out.fields);
+    if (!checkStart(source, reader.head(), kCoarseQuantizerMagic, kCoarseHeaderSize,
+                    "coarse quantizer", out.problems)) {
         return out;
     }
-    HeaderReader reader(source, out.fields);
     reader.addMagic();
     CoarseLayout layout;
     layout.fileSize = source.size();
@@ -309,10 +309,11 @@ CoarseParse parseCoarseQuantizer(const ByteSource& source) {
 
 CodebookParse parseCodebook(const ByteSource& source) {
     CodebookParse out;
-    if (!checkStart(source, kPqCodebookMagic, kCodebookHeaderSize, "PQ codebook", out.problems)) {
+    HeaderReader reader(source, out.fields);
+    if (!checkStart(source, reader.head(), kPqCodebookMagic, kCodebookHeaderSize, "PQ codebook",
+                    out.problems)) {
         return out;
     }
-    HeaderReader reader(source, out.fields);
     reader.addMagic();
     CodebookLayout layout;
     layout.fileSize = source.size();

@@ -14,9 +14,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path canonicalOrSelf(const fs::path& path) {
+fs::path canonicalOrSelf(const fs::path& path, bool* failed = nullptr) {
     std::error_code error;
     fs::path out = fs::weakly_canonical(path, error);
+    if (failed != nullptr) {
+        *failed = static_cast<bool>(error);
+    }
     return error ? path : out;
 }
 
@@ -58,11 +61,11 @@ Store::Store(FileTreePtr tree, fs::path root)
       root_(std::move(root)),
       canonicalRoot_(tree_ ? root_ : canonicalOrSelf(root_)) {}
 
-bool Store::insideRoot(const fs::path& path) const {
+bool Store::insideRoot(const fs::path& path, bool* failed) const {
     if (tree_) {
         return true;  // keys are checked by keyProblem; a URL has no symbolic links
     }
-    const fs::path relative = canonicalOrSelf(path).lexically_relative(canonicalRoot_);
+    const fs::path relative = canonicalOrSelf(path, failed).lexically_relative(canonicalRoot_);
     return !relative.empty() && *relative.begin() != "..";
 }
 
@@ -74,9 +77,12 @@ bool Store::folderInsideRoot(const fs::path& folder) const {
             return it->second;
         }
     }
-    const bool inside = insideRoot(folder);
-    std::lock_guard lock(mutex_);
-    folderInside_.emplace(key, inside);
+    bool failed = false;
+    const bool inside = insideRoot(folder, &failed);
+    if (!failed) {  // a passing failure is not remembered
+        std::lock_guard lock(mutex_);
+        folderInside_.emplace(key, inside);
+    }
     return inside;
 }
 

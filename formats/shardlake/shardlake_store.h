@@ -55,7 +55,9 @@ public:
     std::vector<std::string> files(std::string_view key) const;
 
 private:
-    bool insideRoot(const std::filesystem::path& path) const;
+    // `failed`, when given, says whether the path could not be resolved (then it is judged as
+    // written).
+    bool insideRoot(const std::filesystem::path& path, bool* failed = nullptr) const;
     bool folderInsideRoot(const std::filesystem::path& folder) const;
     bool isLocalFile(const std::filesystem::path& path) const;
     ByteSourcePtr openFile(const std::filesystem::path& path) const;
