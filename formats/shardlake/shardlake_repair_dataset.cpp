@@ -120,10 +120,20 @@ std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& 
         found.count = refs->size();
         found.dims = static_cast<std::uint32_t>(*m.dims);
         found.generate = [shards, refs, meta, d = found.dims](std::ostream& out) {
+            // Records are read in id order, across the shards: each shard is mapped for the
+            // pass, since a read of a file read on demand is an open and a close each. Past
+            // kMappedShards (kept well below the kernel's ~65,000 mappings) a record is read on
+            // its own.
+            constexpr std::size_t kMappedShards = 16384;
+            std::vector<ByteSourcePtr> mapped(shards->size());
+            for (std::size_t i = 0; i < shards->size() && shards->size() <= kMappedShards; ++i) {
+                mapped[i] = mappedForScan(*(*shards)[i]);
+            }
             std::string line;
             std::vector<float> values(d);
             for (const Ref& r : *refs) {
-                const ByteView view = (*shards)[r.shard]->view(r.offset + 8, std::uint64_t{4} * d);
+                const ByteSource& shard = mapped[r.shard] ? *mapped[r.shard] : *(*shards)[r.shard];
+                const ByteView view = shard.view(r.offset + 8, std::uint64_t{4} * d);
                 decodeF32s(view.bytes, values);
                 line = "{\"id\":" + std::to_string(r.id) + ",\"data\":[";
                 for (std::uint32_t i = 0; i < d; ++i) {
