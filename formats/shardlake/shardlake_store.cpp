@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
+#include "formats/registry/directory_listing.h"
 #include "formats/remote/remote_error.h"
 
 #include "formats/common/thread_cancel.h"
@@ -79,7 +80,8 @@ bool Store::folderInsideRoot(const fs::path& folder) const {
     }
     bool failed = false;
     const bool inside = insideRoot(folder, &failed);
-    if (!failed) {  // a passing failure is not remembered
+    // Neither a passing failure nor a folder not made yet (it may come as a link) is remembered.
+    if (!failed && isDirectory(folder)) {
         std::lock_guard lock(mutex_);
         folderInside_.emplace(key, inside);
     }
