@@ -131,14 +131,19 @@ std::string describeErrno(const std::filesystem::path& path, const char* what) {
     return path.string() + ": " + what + ": " + std::strerror(errno);
 }
 
+// O_NONBLOCK: a FIFO put where a file was would block the open until a writer came; the
+// callers fstat and refuse anything but a regular file, whose reads the flag does not change.
+constexpr int kOpenFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+
 // Reads [offset, offset + out.size()) of `path` into `out`; how many bytes it got (fewer at the
-// end of the file or when the file cannot be opened any more).
+// end of the file or when the file cannot be opened any more, or is no longer a regular file).
 std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<std::uint8_t> out) {
-    // O_NONBLOCK: a file replaced by a FIFO since it was sized must not hang the read.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         return 0;
     }
+    // No fstat: pread of a FIFO or a folder fails (ESPIPE, EISDIR), which reads as no bytes,
+    // and a document folder pays for each system call a million times.
     std::size_t done = 0;
     while (done < out.size()) {
         const ssize_t got =
@@ -185,7 +190,7 @@ private:
 }  // namespace
 
 ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
@@ -220,9 +225,8 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
 
 ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
     // Opened, not only stat'ed: a file that cannot be read is refused here, as a mapped one
-    // is, so readers see "cannot be read" rather than empty bytes later. O_NONBLOCK: a FIFO
-    // must not hang the open (it is refused as not a regular file).
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    // is, so readers see "cannot be read" rather than empty bytes later.
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
@@ -238,6 +242,20 @@ ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
     }
     return std::make_shared<OnDemandFileSource>(path.string(),
                                                 static_cast<std::uint64_t>(st.st_size));
+}
+
+ByteSourcePtr mappedForScan(const ByteSource& source) {
+    if (dynamic_cast<const OnDemandFileSource*>(&source) == nullptr) {
+        return nullptr;
+    }
+    ByteSourcePtr mapped = openMappedFile(source.name());
+    if (mapped->size() != source.size()) {
+        // Offsets found in the mapping would not be those of the source's bytes.
+        throw SourceError(source.name() + ": changed while being read (" +
+                          std::to_string(source.size()) + " bytes when opened, " +
+                          std::to_string(mapped->size()) + " now)");
+    }
+    return mapped;
 }
 
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name) {

@@ -1,6 +1,7 @@
 #include "formats/common/byte_source.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -140,6 +141,32 @@ TEST(ByteSource, OnDemandFilesHoldNoMappingAndReadWhatIsThere) {
     EXPECT_TRUE(source->view(0, 10).empty());
     EXPECT_THROW(openFileOnDemand(path), SourceError);
     EXPECT_THROW(openFileOnDemand(std::filesystem::temp_directory_path()), SourceError);
+}
+
+// A scan of a whole file read on demand maps it for the pass: the same bytes, nothing copied.
+TEST(ByteSource, MappedForScanMapsFilesReadOnDemandOnly) {
+    const auto path = writeTemp("strata_scan.bin", "0123456789");
+    const ByteSourcePtr onDemand = openFileOnDemand(path);
+    const ByteSourcePtr mapped = mappedForScan(*onDemand);
+    ASSERT_NE(mapped, nullptr);
+    EXPECT_TRUE(sameBytes(*mapped, *onDemand));
+    EXPECT_EQ(mappedForScan(*mapped), nullptr);  // its own views borrow the mapping
+    EXPECT_EQ(mappedForScan(*makeBufferSource(std::string_view("x"))), nullptr);
+    // Offsets found in a file that changed size would not be the source's.
+    writeTemp("strata_scan.bin", "0123");
+    EXPECT_THROW(mappedForScan(*onDemand), SourceError);
+    std::filesystem::remove(path);
+    EXPECT_THROW(mappedForScan(*onDemand), SourceError);
+}
+
+// A FIFO is refused at once: opening it for reading would wait for a writer.
+TEST(ByteSource, AFifoIsRefusedWithoutWaiting) {
+    const auto path = std::filesystem::temp_directory_path() / "strata_byte_source.fifo";
+    std::filesystem::remove(path);
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    EXPECT_THROW(openFileOnDemand(path), SourceError);
+    EXPECT_THROW(openMappedFile(path), SourceError);
+    std::filesystem::remove(path);
 }
 
 TEST(LeReader, DecodesLittleAndBigEndian) {
