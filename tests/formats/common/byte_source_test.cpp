@@ -12,9 +12,12 @@
 
 #include "formats/common/bounds.h"
 #include "formats/common/le_reader.h"
+#include "process_resources.h"
 
 namespace strata {
 namespace {
+
+using test::mappingCount;
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
@@ -103,16 +106,6 @@ TEST(ByteSource, MissingFileNamesThePath) {
 
 TEST(ByteSource, DirectoryIsRefused) {
     EXPECT_THROW(openMappedFile(std::filesystem::temp_directory_path()), SourceError);
-}
-
-// Mappings now open in this process (lines of /proc/self/maps).
-std::size_t mappingCount() {
-    std::ifstream maps("/proc/self/maps");
-    std::size_t n = 0;
-    for (std::string line; std::getline(maps, line);) {
-        ++n;
-    }
-    return n;
 }
 
 TEST(ByteSource, OnDemandFilesHoldNoMappingAndReadWhatIsThere) {

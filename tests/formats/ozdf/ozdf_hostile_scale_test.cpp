@@ -14,9 +14,13 @@
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_save.h"
 #include "formats/ozdf/ozdf_writer.h"
+#include "process_resources.h"
 
 namespace strata::ozdf {
 namespace {
+
+using test::descriptorCount;
+using test::mappingCount;
 
 namespace fs = std::filesystem;
 
@@ -130,24 +134,6 @@ TEST(OzdfHostileScale, PartsAreFoundByTheirKeyAmongTheirNeighbours) {
     EXPECT_EQ(seen.count(std::string(codes::kPartName)), 1U);  // A-x.ozdp
     EXPECT_EQ(ignored, (std::set<std::string>{"AA-01.ozdp", "A.ozdp", "-01.ozdp", "@-01.ozdp"}));
     fs::remove_all(folder.parent_path());
-}
-
-// Lines of /proc/self/maps: the mappings now open in this process.
-std::size_t mappingCount() {
-    std::ifstream maps("/proc/self/maps");
-    std::size_t n = 0;
-    for (std::string line; std::getline(maps, line);) {
-        ++n;
-    }
-    return n;
-}
-
-std::size_t descriptorCount() {
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/fd")) {
-        ++n;
-    }
-    return n;
 }
 
 std::string viewText(const Region& r) {

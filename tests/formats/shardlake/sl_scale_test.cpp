@@ -17,10 +17,13 @@
 #include "formats/common/checksums.h"
 #include "formats/shardlake/shardlake_search.h"
 #include "formats/shardlake/shardlake_tree.h"
+#include "process_resources.h"
 #include "sl_test_support.h"
 
 namespace strata {
 namespace {
+
+using test::mappingCount;
 
 namespace fs = std::filesystem;
 using test::describe;
@@ -104,16 +107,6 @@ std::size_t countCode(const test::Findings& findings, std::string_view code) {
     return static_cast<std::size_t>(
         std::count_if(findings.diagnostics().begin(), findings.diagnostics().end(),
                       [&](const Diagnostic& d) { return d.code == code; }));
-}
-
-// Mappings now open in this process (lines of /proc/self/maps).
-std::size_t mappingCount() {
-    std::ifstream maps("/proc/self/maps");
-    std::size_t n = 0;
-    for (std::string line; std::getline(maps, line);) {
-        ++n;
-    }
-    return n;
 }
 
 // Listings used to stop at 10,000 entries in the order the file system returned them, before

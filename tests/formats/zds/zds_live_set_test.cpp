@@ -15,10 +15,13 @@
 #include "formats/zds/zds_live_set.h"
 #include "formats/zds/zds_reader.h"
 #include "formats/zds/zds_writer.h"
+#include "process_resources.h"
 #include "zds_test_support.h"
 
 namespace strata {
 namespace {
+
+using test::mappingCount;
 
 namespace fs = std::filesystem;
 using zds_test::readAll;
@@ -577,16 +580,6 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
         EXPECT_FALSE(parseZdsJournalLine(bad, &error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;
     }
-}
-
-// Mappings now open in this process (lines of /proc/self/maps).
-std::size_t mappingCount() {
-    std::ifstream maps("/proc/self/maps");
-    std::size_t n = 0;
-    for (std::string line; std::getline(maps, line);) {
-        ++n;
-    }
-    return n;
 }
 
 // A docs/ folder of thousands of files: validating and reading every document keeps no
