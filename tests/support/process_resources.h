@@ -9,12 +9,16 @@
 
 namespace strata::test {
 
-// Mappings (lines of /proc/self/maps).
-inline std::size_t mappingCount() {
+// Mappings of files at or under `path` (lines of /proc/self/maps naming them): what a reader
+// holds of those files. Not all mappings: those move with the allocator, a sanitizer's above all.
+inline std::size_t mappingsUnder(const std::filesystem::path& path) {
+    const std::string prefix = std::filesystem::weakly_canonical(path).string();
     std::ifstream maps("/proc/self/maps");
     std::size_t n = 0;
     for (std::string line; std::getline(maps, line);) {
-        ++n;
+        // The path is the sixth field, the only one that starts with '/'.
+        const std::size_t at = line.find('/');
+        n += at != std::string::npos && line.compare(at, prefix.size(), prefix) == 0 ? 1 : 0;
     }
     return n;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <random>
 #include <set>
@@ -23,7 +24,7 @@
 namespace strata {
 namespace {
 
-using test::mappingCount;
+using test::mappingsUnder;
 
 namespace fs = std::filesystem;
 using test::describe;
@@ -155,7 +156,6 @@ TEST(ShardlakeScale, OpeningAndValidatingARootAddsNoMappingPerShard) {
     constexpr std::size_t kShards = 3000;
     writeWideRoot(root, kShards, false);
 
-    const std::size_t before = mappingCount();
     auto store = std::make_shared<const shardlake::Store>(root);
     const auto tree = shardlake::makeRootNode(*store);
     CollectingSink sink;
@@ -165,12 +165,12 @@ TEST(ShardlakeScale, OpeningAndValidatingARootAddsNoMappingPerShard) {
     EXPECT_TRUE(sink.diagnostics().empty()) << describe(sink);
     EXPECT_GE(store->sources().size(), kShards);
     // The store, the tree and the report hold every shard; mapped, that would be 3,000 more.
-    EXPECT_LT(mappingCount(), before + 200);
+    EXPECT_LT(mappingsUnder(root), 50u);
 
     const auto index = shardlake::loadIndex(*store, "v1");
     ASSERT_TRUE(index.index) << index.error;
     EXPECT_EQ(index.index->shards.size(), kShards);
-    EXPECT_LT(mappingCount(), before + 200);
+    EXPECT_LT(mappingsUnder(root), 50u);
 }
 
 // Lowers the process's descriptor limit so that the next open fails (EMFILE) while it lives.
@@ -202,18 +202,25 @@ TEST(ShardlakeScale, AShardThatIsThereButCannotBeOpenedIsAnErrorNotMissing) {
     writeWideRoot(root, 3, false);
     const shardlake::Store store(root);
     const std::string key = "indexes/v1/shards/" + shardName(1);
+    std::exception_ptr error;
     {
         NoFreeDescriptors limit;
         ASSERT_TRUE(limit.ok());
         EXPECT_TRUE(store.exists(key));  // looking needs no descriptor
         try {
             (void)store.source(key);
-            ADD_FAILURE() << "opened without a descriptor";
-        } catch (const SourceError& e) {
-            EXPECT_NE(std::string(e.what()).find(shardName(1)), std::string::npos) << e.what();
+        } catch (const SourceError&) {
+            error = std::current_exception();
         }
         // Not there: still missing, not an error.
         EXPECT_EQ(store.source("indexes/v1/shards/none.sidx"), nullptr);
+    }
+    // Looked at with descriptors again: UBSan's check of a virtual call needs one (a pipe).
+    ASSERT_TRUE(error) << "opened without a descriptor";
+    try {
+        std::rethrow_exception(error);
+    } catch (const SourceError& e) {
+        EXPECT_NE(std::string(e.what()).find(shardName(1)), std::string::npos) << e.what();
     }
     // Nothing was cached from the failure.
     EXPECT_NE(store.source(key), nullptr);
