@@ -164,4 +164,51 @@ std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line) {
     return std::string(text.substr(start, end - start));
 }
 
+namespace {
+
+// JSON text with its whitespace outside strings removed (numbers and strings kept verbatim).
+std::string compactJson(std::span<const std::uint8_t> text) {
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    bool escaped = false;
+    for (const std::uint8_t c : text) {
+        if (inString) {
+            out.push_back(static_cast<char>(c));
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+            }
+        } else if (c == '"') {
+            inString = true;
+            out.push_back('"');
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::string> docsFileAsLine(std::span<const std::uint8_t> text, const std::string& id,
+                                          std::string* error) {
+    const JsonLineFacts facts = analyzeJsonLine(text);
+    if (!facts.valid || !facts.isObject) {
+        if (error != nullptr) {
+            *error = facts.valid ? "not an object" : facts.error;
+        }
+        return std::nullopt;
+    }
+    std::string body = compactJson(text);
+    if (facts.hasId) {
+        return body;
+    }
+    const std::string idField = "\"_id\":" + nlohmann::json(id).dump();
+    return body == "{}" ? "{" + idField + "}" : "{" + idField + "," + body.substr(1);
+}
+
 }  // namespace strata

@@ -34,4 +34,10 @@ std::optional<std::string> provenDocumentId(std::span<const std::uint8_t> text);
 // `"_id":"` up to the next `"`, undecoded; nothing when the pattern is absent.
 std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line);
 
+// A docs/ file's text (whose `_id` is its file name) as the JSONL line of the same document:
+// whitespace outside strings removed, `_id` inserted first unless the text has one. Nothing
+// (and the reason in `error`) when the text is not one JSON object.
+std::optional<std::string> docsFileAsLine(std::span<const std::uint8_t> text, const std::string& id,
+                                          std::string* error = nullptr);
+
 }  // namespace strata

@@ -279,44 +279,14 @@ struct Progress {
 
 // ---- one document's bytes ----
 
-// JSON text with its whitespace outside strings removed (numbers and strings kept verbatim).
-std::string compactJson(std::span<const std::uint8_t> text) {
-    std::string out;
-    out.reserve(text.size());
-    bool inString = false;
-    bool escaped = false;
-    for (const std::uint8_t c : text) {
-        if (inString) {
-            out.push_back(static_cast<char>(c));
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-            } else if (c == '"') {
-                inString = false;
-            }
-        } else if (c == '"') {
-            inString = true;
-            out.push_back('"');
-        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-            out.push_back(static_cast<char>(c));
-        }
-    }
-    return out;
-}
-
-// A docs/ file (no `_id`) as a JSONL line: compacted, `_id` inserted first.
+// A docs/ file (no `_id`) as a JSONL line.
 std::string docsFileToLine(std::span<const std::uint8_t> text, const std::string& id) {
-    const JsonLineFacts facts = analyzeJsonLine(text);
-    if (!facts.valid || !facts.isObject) {
-        throw ZdsWriteError("document " + id + " is not a JSON object: " + facts.error);
+    std::string error;
+    auto line = docsFileAsLine(text, id, &error);
+    if (!line) {
+        throw ZdsWriteError("document " + id + " is not a JSON object: " + error);
     }
-    std::string body = compactJson(text);
-    if (facts.hasId) {
-        return body;
-    }
-    const std::string idField = "\"_id\":" + nlohmann::json(id).dump();
-    return body == "{}" ? "{" + idField + "}" : "{" + idField + "," + body.substr(1);
+    return std::move(*line);
 }
 
 // A JSONL line as a docs/ file: pretty, without `_id` (the file name carries it).

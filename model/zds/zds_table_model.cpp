@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/common/bounds.h"
+#include "formats/zds/zds_json_line.h"
 #include "formats/zds/zds_writer.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
@@ -105,6 +106,13 @@ std::string ZdsRowReader::text(const ZdsRow& row) const {
         return {};
     }
     const ByteView v = collection->documentBytes(static_cast<std::uint64_t>(row.original));
+    if (collection->mode() == ZdsStorageMode::Docs) {
+        // A docs/ file leaves its `_id` to its name: shown, edited and searched with it, as a
+        // JSONL line is (a file that is not a JSON object is shown as it is).
+        if (auto line = docsFileAsLine(v.bytes, id(row))) {
+            return std::move(*line);
+        }
+    }
     return std::string(reinterpret_cast<const char*>(v.data()), v.size());
 }
 

@@ -154,6 +154,7 @@ private slots:
     void saveArchive();
     void searchJobs();
     void documentTextChecks();
+    void docsFilesAreEditedWithTheirId();
 };
 
 void ZdsTableModelTest::listsWhatTheReferenceReads_data() {
@@ -623,6 +624,46 @@ void ZdsTableModelTest::documentTextChecks() {
              std::string(R"({"b":1,"a":[1,2]})"));
     QVERIFY(prettyJson("{\"a\":1}").value().find('\n') != std::string::npos);
     QVERIFY(!compactJson("{").has_value());
+}
+
+// A docs/ file leaves its `_id` to its name. The table shows, checks and edits it with the id,
+// as a JSONL line (it once showed the file alone, which the editor refused: "no _id"); the
+// saved file is again without it.
+void ZdsTableModelTest::docsFilesAreEditedWithTheirId() {
+    STRATA_QSKIP_WITHOUT_CORPUS();
+    QTemporaryDir dir;
+    const fs::path path = copyDataset(dir, "valid/docs_mode");
+    auto o = open(path);
+    QVERIFY(o);
+    ZdsTableModel* m = o->editor->table(0);
+    QCOMPARE(m->collection().mode(), ZdsStorageMode::Docs);
+    QVERIFY(m->documentCount() >= 2);
+    for (int i = 0; i < m->documentCount(); ++i) {
+        const ZdsTextCheck check = checkZdsDocumentText(m->text(i));
+        QVERIFY2(check.ok, check.error.c_str());
+        QCOMPARE(check.id, m->id(i));
+    }
+    const int a = [&] {
+        for (int i = 0; i < m->documentCount(); ++i) {
+            if (m->id(i) == "doc_a") {
+                return i;
+            }
+        }
+        return -1;
+    }();
+    QVERIFY(a >= 0);
+    QCOMPARE(m->text(a), std::string(R"({"_id":"doc_a","text":"A updated"})"));
+    QCOMPARE(setZdsField(o->document->undoStack(), m, {a}, "n", "7"), QString());
+    QCOMPARE(m->text(a), std::string(R"({"_id":"doc_a","text":"A updated","n":7})"));
+    QString error;
+    Job* job = o->editor->startSave(o->runner, QString::fromStdString(path.string()), &error);
+    QVERIFY2(job, qPrintable(error));
+    QVERIFY(waitFor(o->runner, [&] { return !job->isRunning(); }));
+    QCOMPARE(job->state(), Job::State::Finished);
+    const auto saved =
+        nlohmann::json::parse(readFile(path / "collections/default/docs/doc_a.json"));
+    QVERIFY2(saved == nlohmann::json::parse(R"({"text":"A updated","n":7})"), saved.dump().c_str());
+    QVERIFY(validate(path).empty());
 }
 
 QTEST_MAIN(ZdsTableModelTest)
