@@ -1,0 +1,260 @@
+// The desktop application at the sizes its users have: a file-per-document ZDS dataset, an OZDF
+// corpus of many documents and a Shardlake root of many shards, each opened in a main window.
+// Prints, per dataset, the time until the window shows its first view (openPath and the first
+// paint), how many rows that view lists by then, the time until every background job is done,
+// and the longest and median frame while scrolling its biggest list from top to bottom.
+//
+//   export STRATA_GUI_SCALE="docs=1000000 ozdf=100000 shards=10000"
+//   export STRATA_GUI_SCALE_WORK=/var/tmp/strata-gui-scale QT_QPA_PLATFORM=offscreen
+//   build/release/tests/bench/gui/gui_scale_bench
+//
+// Generated datasets stay in the work folder and are reused by later runs. Without
+// STRATA_GUI_SCALE it runs small sizes, as ctest does: a check that every view opens and lists
+// everything, with no timing asserted.
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/gui/document_view.h"
+#include "app/gui/main_window.h"
+#include "formats/shardlake/shardlake_builder.h"
+#include "formats/zds/zds_jobs.h"
+
+namespace fs = std::filesystem;
+using namespace strata;
+using namespace strata::gui;
+
+namespace {
+
+// "docs=1000 ozdf=1000" → {docs: 1000, ozdf: 1000}
+std::map<std::string, long long> sizesFromEnvironment() {
+    std::map<std::string, long long> sizes{{"docs", 2000}, {"ozdf", 2000}, {"shards", 200}};
+    const QString spec = qEnvironmentVariable("STRATA_GUI_SCALE");
+    for (const QString& item : spec.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const auto parts = item.split(QLatin1Char('='));
+        if (parts.size() == 2) {
+            sizes[parts[0].toStdString()] = parts[1].toLongLong();
+        }
+    }
+    return sizes;
+}
+
+void writeText(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// A folder made whole once: `make` fills it, a marker says it finished.
+bool reuse(const fs::path& folder) {
+    if (fs::exists(folder / ".complete")) {
+        return true;
+    }
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    return false;
+}
+
+void markComplete(const fs::path& folder) {
+    writeText(folder / ".complete", "");
+}
+
+fs::path makeDocsDataset(const fs::path& work, long long n) {
+    const fs::path root = work / ("zds-docs-" + std::to_string(n));
+    if (reuse(root)) {
+        return root;
+    }
+    const fs::path docs = root / "collections/main/docs";
+    fs::create_directories(docs);
+    for (long long i = 0; i < n; ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "d%09lld", i);
+        writeText(docs / (std::string(id) + ".json"),
+                  "{\n  \"n\": " + std::to_string(i) + ",\n  \"text\": \"document " +
+                      std::to_string(i) + " lorem ipsum\",\n  \"tags\": [\"a\", \"b\"]\n}");
+    }
+    reindexZds(root);  // meta/order.ids and meta/doc_index.jsonl
+    markComplete(root);
+    return root;
+}
+
+fs::path makeOzdfCorpus(const fs::path& work, long long n) {
+    const fs::path root = work / ("ozdf-" + std::to_string(n));
+    if (reuse(root)) {
+        return root / "corpus";
+    }
+    const fs::path corpus = root / "corpus";
+    fs::create_directories(corpus);
+    for (long long i = 0; i < n; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "doc%07lld.ozdf", i);
+        writeText(corpus / name, "#### TITLE\ndocument " + std::to_string(i) +
+                                     "\n\n#### BODY\nThe body of document " + std::to_string(i) +
+                                     ".\n");
+    }
+    markComplete(root);
+    return corpus;
+}
+
+// As many shards as vectors: k-means seeded with every vector of a sample that is all of them,
+// one round, puts each vector in a shard of its own.
+fs::path makeShardlakeRoot(const fs::path& work, long long n) {
+    const fs::path folder = work / ("shardlake-" + std::to_string(n));
+    if (reuse(folder)) {
+        return folder / "root";
+    }
+    std::string lines;
+    for (long long i = 0; i < n; ++i) {
+        lines += "{\"id\":" + std::to_string(i + 1) + ",\"vector\":[" + std::to_string(i) + "," +
+                 std::to_string(i % 7) + "]}\n";
+    }
+    writeText(folder / "vectors.jsonl", lines);
+    shardlake::IngestRequest ingest;
+    ingest.root = folder / "root";
+    ingest.input = folder / "vectors.jsonl";
+    ingest.datasetVersion = "d1";
+    ingest.timestamp = "2026-01-01T00:00:00Z";
+    if (const auto done = shardlake::ingestVectors(ingest); !done.ok) {
+        qFatal("ingest: %s", done.error.c_str());
+    }
+    shardlake::BuildRequest build;
+    build.root = folder / "root";
+    build.datasetVersion = "d1";
+    build.indexVersion = "i1";
+    build.metric = shardlake::Metric::Euclidean;
+    build.numShards = static_cast<std::uint32_t>(n);
+    build.kmeansIters = 1;
+    build.kmeansSampleSize = static_cast<std::uint32_t>(n);
+    build.timestamp = "2026-01-01T00:00:00Z";
+    if (const auto done = shardlake::buildIndex(build); !done.ok) {
+        qFatal("build: %s", done.error.c_str());
+    }
+    fs::remove(folder / "vectors.jsonl");
+    markComplete(folder);
+    return folder / "root";
+}
+
+// The item view with the most rows among those the document's current centre tab shows, and
+// the structure tree.
+QAbstractItemView* biggestList(DocumentView* view) {
+    QList<QAbstractItemView*> views =
+        view->centreTabs()->currentWidget()->findChildren<QAbstractItemView*>();
+    views << view->treeView();
+    QAbstractItemView* best = nullptr;
+    for (QAbstractItemView* v : views) {
+        if (v->isVisible() && v->model() != nullptr &&
+            (best == nullptr || v->model()->rowCount() > best->model()->rowCount())) {
+            best = v;
+        }
+    }
+    return best;
+}
+
+struct Frames {
+    double longestMs = 0;
+    double medianMs = 0;
+};
+
+// Scrolls from top to bottom in `steps` jumps, each painted before the next: what a user
+// dragging the scroll bar waits for.
+Frames scrollThrough(QAbstractItemView* list, int steps) {
+    QScrollBar* bar = list->verticalScrollBar();
+    std::vector<double> frames;
+    for (int i = 0; i <= steps; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        bar->setValue(static_cast<int>(static_cast<long long>(bar->maximum()) * i / steps));
+        QCoreApplication::processEvents();
+        list->viewport()->repaint();
+        frames.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+    std::sort(frames.begin(), frames.end());
+    return {frames.back(), frames[frames.size() / 2]};
+}
+
+}  // namespace
+
+class GuiScaleBench : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("StrataTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("gui_scale_bench"));
+        QSettings().clear();
+        const QString work = qEnvironmentVariable("STRATA_GUI_SCALE_WORK");
+        work_ = fs::path((work.isEmpty() ? scratch_.path() : work).toStdString());
+        fs::create_directories(work_);
+        sizes_ = sizesFromEnvironment();
+        std::printf(
+            "| dataset | entries | first view (ms) | rows listed then | all jobs done (ms) "
+            "| scroll: longest frame (ms) | median frame (ms) |\n"
+            "|---|---:|---:|---:|---:|---:|---:|\n");
+    }
+
+    void docsModeDataset() {
+        measure("ZDS docs/", makeDocsDataset(work_, sizes_["docs"]), sizes_["docs"]);
+    }
+    void ozdfCorpus() {
+        measure("OZDF corpus", makeOzdfCorpus(work_, sizes_["ozdf"]), sizes_["ozdf"]);
+    }
+    void shardlakeRoot() {
+        measure("Shardlake root", makeShardlakeRoot(work_, sizes_["shards"]), sizes_["shards"]);
+    }
+
+private:
+    void measure(const char* what, const fs::path& path, long long entries) {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1440, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY2(window.openPath(QString::fromStdString(path.string())),
+                 qPrintable(window.lastError()));
+        QCoreApplication::processEvents();
+        (void)window.grab();  // the first paint of the whole window
+        const double firstView = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        DocumentView* view = window.currentView();
+        QVERIFY(view != nullptr);
+        QAbstractItemView* list = biggestList(view);
+        QVERIFY(list != nullptr);
+        const int rowsThen = list->model()->rowCount();
+
+        QVERIFY(window.waitUntilIdle(30 * 60 * 1000));
+        const double allDone = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        list = biggestList(view);
+        QVERIFY(list != nullptr);
+        // Every entry is listed once the jobs are done (the tree lists shards, folders and
+        // files, so at least as many rows as entries where it is the list).
+        QVERIFY2(list->model()->rowCount() >= std::min<long long>(entries, 1),
+                 qPrintable(QString::number(list->model()->rowCount())));
+        const Frames frames = scrollThrough(list, 60);
+        std::printf("| %s | %lld | %.0f | %d | %.0f | %.1f | %.1f |\n", what, entries, firstView,
+                    rowsThen, allDone, frames.longestMs, frames.medianMs);
+        std::fflush(stdout);
+    }
+
+    QTemporaryDir scratch_;
+    fs::path work_;
+    std::map<std::string, long long> sizes_;
+};
+
+QTEST_MAIN(GuiScaleBench)
+#include "gui_scale_bench.moc"
