@@ -182,6 +182,9 @@ const Node* Node::deepestAt(std::uint64_t offset, const ByteSource* source) cons
             return nullptr;
         }
         for (std::uint64_t i = 0, count = childCount(); i < count; ++i) {
+            if (!childMayCover(i, source)) {
+                continue;
+            }
             if (const Node* hit = child(i)->deepestAt(offset, source)) {
                 return hit;
             }

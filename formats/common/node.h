@@ -91,6 +91,12 @@ protected:
     // deepestAt can binary-search. Nodes with many unordered children should override
     // childIndexAt instead.
     virtual bool childrenSortedByOffset() const { return true; }
+    // False when child `index` cannot cover bytes of `source` (a file other than its own):
+    // deepestAt then skips it instead of building it. Nodes without a region of their own
+    // with many lazily built children (a folder of 10,000 files) override it.
+    virtual bool childMayCover(std::uint64_t /*index*/, const ByteSource* /*source*/) const {
+        return true;
+    }
     virtual std::optional<std::uint64_t> childIndexAt(std::uint64_t offset,
                                                       const ByteSource* source) const;
 

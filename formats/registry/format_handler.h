@@ -120,6 +120,9 @@ struct OpenedDocument {
     // it later); null for local paths.
     FileTreePtr tree;
     std::vector<ByteSourcePtr> sources;
+    // A source the format opened after open() (a folder's file its tree reads when first
+    // shown), found by its address; nullptr when unknown. Null when nothing opens later.
+    std::function<ByteSourcePtr(const ByteSource*)> sourceOpenedLater;
     std::unique_ptr<Node> root;
     // Ordered key/value facts shown by `strata-cli info` and the properties panel.
     std::vector<std::pair<std::string, std::string>> facts;

@@ -158,6 +158,15 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
     for (ByteSourcePtr& source : plan.store->sources()) {
         document->sources.push_back(std::move(source));
     }
+    // Shards open as the tree first shows them.
+    document->sourceOpenedLater = [store = plan.store](const ByteSource* wanted) {
+        for (ByteSourcePtr& source : store->sources()) {
+            if (source.get() == wanted) {
+                return source;
+            }
+        }
+        return ByteSourcePtr();
+    };
     addFacts(*document, detection, *plan.root);
     document->root = std::move(plan.root);
     if (plan.target.scope == ValidationScope::Root) {

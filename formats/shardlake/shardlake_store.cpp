@@ -146,6 +146,12 @@ ByteSourcePtr Store::source(std::string_view key) const {
     return it->second;
 }
 
+ByteSourcePtr Store::openedSource(std::string_view key) const {
+    std::lock_guard lock(mutex_);
+    const auto it = cache_.find(key);
+    return it == cache_.end() ? nullptr : it->second;
+}
+
 ByteSourcePtr Store::openFile(const fs::path& path) const {
     if (tree_) {
         try {

@@ -39,6 +39,8 @@ public:
     // descriptors; remotely RemoteError: 403, the server failing): an I/O error, not a missing
     // file. Thread-safe.
     ByteSourcePtr source(std::string_view key) const;
+    // The file of `key` when source(key) has opened it already; nullptr otherwise (never opens).
+    ByteSourcePtr openedSource(std::string_view key) const;
     // Whether source(key) would find the file; throws as source() does.
     bool exists(std::string_view key) const;
     // Opens these keys ahead of use, several at once, when the root is remote (each open is a

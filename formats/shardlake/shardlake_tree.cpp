@@ -257,31 +257,6 @@ std::unique_ptr<Node> makeFileNode(ByteSourcePtr source, std::string label) {
     return node;
 }
 
-// Worker outputs and other files under indexes/<v>/ that are not shards.
-void addExtraFiles(Node& index, const Store& store, const std::string& prefix) {
-    for (const std::string& name : store.files(prefix)) {
-        if (name == "manifest.json" || name == "coarse_quantizer.cq" || name == "pq_codebook.bin") {
-            continue;
-        }
-        const std::string key = prefix + "/" + name;
-        if (ByteSourcePtr source = store.source(key)) {
-            index.appendChild(name.ends_with(".json") ? makeJsonNode(source, "shardlake.json", key)
-                                                      : makeFileNode(source, key));
-        }
-    }
-    const std::string workers = prefix + "/workers";
-    for (const std::string& worker : store.folders(workers)) {
-        for (const std::string& name : store.files(workers + "/" + worker)) {
-            const std::string key = workers + "/" + worker + "/" + name;
-            if (ByteSourcePtr source = store.source(key)) {
-                index.appendChild(name.ends_with(".json")
-                                      ? makeJsonNode(source, "shardlake.json", key)
-                                      : makeFileNode(source, key));
-            }
-        }
-    }
-}
-
 // Children are labelled with their key; inside a folder node, the folder's part is redundant.
 void shortenLabels(Node& node, const std::string& prefix) {
     for (std::uint64_t i = 0; i < node.childCount(); ++i) {
@@ -381,11 +356,103 @@ std::unique_ptr<Node> makeJsonNode(ByteSourcePtr source, std::string kind, std::
     return node;
 }
 
+namespace {
+
+// An index folder's files, each read and parsed when the tree first shows it: a root of 10,000
+// shards opens with its manifest read and its folder listed, not with every shard parsed.
+class IndexNode final : public Node {
+public:
+    enum class Maker { Manifest, Shard, CoarseQuantizer, Codebook, Json, File };
+    struct Entry {
+        std::string key;
+        Maker maker;
+    };
+
+    IndexNode(const Store& store, std::string version, std::vector<Entry> entries)
+        : Node("shardlake.index", version),
+          store_(store),
+          prefix_("indexes/" + version + "/"),
+          entries_(std::move(entries)) {}
+
+protected:
+    bool hasLazyChildren() const override { return !entries_.empty(); }
+    std::uint64_t lazyChildCount() const override { return entries_.size(); }
+    bool childrenSortedByOffset() const override { return false; }
+    // A file's bytes can only lie under the entry that opened it (the store keeps each file
+    // once), so a lookup by offset builds one child, not 10,000.
+    bool childMayCover(std::uint64_t index, const ByteSource* source) const override {
+        return source == nullptr || store_.openedSource(entries_[index].key).get() == source;
+    }
+
+    std::unique_ptr<Node> makeChild(std::uint64_t index) const override {
+        const Entry& entry = entries_[index];
+        std::unique_ptr<Node> node;
+        try {
+            node = build(entry);
+        } catch (const SourceError& e) {
+            // Unreadable (permissions, descriptors, a server failing): shown, never thrown
+            // into the view that asked.
+            node = std::make_unique<Node>("shardlake.missing", entry.key);
+            node->setValue(e.what());
+            node->setStatus(Status::Error);
+        }
+        if (node->label().starts_with(prefix_)) {
+            node->setLabel(node->label().substr(prefix_.size()));
+        }
+        return node;
+    }
+
+private:
+    std::unique_ptr<Node> build(const Entry& entry) const {
+        switch (entry.maker) {
+            case Maker::Manifest:
+                return jsonOrMissing(store_, entry.key, "shardlake.manifest");
+            case Maker::Shard:
+                return sourceOrMissing(store_, entry.key, makeShardNode);
+            case Maker::CoarseQuantizer:
+                return sourceOrMissing(store_, entry.key, makeCoarseQuantizerNode);
+            case Maker::Codebook:
+                return sourceOrMissing(store_, entry.key, makeCodebookNode);
+            case Maker::Json:
+                return jsonOrMissing(store_, entry.key, "shardlake.json");
+            case Maker::File:
+                return sourceOrMissing(store_, entry.key, makeFileNode);
+        }
+        return makeMissing(entry.key);
+    }
+
+    const Store& store_;
+    std::string prefix_;
+    std::vector<Entry> entries_;
+};
+
+// Worker outputs and other files under indexes/<v>/ that are not shards.
+void listExtraFiles(std::vector<IndexNode::Entry>& entries, const Store& store,
+                    const std::string& prefix) {
+    const auto add = [&entries](const std::string& key, const std::string& name) {
+        entries.push_back(
+            {key, name.ends_with(".json") ? IndexNode::Maker::Json : IndexNode::Maker::File});
+    };
+    for (const std::string& name : store.files(prefix)) {
+        if (name != "manifest.json" && name != "coarse_quantizer.cq" && name != "pq_codebook.bin") {
+            add(prefix + "/" + name, name);
+        }
+    }
+    const std::string workers = prefix + "/workers";
+    for (const std::string& worker : store.folders(workers)) {
+        for (const std::string& name : store.files(workers + "/" + worker)) {
+            add(workers + "/" + worker + "/" + name, name);
+        }
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<Node> makeIndexNode(const Store& store, const std::string& version) {
+    using Maker = IndexNode::Maker;
     const std::string prefix = "indexes/" + version;
-    auto node = makeGroup("shardlake.index", version);
     const std::string manifestKey = prefix + "/manifest.json";
-    node->appendChild(jsonOrMissing(store, manifestKey, "shardlake.manifest"));
+    std::vector<IndexNode::Entry> entries{{manifestKey, Maker::Manifest}};
     IndexManifest manifest;
     const JsonDoc doc = loadJson(store.source(manifestKey));
     if (doc.parsed) {
@@ -395,29 +462,29 @@ std::unique_ptr<Node> makeIndexNode(const Store& store, const std::string& versi
     std::set<std::string> shown;
     for (const ShardEntry& shard : manifest.shards) {
         if (!shard.artifactKey.empty() && shown.insert(shard.artifactKey).second) {
-            node->appendChild(sourceOrMissing(store, shard.artifactKey, makeShardNode));
+            entries.push_back({shard.artifactKey, Maker::Shard});
         }
     }
     // Shard files the manifest does not list (or all of them when it cannot be read).
     for (const std::string& name : store.files(prefix + "/shards")) {
         const std::string key = prefix + "/shards/" + name;
         if (name.ends_with(".sidx") && shown.insert(key).second) {
-            node->appendChild(sourceOrMissing(store, key, makeShardNode));
+            entries.push_back({key, Maker::Shard});
         }
     }
     const std::string cqKey = manifest.coarseQuantizerKey.empty() ? prefix + "/coarse_quantizer.cq"
                                                                   : manifest.coarseQuantizerKey;
     if (store.exists(cqKey) || !manifest.coarseQuantizerKey.empty()) {
-        node->appendChild(sourceOrMissing(store, cqKey, makeCoarseQuantizerNode));
+        entries.push_back({cqKey, Maker::CoarseQuantizer});
     }
     const std::string codebookKey = manifest.compression.codebookKey.empty()
                                         ? prefix + "/pq_codebook.bin"
                                         : manifest.compression.codebookKey;
     if (store.exists(codebookKey) || !manifest.compression.codebookKey.empty()) {
-        node->appendChild(sourceOrMissing(store, codebookKey, makeCodebookNode));
+        entries.push_back({codebookKey, Maker::Codebook});
     }
-    addExtraFiles(*node, store, prefix);
-    shortenLabels(*node, prefix);
+    listExtraFiles(entries, store, prefix);
+    auto node = std::make_unique<IndexNode>(store, version, std::move(entries));
     node->setValue(manifest.metric.empty()
                        ? std::string("index")
                        : manifest.metric + ", " + std::to_string(manifest.shards.size()) +

@@ -21,17 +21,8 @@ Document::Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* pare
         opened_ = std::make_shared<strata::OpenedDocument>();
     }
     for (const ByteSourcePtr& source : opened_->sources) {
-        if (!source) {
-            continue;
-        }
-        auto* overlay = new ByteOverlay(source, this);
-        connect(overlay, &ByteOverlay::changed, this,
-                [this, overlay](quint64 offset, quint64 length) {
-                    emit bytesChanged(overlay, offset, length);
-                });
-        files_.append(overlay);
-        if (!overlays_.contains(source.get())) {  // a source listed twice: its first overlay
-            overlays_.insert(source.get(), overlay);
+        if (source) {
+            addOverlay(source);
         }
     }
     connect(undoStack_, &QUndoStack::cleanChanged, this,
@@ -84,8 +75,33 @@ const std::vector<std::pair<std::string, std::string>>& Document::facts() const 
     return opened_->facts;
 }
 
+ByteOverlay* Document::addOverlay(ByteSourcePtr source) {
+    const strata::ByteSource* key = source.get();
+    auto* overlay = new ByteOverlay(std::move(source), this);
+    connect(overlay, &ByteOverlay::changed, this, [this, overlay](quint64 offset, quint64 length) {
+        emit bytesChanged(overlay, offset, length);
+    });
+    files_.append(overlay);
+    if (!overlays_.contains(key)) {  // a source listed twice: its first overlay
+        overlays_.insert(key, overlay);
+    }
+    return overlays_.value(key);
+}
+
 ByteOverlay* Document::overlayFor(const strata::ByteSource* source) const {
-    return overlays_.value(source, nullptr);
+    if (source == nullptr) {
+        return nullptr;
+    }
+    if (ByteOverlay* overlay = overlays_.value(source, nullptr)) {
+        return overlay;
+    }
+    if (opened_->sourceOpenedLater) {
+        if (ByteSourcePtr later = opened_->sourceOpenedLater(source)) {
+            // Documents are never const objects: the const is the caller's view of it.
+            return const_cast<Document*>(this)->addOverlay(std::move(later));
+        }
+    }
+    return nullptr;
 }
 
 const strata::Node* Document::fileNodeFor(const strata::ByteSource* source) const {

@@ -64,9 +64,12 @@ public:
     // Shared so background jobs can keep the sources and nodes alive while they run.
     std::shared_ptr<const strata::OpenedDocument> opened() const { return opened_; }
 
-    // One overlay per byte source, in the order the format listed them; the first is primary.
+    // One overlay per byte source, in the order the format listed them (then those it opened
+    // later, once asked for); the first is primary.
     QList<ByteOverlay*> files() const { return files_; }
     ByteOverlay* primaryFile() const { return files_.isEmpty() ? nullptr : files_.front(); }
+    // The overlay of a source the format opened, at open() or later (a shard the tree parsed
+    // when first shown gets its overlay when first asked for). GUI thread only.
     ByteOverlay* overlayFor(const strata::ByteSource* source) const;
     // The node whose region covers the whole of `source` (where Node::deepestAt starts); the
     // root for single-file documents and whenever no better node is found.
@@ -135,6 +138,7 @@ private:
     friend class TextDraft;
     void addDraft(TextDraft* draft);
     void removeDraft(TextDraft* draft);
+    ByteOverlay* addOverlay(strata::ByteSourcePtr source);
 
     std::shared_ptr<strata::OpenedDocument> opened_;
     std::shared_ptr<strata::RemoteSession> session_;

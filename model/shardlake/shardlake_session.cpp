@@ -209,6 +209,11 @@ strata::Region ShardlakeSession::documentRegion(const strata::Region& region) co
         it != documentSources_.end()) {
         return {it->second, region.offset, region.length};
     }
+    // A file the document's own store opened after open() (a shard the tree had not shown
+    // yet): the session reads through that store, so the source is the document's already.
+    if (opened_->sourceOpenedLater && opened_->sourceOpenedLater(region.source)) {
+        return region;
+    }
     return {};
 }
 

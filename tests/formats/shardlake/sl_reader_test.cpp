@@ -242,12 +242,11 @@ TEST(ShardlakeTree, CorpusRootTree) {
     ASSERT_NE(shard, nullptr);
     EXPECT_EQ(shard->status(), Status::Ok);
     EXPECT_EQ(shard->label(), "shards/shard-0000.sidx");
-    // Every node region lies in the source of its own file, and that source is the document's.
-    bool sourceKnown = false;
-    for (const auto& source : document->sources) {
-        sourceKnown = sourceKnown || source.get() == shard->region().source;
-    }
-    EXPECT_TRUE(sourceKnown);
+    // Every node region lies in the source of its own file, and that source is the document's:
+    // shards open as the tree first shows them, and the document finds them then.
+    ASSERT_TRUE(document->sourceOpenedLater);
+    EXPECT_EQ(document->sourceOpenedLater(shard->region().source).get(), shard->region().source);
+    EXPECT_EQ(document->sourceOpenedLater(nullptr), nullptr);
     const Node* aliases = childOfKind(top, "shardlake.aliases");
     ASSERT_NE(aliases, nullptr);
     EXPECT_EQ(aliases->childCount(), 3u);
