@@ -132,6 +132,8 @@ std::string inputArgument(const std::string& text) {
         return typed.location.text();
     } catch (const std::invalid_argument& e) {
         throw CLI::ValidationError(e.what());
+    } catch (const SourceError& e) {
+        throw CLI::ValidationError(e.what());  // libcurl cannot be loaded (RemoteError)
     }
 }
 
