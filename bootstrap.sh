@@ -16,7 +16,7 @@ PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
     nlohmann-json3-dev libzip-dev liblzma-dev zlib1g-dev libzstd-dev libssl-dev libisal-dev
     libsimdjson-dev libcli11-dev libicu-dev libgtest-dev libbenchmark-dev
-    libcurl4-openssl-dev libpugixml-dev nginx-light python3 openssl
+    libcurl4-openssl-dev libpugixml-dev nginx-light python3 openssl time
     clang libclang-rt-14-dev
     desktop-file-utils appstream shared-mime-info libxml2-utils fonts-dejavu-core
 )

@@ -269,15 +269,11 @@ std::optional<std::vector<float>> vectorOfId(const sl::Store& store, const sl::L
     if (!index.pq) {
         for (const auto& shard : index.shards) {
             const std::uint64_t count = shard.layout.recordsPresent();
+            sl::RecordReader records(*shard.source, shard.layout);  // not a read per record
             for (std::uint64_t i = 0; i < count; ++i) {
-                const std::uint64_t at = shard.layout.recordOffset(i);
-                const ByteView bytes = shard.source->view(at, 8);
-                std::uint64_t recordId = 0;
-                for (int b = 7; b >= 0; --b) {
-                    recordId = (recordId << 8) | bytes.data()[b];
-                }
-                if (recordId == id) {
-                    return sl::readF32s(*shard.source, at + 8, shard.layout.dims);
+                if (records.id(i) == id) {
+                    return sl::readF32s(*shard.source, shard.layout.recordOffset(i) + 8,
+                                        shard.layout.dims);
                 }
             }
         }

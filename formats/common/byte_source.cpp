@@ -131,10 +131,66 @@ std::string describeErrno(const std::filesystem::path& path, const char* what) {
     return path.string() + ": " + what + ": " + std::strerror(errno);
 }
 
+// O_NONBLOCK: a FIFO put where a file was would block the open until a writer came; the
+// callers fstat and refuse anything but a regular file, whose reads the flag does not change.
+constexpr int kOpenFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+
+// Reads [offset, offset + out.size()) of `path` into `out`; how many bytes it got (fewer at the
+// end of the file or when the file cannot be opened any more, or is no longer a regular file).
+std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<std::uint8_t> out) {
+    const int fd = ::open(path.c_str(), kOpenFlags);
+    if (fd < 0) {
+        return 0;
+    }
+    // No fstat: pread of a FIFO or a folder fails (ESPIPE, EISDIR), which reads as no bytes,
+    // and a document folder pays for each system call a million times.
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t got =
+            ::pread(fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    ::close(fd);
+    return done;
+}
+
+class OnDemandFileSource final : public ByteSource {
+public:
+    OnDemandFileSource(std::string name, std::uint64_t size)
+        : name_(std::move(name)), size_(size) {}
+
+    const std::string& name() const override { return name_; }
+    std::uint64_t size() const override { return size_; }
+    ByteView view(std::uint64_t offset, std::uint64_t length) const override {
+        const std::uint64_t n = clippedLength(offset, length, size_);
+        if (n == 0) {
+            return {};
+        }
+        std::shared_ptr<std::uint8_t[]> bytes(new std::uint8_t[static_cast<std::size_t>(n)]);
+        const std::size_t got =
+            preadWhole(name_, offset, {bytes.get(), static_cast<std::size_t>(n)});
+        return {{bytes.get(), got}, std::move(bytes)};
+    }
+    std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out) const override {
+        const auto n = static_cast<std::size_t>(clippedLength(offset, out.size(), size_));
+        return n == 0 ? 0 : preadWhole(name_, offset, out.first(n));
+    }
+
+private:
+    std::string name_;
+    std::uint64_t size_;
+};
+
 }  // namespace
 
 ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
@@ -165,6 +221,41 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
         return std::make_shared<MappedFileSource>(path.string(), data, size, -1);
     }
     return std::make_shared<MappedFileSource>(path.string(), data, size, fd);
+}
+
+ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
+    // Opened, not only stat'ed: a file that cannot be read is refused here, as a mapped one
+    // is, so readers see "cannot be read" rather than empty bytes later.
+    const int fd = ::open(path.c_str(), kOpenFlags);
+    if (fd < 0) {
+        throw SourceError(describeErrno(path, "cannot open"));
+    }
+    struct stat st {};
+    const bool statted = ::fstat(fd, &st) == 0;
+    const std::string message = statted ? std::string() : describeErrno(path, "cannot stat");
+    ::close(fd);
+    if (!statted) {
+        throw SourceError(message);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw SourceError(path.string() + ": not a regular file");
+    }
+    return std::make_shared<OnDemandFileSource>(path.string(),
+                                                static_cast<std::uint64_t>(st.st_size));
+}
+
+ByteSourcePtr mappedForScan(const ByteSource& source) {
+    if (dynamic_cast<const OnDemandFileSource*>(&source) == nullptr) {
+        return nullptr;
+    }
+    ByteSourcePtr mapped = openMappedFile(source.name());
+    if (mapped->size() != source.size()) {
+        // Offsets found in the mapping would not be those of the source's bytes.
+        throw SourceError(source.name() + ": changed while being read (" +
+                          std::to_string(source.size()) + " bytes when opened, " +
+                          std::to_string(mapped->size()) + " now)");
+    }
+    return mapped;
 }
 
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name) {

@@ -69,6 +69,23 @@ public:
 // keep their descriptor open as well, for read().
 ByteSourcePtr openMappedFile(const std::filesystem::path& path);
 
+// A regular file, checked readable now (opened, sized, closed) and read again by each view():
+// it holds no descriptor and no mapping between reads. For the many small files of a folder
+// format (a ZDS collection's docs/ with a million documents): any number of them can be open
+// at once, where mappings run out at the kernel's limit (about 65,000). A file that shrinks
+// or becomes unreadable after the open gives fewer bytes (as a view past the end does):
+// callers that must know compare a whole view's size with size().
+ByteSourcePtr openFileOnDemand(const std::filesystem::path& path);
+
+// For one pass over the whole of `source` (a shard checked, a vectors file parsed): a file read
+// on demand is mapped for the pass, since a view of all of it would copy the file into memory;
+// nullptr for any other source, whose own views serve (a mapping, a buffer, a remote file).
+// Regions built during the pass still name `source`: same bytes, same offsets. The mapping goes
+// with the pointer, so holding none between passes keeps a folder of files within the kernel's
+// limit. Throws SourceError when the file cannot be mapped (gone since it was opened, say) or
+// its size is no longer the one the source was opened with.
+ByteSourcePtr mappedForScan(const ByteSource& source);
+
 // Owns a copy of `bytes` (tests, decoded payloads, small generated content).
 ByteSourcePtr makeBufferSource(std::vector<std::uint8_t> bytes, std::string name = "<buffer>");
 ByteSourcePtr makeBufferSource(std::string_view bytes, std::string name = "<buffer>");

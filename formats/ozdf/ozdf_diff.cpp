@@ -1,6 +1,7 @@
 #include "ozdf_diff.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -75,17 +76,42 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
 }
 
 // An element's bytes without the blank lines after it (which only separate it from the next).
-std::string view(const Region& r) {
-    if (!r.valid()) {
-        return {};
+// A document's file is read whole once for all its elements (up to a size): a file read on
+// demand opens and reads itself for every view, and every element of every document is viewed.
+class ElementBytes {
+public:
+    std::string text(const Region& r) {
+        if (!r.valid()) {
+            return {};
+        }
+        ByteView v;
+        if (r.source->size() <= kWholeUpTo && !r.source->isRemote()) {
+            auto [it, fresh] = whole_.try_emplace(r.source);
+            if (fresh) {
+                it->second = r.source->view(0, r.source->size());
+            }
+            const ByteView& whole = it->second;
+            const std::uint64_t from = std::min<std::uint64_t>(r.offset, whole.size());
+            const std::uint64_t n = std::min<std::uint64_t>(r.length, whole.size() - from);
+            v.bytes =
+                whole.bytes.subspan(static_cast<std::size_t>(from), static_cast<std::size_t>(n));
+        } else {
+            v = r.source->view(r.offset, r.length);
+        }
+        std::string text(reinterpret_cast<const char*>(v.data()), v.size());
+        while (!text.empty() &&
+               (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+            text.pop_back();
+        }
+        return text;
     }
-    const ByteView v = r.source->view(r.offset, r.length);
-    std::string text(reinterpret_cast<const char*>(v.data()), v.size());
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
-        text.pop_back();
-    }
-    return text;
-}
+    // Done with a pair of documents: their files are let go.
+    void clear() { whole_.clear(); }
+
+private:
+    static constexpr std::uint64_t kWholeUpTo = 64U << 20U;
+    std::map<const ByteSource*, ByteView> whole_;
+};
 
 struct DocRef {
     std::string key;
@@ -230,6 +256,10 @@ private:
 
     bool document(const std::string& key, const ozdf::Document& a, const ozdf::Document& b) {
         ++summary_.compared;
+        struct Done {
+            ElementBytes& bytes;
+            ~Done() { bytes.clear(); }
+        } done{bytes_};
         const MatchKeys ka = elementKeys(a.elements), kb = elementKeys(b.elements);
         std::map<std::string, std::size_t> posB;
         for (std::size_t j = 0; j < kb.match.size(); ++j) {
@@ -267,15 +297,52 @@ private:
         return true;
     }
 
-    // Which entries of `order` (B positions of the common elements, in A order) are not on a
-    // longest increasing run: those moved.
+    // Which entries of `order` (the distinct B positions of the common elements, in A order) are
+    // not on a longest increasing run: those moved. O(n log n) at every size (a table of a
+    // longest common subsequence with the sorted order would not fit beyond a few thousand, and
+    // pairing by position instead reported one part moved in a long list as all of them moved).
+    // Of several longest runs, the one that table's walk took: level by level from the longest,
+    // the last entry above the value taken before.
     static std::vector<bool> outOfOrder(const std::vector<std::size_t>& order) {
-        std::vector<std::size_t> sorted(order);
-        std::sort(sorted.begin(), sorted.end());
-        const auto keep = commonSubsequence(order, sorted, std::equal_to<>());
-        std::vector<bool> moved(order.size(), true);
-        for (const auto& [i, j] : keep) {
-            moved[i] = false;
+        const std::size_t n = order.size();
+        // level[i] + 1: the length of the longest increasing run starting at entry i, found from
+        // the right by patience sorting (tails[k]: the largest first value of a run of k + 1,
+        // decreasing in k).
+        std::vector<std::size_t> level(n), tails;
+        for (std::size_t i = n; i-- > 0;) {
+            const auto it =
+                std::lower_bound(tails.begin(), tails.end(), order[i], std::greater<>());
+            level[i] = static_cast<std::size_t>(it - tails.begin());
+            if (it == tails.end()) {
+                tails.push_back(order[i]);
+            } else {
+                *it = order[i];
+            }
+        }
+        // The entries of each level in A order (their values decrease along it).
+        std::vector<std::size_t> start(tails.size() + 1, 0), byLevel(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            ++start[level[i] + 1];
+        }
+        for (std::size_t k = 0; k < tails.size(); ++k) {
+            start[k + 1] += start[k];
+        }
+        std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+        for (std::size_t i = 0; i < n; ++i) {
+            byLevel[fill[level[i]]++] = i;
+        }
+        std::vector<bool> moved(n, true);
+        for (std::size_t k = tails.size(), taken = 0; k-- > 0;) {
+            const auto first = byLevel.begin() + static_cast<std::ptrdiff_t>(start[k]);
+            const auto last = byLevel.begin() + static_cast<std::ptrdiff_t>(start[k + 1]);
+            // Every entry of the top level may start the run; below, those above the value taken.
+            const auto end = k + 1 == tails.size()
+                                 ? last
+                                 : std::partition_point(first, last, [&](std::size_t i) {
+                                       return order[i] > order[taken];
+                                   });
+            taken = *(end - 1);
+            moved[taken] = false;
         }
         return moved;
     }
@@ -456,7 +523,8 @@ private:
         } else if (a.writtenName != b.writtenName) {
             what =
                 "the header is written '" + a.writtenName + "' in A, '" + b.writtenName + "' in B";
-        } else if (a.kind != ElementKind::ExternalList && view(a.region) != view(b.region)) {
+        } else if (a.kind != ElementKind::ExternalList &&
+                   bytes_.text(a.region) != bytes_.text(b.region)) {
             what = "the same text, wrapped or spaced differently";
         }
         if (what.empty()) {
@@ -472,6 +540,7 @@ private:
     }
 
     OzdfDiffSide a_, b_;
+    ElementBytes bytes_;
     DiffSink* sink_ = nullptr;
     const DiffOptions* options_ = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "ozdf_edit.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "ozdf_parser.h"
 #include "ozdf_text.h"
@@ -348,11 +349,20 @@ void setParagraphText(Document& document, const ParagraphOwner& owner, std::size
     std::vector<Paragraph>& paragraphs = paragraphsOf(document, owner);
     requireIndex(index, paragraphs.size(), "paragraph");
     std::vector<std::string> texts = normaliseText(text);
-    paragraphs.erase(paragraphs.begin() + static_cast<std::ptrdiff_t>(index));
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        paragraphs.insert(paragraphs.begin() + static_cast<std::ptrdiff_t>(index + i),
-                          makeParagraph(std::move(texts[i])));
+    const auto at = paragraphs.begin() + static_cast<std::ptrdiff_t>(index);
+    if (texts.empty()) {
+        paragraphs.erase(at);
+        return;
     }
+    // In place: replacing every paragraph of a long block one by one (a replace-all) must not
+    // shift the rest of the block twice each time.
+    *at = makeParagraph(std::move(texts[0]));
+    std::vector<Paragraph> more;
+    for (std::size_t i = 1; i < texts.size(); ++i) {
+        more.push_back(makeParagraph(std::move(texts[i])));
+    }
+    paragraphs.insert(at + 1, std::make_move_iterator(more.begin()),
+                      std::make_move_iterator(more.end()));
 }
 
 void toggleExternalList(Document& document, std::size_t element) {

@@ -55,9 +55,9 @@ std::string partsWithoutMetadataText(std::size_t parts) {
            " (a directory document that lost its metadata file, or whose save was cut short)";
 }
 
-// Files up to this size are read into memory instead of mapped: a folder of a hundred thousand
-// parts must not exhaust the process's memory mappings, and for small files one read() costs
-// less than mapping, faulting the pages in and unmapping (which interrupts every core).
+// Files up to this size are read into memory for their parse instead of mapped: for small files
+// one read() costs less than mapping, faulting the pages in and unmapping (which interrupts
+// every core).
 constexpr std::uint64_t kCopyLimit = 4U << 20U;
 
 // One physical line: [start, end) is its content, `next` where the following line starts;
@@ -93,8 +93,10 @@ public:
           reporter_(reporter),
           externalReader_(std::move(externalReader)) {}
 
-    std::vector<Element> parse() {
-        const ByteView whole = source_.view(0, source_.size());
+    // Reads `bytes`: the source's bytes held for the parse (a file read once, where the source
+    // may read it again for every view), or the source itself. Regions point at the source.
+    std::vector<Element> parse(const ByteSource& bytes) {
+        const ByteView whole = bytes.view(0, bytes.size());
         bytes_ = std::string_view(reinterpret_cast<const char*>(whole.data()), whole.size());
         std::uint64_t at = 0;
         if (bytes_.starts_with("\xEF\xBB\xBF")) {
@@ -462,19 +464,35 @@ struct FdCloser {
     ~FdCloser() { ::close(fd); }
 };
 
-// A file's bytes: read into memory up to kCopyLimit, mapped beyond.
-ByteSourcePtr openFileSource(const fs::path& path) {
+// A document's file: `kept`, the source the document keeps and its regions point at, and
+// `bytes`, the same bytes for the parse to read. Locally `kept` reads the file again for each
+// view (no mapping, no descriptor, no copy: a corpus of a hundred thousand files held them all,
+// and a thousand files of 16 MiB ran out of descriptors) and `bytes` is a copy, or for a large
+// file a mapping, dropped once the file is parsed. Remotely both are the tree's source.
+struct OpenedFile {
+    ByteSourcePtr kept;
+    ByteSourcePtr bytes;
+};
+
+OpenedFile openFileSource(const fs::path& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // never wait on a FIFO
     if (fd < 0) {
         throw SourceError("cannot open " + path.string() + ": " + std::strerror(errno));
     }
     const FdCloser closer{fd};
     struct stat info {};
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
-        static_cast<std::uint64_t>(info.st_size) > kCopyLimit) {
-        return openMappedFile(path);
+    if (::fstat(fd, &info) != 0) {
+        throw SourceError("cannot stat " + path.string() + ": " + std::strerror(errno));
     }
-    // Read straight into the buffer the source keeps; a file that shrinks meanwhile is cut.
+    if (!S_ISREG(info.st_mode)) {
+        throw SourceError(path.string() + ": not a regular file");
+    }
+    OpenedFile out{openFileOnDemand(path), nullptr};
+    if (static_cast<std::uint64_t>(info.st_size) > kCopyLimit) {
+        out.bytes = openMappedFile(path);
+        return out;
+    }
+    // Read at once into a buffer for the parse; a file that shrinks meanwhile is cut.
     const auto size = static_cast<std::size_t>(info.st_size);
     std::unique_ptr<std::uint8_t[]> bytes(new std::uint8_t[size]);  // not zeroed: read fills it
     std::size_t got = 0;
@@ -491,7 +509,8 @@ ByteSourcePtr openFileSource(const fs::path& path) {
         }
         got += static_cast<std::size_t>(n);
     }
-    return makeBufferSource(std::move(bytes), got, path.string());
+    out.bytes = makeBufferSource(std::move(bytes), got, path.string());
+    return out;
 }
 
 // A part file name KEY-<digits>.ozdp: the index, whether it used non-ASCII digits.
@@ -662,11 +681,15 @@ FolderContents contentsOf(const RemoteFolders& remote, const fs::path& folder,
     return out;
 }
 
-// Opens a file of a document: nullptr (the problem reported) when it cannot be. Remotely only a
-// missing file is reported; any other error propagates.
-ByteSourcePtr openOrReport(const RemoteFolders* remote, const fs::path& path, Reporter& reporter) {
+// Opens a file of a document: a null `kept` (the problem reported) when it cannot be. Remotely
+// only a missing file is reported; any other error propagates.
+OpenedFile openOrReport(const RemoteFolders* remote, const fs::path& path, Reporter& reporter) {
     try {
-        return remote != nullptr ? remote->open(path) : openFileSource(path);
+        if (remote != nullptr) {
+            ByteSourcePtr source = remote->open(path);
+            return {source, source};
+        }
+        return openFileSource(path);
     } catch (const RemoteError& error) {
         if (error.kind() != RemoteError::Kind::NotFound) {
             throw;
@@ -678,7 +701,7 @@ ByteSourcePtr openOrReport(const RemoteFolders* remote, const fs::path& path, Re
         }
         reporter.errorInFile(codes::kIo, error.what(), path.string());
     }
-    return nullptr;
+    return {};
 }
 
 class DirectoryReader {
@@ -700,14 +723,14 @@ public:
             reportNoMetadata(metadata);
             return;
         }
-        const ByteSourcePtr source = openOrReport(remote_, metadata, reporter_);
-        if (!source) {
+        const OpenedFile file = openOrReport(remote_, metadata, reporter_);
+        if (!file.kept) {
             return;
         }
-        document_.sources.push_back(source);
-        LineParser parser(*source, Grammar::Document, true, reporter_,
+        document_.sources.push_back(file.kept);
+        LineParser parser(*file.kept, Grammar::Document, true, reporter_,
                           [this](Element& element) { readParts(element); });
-        document_.elements = parser.parse();
+        document_.elements = parser.parse(*file.bytes);
         reportIgnoredParts();
         reportNestedDocuments();
     }
@@ -781,10 +804,28 @@ private:
     void readParts(Element& element) {
         const std::string key = partFileKey(element.writtenName);
         const std::string pattern = key + "-*.ozdp";
+        // The reference globs KEY-*.ozdp. Without glob characters in the key that is the
+        // entries from KEY- on while they start with it (they are sorted), not every entry of a
+        // folder of a hundred thousand parts for each list.
+        // (A NUL ends the pattern fnmatch sees: that too is left to it.)
+        const bool glob = key.find_first_of(std::string_view("*?[\\\0", 5)) != std::string::npos;
+        const std::string prefix = key + "-";
+        auto from = entries_.begin();
+        if (!glob) {
+            from = std::lower_bound(
+                entries_.begin(), entries_.end(), prefix,
+                [](const auto& entry, const std::string& p) { return entry.first < p; });
+        }
         std::vector<Candidate> parts;
-        for (const auto& [name, regular] : entries_) {
-            if (!regular ||
-                fnmatch(pattern.c_str(), name.c_str(), FNM_NOESCAPE | FNM_PERIOD) != 0) {
+        for (auto it = from; it != entries_.end(); ++it) {
+            const auto& [name, regular] = *it;
+            if (!glob && !name.starts_with(prefix)) {
+                break;
+            }
+            const bool matches =
+                glob ? fnmatch(pattern.c_str(), name.c_str(), FNM_NOESCAPE | FNM_PERIOD) == 0
+                     : name.ends_with(".ozdp") && name.size() >= prefix.size() + 5;
+            if (!regular || !matches) {
                 continue;
             }
             claimed_.insert(name);
@@ -850,14 +891,14 @@ private:
         item.partFile = part.name;
         item.partIndex = part.parsed.index;
         const fs::path path = document_.path / part.name;
-        const ByteSourcePtr source = openOrReport(remote_, path, reporter_);
-        if (!source) {
+        const OpenedFile file = openOrReport(remote_, path, reporter_);
+        if (!file.kept) {
             return item;
         }
-        document_.sources.push_back(source);
-        item.partRegion = {source.get(), 0, source->size()};
-        LineParser parser(*source, Grammar::DataPart, false, reporter_, {});
-        std::vector<Element> blocks = parser.parse();
+        document_.sources.push_back(file.kept);
+        item.partRegion = {file.kept.get(), 0, file.kept->size()};
+        LineParser parser(*file.kept, Grammar::DataPart, false, reporter_, {});
+        std::vector<Element> blocks = parser.parse(*file.bytes);
         bool hasData = false;
         for (Element& block : blocks) {
             if (block.kind != ElementKind::Block) {
@@ -1145,15 +1186,23 @@ std::string partFileKey(std::string_view listName) {
     return key;
 }
 
-Document readDocumentSource(ByteSourcePtr source, std::string filename, Grammar grammar) {
+namespace {
+
+Document readOpenedFile(const OpenedFile& file, std::string filename, Grammar grammar) {
     Document document;
     document.filename = std::move(filename);
-    document.path = source->name();
-    document.sources.push_back(source);
+    document.path = file.kept->name();
+    document.sources.push_back(file.kept);
     Reporter reporter(document.diagnostics);
-    LineParser parser(*source, grammar, false, reporter, {});
-    document.elements = parser.parse();
+    LineParser parser(*file.kept, grammar, false, reporter, {});
+    document.elements = parser.parse(*file.bytes);
     return document;
+}
+
+}  // namespace
+
+Document readDocumentSource(ByteSourcePtr source, std::string filename, Grammar grammar) {
+    return readOpenedFile({source, source}, std::move(filename), grammar);
 }
 
 Document readDocument(const fs::path& path) {
@@ -1165,7 +1214,7 @@ Document readDocument(const fs::path& path) {
         throw SourceError(path.string() + ": not a file or folder");
     }
     const Grammar grammar = path.extension() == ".ozdp" ? Grammar::DataPart : Grammar::Document;
-    Document document = readDocumentSource(openFileSource(path), fileNameOf(path), grammar);
+    Document document = readOpenedFile(openFileSource(path), fileNameOf(path), grammar);
     document.path = path;
     return document;
 }

@@ -579,11 +579,15 @@ private:
                    const Listing& listing, std::map<std::string, std::string>& claimed) {
         const std::string listName = name + ": external list [[" + list.name + "]]";
         std::vector<Part> parts;
-        for (const std::string& file : listing.files) {
+        // The files starting KEY- follow each other in the sorted listing: only those are read,
+        // not the whole folder for each list.
+        const std::string prefix = key + "-";
+        for (auto it = std::lower_bound(listing.files.begin(), listing.files.end(), prefix);
+             it != listing.files.end() && it->starts_with(prefix); ++it) {
+            const std::string& file = *it;
             // Two lists with one key ([[A B]] and [[A_B]]) both read its parts, as readers do.
             const auto owner = claimed.find(file);
-            if (!file.starts_with(key + "-") || !file.ends_with(".ozdp") ||
-                (owner != claimed.end() && owner->second != key)) {
+            if (!file.ends_with(".ozdp") || (owner != claimed.end() && owner->second != key)) {
                 continue;
             }
             Part part{file};
@@ -882,7 +886,9 @@ void writeRepaired(InputKind kind, const fs::path& input,
                 throw RepairError("cancelled");
             }
         } else {
-            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept);
+            // The stage is new: its files are synced once, not each part file on its own.
+            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept,
+                               Durability::Deferred);
         }
         throwIfCancelled(options);
         options.reportProgress(0.8, "validating");

@@ -137,10 +137,12 @@ std::vector<fs::path> obsoleteParts(const fs::path& folder, const DocumentPlan& 
         if (kept.count(name) != 0) {
             continue;
         }
-        for (const std::string& key : plan.partKeys) {
-            if (isPartOf(name, key)) {
+        // KEY-<digits>.ozdp has no '-' after KEY's: the key it could be a part of is the name
+        // up to its last '-', looked up instead of trying every list's key on every file.
+        if (const std::size_t dash = name.rfind('-'); dash != std::string::npos) {
+            const std::string key = name.substr(0, dash);
+            if (plan.partKeys.contains(key) && isPartOf(name, key)) {
                 out.push_back(it->path());
-                break;
             }
         }
     }

@@ -14,8 +14,9 @@ namespace {
 
 constexpr std::size_t kWrapWidth = 80;
 
-void writeFileAtomically(const std::filesystem::path& path, std::string_view text) {
-    AtomicFile file(path);
+void writeFileAtomically(const std::filesystem::path& path, std::string_view text,
+                         Durability durability) {
+    AtomicFile file(path, durability);
     file.write(text);
     file.commit();
 }
@@ -295,22 +296,29 @@ std::vector<std::pair<std::string, std::string>> writeParts(const Element& exter
 }
 
 void saveDocument(const Document& document, const std::filesystem::path& folder,
-                  EmptyItemNames emptyNames) {
+                  EmptyItemNames emptyNames, Durability durability) {
+    const auto write = [durability](const std::filesystem::path& path, std::string_view text) {
+        writeFileAtomically(path, text, durability);
+    };
     const std::string text = writeDocumentText(document);
     if (!document.isDirectory) {
-        writeFileAtomically(folder / document.filename, text);
-        return;
+        write(folder / document.filename, text);
+    } else {
+        const std::filesystem::path target = folder / document.filename;
+        std::filesystem::create_directories(target);
+        write(target / "_metadata.ozdf", text);
+        for (const Element& element : document.elements) {
+            if (element.kind != ElementKind::ExternalList) {
+                continue;
+            }
+            for (const auto& [name, contents] : writeParts(element, emptyNames)) {
+                write(target / name, contents);
+            }
+        }
     }
-    const std::filesystem::path target = folder / document.filename;
-    std::filesystem::create_directories(target);
-    writeFileAtomically(target / "_metadata.ozdf", text);
-    for (const Element& element : document.elements) {
-        if (element.kind != ElementKind::ExternalList) {
-            continue;
-        }
-        for (const auto& [name, contents] : writeParts(element, emptyNames)) {
-            writeFileAtomically(target / name, contents);
-        }
+    if (durability == Durability::Deferred) {
+        // One sync for all the files, not one per part file.
+        syncFileSystemOf(document.isDirectory ? folder / document.filename : folder);
     }
 }
 

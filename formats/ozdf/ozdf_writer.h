@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/common/atomic_file.h"
 #include "ozdf_document.h"
 
 namespace strata::ozdf {
@@ -41,7 +42,10 @@ std::vector<std::pair<std::string, std::string>> writeParts(
 
 // Writes `document` into `folder`: a `<filename>` file, or a `<filename>/` folder with
 // `_metadata.ozdf` and the parts. Each file is written to a temporary name and renamed.
+// Durability::Deferred, only where every file is new (a repair's stage): none is synced on its
+// own, all of them at once at the end.
 void saveDocument(const Document& document, const std::filesystem::path& folder,
-                  EmptyItemNames emptyNames = EmptyItemNames::AsTheReference);
+                  EmptyItemNames emptyNames = EmptyItemNames::AsTheReference,
+                  Durability durability = Durability::Immediate);
 
 }  // namespace strata::ozdf

@@ -11,6 +11,10 @@
 
 namespace strata {
 
+// Stops reading at `limit` entries, so a probe costs the same for a folder of a million files:
+// the entries kept are then the first the file system returned, not the first by name, and
+// `truncated` says so. Not for a format reading its own folder, which needs every entry (the
+// Shardlake store lists its folders whole).
 DirectoryListing listDirectory(const std::filesystem::path& folder, std::size_t limit);
 
 // Up to `limit` bytes from the start of a regular file as text; empty when it cannot be read.

@@ -16,27 +16,31 @@ namespace {
 constexpr std::uint64_t kMagicSize = 8;
 constexpr std::uint32_t kMaxPqK = 256;
 
-bool hasMagic(const ByteSource& source, std::string_view magic) {
-    std::array<std::uint8_t, kMagicSize> head{};
-    if (source.read(0, head) != kMagicSize) {
-        return false;
-    }
-    return std::memcmp(head.data(), magic.data(), kMagicSize) == 0;
+bool hasMagic(std::span<const std::uint8_t> head, std::string_view magic) {
+    return head.size() >= kMagicSize && std::memcmp(head.data(), magic.data(), kMagicSize) == 0;
 }
 
 Region whole(const ByteSource& source) {
     return {&source, 0, source.size()};
 }
 
-// Reads consecutive little-endian header fields, remembering each one's region.
+// Reads consecutive little-endian header fields, remembering each one's region. The header is
+// read once: a read per field would be a system call each for a file read on demand.
 class HeaderReader {
 public:
     HeaderReader(const ByteSource& source, std::vector<HeaderField>& fields)
-        : source_(source), fields_(fields) {}
+        : source_(source), fields_(fields), headSize_(source.read(0, head_)) {}
 
+    // The first bytes of the file (fewer when it is shorter).
+    std::span<const std::uint8_t> head() const { return {head_.data(), headSize_}; }
+    // The magic, as the first field.
+    void addMagic() {
+        fields_.push_back(
+            {"magic", decode<std::uint64_t>(0).value_or(0), {&source_, 0, kMagicSize}});
+    }
     template <typename T>
     T take(const char* name) {
-        const T value = readLe<T>(source_, offset_).value_or(T{});
+        const T value = decode<T>(offset_).value_or(T{});
         fields_.push_back({name, value, {&source_, offset_, sizeof(T)}});
         offset_ += sizeof(T);
         return value;
@@ -51,19 +55,22 @@ public:
     }
 
 private:
+    template <typename T>
+    std::optional<T> decode(std::uint64_t offset) const {
+        return readLe<T>(std::span<const std::uint8_t>(head_.data(), headSize_), offset);
+    }
+
     const ByteSource& source_;
     std::vector<HeaderField>& fields_;
+    std::array<std::uint8_t, 64> head_{};  // every header is shorter
+    std::size_t headSize_;
     std::uint64_t offset_ = kMagicSize;
 };
 
-void addMagicField(const ByteSource& source, std::vector<HeaderField>& fields) {
-    fields.push_back(
-        {"magic", readLe<std::uint64_t>(source, 0).value_or(0), {&source, 0, kMagicSize}});
-}
-
 // Checks the magic and that the fixed header fits; false when nothing more can be read.
-bool checkStart(const ByteSource& source, std::string_view magic, std::uint64_t headerSize,
-                const char* what, std::vector<BinaryProblem>& problems) {
+bool checkStart(const ByteSource& source, std::span<const std::uint8_t> head,
+                std::string_view magic, std::uint64_t headerSize, const char* what,
+                std::vector<BinaryProblem>& problems) {
     if (source.size() < kMagicSize) {
         problems.push_back({"SL-TRUNCATED",
                             std::string(what) + " is " + std::to_string(source.size()) +
@@ -71,7 +78,7 @@ bool checkStart(const ByteSource& source, std::string_view magic, std::uint64_t 
                             {whole(source)}});
         return false;
     }
-    if (!hasMagic(source, magic)) {
+    if (!hasMagic(head, magic)) {
         problems.push_back({"SL-MAGIC",
                             std::string(what) + " does not start with its magic",
                             {{&source, 0, kMagicSize}}});
@@ -184,13 +191,43 @@ std::uint64_t CodebookLayout::codewordsPresent() const {
                        : 0;
 }
 
+RecordReader::RecordReader(const ByteSource& source, std::uint64_t recordsOffset,
+                           std::uint64_t recordSize, std::uint64_t count, std::size_t bufferBytes)
+    : source_(&source),
+      recordsOffset_(recordsOffset),
+      recordSize_(std::max<std::uint64_t>(recordSize, 1)),
+      count_(count),
+      perBuffer_(std::max<std::uint64_t>(1, bufferBytes / recordSize_)) {}
+
+const std::uint8_t* RecordReader::record(std::uint64_t i) {
+    if (i >= count_) {
+        return nullptr;
+    }
+    if (i >= first_ && i - first_ < held_) {
+        return buffer_.data() + (i - first_) * recordSize_;
+    }
+    // A full buffer when reading on from where the last one ended (or first), else one record.
+    const bool inOrder = held_ == 0 || i == first_ + held_;
+    const std::uint64_t n = std::min(inOrder ? perBuffer_ : 1, count_ - i);
+    buffer_.resize(static_cast<std::size_t>(n * recordSize_));
+    first_ = i;
+    held_ = source_->read(recordsOffset_ + i * recordSize_, buffer_) / recordSize_;
+    return held_ > 0 ? buffer_.data() : nullptr;
+}
+
+std::uint64_t RecordReader::id(std::uint64_t i) {
+    const std::uint8_t* r = recordSize_ >= 8 ? record(i) : nullptr;
+    return r != nullptr ? decodeLe<std::uint64_t>(r) : 0;
+}
+
 ShardParse parseShard(const ByteSource& source) {
     ShardParse out;
-    if (!checkStart(source, kShardMagic, kShardHeaderV1Size, "shard", out.problems)) {
+    HeaderReader reader(source, out.fields);
+    if (!checkStart(source, reader.head(), kShardMagic, kShardHeaderV1Size, "shard",
+                    out.problems)) {
         return out;
     }
-    addMagicField(source, out.fields);
-    HeaderReader reader(source, out.fields);
+    reader.addMagic();
     ShardLayout layout;
     layout.fileSize = source.size();
     layout.version = reader.take<std::uint32_t>("format_version");
@@ -233,12 +270,12 @@ ShardParse parseShard(const ByteSource& source) {
 
 CoarseParse parseCoarseQuantizer(const ByteSource& source) {
     CoarseParse out;
-    if (!checkStart(source, kCoarseQuantizerMagic, kCoarseHeaderSize, "coarse quantizer",
-                    out.problems)) {
+    HeaderReader reader(source, out.fields);
+    if (!checkStart(source, reader.head(), kCoarseQuantizerMagic, kCoarseHeaderSize,
+                    "coarse quantizer", out.problems)) {
         return out;
     }
-    addMagicField(source, out.fields);
-    HeaderReader reader(source, out.fields);
+    reader.addMagic();
     CoarseLayout layout;
     layout.fileSize = source.size();
     layout.version = reader.take<std::uint32_t>("version");
@@ -272,11 +309,12 @@ CoarseParse parseCoarseQuantizer(const ByteSource& source) {
 
 CodebookParse parseCodebook(const ByteSource& source) {
     CodebookParse out;
-    if (!checkStart(source, kPqCodebookMagic, kCodebookHeaderSize, "PQ codebook", out.problems)) {
+    HeaderReader reader(source, out.fields);
+    if (!checkStart(source, reader.head(), kPqCodebookMagic, kCodebookHeaderSize, "PQ codebook",
+                    out.problems)) {
         return out;
     }
-    addMagicField(source, out.fields);
-    HeaderReader reader(source, out.fields);
+    reader.addMagic();
     CodebookLayout layout;
     layout.fileSize = source.size();
     layout.version = reader.take<std::uint32_t>("version");

@@ -66,6 +66,33 @@ struct ShardLayout {
     }
 };
 
+// The records of a shard read in order through a buffer: one read() per piece instead of a view
+// per record, which for a file the store reads on demand is an open, a read and a close each.
+// Out of order, a record is read on its own.
+class RecordReader {
+public:
+    // `count` records of recordSize bytes from recordsOffset; the buffer holds up to
+    // bufferBytes of them (one at least).
+    RecordReader(const ByteSource& source, std::uint64_t recordsOffset, std::uint64_t recordSize,
+                 std::uint64_t count, std::size_t bufferBytes = 256u << 10);
+    RecordReader(const ByteSource& source, const ShardLayout& layout,
+                 std::size_t bufferBytes = 256u << 10)
+        : RecordReader(source, layout.recordsOffset, layout.recordSize, layout.recordsPresent(),
+                       bufferBytes) {}
+
+    // Record i's recordSize bytes, valid until the next call; nullptr past `count` or the end
+    // of the file.
+    const std::uint8_t* record(std::uint64_t i);
+    // Its id (the first 8 bytes, little-endian); 0 when it cannot be read.
+    std::uint64_t id(std::uint64_t i);
+
+private:
+    const ByteSource* source_;
+    std::uint64_t recordsOffset_, recordSize_, count_, perBuffer_;
+    std::vector<std::uint8_t> buffer_;
+    std::uint64_t first_ = 0, held_ = 0;  // records first_.. first_ + held_ are in buffer_
+};
+
 struct ShardParse {
     // Present once the magic matched and the 32-byte header was readable.
     std::optional<ShardLayout> layout;

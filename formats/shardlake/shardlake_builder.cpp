@@ -198,6 +198,7 @@ ByteSourcePtr mapFile(const fs::path& path, std::string& error) {
     }
 }
 
+// The text of a mapped file (openMappedFile): its views borrow the mapping, which outlives them.
 std::string_view textOf(const ByteSource& source) {
     const ByteView view = source.view(0, source.size());
     return {reinterpret_cast<const char*>(view.data()), static_cast<std::size_t>(view.size())};
@@ -283,9 +284,11 @@ std::string loadRecords(const Store& store, const DatasetInfo& info, std::size_t
     if (!source) {
         return "key not found: " + info.vectorsKey;
     }
+    // The store reads its files on demand: mapped for the parse (see mappedForScan).
+    const ByteSourcePtr mapped = mappedForScan(*source);
     std::vector<Chunk> chunks;
-    if (std::string error =
-            parseRecords(textOf(*source), "data", false, r.threads, r.cancel, chunks);
+    if (std::string error = parseRecords(textOf(mapped ? *mapped : *source), "data", false,
+                                         r.threads, r.cancel, chunks);
         !error.empty()) {
         return info.vectorsKey + ": " + error;
     }
@@ -773,10 +776,7 @@ BuildOutcome ingestVectors(const IngestRequest& r) {
     }
     report(r.progress, 0.95, "writing dataset " + r.datasetVersion);
     try {
-        ojson metaDoc = ojson::object();
-        for (auto& [id, value] : state.metadata) {
-            metaDoc[id] = std::move(value);
-        }
+        const ojson metaDoc = objectOfUniqueKeys(std::move(state.metadata));
         const std::string embedding =
             r.embeddingVersion.empty() ? r.datasetVersion : r.embeddingVersion;
         vectors->commit();

@@ -2,6 +2,8 @@
 // one index, one dataset, one alias and the single binary artifacts.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,6 +52,9 @@ public:
     explicit DeferredSink(std::size_t maxPerCode) : maxPerCode_(maxPerCode) {}
     void replayInto(Reporter& reporter);
     void replayInto(DeferredSink& other);
+    // Regions in `from` (a file mapped for one scan) moved to `to`, the store's source of the
+    // same file, which outlives the mapping: same bytes, same offsets.
+    void rebase(const ByteSource* from, const ByteSource* to);
 
 protected:
     void accept(Diagnostic diagnostic) override;
@@ -76,6 +81,8 @@ public:
     void append(IdCollector&& other);
     // Reports SL-DUPLICATE-ID for every id seen more than once.
     void reportDuplicates(Reporter& reporter, const char* scope);
+    // As DeferredSink::rebase.
+    void rebase(const ByteSource* from, const ByteSource* to);
 
 private:
     struct Seen {
@@ -100,6 +107,22 @@ void checkCoarseContent(const ByteSource& source, const CoarseLayout& layout, Re
 void checkCodebookContent(const ByteSource& source, const CodebookLayout& layout,
                           Reporter& reporter);
 
+// One raw record as the matcher keeps it: its id and a CRC-64 of its vector's bytes, so no
+// pointer into the shard's file outlives the pass that read it (files are not kept mapped) and
+// memory stays 16 bytes a record whatever the dims. A CRC-64 tells apart any two vectors that
+// differ within 8 consecutive bytes (a value or two changed) always, others but for a 2^-64
+// chance.
+struct RecordDigest {
+    std::uint64_t id = 0;
+    std::uint64_t vector = 0;
+};
+
+// The digests of `count` records of recordSize bytes (an 8-byte id, then the f32 values) from
+// `offset` on, read a few MiB at a time; fewer when the source ends early or `cancel` fires.
+std::vector<RecordDigest> digestRecords(const ByteSource& source, std::uint64_t offset,
+                                        std::uint64_t count, std::uint64_t recordSize,
+                                        const CancelToken* cancel);
+
 // The raw records of one index, compared with its dataset's vectors while the dataset is
 // scanned (the dataset is not kept in memory): each record is found equal, found different, or
 // not found. The comparison only counts when the dataset is usable: every line parsed, ids
@@ -110,10 +133,12 @@ public:
     enum class Verdict : std::uint8_t { Missing, Equal, Differs };
 
     explicit RecordMatcher(std::size_t dims) : dims_(dims) {}
-    // The records of shard `shard` (records of recordSize bytes from `records`, an id and
-    // dims f32 each), which must stay mapped until the matcher is done.
-    void addShard(std::size_t shard, const std::uint8_t* records, std::uint64_t count,
-                  std::uint64_t recordSize);
+    // How many records fit in the comparison (kMaxValues values of these dims).
+    std::uint64_t recordLimit() const { return kMaxValues / std::max<std::size_t>(dims_, 1); }
+    // The records of shard `shard` (see digestRecords), record i at records[i].
+    void addShard(std::size_t shard, std::span<const RecordDigest> records);
+    // A shard whose records could not be read for the comparison: nothing is compared.
+    void giveUp();
     // Before the first line.
     void seal();
     // Each line of the dataset, in file order.
@@ -136,11 +161,9 @@ private:
         std::uint32_t record;
     };
     struct Shard {
-        const std::uint8_t* records = nullptr;
-        std::uint64_t recordSize = 0;
+        std::vector<std::uint64_t> vectors;  // the records' digests
         std::vector<Verdict> verdicts;
     };
-    bool matches(const Ref& ref, std::span<const float> values) const;
 
     std::size_t dims_;
     std::vector<Ref> refs_;  // sorted by id after seal()
@@ -160,7 +183,10 @@ struct ShardScan {
     IdCollector ids;
     // Raw records whose header and length agree: compared with the dataset.
     std::optional<ShardLayout> comparable;
-    ByteView records;  // their bytes, kept mapped for the comparison
+    // Their digests, read while the file was mapped for the scan; none when the index has more
+    // records than a comparison takes (see PreparedIndex::digestBudget).
+    std::vector<RecordDigest> records;
+    bool digested = false;
 };
 
 // An index whose shards were scanned (in parallel, one pass per shard file) before the
@@ -173,6 +199,9 @@ struct PreparedIndex {
     std::vector<Diagnostic> manifestFindings;
     std::vector<ShardScan> shards;           // manifest order, each artifact key once
     std::shared_ptr<RecordMatcher> matcher;  // when the records are compared with a dataset
+    // Records the shard scans may still digest: past RecordMatcher's limit the comparison is
+    // off, and digests of a billion records would only fill memory.
+    std::atomic<std::int64_t> digestBudget{0};
 };
 
 // Scans the shards of indexes/<version>; nothing is reported yet.

@@ -105,6 +105,24 @@ void DeferredSink::replayInto(DeferredSink& other) {
     dropped_.clear();
 }
 
+void DeferredSink::rebase(const ByteSource* from, const ByteSource* to) {
+    for (Diagnostic& d : kept_) {
+        for (Region& region : d.regions) {
+            if (region.source == from) {
+                region.source = to;
+            }
+        }
+    }
+}
+
+void IdCollector::rebase(const ByteSource* from, const ByteSource* to) {
+    for (Seen& seen : seen_) {
+        if (seen.source == from) {
+            seen.source = to;
+        }
+    }
+}
+
 void IdCollector::append(IdCollector&& other) {
     for (const Seen& seen : other.seen_) {
         add(seen.id, {seen.source, seen.offset, 8});
@@ -146,12 +164,14 @@ void IdCollector::reportDuplicates(Reporter& reporter, const char* scope) {
 }
 
 std::uint64_t fingerprintOf(const ByteSource& source, const CancelToken* cancel) {
+    const ByteSourcePtr mapped = mappedForScan(source);
+    const ByteSource& bytes = mapped ? *mapped : source;
     Fnv1a64 hash;
-    for (std::uint64_t offset = 0; offset < source.size(); offset += kChunkBytes) {
+    for (std::uint64_t offset = 0; offset < bytes.size(); offset += kChunkBytes) {
         if (cancel != nullptr && cancel->cancelled()) {
             break;
         }
-        hash.update(source.view(offset, kChunkBytes).bytes);
+        hash.update(bytes.view(offset, kChunkBytes).bytes);
     }
     return hash.value();
 }
@@ -221,37 +241,67 @@ void checkShardContent(const ByteSource& source, const ShardLayout& layout, Repo
     hashUpTo(source.size());
 }
 
-void RecordMatcher::addShard(std::size_t shard, const std::uint8_t* records, std::uint64_t count,
-                             std::uint64_t recordSize) {
-    if (!usable_ || refs_.size() + count > kMaxValues / std::max<std::size_t>(dims_, 1)) {
-        usable_ = false;  // more records than the largest dataset that is compared
-        refs_ = {};
+namespace {
+
+std::uint64_t vectorDigest(std::span<const std::uint8_t> littleEndianF32s) {
+    return crc64xz(littleEndianF32s);
+}
+
+}  // namespace
+
+std::vector<RecordDigest> digestRecords(const ByteSource& source, std::uint64_t offset,
+                                        std::uint64_t count, std::uint64_t recordSize,
+                                        const CancelToken* cancel) {
+    std::vector<RecordDigest> out;
+    if (recordSize < 8) {
+        return out;
+    }
+    out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(count, 1u << 20)));
+    const std::uint64_t perPiece = std::max<std::uint64_t>(1, (4u << 20) / recordSize);
+    std::vector<std::uint8_t> buffer;
+    for (std::uint64_t first = 0; first < count; first += perPiece) {
+        if (cancel != nullptr && cancel->cancelled()) {
+            break;
+        }
+        const std::uint64_t n = std::min(perPiece, count - first);
+        buffer.resize(static_cast<std::size_t>(n * recordSize));
+        const std::size_t got = source.read(offset + first * recordSize, buffer);
+        const std::uint64_t whole = got / recordSize;
+        for (std::uint64_t i = 0; i < whole; ++i) {
+            const std::uint8_t* record = buffer.data() + i * recordSize;
+            out.push_back({decodeLe<std::uint64_t>(record),
+                           vectorDigest({record + 8, static_cast<std::size_t>(recordSize - 8)})});
+        }
+        if (whole < n) {
+            break;
+        }
+    }
+    return out;
+}
+
+void RecordMatcher::addShard(std::size_t shard, std::span<const RecordDigest> records) {
+    if (!usable_ || refs_.size() + records.size() > recordLimit()) {
+        giveUp();  // more records than the largest dataset that is compared
         return;
     }
     Shard& s = shards_[shard];
-    s.records = records;
-    s.recordSize = recordSize;
-    s.verdicts.assign(static_cast<std::size_t>(count), Verdict::Missing);
-    for (std::uint64_t i = 0; i < count; ++i) {
-        refs_.push_back({decodeLe<std::uint64_t>(records + i * recordSize),
-                         static_cast<std::uint32_t>(shard), static_cast<std::uint32_t>(i)});
+    s.vectors.reserve(records.size());
+    s.verdicts.assign(records.size(), Verdict::Missing);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        refs_.push_back(
+            {records[i].id, static_cast<std::uint32_t>(shard), static_cast<std::uint32_t>(i)});
+        s.vectors.push_back(records[i].vector);
     }
+}
+
+void RecordMatcher::giveUp() {
+    usable_ = false;
+    refs_ = {};
+    shards_.clear();
 }
 
 void RecordMatcher::seal() {
     std::sort(refs_.begin(), refs_.end(), [](const Ref& a, const Ref& b) { return a.id < b.id; });
-}
-
-bool RecordMatcher::matches(const Ref& ref, std::span<const float> values) const {
-    const Shard& s = shards_.at(ref.shard);
-    const std::uint8_t* vector = s.records + std::uint64_t{ref.record} * s.recordSize + 8;
-    if constexpr (std::endian::native == std::endian::little) {
-        return std::memcmp(vector, values.data(), values.size() * sizeof(float)) == 0;
-    } else {
-        std::vector<float> decoded(values.size());
-        decodeF32s({vector, values.size() * sizeof(float)}, decoded);
-        return std::memcmp(decoded.data(), values.data(), values.size() * sizeof(float)) == 0;
-    }
 }
 
 void RecordMatcher::feed(const DatasetLine& line) {
@@ -262,16 +312,35 @@ void RecordMatcher::feed(const DatasetLine& line) {
     usable_ = line.error.empty() && line.id && line.values.size() == dims_ && dims_ != 0 &&
               lines_ * dims_ <= kMaxValues;
     if (!usable_) {
-        refs_ = {};
+        giveUp();
         datasetIds_ = {};
         return;
     }
     datasetIds_.push_back(*line.id);
     const auto range = std::equal_range(refs_.begin(), refs_.end(), Ref{*line.id, 0, 0},
                                         [](const Ref& a, const Ref& b) { return a.id < b.id; });
+    if (range.first == range.second) {
+        return;
+    }
+    // The values as a shard stores them: little-endian f32.
+    std::uint64_t digest = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        digest = vectorDigest({reinterpret_cast<const std::uint8_t*>(line.values.data()),
+                               line.values.size() * sizeof(float)});
+    } else {
+        std::vector<std::uint8_t> bytes(line.values.size() * sizeof(float));
+        for (std::size_t i = 0; i < line.values.size(); ++i) {
+            const auto bits = std::bit_cast<std::uint32_t>(line.values[i]);
+            for (std::size_t b = 0; b < 4; ++b) {
+                bytes[4 * i + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+            }
+        }
+        digest = vectorDigest(bytes);
+    }
     for (auto it = range.first; it != range.second; ++it) {
-        shards_.at(it->shard).verdicts[it->record] =
-            matches(*it, line.values) ? Verdict::Equal : Verdict::Differs;
+        Shard& s = shards_.at(it->shard);
+        s.verdicts[it->record] =
+            s.vectors[it->record] == digest ? Verdict::Equal : Verdict::Differs;
     }
 }
 

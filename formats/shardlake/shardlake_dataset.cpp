@@ -198,7 +198,10 @@ void prefault(std::string_view text) {
 
 void forEachDatasetLine(const ByteSource& source,
                         const std::function<bool(const DatasetLine&)>& visit, unsigned threads) {
-    const ByteView view = source.view(0, source.size());
+    // A file the store reads on demand is mapped for the scan (its lines' regions still name
+    // `source`): a view of all of it would copy a file of many GB into memory.
+    const ByteSourcePtr mapped = mappedForScan(source);
+    const ByteView view = (mapped ? *mapped : source).view(0, source.size());
     const char* text = reinterpret_cast<const char*>(view.data());
     const std::uint64_t size = view.size();
     SpareBlocks spares;

@@ -27,7 +27,8 @@ struct DatasetLine {
 };
 
 // Calls `visit` for every non-blank line until it returns false. `threads` parse ahead of the
-// visitor (0: one per core).
+// visitor (0: one per core). A file read on demand is mapped for the call (mappedForScan);
+// throws SourceError when it cannot be.
 void forEachDatasetLine(const ByteSource& source,
                         const std::function<bool(const DatasetLine&)>& visit, unsigned threads = 0);
 

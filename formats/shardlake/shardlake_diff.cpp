@@ -59,7 +59,10 @@ std::string textOf(const ByteView& v) {
 
 // A JSON document with its numbers as written (json_diff.h).
 std::optional<nlohmann::json> parseWhole(const ByteSource& source) {
-    return parseJsonExact(textOf(source.view(0, source.size())));
+    // Read straight into the text: a view of a file read on demand would be a second copy.
+    std::string text(static_cast<std::size_t>(source.size()), '\0');
+    text.resize(source.read(0, {reinterpret_cast<std::uint8_t*>(text.data()), text.size()}));
+    return parseJsonExact(text);
 }
 
 std::string formatDistance(double d) {

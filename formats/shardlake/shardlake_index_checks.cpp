@@ -36,13 +36,14 @@ void reportComparison(Reporter& reporter, const RecordMatcher& matcher, std::siz
     const ShardLayout& layout = *scan.comparable;
     const ByteSource& source = *scan.source;
     const std::string& key = scan.entry->artifactKey;
+    RecordReader records(source, layout);
     for (std::uint64_t i = 0; i < layout.recordsPresent() && !reporter.cancelled(); ++i) {
         const RecordMatcher::Verdict verdict = matcher.verdict(shard, i);
         if (verdict == RecordMatcher::Verdict::Equal) {
             continue;
         }
         const std::uint64_t offset = layout.recordOffset(i);
-        const std::uint64_t id = decodeLe<std::uint64_t>(source.view(offset, 8).data());
+        const std::uint64_t id = records.id(i);
         if (verdict == RecordMatcher::Verdict::Missing) {
             reporter.report(warningAt("SL-VECTOR-MISMATCH",
                                       key + ": record " + std::to_string(i) + " has id " +
@@ -204,15 +205,15 @@ void checkShardCentroid(IndexContext& ctx, const ShardEntry& entry, const ShardP
     }
 }
 
-// Everything about one shard but the comparison with the dataset, in one pass over the file:
-// its fingerprint is computed while its records are checked. Fills `scan`.
-void checkShard(IndexContext& ctx, const ShardEntry& entry, ShardScan& scan) {
-    const std::string pointer = pointerOf("/shards", entry.position, "artifact_key");
-    scan.source = requireFile(ctx, entry.artifactKey, pointer, "shard artifact");
-    if (!scan.source) {
-        return;
-    }
-    const ByteSource& source = *scan.source;
+bool comparesWithDataset(const IndexManifest& m) {
+    return m.dims && *m.dims != 0 && !m.compression.pqShards() && !m.vectorsKey.empty();
+}
+
+// Everything about one shard but the comparison with the dataset, in one pass over `source`
+// (the shard's bytes): its fingerprint is computed while its records are checked, and the
+// digests of raw records the dataset is compared with are taken, within `digestBudget`.
+void checkShardBytes(IndexContext& ctx, const ShardEntry& entry, ShardScan& scan,
+                     const ByteSource& source, std::atomic<std::int64_t>& digestBudget) {
     const ByteView whole = source.view(0, source.size());
     prefault(std::string_view(reinterpret_cast<const char*>(whole.data()), whole.size()));
     const ShardParse parse = parseShard(source);
@@ -251,7 +252,32 @@ void checkShard(IndexContext& ctx, const ShardEntry& entry, ShardScan& scan) {
         if (!parse.layout->isPq() && parse.layout->layoutKnown && ctx.manifest.dims &&
             parse.layout->dims == *ctx.manifest.dims) {
             scan.comparable = parse.layout;
+            const ShardLayout& layout = *parse.layout;
+            const auto n = static_cast<std::int64_t>(layout.recordsPresent());
+            if (comparesWithDataset(ctx.manifest) && digestBudget.fetch_sub(n) >= n) {
+                scan.records = digestRecords(source, layout.recordsOffset, layout.recordsPresent(),
+                                             layout.recordSize, ctx.reporter.options().cancel);
+                scan.digested = scan.records.size() == layout.recordsPresent();
+            }
         }
+    }
+}
+
+// checkShardBytes over the shard file mapped for the pass: the store keeps no mapping (see
+// Store), and a view of a whole file read on demand would copy it into memory. What is
+// reported points into the store's source, which outlives the mapping.
+void checkShard(IndexContext& ctx, const ShardEntry& entry, ShardScan& scan,
+                std::atomic<std::int64_t>& digestBudget) {
+    const std::string pointer = pointerOf("/shards", entry.position, "artifact_key");
+    scan.source = requireFile(ctx, entry.artifactKey, pointer, "shard artifact");
+    if (!scan.source) {
+        return;
+    }
+    const ByteSourcePtr mapped = mappedForScan(*scan.source);
+    checkShardBytes(ctx, entry, scan, mapped ? *mapped : *scan.source, digestBudget);
+    if (mapped) {
+        scan.diagnostics->rebase(mapped.get(), scan.source.get());
+        ctx.ids.rebase(mapped.get(), scan.source.get());
     }
 }
 
@@ -398,7 +424,7 @@ void checkOrphans(IndexContext& ctx, const std::string& version) {
 
 namespace {
 
-ShardScan scanShard(const Store& store, const PreparedIndex& index, const ShardEntry& entry,
+ShardScan scanShard(const Store& store, PreparedIndex& index, const ShardEntry& entry,
                     const ValidationOptions& options) {
     ShardScan scan;
     scan.entry = &entry;
@@ -408,29 +434,29 @@ ShardScan scanShard(const Store& store, const PreparedIndex& index, const ShardE
     uncapped.progress = {};
     Reporter reporter(*scan.diagnostics, uncapped);
     IndexContext ctx{store, *index.doc, *index.manifest, reporter, {}};
-    checkShard(ctx, entry, scan);
+    checkShard(ctx, entry, scan, index.digestBudget);
     scan.ids = std::move(ctx.ids);
-    if (scan.comparable) {
-        const ShardLayout& layout = *scan.comparable;
-        scan.records =
-            scan.source->view(layout.recordsOffset, layout.recordsPresent() * layout.recordSize);
-    }
     return scan;
 }
 
 // The dataset is compared with raw shards only; PQ codes are not vectors.
 void buildMatcher(PreparedIndex& index) {
     const IndexManifest& m = *index.manifest;
-    if (!m.dims || *m.dims == 0 || m.compression.pqShards() || m.vectorsKey.empty()) {
+    if (!comparesWithDataset(m)) {
         return;
     }
     index.matcher = std::make_shared<RecordMatcher>(static_cast<std::size_t>(*m.dims));
     for (std::size_t i = 0; i < index.shards.size(); ++i) {
-        const ShardScan& scan = index.shards[i];
-        if (scan.comparable) {
-            index.matcher->addShard(i, scan.records.data(), scan.comparable->recordsPresent(),
-                                    scan.comparable->recordSize);
+        ShardScan& scan = index.shards[i];
+        if (!scan.comparable) {
+            continue;
         }
+        if (!scan.digested) {
+            index.matcher->giveUp();  // over the limit, or not read to the end
+        } else {
+            index.matcher->addShard(i, scan.records);
+        }
+        scan.records = {};
     }
     index.matcher->seal();
 }
@@ -450,6 +476,10 @@ std::shared_ptr<PreparedIndex> prepareIndex(const Store& store, const std::strin
         return index;
     }
     index->manifest = readIndexManifest(*index->doc, index->manifestFindings);
+    if (comparesWithDataset(*index->manifest)) {
+        index->digestBudget = static_cast<std::int64_t>(
+            RecordMatcher(static_cast<std::size_t>(*index->manifest->dims)).recordLimit());
+    }
     std::set<std::string> seen;
     std::vector<const ShardEntry*> entries;
     for (const ShardEntry& entry : index->manifest->shards) {

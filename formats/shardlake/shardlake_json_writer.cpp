@@ -200,6 +200,19 @@ void appendPrettyJson(const ojson& value, std::string& out, FloatText floats, in
     }
 }
 
+ojson objectOfUniqueKeys(std::map<std::string, ojson> entries) {
+    ojson out = ojson::object();
+    // ordered_map is a vector of pairs: appending to it directly skips the key search.
+    using Pairs = std::vector<std::pair<const std::string, ojson>>;
+    auto& pairs = static_cast<Pairs&>(out.get_ref<ojson::object_t&>());
+    pairs.reserve(entries.size());
+    while (!entries.empty()) {
+        auto node = entries.extract(entries.begin());
+        pairs.emplace_back(std::move(node.key()), std::move(node.mapped()));
+    }
+    return out;
+}
+
 std::string prettyJson(const ojson& value, FloatText floats) {
     std::string out;
     appendPrettyJson(value, out, floats);

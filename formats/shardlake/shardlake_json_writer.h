@@ -3,6 +3,7 @@
 // indented by two spaces with no trailing newline, compact output without any spaces.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -31,5 +32,10 @@ void appendCompactJson(const nlohmann::ordered_json& value, std::string& out,
 void appendPrettyJson(const nlohmann::ordered_json& value, std::string& out,
                       FloatText floats = FloatText::F64, int depth = 0);
 std::string prettyJson(const nlohmann::ordered_json& value, FloatText floats = FloatText::F64);
+
+// An object of `entries` in their order, keys unique: appended without the linear search for
+// an existing key that ordered_json's operator[] makes (quadratic for a dataset's metadata.json
+// of a million ids).
+nlohmann::ordered_json objectOfUniqueKeys(std::map<std::string, nlohmann::ordered_json> entries);
 
 }  // namespace strata::shardlake

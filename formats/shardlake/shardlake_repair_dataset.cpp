@@ -98,10 +98,10 @@ std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& 
                 break;
             }
             const ShardLayout& l = *parse.layout;
+            RecordReader records(*source, l);
             for (std::uint64_t i = 0; i < l.recordsPresent(); ++i) {
-                const std::uint64_t offset = l.recordOffset(i);
-                refs->push_back({decodeLe<std::uint64_t>(source->view(offset, 8).data()),
-                                 static_cast<std::uint32_t>(shards->size()), offset});
+                refs->push_back(
+                    {records.id(i), static_cast<std::uint32_t>(shards->size()), l.recordOffset(i)});
             }
             shards->push_back(source);
         }
@@ -120,10 +120,20 @@ std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& 
         found.count = refs->size();
         found.dims = static_cast<std::uint32_t>(*m.dims);
         found.generate = [shards, refs, meta, d = found.dims](std::ostream& out) {
+            // Records are read in id order, across the shards: each shard is mapped for the
+            // pass, since a read of a file read on demand is an open and a close each. Past
+            // kMappedShards (kept well below the kernel's ~65,000 mappings) a record is read on
+            // its own.
+            constexpr std::size_t kMappedShards = 16384;
+            std::vector<ByteSourcePtr> mapped(shards->size());
+            for (std::size_t i = 0; i < shards->size() && shards->size() <= kMappedShards; ++i) {
+                mapped[i] = mappedForScan(*(*shards)[i]);
+            }
             std::string line;
             std::vector<float> values(d);
             for (const Ref& r : *refs) {
-                const ByteView view = (*shards)[r.shard]->view(r.offset + 8, std::uint64_t{4} * d);
+                const ByteSource& shard = mapped[r.shard] ? *mapped[r.shard] : *(*shards)[r.shard];
+                const ByteView view = shard.view(r.offset + 8, std::uint64_t{4} * d);
                 decodeF32s(view.bytes, values);
                 line = "{\"id\":" + std::to_string(r.id) + ",\"data\":[";
                 for (std::uint32_t i = 0; i < d; ++i) {
@@ -152,7 +162,8 @@ std::optional<IndexedVectors> vectorsFromIndex(Context& ctx, const std::string& 
 // for every line whose metadata is not null, keys in sorted order, as ingest writes it.
 std::string metadataFromVectors(const ByteSource& vectors) {
     std::map<std::string, ojson> entries;
-    const ByteView view = vectors.view(0, vectors.size());
+    const ByteSourcePtr mapped = mappedForScan(vectors);  // not all of it copied into memory
+    const ByteView view = (mapped ? *mapped : vectors).view(0, vectors.size());
     const std::string_view text(reinterpret_cast<const char*>(view.data()), view.size());
     for (std::size_t at = 0; at < text.size();) {
         const std::size_t end = std::min(text.find('\n', at), text.size());
@@ -164,11 +175,7 @@ std::string metadataFromVectors(const ByteSource& vectors) {
             entries[std::to_string(value["id"].get<std::uint64_t>())] = value["metadata"];
         }
     }
-    ojson doc = ojson::object();
-    for (auto& [id, value] : entries) {
-        doc[id] = std::move(value);
-    }
-    return prettyJson(doc);
+    return prettyJson(objectOfUniqueKeys(std::move(entries)));
 }
 
 // The usable lines of a vectors.jsonl that has bad ones: each line kept when it is a JSON object

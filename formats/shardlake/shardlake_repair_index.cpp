@@ -74,7 +74,6 @@ struct Candidate {
     bool centroidSole = false;  // one source only: the file's own, or the manifest's
     std::string centroidNote;
     std::uint64_t fingerprint = 0;
-    ByteView recordsView;
     std::vector<std::uint8_t> keep;  // per present record
     Trust trust = Trust::None;
     std::uint64_t newId = 0;
@@ -573,16 +572,23 @@ void IndexRepair::matchDataset() {
         return;
     }
     matcher_ = std::make_shared<RecordMatcher>(dims_);
+    std::uint64_t total = 0;
     for (std::size_t i = 0; i < candidates_.size(); ++i) {
         Candidate& c = candidates_[i];
         if (!c.usable || c.present == 0) {
             continue;
         }
-        c.recordsView = c.source->view(c.recordsOffset, c.present * c.recordSize);
-        if (c.recordsView.size() != c.present * c.recordSize) {
+        total += c.present;
+        if (total > matcher_->recordLimit()) {
+            matcher_->giveUp();  // read no more records than a comparison takes
+            break;
+        }
+        const std::vector<RecordDigest> records =
+            digestRecords(*c.source, c.recordsOffset, c.present, c.recordSize, ctx_.options.cancel);
+        if (records.size() != c.present) {
             continue;
         }
-        matcher_->addShard(i, c.recordsView.data(), c.present, c.recordSize);
+        matcher_->addShard(i, records);
     }
     matcher_->seal();
     // Lines a repair of the dataset drops are not compared (their ids count as absent).
@@ -841,10 +847,10 @@ void IndexRepair::dropDuplicateIds() {
         if (!c.usable) {
             continue;
         }
+        RecordReader records(*c.source, c.recordsOffset, c.recordSize, c.present);
         for (std::uint64_t i = 0; i < c.present; ++i) {
             if (c.keep[i]) {
-                const ByteView idBytes = c.source->view(c.recordsOffset + i * c.recordSize, 8);
-                refs.push_back({decodeLe<std::uint64_t>(idBytes.data()), ci, i});
+                refs.push_back({records.id(i), ci, i});
             }
         }
     }
@@ -1165,15 +1171,23 @@ void IndexRepair::write() {
     }
     // Other files of the index (worker plans, lexical index) are copied as they are.
     const fs::path folder = in_.pathOf(base_());
+    const fs::path shards = in_.pathOf(base_() + "/shards");
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(folder, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (it.depth() > 3 || !it->is_regular_file(ec) || it->is_symlink(ec)) {
+        // Its own error: a dangling link must not end the walk (and with it the copies).
+        std::error_code typeError;
+        if (it->path() == shards) {
+            it.disable_recursion_pending();  // shards are laid out above, 10,000 of them or more
             continue;
         }
-        const std::string rel = fs::relative(it->path(), in_.root(), ec).generic_string();
+        if (it.depth() > 3 || !it->is_regular_file(typeError) || it->is_symlink(typeError)) {
+            continue;
+        }
+        // The walk's paths all start with the root's: no file system call per file.
+        const std::string rel = it->path().lexically_relative(in_.root()).generic_string();
         const std::string name = it->path().filename().string();
-        if (ec || ctx_.outKeys.contains(rel) || rel == key ||
+        if (rel.empty() || ctx_.outKeys.contains(rel) || rel == key ||
             rel.starts_with(base_() + "/shards/") || rel == cqKey_ || rel == codebookKey_) {
             continue;
         }
@@ -1325,18 +1339,24 @@ void IndexRepair::run() {
     if (anyListed && anyUnlisted) {
         std::vector<std::uint64_t> listedIds;  // sorted: 8 bytes a record
         for (const Candidate& c : candidates_) {
-            for (std::uint64_t i = 0; c.usable && c.listed && i < c.present; ++i) {
+            if (!c.usable || !c.listed) {
+                continue;
+            }
+            RecordReader records(*c.source, c.recordsOffset, c.recordSize, c.present);
+            for (std::uint64_t i = 0; i < c.present; ++i) {
                 if (c.keep[i]) {
-                    listedIds.push_back(decodeLe<std::uint64_t>(
-                        c.source->view(c.recordsOffset + i * c.recordSize, 8).data()));
+                    listedIds.push_back(records.id(i));
                 }
             }
         }
         std::sort(listedIds.begin(), listedIds.end());
         for (Candidate& c : candidates_) {
-            for (std::uint64_t i = 0; c.usable && !c.listed && i < c.present; ++i) {
-                const std::uint64_t id = decodeLe<std::uint64_t>(
-                    c.source->view(c.recordsOffset + i * c.recordSize, 8).data());
+            if (!c.usable || c.listed) {
+                continue;
+            }
+            RecordReader records(*c.source, c.recordsOffset, c.recordSize, c.present);
+            for (std::uint64_t i = 0; c.usable && i < c.present; ++i) {
+                const std::uint64_t id = records.id(i);
                 if (c.keep[i] && std::binary_search(listedIds.begin(), listedIds.end(), id)) {
                     ctx_.action(where(c) +
                                     ": left out: no manifest entry lists it and it holds ids of "

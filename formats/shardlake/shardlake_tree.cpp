@@ -39,9 +39,10 @@ std::unique_ptr<Node> makeMissing(const std::string& key) {
 void addHeaderFields(Node& node, const std::vector<HeaderField>& fields) {
     for (const HeaderField& field : fields) {
         if (field.name == "magic") {
-            const ByteView bytes = field.region.source->view(field.region.offset, 8);
+            // Its bytes from its value (little-endian): no second read of the file.
             std::string text;
-            for (const std::uint8_t b : bytes.bytes) {
+            for (unsigned i = 0; i < 8; ++i) {
+                const auto b = static_cast<std::uint8_t>(field.value >> (8 * i));
                 text += b >= 0x20 && b < 0x7f ? static_cast<char>(b) : '.';
             }
             node.addField(field.name, text, field.region);

@@ -2,21 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace strata::shardlake {
-
-namespace {
-
-std::uint64_t readU64(const ByteSource& source, std::uint64_t offset) {
-    const ByteView v = source.view(offset, 8);
-    std::uint64_t x = 0;
-    for (std::size_t i = v.size(); i > 0; --i) {
-        x = (x << 8) | v.data()[i - 1];
-    }
-    return x;
-}
-
-}  // namespace
 
 std::optional<LoadedCodebook> loadCodebook(const ByteSourcePtr& source) {
     if (!source) {
@@ -46,14 +34,19 @@ struct ShardVectorSet::Cursor {
     std::uint64_t pos = 0;
     // Empty when the shard's records are in ascending id order; else (id, record) sorted.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> table;
+    // Records read a piece at a time (mutable: values() reads through it too).
+    mutable std::optional<RecordReader> reader;
+    std::uint64_t currentId = 0;  // the id at pos: the heap compares it many times
 
-    std::uint64_t id() const {
-        return table.empty() ? readU64(*source, layout.recordOffset(pos)) : table[pos].first;
-    }
+    std::uint64_t id() const { return currentId; }
     std::uint64_t record() const { return table.empty() ? pos : table[pos].second; }
+    void load() { currentId = table.empty() ? reader->id(pos) : table[pos].first; }
 };
 
 ShardVectorSet::ShardVectorSet(std::vector<std::pair<std::string, ByteSourcePtr>> shards) {
+    // The walks read every shard at once: their buffers share 64 MiB (4 KiB each at least).
+    const std::size_t perCursor = std::clamp<std::size_t>(
+        (std::size_t{64} << 20) / std::max<std::size_t>(shards.size(), 1), 4u << 10, 256u << 10);
     for (auto& [name, source] : shards) {
         if (!source) {
             skipped_.push_back(name + ": missing");
@@ -72,19 +65,24 @@ ShardVectorSet::ShardVectorSet(std::vector<std::pair<std::string, ByteSourcePtr>
         cursor->source = source;
         cursor->layout = *parse.layout;
         cursor->count = parse.layout->recordsPresent();
+        RecordReader ids(*source, cursor->layout, 1u << 20);
         bool sorted = true;
         std::uint64_t previous = 0;
         for (std::uint64_t r = 0; r < cursor->count && sorted; ++r) {
-            const std::uint64_t id = readU64(*source, cursor->layout.recordOffset(r));
+            const std::uint64_t id = ids.id(r);
             sorted = r == 0 || previous <= id;
             previous = id;
         }
         if (!sorted) {
             cursor->table.reserve(cursor->count);
             for (std::uint64_t r = 0; r < cursor->count; ++r) {
-                cursor->table.emplace_back(readU64(*source, cursor->layout.recordOffset(r)), r);
+                cursor->table.emplace_back(ids.id(r), r);
             }
             std::sort(cursor->table.begin(), cursor->table.end());
+        }
+        cursor->reader.emplace(*source, cursor->layout, perCursor);
+        if (cursor->count > 0) {
+            cursor->load();
         }
         cursors_.push_back(std::move(cursor));
     }
@@ -118,6 +116,7 @@ bool ShardVectorSet::next(ShardVector& out) {
     out.record = c.record();
     out.region = Region{c.source.get(), c.layout.recordOffset(out.record), c.layout.recordSize};
     if (++c.pos < c.count) {
+        c.load();
         std::push_heap(heap_.begin(), heap_.end(), later);
     } else {
         heap_.pop_back();
@@ -160,15 +159,24 @@ std::vector<std::uint8_t> ShardVectorSet::codes(const ShardVector& v) const {
     if (!c.layout.isPq()) {
         return {};
     }
-    const ByteView view = c.source->view(v.region.offset + 8, c.layout.pqM);
-    return {view.data(), view.data() + view.size()};
+    const std::uint8_t* record = c.reader->record(v.record);
+    if (record == nullptr || c.layout.recordSize < 8 + std::uint64_t{c.layout.pqM}) {
+        return {};
+    }
+    return {record + 8, record + 8 + c.layout.pqM};
 }
 
 std::optional<std::vector<float>> ShardVectorSet::values(
     const ShardVector& v, const std::optional<LoadedCodebook>& codebook) const {
     const Cursor& c = *cursors_[v.shard];
     if (!c.layout.isPq()) {
-        return readF32s(*c.source, v.region.offset + 8, c.layout.dims);
+        const std::uint8_t* record = c.reader->record(v.record);
+        if (record == nullptr) {
+            return std::vector<float>{};
+        }
+        std::vector<float> out(c.layout.dims);
+        decodeF32s({record + 8, std::size_t{4} * c.layout.dims}, out);
+        return out;
     }
     if (!codebook || codebook->dims != c.layout.dims || codebook->m != c.layout.pqM ||
         codebook->m == 0) {

@@ -1,11 +1,12 @@
 // The vectors stored in `.sidx` shards, compared by id between two sets of shards (two index
-// versions, or two single shards): each set is walked in ascending id order, read in place from
-// the (mapped or remote) files, and the two walks are merged.
+// versions, or two single shards): each set is walked in ascending id order, each shard read a
+// piece at a time (RecordReader), and the two walks are merged.
 //
 // Memory: a shard whose records are already in ascending id order (what the builder writes for a
-// dataset ingested in id order) is walked in place and costs nothing but its cursor; a shard
-// that is not gets a sorted table of (id, record) pairs, 16 bytes per vector, held while the
-// comparison runs. Nothing else grows with the number of vectors.
+// dataset ingested in id order) is walked in place and costs its cursor and a read buffer (the
+// buffers of a set share 64 MiB); a shard that is not gets a sorted table of (id, record) pairs,
+// 16 bytes per vector, held while the comparison runs. Nothing else grows with the number of
+// vectors.
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,15 @@
 #include "zds_docs_meta.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <unordered_set>
+
+#include <simdjson.h>
 
 #include "formats/common/checksums.h"
 
@@ -47,6 +51,118 @@ bool unsignedField(const json& j, const char* key, std::uint64_t& out, std::stri
     }
     out = it->get<std::uint64_t>();
     return true;
+}
+
+// The fields of one flat metadata line, read by simdjson: a collection's doc_index.jsonl and
+// journal.log hold a line per document, and nlohmann's parse of them was most of a docs/
+// validation. It answers only when it can prove what nlohmann's parse would give: the line is
+// one JSON object and each wanted key appears at most once (nlohmann keeps the last of a
+// repeated key). Otherwise `ok` is false and the caller parses with nlohmann, which also
+// words the error.
+class FastFields {
+public:
+    FastFields(std::string_view line, std::initializer_list<std::string_view> keys) {
+        thread_local simdjson::dom::parser parser;
+        thread_local std::string padded;
+        if (padded.size() < line.size() + simdjson::SIMDJSON_PADDING) {
+            padded.resize(line.size() + simdjson::SIMDJSON_PADDING);
+        }
+        std::memcpy(padded.data(), line.data(), line.size());
+        std::memset(padded.data() + line.size(), 0, simdjson::SIMDJSON_PADDING);
+        simdjson::dom::object object;
+        if (hasNegativeValue(line) ||
+            parser.parse(padded.data(), line.size(), false).get(object) != simdjson::SUCCESS) {
+            return;
+        }
+        std::copy(keys.begin(), keys.end(), keys_.begin());
+        count_ = keys.size();
+        for (const simdjson::dom::key_value_pair field : object) {
+            for (std::size_t k = 0; k < count_; ++k) {
+                if (field.key == keys_[k]) {
+                    if (found_[k]) {
+                        return;
+                    }
+                    found_[k] = true;
+                    values_[k] = field.value;
+                }
+            }
+        }
+        ok_ = true;
+    }
+    bool ok() const { return ok_; }
+    // The value of key k as a string / unsigned integer; false when absent or of another type.
+    bool string(std::size_t k, std::string& out) const {
+        std::string_view v;
+        if (!found_[k] || values_[k].get(v) != simdjson::SUCCESS) {
+            return false;
+        }
+        out.assign(v);
+        return true;
+    }
+    bool number(std::size_t k, std::uint64_t& out) const {
+        // An integer literal that fits 64 bits; 1.0 or -1 are not (as nlohmann's
+        // is_number_unsigned says).
+        return found_[k] && values_[k].is_uint64() && values_[k].get(out) == simdjson::SUCCESS;
+    }
+
+private:
+    // A value written with a minus sign: simdjson reads -0 as the integer 0, which nlohmann
+    // does not take for an unsigned number. (A string holding ":-" only costs the fast path.)
+    static bool hasNegativeValue(std::string_view line) {
+        for (std::size_t at = line.find('-'); at != std::string_view::npos;
+             at = line.find('-', at + 1)) {
+            std::size_t before = at;
+            while (before > 0 && (line[before - 1] == ' ' || line[before - 1] == '\t' ||
+                                  line[before - 1] == '\n' || line[before - 1] == '\r')) {
+                --before;
+            }
+            if (before > 0 && line[before - 1] == ':') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static constexpr std::size_t kMaxKeys = 6;
+    bool ok_ = false;
+    std::size_t count_ = 0;
+    std::array<std::string_view, kMaxKeys> keys_{};
+    std::array<bool, kMaxKeys> found_{};
+    std::array<simdjson::dom::element, kMaxKeys> values_{};
+};
+
+std::optional<ZdsDocIndexEntry> fastDocIndexLine(std::string_view text) {
+    const FastFields f(text, {"doc_id", "schema_id", "size", "mtime"});
+    ZdsDocIndexEntry e;
+    if (f.ok() && f.string(0, e.docId) && f.string(1, e.schemaId) && f.number(2, e.size) &&
+        f.number(3, e.mtime)) {
+        return e;
+    }
+    return std::nullopt;
+}
+
+std::optional<ZdsJournalEntry> fastJournalLine(std::string_view text) {
+    const FastFields f(text, {"op", "timestamp", "doc_id", "schema_id", "size", "batch_id"});
+    ZdsJournalEntry e;
+    std::string op;
+    if (!f.ok() || !f.string(0, op) || !f.string(1, e.timestamp) || !isZdsTimestamp(e.timestamp)) {
+        return std::nullopt;
+    }
+    bool complete = false;
+    if (op == "PUT") {
+        e.op = ZdsJournalEntry::Op::Put;
+        complete = f.string(2, e.docId) && f.string(3, e.schemaId) && f.number(4, e.size);
+    } else if (op == "DELETE") {
+        e.op = ZdsJournalEntry::Op::Delete;
+        complete = f.string(2, e.docId);
+    } else if (op == "COMMIT") {
+        e.op = ZdsJournalEntry::Op::Commit;
+        complete = f.number(5, e.batchId);
+    } else if (op == "CHECKPOINT") {
+        e.op = ZdsJournalEntry::Op::Checkpoint;
+        complete = true;
+    }
+    return complete ? std::optional(std::move(e)) : std::nullopt;
 }
 
 std::string timestampNow() {
@@ -111,6 +227,9 @@ std::string zdsSchemaId(const json& schema) {
 }
 
 std::optional<ZdsDocIndexEntry> parseZdsDocIndexLine(std::string_view text, std::string* error) {
+    if (auto fast = fastDocIndexLine(text)) {
+        return fast;
+    }
     const auto j = parseObject(text, error);
     ZdsDocIndexEntry e;
     if (!j || !stringField(*j, "doc_id", e.docId, error) ||
@@ -137,6 +256,9 @@ std::optional<ZdsSchemaEntry> parseZdsSchemaLine(std::string_view text, std::str
 }
 
 std::optional<ZdsJournalEntry> parseZdsJournalLine(std::string_view text, std::string* error) {
+    if (auto fast = fastJournalLine(text)) {
+        return fast;
+    }
     const auto j = parseObject(text, error);
     ZdsJournalEntry e;
     std::string op;

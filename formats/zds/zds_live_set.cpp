@@ -617,9 +617,50 @@ std::shared_ptr<const ZdsLiveSet> computeZdsLiveSet(const ZdsCollection& c,
     return ZdsLiveSetBuilder(ZdsLiveBasis::None).take();
 }
 
+namespace {
+
+// A file-per-document collection listed by meta/order.ids: the id is live when a line of
+// order.ids is exactly it (as the live set reads the list) and its docs/ file opens. One pass
+// over order.ids and one file, not an open of every document.
+ZdsIndexedLookup lookUpThroughOrderIds(const ZdsCollection& c, std::string_view id) {
+    using Outcome = ZdsIndexedLookup::Outcome;
+    ZdsIndexedLookup out;
+    const ByteView v = c.orderIds->view(0, c.orderIds->size());
+    std::string_view text(reinterpret_cast<const char*>(v.data()), v.size());
+    bool listed = false;
+    while (!text.empty() && !listed) {
+        const auto nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        while (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+        }
+        listed = !line.empty() && line == id;
+    }
+    if (!listed) {
+        out.outcome = Outcome::Absent;
+        return out;
+    }
+    const std::string name(id);
+    const ByteSourcePtr src =
+        safeDocId(name) ? c.storage().open(c.path("docs/" + name + ".json")) : nullptr;
+    if (!src) {
+        return out;  // listed without a file: the live set words it
+    }
+    out.outcome = Outcome::Found;
+    out.document.id = name;
+    out.document.region = {src.get(), 0, src->size()};
+    return out;
+}
+
+}  // namespace
+
 ZdsIndexedLookup lookUpThroughIndex(const ZdsCollection& c, std::string_view id) {
     using Outcome = ZdsIndexedLookup::Outcome;
     ZdsIndexedLookup out;
+    if (c.mode() == ZdsStorageMode::Docs && c.orderIds) {
+        return lookUpThroughOrderIds(c, id);
+    }
     if (c.mode() != ZdsStorageMode::Jsonl || !c.index || !c.data || !zdsIndexProblem(c).empty()) {
         return out;
     }

@@ -124,6 +124,8 @@ std::string zdsIndexProblem(const ZdsCollection& c);
 // what liveSet() would say (the document and its line, unflagged; or no such live document);
 // anything else (no readable index, an entry that misses its line) needs the live set. Lets
 // `zds get` on a remote collection read the index and one line, not the whole of data.jsonl.
+// A file-per-document collection with meta/order.ids is looked up the same way: order.ids and
+// the one docs/ file, not an open of every document.
 struct ZdsIndexedLookup {
     enum class Outcome { Found, Absent, NeedsLiveSet } outcome = Outcome::NeedsLiveSet;
     ZdsDocument document;  // when Found

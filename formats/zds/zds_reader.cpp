@@ -29,6 +29,14 @@ std::string joinRel(const std::string& a, const std::string& b) {
     return a + "/" + b;
 }
 
+// docs/<name> of a collection (or of the dataset folder when it is the collection itself).
+bool isDocumentFile(const std::string& rel) {
+    const auto slash = rel.rfind('/');
+    const std::string_view dir =
+        slash == std::string::npos ? std::string_view() : std::string_view(rel).substr(0, slash);
+    return dir == "docs" || dir.ends_with("/docs");
+}
+
 class FolderStorage final : public ZdsStorage {
 public:
     explicit FolderStorage(fs::path root) : root_(std::move(root)) {}
@@ -53,11 +61,13 @@ public:
 
 protected:
     ByteSourcePtr openUncached(const std::string& rel) const override {
-        if (!hasFile(rel)) {
-            return nullptr;
-        }
         try {
-            return openMappedFile(root_ / rel);
+            // A collection's docs/ may hold a million files: each is read when viewed and
+            // holds no mapping or descriptor meanwhile. The other files are few and mapped.
+            if (isDocumentFile(rel)) {
+                return openFileOnDemand(root_ / rel);
+            }
+            return hasFile(rel) ? openMappedFile(root_ / rel) : nullptr;
         } catch (const SourceError&) {
             return nullptr;
         }
@@ -289,26 +299,29 @@ std::vector<std::string> readLines(const ByteSource& source) {
 }  // namespace
 
 ByteSourcePtr ZdsStorage::open(const std::string& rel) const {
-    std::lock_guard lock(mutex_);
-    for (const auto& [name, source] : cache_) {
-        if (name == rel) {
-            return source;
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto it = cache_.find(rel); it != cache_.end()) {
+            return it->second;
         }
     }
+    // Opened outside the lock: a remote open waits for a server, and threads checking
+    // documents in parallel open different files. The first one kept wins.
     ByteSourcePtr source = openUncached(rel);
-    if (source) {
-        cache_.emplace_back(rel, source);
+    if (!source) {
+        return nullptr;
     }
-    return source;
+    std::lock_guard lock(mutex_);
+    const auto [it, inserted] = cache_.try_emplace(rel, std::move(source));
+    if (inserted) {
+        opened_.push_back(it->second);
+    }
+    return it->second;
 }
 
 std::vector<ByteSourcePtr> ZdsStorage::openedSources() const {
     std::lock_guard lock(mutex_);
-    std::vector<ByteSourcePtr> out;
-    for (const auto& entry : cache_) {
-        out.push_back(entry.second);
-    }
-    return out;
+    return opened_;
 }
 
 std::unique_ptr<ZdsStorage> makeFolderStorage(const fs::path& root) {

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/common/byte_source.h"
@@ -43,7 +44,8 @@ protected:
 
 private:
     mutable std::mutex mutex_;
-    mutable std::vector<std::pair<std::string, ByteSourcePtr>> cache_;
+    mutable std::unordered_map<std::string, ByteSourcePtr> cache_;
+    mutable std::vector<ByteSourcePtr> opened_;  // in the order they were opened
 };
 
 std::unique_ptr<ZdsStorage> makeFolderStorage(const std::filesystem::path& root);

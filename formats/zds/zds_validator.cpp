@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "formats/common/location.h"
+#include "formats/common/ordered_pool.h"
 #include "formats/common/zip_member_source.h"
 #include "formats/remote/remote_error.h"
 #include "zds_docs_checks.h"
@@ -24,6 +27,8 @@ namespace {
 
 constexpr std::uint64_t kMaxIdBytes = 255;
 constexpr std::uint64_t kProgressEvery = 8192;
+// docs/ files checked per task on the worker threads.
+constexpr std::size_t kDocsPerTask = 256;
 constexpr std::uint64_t kMaxMetadataSize = 64ull << 20;
 
 // Builds diagnostics and passes them through the per-code cap of the options.
@@ -46,6 +51,8 @@ public:
         d.file = std::move(file);
         capped_.report(std::move(d));
     }
+    // A diagnostic made by another Reporter (work done in parallel), passed on in order.
+    void forward(Diagnostic diagnostic) { capped_.report(std::move(diagnostic)); }
     void error(const std::string& code, std::string message, Region region = {},
                std::string file = {}) {
         add(Severity::Error, code, std::move(message), {region}, std::move(file));
@@ -916,28 +923,38 @@ private:
         }
     }
 
-    bool checkDocs(Reporter& r, const ValidationOptions& opt, const ZdsCollection& c) {
+    // What checking a run of docs/ files found: their diagnostics in order, the ids their
+    // names give, and each read file's size and shape.
+    struct DocsChunk {
+        std::vector<Diagnostic> diagnostics;
+        std::vector<std::string> ids;
+        struct Facts {
+            std::string id;
+            std::uint64_t size = 0;
+            std::optional<std::string> shape;
+        };
+        std::vector<Facts> facts;
+    };
+
+    // Each file is read once (a docs/ folder may hold a million): its name, its JSON and `_id`,
+    // and its shape when schemas.jsonl will be checked against it.
+    DocsChunk checkDocFiles(const ZdsCollection& c, std::span<const std::string> names,
+                            bool wantShapes) {
         const ZdsStorage& st = ds_->storage();
-        const std::string docsDir = st.displayPath(c.path("docs"));
-        if (!c.hasDocsDir) {
-            r.error("ZDS-DOCS-MISSING", "meta/order.ids lists documents but docs/ does not exist",
-                    whole(c.orderIds), docsDir);
-        }
-        std::unordered_set<std::string> files;
-        const auto& names = c.docFiles();
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (i % kProgressEvery == 0 && opt.cancelled()) {
-                return false;
-            }
-            const std::string& name = names[i];
+        DocsChunk out;
+        CallbackSink sink([&out](Diagnostic d) { out.diagnostics.push_back(std::move(d)); });
+        ValidationOptions uncapped;
+        uncapped.maxPerCode = std::numeric_limits<std::size_t>::max();
+        Reporter r(sink, uncapped);
+        for (const std::string& name : names) {
             const std::string rel = c.path("docs/" + name);
             if (!name.ends_with(".json") || name.size() == 5) {
                 r.warning("ZDS-DOCS-NAME", "docs/" + name + " is not named <id>.json", {},
                           st.displayPath(rel));
                 continue;
             }
-            const std::string id = name.substr(0, name.size() - 5);
-            files.insert(id);
+            std::string id = name.substr(0, name.size() - 5);
+            out.ids.push_back(id);
             const ByteSourcePtr src = st.open(rel);
             if (!src) {
                 r.error("ZDS-DOCS-UNREADABLE", "docs/" + name + " cannot be read", {},
@@ -951,6 +968,13 @@ private:
                 continue;
             }
             const ByteView v = src->view(0, src->size());
+            if (v.size() != src->size()) {
+                r.error("ZDS-DOCS-UNREADABLE",
+                        "docs/" + name + " cannot be read (" + std::to_string(v.size()) + " of " +
+                            std::to_string(src->size()) + " bytes)",
+                        {}, st.displayPath(rel));
+                continue;
+            }
             const LineResult res = checkJsonText(r, v.bytes, whole(src), false);
             if (res.hasId && res.id != id) {
                 r.error("ZDS-DOCS-ID",
@@ -958,16 +982,66 @@ private:
                             ", which does not match its file name",
                         whole(src));
             }
+            out.facts.push_back({std::move(id), src->size(),
+                                 wantShapes ? zdsDocShape(v.bytes) : std::optional<std::string>()});
+        }
+        return out;
+    }
+
+    bool checkDocs(Reporter& r, const ValidationOptions& opt, const ZdsCollection& c) {
+        const ZdsStorage& st = ds_->storage();
+        const std::string docsDir = st.displayPath(c.path("docs"));
+        if (!c.hasDocsDir) {
+            r.error("ZDS-DOCS-MISSING", "meta/order.ids lists documents but docs/ does not exist",
+                    whole(c.orderIds), docsDir);
+        }
+        const bool wantShapes = c.docIndex && st.hasFile(c.path("meta/schemas.jsonl"));
+        std::unordered_set<std::string> files;
+        ZdsDocFacts facts;
+        const std::vector<std::string>& names = c.docFiles();
+        files.reserve(names.size());
+        const unsigned threads = ds_->remote() ? 1 : opt.threads;
+        OrderedPool<DocsChunk> pool(threads, 8, opt.cancel);
+        auto take = [&](DocsChunk chunk) {
+            for (Diagnostic& d : chunk.diagnostics) {
+                r.forward(std::move(d));
+            }
+            for (std::string& id : chunk.ids) {
+                files.insert(std::move(id));
+            }
+            for (DocsChunk::Facts& f : chunk.facts) {
+                facts.add(std::move(f.id), f.size, std::move(f.shape));
+            }
+        };
+        for (std::size_t at = 0; at < names.size(); at += kDocsPerTask) {
+            const std::span<const std::string> part(
+                names.data() + at, std::min<std::size_t>(kDocsPerTask, names.size() - at));
+            if (pool.full()) {
+                if (auto chunk = pool.next()) {
+                    take(std::move(*chunk));
+                }
+            }
+            if (!pool.submit(
+                    [this, &c, part, wantShapes] { return checkDocFiles(c, part, wantShapes); })) {
+                return false;
+            }
+        }
+        while (auto chunk = pool.next()) {
+            take(std::move(*chunk));
+        }
+        if (opt.cancelled()) {
+            return false;
         }
         if (c.orderIds) {
             checkOrder(r, c, files);
         }
-        checkZdsDocsMetadata(c, files, manifestStrict(c),
-                             [&r](Severity severity, const std::string& code, std::string message,
-                                  std::vector<Region> regions, std::string file) {
-                                 r.add(severity, code, std::move(message), std::move(regions),
-                                       std::move(file));
-                             });
+        checkZdsDocsMetadata(
+            c, files, manifestStrict(c),
+            [&r](Severity severity, const std::string& code, std::string message,
+                 std::vector<Region> regions, std::string file) {
+                r.add(severity, code, std::move(message), std::move(regions), std::move(file));
+            },
+            &facts);
         return true;
     }
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <span>
 #include <system_error>
 #include <unordered_map>
 #include <unordered_set>
@@ -121,6 +122,32 @@ void writeWholeFile(const fs::path& path, std::string_view text) {
     AtomicFile f(path);
     f.write(text);
     f.commit();
+}
+
+// A new file in a stage folder nobody reads yet: created exclusively and written, without the
+// temporary name and rename of an AtomicFile or a sync of its own (the stage is synced once,
+// then published whole). A docs/ folder gets one per document.
+void writeStagedFile(const fs::path& path, std::span<const std::uint8_t> bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        throw FileWriteError(path.string() + ": cannot create: " + std::strerror(errno));
+    }
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            const std::string why = std::strerror(n < 0 ? errno : ENOSPC);
+            ::close(fd);
+            throw FileWriteError(path.string() + ": cannot write: " + why);
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) {
+        throw FileWriteError(path.string() + ": cannot write: " + std::strerror(errno));
+    }
 }
 
 // Removes a folder tree on scope exit unless released.
@@ -444,6 +471,9 @@ struct StagedCollection {
     const ZdsCollection* previous = nullptr;  // same-named collection of the original
     std::uint64_t count = 0;
     std::optional<std::size_t> schemaCount;  // file per document: distinct shapes
+    // Files written without a sync each (docs/): one sync of the file system makes them
+    // durable before the stage is published.
+    bool deferredWrites = false;
 };
 
 bool ownedByWrite(const StagedCollection& s, const std::string& rel) {
@@ -696,10 +726,11 @@ void stageDocs(const ZdsCollectionWrite& c, StagedCollection& s, Progress& progr
             throw ZdsWriteError("collection " + c.name + ": id \"" + doc.id +
                                 "\" cannot be a file name in docs/");
         }
+        // No sync per file (a hundred thousand of them took minutes): one for the whole stage
+        // before it is published.
         const std::string rel = "docs/" + doc.id + ".json";
-        AtomicFile f(s.dir / rel);
-        f.write(doc.bytes());
-        f.commit();
+        writeStagedFile(s.dir / rel, doc.bytes());
+        s.deferredWrites = true;
         meta.add(doc.id, doc.bytes());
         s.generated.push_back(rel);
         if (!progress.step()) {
@@ -842,6 +873,9 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
                     copyStorageFile(original->storage(), rel, s.dir / inColl, inPlace);
                 }
             }
+        }
+        if (s.deferredWrites) {
+            syncFileSystemOf(s.dir);
         }
         syncDirectory(s.dir);
         const fs::path dest = s.dirRel.empty() ? target : target / s.dirRel;

@@ -33,12 +33,8 @@ std::string_view ztLayoutName(ZtLayout layout) {
 }
 
 const ZtTensor* ZtFile::findTensor(std::string_view name) const {
-    for (const auto& tensor : tensors_) {
-        if (tensor.name == name) {
-            return &tensor;
-        }
-    }
-    return nullptr;
+    const auto it = tensorIndex_.find(name);
+    return it == tensorIndex_.end() ? nullptr : &tensors_[it->second];
 }
 
 const ZtComponent* ZtFile::component(const ZtTensor& tensor, std::string_view role) const {
@@ -562,6 +558,7 @@ void ZtOpener::readTensor(const std::string& name, const nlohmann::json& value) 
     file_->tensors_.emplace_back();
     ZtTensor& tensor = file_->tensors_.back();
     tensor.name = name;
+    file_->tensorIndex_.try_emplace(name, index);  // of two of one name, the first is found
     tensor.entry = entryRegion(cborPath({"tensors", name}));
     auto field = [&](std::string_view key) {
         return valueRegion(cborPath({"tensors", name, key}));

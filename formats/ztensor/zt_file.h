@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -151,6 +154,15 @@ private:
     Region versionField_, generatorField_;
     std::vector<std::pair<std::string, std::string>> attributes_;
     std::vector<ZtTensor> tensors_;
+    // Name → index in tensors_: findTensor is called for every tensor of a file (a diff, a
+    // conversion), which a search through them all made quadratic.
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> tensorIndex_;
     std::vector<ZtComponent> components_;
     std::vector<ZtLayoutEntry> layoutEntries_;
     std::vector<Diagnostic> diagnostics_;

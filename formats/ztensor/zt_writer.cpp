@@ -179,10 +179,8 @@ void ZtWriter::checkNewName(const std::string& name) const {
         throw std::logic_error("zTensor writer: add() after finish()");
     }
     requireUtf8(name, "tensor name '" + name + "'");
-    for (const auto& entry : entries_) {
-        if (entry.name == name) {
-            throw std::invalid_argument("zTensor writer: duplicate tensor '" + name + "'");
-        }
+    if (names_.contains(name)) {
+        throw std::invalid_argument("zTensor writer: duplicate tensor '" + name + "'");
     }
 }
 
@@ -246,6 +244,7 @@ void ZtWriter::add(const ZtWriterTensor& tensor) {
         entry.components.push_back(
             place(component.role, stored, component.encoding, std::move(digest)));
     }
+    names_.insert(entry.name);
     entries_.push_back(std::move(entry));
 }
 
@@ -264,6 +263,7 @@ void ZtWriter::addStored(const ZtStoredTensor& tensor) {
             place(component.role, component.stored, component.encoding, component.digest));
         entry.components.back().extra = component.extra;
     }
+    names_.insert(entry.name);
     entries_.push_back(std::move(entry));
 }
 

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -118,6 +119,7 @@ private:
     ZtWriterOptions options_;
     std::uint64_t position_ = 0;
     std::vector<Entry> entries_;
+    std::unordered_set<std::string> names_;  // of entries_: a duplicate is refused without a scan
     bool finished_ = false;
 };
 

@@ -30,6 +30,9 @@ Document::Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* pare
                     emit bytesChanged(overlay, offset, length);
                 });
         files_.append(overlay);
+        if (!overlays_.contains(source.get())) {  // a source listed twice: its first overlay
+            overlays_.insert(source.get(), overlay);
+        }
     }
     connect(undoStack_, &QUndoStack::cleanChanged, this,
             [this](bool clean) { emit modifiedChanged(!clean); });
@@ -82,12 +85,7 @@ const std::vector<std::pair<std::string, std::string>>& Document::facts() const 
 }
 
 ByteOverlay* Document::overlayFor(const strata::ByteSource* source) const {
-    for (ByteOverlay* overlay : files_) {
-        if (&overlay->source() == source) {
-            return overlay;
-        }
-    }
-    return nullptr;
+    return overlays_.value(source, nullptr);
 }
 
 const strata::Node* Document::fileNodeFor(const strata::ByteSource* source) const {

@@ -2,6 +2,7 @@
 // tree, its diagnostics, its undo stack and bookmarks.
 #pragma once
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -140,6 +141,9 @@ private:
     RemoteOpenSettings remoteSettings_;
     QString remoteUrl_;
     QList<ByteOverlay*> files_;
+    // The same by source: a corpus has a file for every document and part, and views ask for
+    // the overlay of each region they show.
+    QHash<const strata::ByteSource*, ByteOverlay*> overlays_;
     QUndoStack* undoStack_;
     FormatEditor* editor_ = nullptr;
     DiagnosticsModel* diagnostics_;

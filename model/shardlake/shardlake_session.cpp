@@ -125,7 +125,16 @@ ShardlakeSession::ShardlakeSession(std::shared_ptr<const strata::OpenedDocument>
 
 ShardlakeSession::~ShardlakeSession() = default;
 
-std::shared_ptr<Store> ShardlakeSession::makeStore() const {
+std::shared_ptr<const Store> ShardlakeSession::makeStore() const {
+    // The store the document was opened with, when it is this root's: its files are open
+    // already, and a second store would open every shard again.
+    if (auto store = opened_->stateAs<const Store>(); store && store->root() == rootPath_) {
+        return store;
+    }
+    if (auto index = opened_->stateAs<const StoreIndex>();
+        index && index->store->root() == rootPath_) {
+        return index->store;
+    }
     // A document opened from a URL reads the rest of its root through the same remote tree.
     return opened_->tree ? std::make_shared<Store>(opened_->tree, rootPath_)
                          : std::make_shared<Store>(rootPath_);

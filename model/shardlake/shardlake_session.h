@@ -94,7 +94,7 @@ public:
                                                                       std::string* error) const;
 
 private:
-    std::shared_ptr<strata::shardlake::Store> makeStore() const;
+    std::shared_ptr<const strata::shardlake::Store> makeStore() const;
     void readRoot(const std::string& onlyIndex);
     ShardlakeIndexInfo readIndex(const std::string& version) const;
 

@@ -1,18 +1,23 @@
 #include "formats/common/byte_source.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "formats/common/bounds.h"
 #include "formats/common/le_reader.h"
+#include "process_resources.h"
 
 namespace strata {
 namespace {
+
+using test::mappingCount;
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
@@ -101,6 +106,60 @@ TEST(ByteSource, MissingFileNamesThePath) {
 
 TEST(ByteSource, DirectoryIsRefused) {
     EXPECT_THROW(openMappedFile(std::filesystem::temp_directory_path()), SourceError);
+}
+
+TEST(ByteSource, OnDemandFilesHoldNoMappingAndReadWhatIsThere) {
+    const auto path = writeTemp("strata_on_demand.bin", "0123456789");
+    std::vector<ByteSourcePtr> open;
+    const std::size_t before = mappingCount();
+    for (int i = 0; i < 500; ++i) {
+        open.push_back(openFileOnDemand(path));
+    }
+    // Mapped, these 500 would be 500 more mappings (the kernel allows about 65,000).
+    EXPECT_LT(mappingCount(), before + 50);
+    const ByteSourcePtr& source = open.front();
+    EXPECT_EQ(source->name(), path.string());
+    EXPECT_EQ(source->size(), 10u);
+    const ByteView v = source->view(2, 3);
+    EXPECT_EQ(std::string(v.bytes.begin(), v.bytes.end()), "234");
+    EXPECT_EQ(source->view(8, 100).size(), 2u);
+    EXPECT_TRUE(source->view(10, 1).empty());
+    std::vector<std::uint8_t> out(4);
+    EXPECT_EQ(source->read(6, out), 4u);
+    EXPECT_EQ(std::string(out.begin(), out.end()), "6789");
+    // The file shrinks after the open: fewer bytes, never a failure.
+    writeTemp("strata_on_demand.bin", "01234");
+    EXPECT_EQ(source->view(0, 10).size(), 5u);
+    std::filesystem::remove(path);
+    EXPECT_TRUE(source->view(0, 10).empty());
+    EXPECT_THROW(openFileOnDemand(path), SourceError);
+    EXPECT_THROW(openFileOnDemand(std::filesystem::temp_directory_path()), SourceError);
+}
+
+// A scan of a whole file read on demand maps it for the pass: the same bytes, nothing copied.
+TEST(ByteSource, MappedForScanMapsFilesReadOnDemandOnly) {
+    const auto path = writeTemp("strata_scan.bin", "0123456789");
+    const ByteSourcePtr onDemand = openFileOnDemand(path);
+    const ByteSourcePtr mapped = mappedForScan(*onDemand);
+    ASSERT_NE(mapped, nullptr);
+    EXPECT_TRUE(sameBytes(*mapped, *onDemand));
+    EXPECT_EQ(mappedForScan(*mapped), nullptr);  // its own views borrow the mapping
+    EXPECT_EQ(mappedForScan(*makeBufferSource(std::string_view("x"))), nullptr);
+    // Offsets found in a file that changed size would not be the source's.
+    writeTemp("strata_scan.bin", "0123");
+    EXPECT_THROW(mappedForScan(*onDemand), SourceError);
+    std::filesystem::remove(path);
+    EXPECT_THROW(mappedForScan(*onDemand), SourceError);
+}
+
+// A FIFO is refused at once: opening it for reading would wait for a writer.
+TEST(ByteSource, AFifoIsRefusedWithoutWaiting) {
+    const auto path = std::filesystem::temp_directory_path() / "strata_byte_source.fifo";
+    std::filesystem::remove(path);
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    EXPECT_THROW(openFileOnDemand(path), SourceError);
+    EXPECT_THROW(openMappedFile(path), SourceError);
+    std::filesystem::remove(path);
 }
 
 TEST(LeReader, DecodesLittleAndBigEndian) {

@@ -2,11 +2,19 @@
 // encoding differences only, a known set of edits (a changed paragraph with its words, a removed
 // block, an added list item, a moved block, a changed comment) is reported exactly and mirrors
 // when the sides swap, and the word diff finds the changed words; random edits of random
-// documents are reported exactly and mirror.
+// documents are reported exactly and mirror; one block, item or part moved among 20,000 is one
+// move, and shuffled long lists report as moved exactly what a longest run in order leaves out.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <numeric>
 #include <random>
+#include <set>
 
 #include "formats/common/byte_source.h"
 #include "formats/ozdf/ozdf_diff.h"
@@ -265,6 +273,195 @@ TEST(OzdfDiff, RandomEditsAreReportedExactlyAndMirror) {
             EXPECT_EQ(ba.find(path)->second.kind, mirrored) << "round " << round << " " << path;
         }
     }
+}
+
+// Item names N00000..: `order` gives the item at each position.
+std::string longList(const std::vector<std::size_t>& order) {
+    std::string text = "#### [LONG]\n";
+    for (const std::size_t i : order) {
+        char name[16];
+        std::snprintf(name, sizeof name, "N%05zu", i);
+        text += "==== " + std::string(name) + "\ntext " + std::to_string(i) + "\n\n";
+    }
+    return text;
+}
+
+std::vector<std::size_t> identity(std::size_t n) {
+    std::vector<std::size_t> out(n);
+    std::iota(out.begin(), out.end(), std::size_t{0});
+    return out;
+}
+
+std::vector<DiffField> movedFields(const Collected& c) {
+    std::vector<DiffField> out;
+    for (const Difference& d : c.all) {
+        for (const DiffField& f : d.fields) {
+            if (f.kind == DiffKind::Moved) {
+                out.push_back(f);
+            }
+        }
+    }
+    return out;
+}
+
+// Beyond a few thousand items the order was compared by position: one item moved was reported
+// as every item between its two places moved.
+TEST(OzdfDiff, OneItemMovedInALongListIsOneMove) {
+    constexpr std::size_t kItems = 20000;
+    std::vector<std::size_t> order = identity(kItems);
+    order.erase(order.begin() + 10);
+    order.insert(order.begin() + 15000, 10);
+    const Collected c = diff(longList(identity(kItems)), longList(order));
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].path, "doc.ozdf/list LONG");
+    EXPECT_EQ(c.all[0].description, "1 moved");
+    const std::vector<DiffField> moved = movedFields(c);
+    ASSERT_EQ(moved.size(), 1u);
+    EXPECT_EQ(moved[0].path, "item N00010");
+    EXPECT_EQ(moved[0].b, "position 15001");
+}
+
+TEST(OzdfDiff, OneBlockMovedAmongManyIsOneMove) {
+    constexpr int kBlocks = 20000;
+    std::string a, b;
+    for (int i = 0; i < kBlocks; ++i) {
+        const std::string block = "#### B" + std::to_string(i) + "\nx\n\n";
+        a += block;
+        b += i == 7 ? "" : block;
+        b += i == 12345 ? "#### B7\nx\n\n" : "";
+    }
+    const Collected c = diff(a, b);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].kind, DiffKind::Moved);
+    EXPECT_EQ(c.all[0].path, "doc.ozdf/block B7");
+    EXPECT_EQ(c.all[0].description, "block moved from position 8 to 12346");
+}
+
+// The moves reported leave a longest run of items in their order, at every size: as many as
+// the items less the longest increasing run of their new places.
+TEST(OzdfDiff, ShuffledListsReportWhatALongestRunInOrderLeavesOut) {
+    std::mt19937 rng(20261128);
+    for (const std::size_t n : {5u, 40u, 3000u, 12000u}) {
+        std::vector<std::size_t> order = identity(n);
+        for (std::size_t k = 0; k < 1 + n / 100; ++k) {  // items taken out and put elsewhere
+            const std::size_t item = order[rng() % n];
+            order.erase(std::find(order.begin(), order.end(), item));
+            order.insert(order.begin() + static_cast<std::ptrdiff_t>(rng() % n), item);
+        }
+        // The longest increasing run of the new places, in A's order, by patience sorting.
+        std::vector<std::size_t> place(n), tails;
+        for (std::size_t j = 0; j < n; ++j) {
+            place[order[j]] = j;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto it = std::lower_bound(tails.begin(), tails.end(), place[i]);
+            if (it == tails.end()) {
+                tails.push_back(place[i]);
+            } else {
+                *it = place[i];
+            }
+        }
+        const Collected c = diff(longList(identity(n)), longList(order));
+        EXPECT_EQ(movedFields(c).size(), n - tails.size()) << n << " items";
+        const Collected back = diff(longList(order), longList(identity(n)));
+        EXPECT_EQ(movedFields(back).size(), n - tails.size()) << n << " items, sides swapped";
+    }
+}
+
+// Which entries of `order` the longest-common-subsequence table with the sorted order left out,
+// walked as the diff walked it before moves were found in O(n log n): of several longest runs
+// in order, the diff still picks this one.
+std::vector<bool> movedByTheTableWalk(const std::vector<std::size_t>& order) {
+    std::vector<std::size_t> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = order.size();
+    std::vector<std::vector<std::size_t>> t(n + 1, std::vector<std::size_t>(n + 1, 0));
+    for (std::size_t i = n; i-- > 0;) {
+        for (std::size_t j = n; j-- > 0;) {
+            t[i][j] =
+                order[i] == sorted[j] ? t[i + 1][j + 1] + 1 : std::max(t[i + 1][j], t[i][j + 1]);
+        }
+    }
+    std::vector<bool> moved(n, true);
+    for (std::size_t i = 0, j = 0; i < n && j < n;) {
+        if (order[i] == sorted[j]) {
+            moved[i++] = false;
+            ++j;
+        } else if (t[i + 1][j] >= t[i][j + 1]) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return moved;
+}
+
+TEST(OzdfDiff, SmallListsReportTheMovesTheTableWalkDid) {
+    std::mt19937 rng(7);
+    for (int round = 0; round < 300; ++round) {
+        const std::size_t n = 1 + rng() % 12;
+        std::vector<std::size_t> order = identity(n);
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::size_t> place(n);  // B positions in A's order
+        for (std::size_t j = 0; j < n; ++j) {
+            place[order[j]] = j;
+        }
+        const std::vector<bool> expected = movedByTheTableWalk(place);
+        std::set<std::string> want;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (expected[i]) {
+                char name[16];
+                std::snprintf(name, sizeof name, "item N%05zu", i);
+                want.insert(name);
+            }
+        }
+        std::set<std::string> got;
+        for (const DiffField& f : movedFields(diff(longList(identity(n)), longList(order)))) {
+            got.insert(f.path);
+        }
+        EXPECT_EQ(got, want) << "round " << round;
+    }
+}
+
+// A directory document of 20,000 parts, NAME blocks N00000.. in `order`.
+std::filesystem::path writeParts(const std::filesystem::path& folder,
+                                 const std::vector<std::size_t>& order) {
+    std::filesystem::create_directories(folder);
+    std::ofstream(folder / "_metadata.ozdf") << "#### [[P]]\n\n";
+    for (std::size_t j = 0; j < order.size(); ++j) {
+        char name[32], item[16];
+        std::snprintf(name, sizeof name, "P-%05zu.ozdp", j + 1);
+        std::snprintf(item, sizeof item, "N%05zu", order[j]);
+        std::ofstream(folder / name) << "#### NAME\n"
+                                     << item << "\n\n#### DATA\np" << order[j] << "\n\n";
+    }
+    return folder;
+}
+
+TEST(OzdfDiff, OnePartMovedInATwentyThousandPartListIsOneMove) {
+    namespace fs = std::filesystem;
+    const fs::path root =
+        fs::temp_directory_path() / ("strata_ozdf_diff_parts_" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    constexpr std::size_t kParts = 20000;
+    std::vector<std::size_t> order = identity(kParts);
+    order.erase(order.begin() + 19000);
+    order.insert(order.begin() + 3, 19000);
+    auto a = std::make_shared<const ozdf::Document>(
+        ozdf::readDocument(writeParts(root / "a" / "doc", identity(kParts))));
+    auto b = std::make_shared<const ozdf::Document>(
+        ozdf::readDocument(writeParts(root / "b" / "doc", order)));
+    ASSERT_TRUE(a->accepted());
+    ASSERT_EQ(b->elements.at(0).items.size(), kParts);
+    Collected c;
+    EXPECT_EQ(makeOzdfDiffer({a, nullptr}, {b, nullptr})->run(c, {}), DiffOutcome::Completed);
+    ASSERT_EQ(c.all.size(), 1u);
+    EXPECT_EQ(c.all[0].path, "doc/list P");
+    const std::vector<DiffField> moved = movedFields(c);
+    ASSERT_EQ(moved.size(), 1u);
+    EXPECT_EQ(moved[0].path, "item N19000");
+    EXPECT_EQ(moved[0].b, "position 4");
+    fs::remove_all(root);
 }
 
 }  // namespace

@@ -71,6 +71,30 @@ TEST(OzdfEdit, ItemsAndParagraphsAreEdited) {
     EXPECT_EQ(roundTrip(d), json(d));
 }
 
+// A replace-all sets every paragraph of a block one by one: each replaced in place, not erased
+// and inserted again (which shifted the rest of a long block twice per paragraph).
+TEST(OzdfEdit, EveryParagraphOfALongBlockIsReplacedInPlace) {
+    constexpr std::size_t kParagraphs = 100000;
+    std::string text = "#### LONG\n";
+    for (std::size_t i = 0; i < kParagraphs; ++i) {
+        text += "old " + std::to_string(i) + "\n\n";
+    }
+    Document d = readText(text);
+    ASSERT_EQ(d.elements.at(0).paragraphs.size(), kParagraphs);
+    for (std::size_t i = kParagraphs; i-- > 0;) {
+        setParagraphText(d, {0, std::nullopt}, i, "new " + std::to_string(i));
+    }
+    setParagraphText(d, {0, std::nullopt}, 5, "five\n\nand a half");
+    const std::vector<Paragraph>& ps = d.elements[0].paragraphs;
+    ASSERT_EQ(ps.size(), kParagraphs + 1);
+    EXPECT_EQ(ps[4].text, "new 4");
+    EXPECT_EQ(ps[5].text, "five");
+    EXPECT_EQ(ps[6].text, "and a half");
+    EXPECT_EQ(ps[7].text, "new 6");
+    EXPECT_EQ(ps.back().text, "new " + std::to_string(kParagraphs - 1));
+    EXPECT_FALSE(ps[0].region.valid());  // new text: no bytes of the file
+}
+
 TEST(OzdfEdit, EditsThatWouldNotReadBackAreRefused) {
     Document d = readText(kSample);
     const std::string before = json(d);

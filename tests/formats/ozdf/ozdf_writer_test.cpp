@@ -108,6 +108,34 @@ TEST(OzdfWriter, SavedDocumentsReadBackTheSame) {
     fs::remove_all(out);
 }
 
+// Into a folder where every file is new (a repair's stage), a directory document's files are
+// synced once together, not each part on its own.
+TEST(OzdfWriter, DeferredSaveSyncsOnceForAllParts) {
+    Document document;
+    document.filename = "book";
+    document.isDirectory = true;
+    Element list;
+    list.kind = ElementKind::ExternalList;
+    list.name = list.writtenName = "CHAPTERS";
+    for (int i = 0; i < 40; ++i) {
+        Item item;
+        item.paragraphs.push_back({"chapter " + std::to_string(i), {}});
+        list.items.push_back(std::move(item));
+    }
+    document.elements.push_back(std::move(list));
+    const fs::path out = fs::temp_directory_path() / "strata_ozdf_writer_deferred";
+    fs::remove_all(out);
+    fs::create_directories(out);
+    const std::uint64_t before = AtomicFile::syncCount();
+    saveDocument(document, out, EmptyItemNames::Kept, Durability::Deferred);
+    EXPECT_LE(AtomicFile::syncCount() - before, 2u);  // one syncfs, the folder's fsync
+    const Document back = readDocument(out / "book");
+    EXPECT_TRUE(back.accepted());
+    ASSERT_EQ(back.elements.at(0).items.size(), 40u);
+    EXPECT_EQ(back.elements[0].items[39].paragraphs.at(0).text, "chapter 39");
+    fs::remove_all(out);
+}
+
 TEST(OzdfWriter, WrappingNeverStartsALineWithAHeaderMarker) {
     std::string paragraph(76, 'a');
     paragraph += " #### not a header ==== nor an item";
