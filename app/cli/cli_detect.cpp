@@ -11,13 +11,15 @@
 
 namespace strata::cli {
 
-void registerDetectCommand(CLI::App& app, CommandContext& context) {
+namespace {
+
+// Run when the command line names the command (defineCommand).
+void fillDetectCommand(CLI::App* command, CommandContext& context) {
     struct Options {
         std::string path;
         bool json = false;
     };
     auto options = std::make_shared<Options>();
-    CLI::App* command = app.add_subcommand("detect", "Print the format of a file or folder");
     command->add_option("PATH", options->path, "File or folder")
         ->transform(inputArgument)
         ->required();
@@ -33,6 +35,13 @@ void registerDetectCommand(CLI::App& app, CommandContext& context) {
             return kExitOk;
         });
     });
+}
+
+}  // namespace
+
+void registerDetectCommand(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "detect", "Print the format of a file or folder", context,
+                  &fillDetectCommand);
 }
 
 }  // namespace strata::cli

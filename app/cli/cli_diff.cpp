@@ -178,14 +178,9 @@ int runDiff(const DiffArgs& args) {
     return same ? kExitOk : kExitErrors;
 }
 
-}  // namespace
-
-void registerDiffCommand(CLI::App& app, CommandContext& context) {
+// Run when the command line names the command (defineCommand).
+void fillDiffCommand(CLI::App* command, CommandContext& context) {
     auto args = std::make_shared<DiffArgs>();
-    CLI::App* command = app.add_subcommand(
-        "diff",
-        "Compare two files or folders of one format by what they hold (exit 0 same content, "
-        "1 different, 2 cannot compare)");
     command->add_option("A", args->a, "First file or folder")->transform(inputArgument)->required();
     command->add_option("B", args->b, "Second file or folder")
         ->transform(inputArgument)
@@ -206,6 +201,16 @@ void registerDiffCommand(CLI::App& app, CommandContext& context) {
     command->add_option("--nprobe", args->nprobe,
                         "Shardlake: shards probed per query (default: A's manifest default)");
     command->callback([&context, args] { runGuarded(context, [&] { return runDiff(*args); }); });
+}
+
+}  // namespace
+
+void registerDiffCommand(CLI::App& app, CommandContext& context) {
+    defineCommand(
+        app, "diff",
+        "Compare two files or folders of one format by what they hold (exit 0 same content, "
+        "1 different, 2 cannot compare)",
+        context, &fillDiffCommand);
 }
 
 }  // namespace strata::cli

@@ -37,16 +37,13 @@ int runInfo(const std::string& path, bool json) {
     return kExitOk;
 }
 
-}  // namespace
-
-void registerInfoCommand(CLI::App& app, CommandContext& context) {
+// Run when the command line names the command (defineCommand).
+void fillInfoCommand(CLI::App* command, CommandContext& context) {
     struct Options {
         std::string path;
         bool json = false;
     };
     auto options = std::make_shared<Options>();
-    CLI::App* command =
-        app.add_subcommand("info", "Print the format and facts of a file or folder");
     command->add_option("PATH", options->path, "File or folder")
         ->transform(inputArgument)
         ->required();
@@ -54,6 +51,13 @@ void registerInfoCommand(CLI::App& app, CommandContext& context) {
     command->callback([&context, options] {
         runGuarded(context, [&] { return runInfo(options->path, options->json); });
     });
+}
+
+}  // namespace
+
+void registerInfoCommand(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "info", "Print the format and facts of a file or folder", context,
+                  &fillInfoCommand);
 }
 
 }  // namespace strata::cli

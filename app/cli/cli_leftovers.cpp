@@ -136,20 +136,25 @@ int runClean(const CleanOptions& request) {
     return kept == 0 ? kExitOk : kExitErrors;
 }
 
-}  // namespace
-
-void registerLeftoversCommand(CLI::App& app, CommandContext& context) {
+// Run when the command line names the command (defineCommand).
+void fillLeftoversCommand(CLI::App* command, CommandContext& context) {
     auto options = std::make_shared<CleanOptions>();
-    CLI::App* command = app.add_subcommand(
-        "clean-leftovers",
-        "Remove the temporary files and stage folders interrupted saves left beside or inside "
-        "PATH (never those a running process is writing; exit 1 when some are kept)");
     command->add_option("PATH", options->path, "File or folder that was being saved")->required();
     command->add_flag("-n,--dry-run", options->dryRun,
                       "List what would be removed; remove nothing");
     command->add_flag("--json", options->json, "Print one JSON object");
     command->callback(
         [&context, options] { runGuarded(context, [&] { return runClean(*options); }); });
+}
+
+}  // namespace
+
+void registerLeftoversCommand(CLI::App& app, CommandContext& context) {
+    defineCommand(
+        app, "clean-leftovers",
+        "Remove the temporary files and stage folders interrupted saves left beside or inside "
+        "PATH (never those a running process is writing; exit 1 when some are kept)",
+        context, &fillLeftoversCommand);
 }
 
 }  // namespace strata::cli

@@ -201,10 +201,8 @@ int runImport(const std::string& jsonl, const std::string& folder) {
     return kExitOk;
 }
 
-}  // namespace
-
-void registerOzdfCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* group = app.add_subcommand("ozdf", "OZDF documents and corpora");
+// Run when the command line names the command (defineCommand).
+void fillOzdfCommands(CLI::App* group, CommandContext& context) {
     group->require_subcommand(1);
 
     auto path = std::make_shared<std::string>();
@@ -256,6 +254,12 @@ void registerOzdfCommands(CLI::App& app, CommandContext& context) {
     importCommand->callback([&context, path, folder] {
         runGuarded(context, [&] { return runImport(*path, *folder); });
     });
+}
+
+}  // namespace
+
+void registerOzdfCommands(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "ozdf", "OZDF documents and corpora", context, &fillOzdfCommands);
 }
 
 }  // namespace strata::cli

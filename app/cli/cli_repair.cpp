@@ -112,14 +112,9 @@ int runRepair(const RepairArgs& args) {
     return report.complete() ? kExitOk : kExitErrors;
 }
 
-}  // namespace
-
-void registerRepairCommand(CLI::App& app, CommandContext& context) {
+// Run when the command line names the command (defineCommand).
+void fillRepairCommand(CLI::App* command, CommandContext& context) {
     auto args = std::make_shared<RepairArgs>();
-    CLI::App* command = app.add_subcommand(
-        "repair",
-        "Salvage what can be saved from a damaged file into a new one (exit 0 complete, 1 data "
-        "lost, 2 nothing recovered or not supported)");
     command->add_option("path", args->input, "The damaged file or folder")
         ->transform(inputArgument)
         ->required();
@@ -138,6 +133,16 @@ void registerRepairCommand(CLI::App& app, CommandContext& context) {
                       "lines in data.jsonl, without index entries, instead of dropping them");
     command->callback(
         [&context, args] { runGuarded(context, [args] { return runRepair(*args); }); });
+}
+
+}  // namespace
+
+void registerRepairCommand(CLI::App& app, CommandContext& context) {
+    defineCommand(
+        app, "repair",
+        "Salvage what can be saved from a damaged file into a new one (exit 0 complete, 1 data "
+        "lost, 2 nothing recovered or not supported)",
+        context, &fillRepairCommand);
 }
 
 }  // namespace strata::cli

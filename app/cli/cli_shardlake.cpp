@@ -534,16 +534,21 @@ void addAlias(CLI::App& group, CommandContext& context) {
     });
 }
 
-}  // namespace
-
-void registerShardlakeCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* group = app.add_subcommand("shardlake", "Shardlake storage roots and shards");
+// Run when the command line names the command (defineCommand).
+void fillShardlakeCommands(CLI::App* group, CommandContext& context) {
     group->require_subcommand(1);
     addInfo(*group, context);
     addValidate(*group, context);
     addQuery(*group, context);
     addBuild(*group, context);
     addAlias(*group, context);
+}
+
+}  // namespace
+
+void registerShardlakeCommands(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "shardlake", "Shardlake storage roots and shards", context,
+                  &fillShardlakeCommands);
 }
 
 }  // namespace strata::cli

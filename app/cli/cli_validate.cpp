@@ -124,12 +124,9 @@ int runValidate(const ValidateOptions& request) {
     return counts.errors > 0 ? kExitErrors : kExitOk;
 }
 
-}  // namespace
-
-void registerValidateCommand(CLI::App& app, CommandContext& context) {
+// Run when the command line names the command (defineCommand).
+void fillValidateCommand(CLI::App* command, CommandContext& context) {
     auto options = std::make_shared<ValidateOptions>();
-    CLI::App* command = app.add_subcommand(
-        "validate", "Check a file or folder against its format's rules (exit 1 on errors)");
     command->add_option("PATH", options->path, "File or folder")
         ->transform(inputArgument)
         ->required();
@@ -139,6 +136,14 @@ void registerValidateCommand(CLI::App& app, CommandContext& context) {
                         "Diagnostics reported per code before summarising the rest");
     command->callback(
         [&context, options] { runGuarded(context, [&] { return runValidate(*options); }); });
+}
+
+}  // namespace
+
+void registerValidateCommand(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "validate",
+                  "Check a file or folder against its format's rules (exit 1 on errors)", context,
+                  &fillValidateCommand);
 }
 
 }  // namespace strata::cli

@@ -331,11 +331,8 @@ struct JobArgs {
     std::uint64_t maxBytes = 64ull << 30;
 };
 
-}  // namespace
-
-void registerZdsCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* group = app.add_subcommand(
-        "zds", "ZDS datasets: validate, ls, get, search, pack, unpack, reindex, compact, convert");
+// Run when the command line names the command (defineCommand).
+void fillZdsCommands(CLI::App* group, CommandContext& context) {
     group->require_subcommand(1);
 
     auto validate = std::make_shared<std::pair<std::string, bool>>();
@@ -488,6 +485,15 @@ void registerZdsCommands(CLI::App& app, CommandContext& context) {
                 r, "converted " + std::to_string(r.documents) + " documents to " + convert->to);
         });
     });
+}
+
+}  // namespace
+
+void registerZdsCommands(CLI::App& app, CommandContext& context) {
+    defineCommand(
+        app, "zds",
+        "ZDS datasets: validate, ls, get, search, pack, unpack, reindex, compact, convert", context,
+        &fillZdsCommands);
 }
 
 }  // namespace strata::cli

@@ -365,8 +365,10 @@ CLI::Option* addParallelismOption(CLI::App* command, unsigned& threads, const st
     return command->add_option("-j", threads, what)->transform(guessIsZero);
 }
 
-void registerZsCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* zs = app.add_subcommand("zs", "ZS files: info, dump, validate, make");
+namespace {
+
+// Run when the command line names the command (defineCommand).
+void fillZsCommands(CLI::App* zs, CommandContext& context) {
     zs->require_subcommand(1);
 
     auto infoPath = std::make_shared<std::string>();
@@ -421,6 +423,12 @@ void registerZsCommands(CLI::App& app, CommandContext& context) {
     makeCmd->add_option("input", make->input, "Sorted input records, - for stdin")->required();
     makeCmd->add_option("output", make->output, "New ZS file (must not exist)")->required();
     makeCmd->callback([&context, make] { runGuarded(context, [&] { return runMake(*make); }); });
+}
+
+}  // namespace
+
+void registerZsCommands(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "zs", "ZS files: info, dump, validate, make", context, &fillZsCommands);
 }
 
 }  // namespace strata::cli

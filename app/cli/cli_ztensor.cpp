@@ -486,11 +486,8 @@ int runImport(const ImportRequest& request) {
     return kExitOk;
 }
 
-}  // namespace
-
-void registerZtensorCommands(CLI::App& app, CommandContext& context) {
-    CLI::App* group =
-        app.add_subcommand("zt", "zTensor files: info, validate, dump, convert, import");
+// Run when the command line names the command (defineCommand).
+void fillZtensorCommands(CLI::App* group, CommandContext& context) {
     group->require_subcommand(1);
 
     auto info = std::make_shared<std::pair<std::string, bool>>();
@@ -569,6 +566,13 @@ void registerZtensorCommands(CLI::App& app, CommandContext& context) {
     importCmd->add_flag("-q,--quiet", import->quiet, "No summary line");
     importCmd->callback(
         [&context, import] { runGuarded(context, [&] { return runImport(*import); }); });
+}
+
+}  // namespace
+
+void registerZtensorCommands(CLI::App& app, CommandContext& context) {
+    defineCommand(app, "zt", "zTensor files: info, validate, dump, convert, import", context,
+                  &fillZtensorCommands);
 }
 
 }  // namespace strata::cli

@@ -2,11 +2,12 @@
 
 #include <isa-l/crc.h>
 #include <lzma.h>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+
+#include "crypto_library.h"
 
 namespace strata {
 
@@ -130,14 +131,15 @@ std::uint32_t crc32c(std::span<const std::uint8_t> data, std::uint32_t seed) {
 }
 
 struct Sha256::Context {
+    const CryptoLibrary& crypto = cryptoLibrary();
     EVP_MD_CTX* ctx = nullptr;
-    ~Context() { EVP_MD_CTX_free(ctx); }
+    ~Context() { crypto.mdCtxFree(ctx); }
 };
 
 namespace {
 
-void startSha256(EVP_MD_CTX* ctx) {
-    if (EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
+void startSha256(const CryptoLibrary& crypto, EVP_MD_CTX* ctx) {
+    if (crypto.digestInit(ctx, crypto.sha256(), nullptr) != 1) {
         throw std::runtime_error("SHA-256: OpenSSL could not start a digest");
     }
 }
@@ -145,11 +147,11 @@ void startSha256(EVP_MD_CTX* ctx) {
 }  // namespace
 
 Sha256::Sha256() : context_(std::make_unique<Context>()) {
-    context_->ctx = EVP_MD_CTX_new();
+    context_->ctx = context_->crypto.mdCtxNew();
     if (context_->ctx == nullptr) {
         throw std::runtime_error("SHA-256: OpenSSL could not allocate a digest context");
     }
-    startSha256(context_->ctx);
+    startSha256(context_->crypto, context_->ctx);
 }
 
 Sha256::~Sha256() = default;
@@ -157,7 +159,8 @@ Sha256::Sha256(Sha256&&) noexcept = default;
 Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
 void Sha256::update(std::span<const std::uint8_t> data) {
-    if (!data.empty() && EVP_DigestUpdate(context_->ctx, data.data(), data.size()) != 1) {
+    if (!data.empty() &&
+        context_->crypto.digestUpdate(context_->ctx, data.data(), data.size()) != 1) {
         throw std::runtime_error("SHA-256: OpenSSL digest update failed");
     }
 }
@@ -165,10 +168,11 @@ void Sha256::update(std::span<const std::uint8_t> data) {
 Sha256Digest Sha256::finish() {
     Sha256Digest digest{};
     unsigned int length = 0;
-    if (EVP_DigestFinal_ex(context_->ctx, digest.data(), &length) != 1 || length != digest.size()) {
+    if (context_->crypto.digestFinal(context_->ctx, digest.data(), &length) != 1 ||
+        length != digest.size()) {
         throw std::runtime_error("SHA-256: OpenSSL digest final failed");
     }
-    startSha256(context_->ctx);
+    startSha256(context_->crypto, context_->ctx);
     return digest;
 }
 

@@ -26,7 +26,8 @@ std::uint32_t crc32c(std::span<const std::uint8_t> data, std::uint32_t seed = 0)
 // A slicing-by-8 table version, independent of ISA-L: the reference tests compare against.
 std::uint32_t crc32cTable(std::span<const std::uint8_t> data, std::uint32_t seed = 0);
 
-// SHA-256 via OpenSSL. Throws std::runtime_error only if OpenSSL itself fails.
+// SHA-256 via OpenSSL. Throws std::runtime_error only if OpenSSL's libcrypto cannot be loaded
+// (crypto_library.h) or fails.
 Sha256Digest sha256(std::span<const std::uint8_t> data);
 
 // Incremental SHA-256 for data that arrives in pieces (decompressed blocks, say).

@@ -1,6 +1,5 @@
 #include "zip_member_source.h"
 
-#include <zip.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "codec_deflate.h"
 #include "le_reader.h"
 #include "validator.h"
+#include "zip_library.h"
 
 namespace strata {
 
@@ -316,17 +316,18 @@ private:
 
 namespace {
 
-std::string zipErrorText(int code) {
+std::string zipErrorText(const ZipLibrary& libzip, int code) {
     zip_error_t error;
-    zip_error_init_with_code(&error, code);
-    std::string text = zip_error_strerror(&error);
-    zip_error_fini(&error);
+    libzip.errorInitWithCode(&error, code);
+    std::string text = libzip.errorStrerror(&error);
+    libzip.errorFini(&error);
     return text;
 }
 
 // A libzip source reading a ByteSource. libzip is C: an exception thrown by a view (a failed
 // remote read) must not unwind through it, so it is kept here and rethrown once libzip returns.
 struct LibzipReader {
+    const ZipLibrary* libzip = nullptr;
     const ByteSource* source = nullptr;
     std::uint64_t position = 0;
     zip_error_t error{};
@@ -357,14 +358,14 @@ struct LibzipReader {
                     return static_cast<zip_int64_t>(got);
                 } catch (...) {
                     thrown = std::current_exception();
-                    zip_error_set(&error, ZIP_ER_READ, 0);
+                    libzip->errorSet(&error, ZIP_ER_READ, 0);
                     return -1;
                 }
             }
             case ZIP_SOURCE_CLOSE:
                 return 0;
             case ZIP_SOURCE_SEEK: {
-                const zip_int64_t to = zip_source_seek_compute_offset(
+                const zip_int64_t to = libzip->sourceSeekComputeOffset(
                     position, static_cast<zip_uint64_t>(size), data, length, &error);
                 if (to < 0) {
                     return -1;
@@ -375,11 +376,13 @@ struct LibzipReader {
             case ZIP_SOURCE_TELL:
                 return static_cast<zip_int64_t>(position);
             case ZIP_SOURCE_STAT: {
-                auto* st = ZIP_SOURCE_GET_ARGS(zip_stat_t, data, length, &error);
-                if (st == nullptr) {
+                // What ZIP_SOURCE_GET_ARGS does, its zip_error_set called through the pointer.
+                if (length < sizeof(zip_stat_t)) {
+                    libzip->errorSet(&error, ZIP_ER_INVAL, 0);
                     return -1;
                 }
-                zip_stat_init(st);
+                auto* st = static_cast<zip_stat_t*>(data);
+                libzip->statInit(st);
                 st->size = static_cast<zip_uint64_t>(size);
                 st->comp_size = st->size;
                 st->comp_method = ZIP_CM_STORE;
@@ -389,18 +392,18 @@ struct LibzipReader {
                 return sizeof(zip_stat_t);
             }
             case ZIP_SOURCE_ERROR:
-                return zip_error_to_data(&error, data, length);
+                return libzip->errorToData(&error, data, length);
             case ZIP_SOURCE_FREE:
                 return 0;
             case ZIP_SOURCE_ACCEPT_EMPTY:
                 return 0;  // as libzip's file source: an empty file is not an archive
             case ZIP_SOURCE_SUPPORTS:
-                return zip_source_make_command_bitmap(
+                return libzip->sourceMakeCommandBitmap(
                     ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
                     ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, ZIP_SOURCE_SEEK, ZIP_SOURCE_TELL,
                     ZIP_SOURCE_SUPPORTS, ZIP_SOURCE_ACCEPT_EMPTY, -1);
             default:
-                zip_error_set(&error, ZIP_ER_OPNOTSUPP, 0);
+                libzip->errorSet(&error, ZIP_ER_OPNOTSUPP, 0);
                 return -1;
         }
     }
@@ -414,13 +417,15 @@ std::shared_ptr<ZipArchive> ZipArchive::open(const std::filesystem::path& path,
     if (checkConsistency) {
         flags |= ZIP_CHECKCONS;
     }
+    const ZipLibrary& libzip = zipLibrary();
     int errorCode = 0;
-    zip_t* za = zip_open(path.c_str(), flags, &errorCode);
+    zip_t* za = libzip.open(path.c_str(), flags, &errorCode);
     if (za == nullptr) {
-        throw ZipError(path.string() + ": not a readable ZIP archive: " + zipErrorText(errorCode));
+        throw ZipError(path.string() +
+                       ": not a readable ZIP archive: " + zipErrorText(libzip, errorCode));
     }
-    const zip_int64_t libzipCount = zip_get_num_entries(za, 0);
-    zip_discard(za);
+    const zip_int64_t libzipCount = libzip.getNumEntries(za, 0);
+    libzip.discard(za);
     return make(path, openMappedFile(path), libzipCount);
 }
 
@@ -429,33 +434,36 @@ std::shared_ptr<ZipArchive> ZipArchive::open(const ByteSourcePtr& source, bool c
     if (checkConsistency) {
         flags |= ZIP_CHECKCONS;
     }
+    const ZipLibrary& libzip = zipLibrary();
     LibzipReader reader;
+    reader.libzip = &libzip;
     reader.source = source.get();
-    zip_error_init(&reader.error);
+    libzip.errorInit(&reader.error);
     zip_error_t error;
-    zip_error_init(&error);
-    zip_source_t* zs = zip_source_function_create(&LibzipReader::callback, &reader, &error);
+    libzip.errorInit(&error);
+    zip_source_t* zs = libzip.sourceFunctionCreate(&LibzipReader::callback, &reader, &error);
     if (zs == nullptr) {
-        const std::string text = zip_error_strerror(&error);
-        zip_error_fini(&error);
-        zip_error_fini(&reader.error);
+        const std::string text = libzip.errorStrerror(&error);
+        libzip.errorFini(&error);
+        libzip.errorFini(&reader.error);
         throw ZipError(source->name() + ": not a readable ZIP archive: " + text);
     }
-    zip_t* za = zip_open_from_source(zs, flags, &error);
+    zip_t* za = libzip.openFromSource(zs, flags, &error);
     if (za == nullptr) {
-        zip_source_free(zs);
-        const int code = zip_error_code_zip(&error);
-        zip_error_fini(&error);
-        zip_error_fini(&reader.error);
+        libzip.sourceFree(zs);
+        const int code = libzip.errorCodeZip(&error);
+        libzip.errorFini(&error);
+        libzip.errorFini(&reader.error);
         if (reader.thrown) {
             std::rethrow_exception(reader.thrown);
         }
-        throw ZipError(source->name() + ": not a readable ZIP archive: " + zipErrorText(code));
+        throw ZipError(source->name() +
+                       ": not a readable ZIP archive: " + zipErrorText(libzip, code));
     }
-    zip_error_fini(&error);
-    const zip_int64_t libzipCount = zip_get_num_entries(za, 0);
-    zip_discard(za);
-    zip_error_fini(&reader.error);
+    libzip.errorFini(&error);
+    const zip_int64_t libzipCount = libzip.getNumEntries(za, 0);
+    libzip.discard(za);
+    libzip.errorFini(&reader.error);
     if (reader.thrown) {
         std::rethrow_exception(reader.thrown);
     }

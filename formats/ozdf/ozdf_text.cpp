@@ -1,9 +1,8 @@
 #include "ozdf_text.h"
 
-#include <unicode/uchar.h>
-#include <unicode/ustring.h>
-
 #include <vector>
+
+#include "formats/common/icu_library.h"
 
 namespace strata::ozdf {
 
@@ -290,33 +289,34 @@ std::string upperCase(std::string_view text) {
     if (text.empty()) {
         return {};
     }
+    const IcuLibrary& icu = icuLibrary();
     UErrorCode status = U_ZERO_ERROR;
     int32_t utf16Length = 0;
     const auto inputLength =
         static_cast<int32_t>(std::min<std::size_t>(text.size(), INT32_MAX / 4));
-    u_strFromUTF8(nullptr, 0, &utf16Length, text.data(), inputLength, &status);
+    icu.strFromUtf8(nullptr, 0, &utf16Length, text.data(), inputLength, &status);
     status = U_ZERO_ERROR;
     std::vector<UChar> utf16(static_cast<std::size_t>(utf16Length) + 1);
-    u_strFromUTF8(utf16.data(), static_cast<int32_t>(utf16.size()), &utf16Length, text.data(),
-                  inputLength, &status);
+    icu.strFromUtf8(utf16.data(), static_cast<int32_t>(utf16.size()), &utf16Length, text.data(),
+                    inputLength, &status);
     if (U_FAILURE(status)) {
         return std::string(text);
     }
     // Upper-casing grows a string by at most a factor of three (SpecialCasing).
     std::vector<UChar> upper(static_cast<std::size_t>(utf16Length) * 3 + 1);
     status = U_ZERO_ERROR;
-    const int32_t upperLength = u_strToUpper(upper.data(), static_cast<int32_t>(upper.size()),
-                                             utf16.data(), utf16Length, "", &status);
+    const int32_t upperLength = icu.strToUpper(upper.data(), static_cast<int32_t>(upper.size()),
+                                               utf16.data(), utf16Length, "", &status);
     if (U_FAILURE(status)) {
         return std::string(text);
     }
     std::string out;
     int32_t outLength = 0;
     status = U_ZERO_ERROR;
-    u_strToUTF8(nullptr, 0, &outLength, upper.data(), upperLength, &status);
+    icu.strToUtf8(nullptr, 0, &outLength, upper.data(), upperLength, &status);
     out.resize(static_cast<std::size_t>(outLength));
     status = U_ZERO_ERROR;
-    u_strToUTF8(out.data(), outLength, &outLength, upper.data(), upperLength, &status);
+    icu.strToUtf8(out.data(), outLength, &outLength, upper.data(), upperLength, &status);
     if (U_FAILURE(status) && status != U_STRING_NOT_TERMINATED_WARNING) {
         return std::string(text);
     }
@@ -328,7 +328,8 @@ int decimalDigitValue(char32_t codePoint) {
         return -1;
     }
     const auto c = static_cast<UChar32>(codePoint);
-    return u_isdigit(c) ? u_charDigitValue(c) : -1;
+    const IcuLibrary& icu = icuLibrary();
+    return icu.isDigit(c) ? icu.charDigitValue(c) : -1;
 }
 
 }  // namespace strata::ozdf

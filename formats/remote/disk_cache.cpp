@@ -1,25 +1,24 @@
 #include "disk_cache.h"
 
-#include <openssl/evp.h>
-
 #include <atomic>
 #include <fstream>
 #include <system_error>
 #include <thread>
+
+#include "formats/common/checksums.h"
 
 namespace strata {
 
 namespace {
 
 std::string sha256Hex(const std::string& text) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+    const Sha256Digest digest =
+        sha256({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
     static const char* hex = "0123456789abcdef";
     std::string out;
-    for (unsigned i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
+    for (const std::uint8_t byte : digest) {
+        out += hex[byte >> 4];
+        out += hex[byte & 15];
     }
     return out;
 }

@@ -1,7 +1,5 @@
 #include "http_client.h"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,6 +7,8 @@
 #include <mutex>
 #include <set>
 #include <thread>
+
+#include "curl_library.h"
 
 namespace strata {
 
@@ -18,11 +18,6 @@ constexpr std::size_t kErrorBodyKeep = 64 * 1024;
 // A ranged body is received into room reserved for the whole range up to this much (growing
 // the vector as it arrives copied most bytes two or three times over).
 constexpr std::uint64_t kReserveAtMost = 16 * 1024 * 1024;
-
-void globalInit() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
@@ -112,26 +107,27 @@ struct UrlParts {
 };
 
 std::optional<UrlParts> splitUrl(const std::string& url) {
-    CURLU* u = curl_url();
+    const CurlLibrary& curl = curlLibrary(url);
+    CURLU* u = curl.url();
     std::optional<UrlParts> out;
-    if (curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    if (curl.urlSet(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
         UrlParts parts;
         char* value = nullptr;
-        if (curl_url_get(u, CURLUPART_SCHEME, &value, 0) == CURLUE_OK) {
+        if (curl.urlGet(u, CURLUPART_SCHEME, &value, 0) == CURLUE_OK) {
             parts.scheme = lower(value);
-            curl_free(value);
+            curl.free(value);
         }
-        if (curl_url_get(u, CURLUPART_HOST, &value, 0) == CURLUE_OK) {
+        if (curl.urlGet(u, CURLUPART_HOST, &value, 0) == CURLUE_OK) {
             parts.host = lower(value);
-            curl_free(value);
+            curl.free(value);
         }
-        if (curl_url_get(u, CURLUPART_PORT, &value, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+        if (curl.urlGet(u, CURLUPART_PORT, &value, CURLU_DEFAULT_PORT) == CURLUE_OK) {
             parts.port = value;
-            curl_free(value);
+            curl.free(value);
         }
         out = parts;
     }
-    curl_url_cleanup(u);
+    curl.urlCleanup(u);
     return out;
 }
 
@@ -165,6 +161,7 @@ bool isJson(const std::string& contentType) {
 struct Transfer {
     enum class Abort { None, FullBody, TooLong, ErrorBodyCut, BadRange, EmptyObject };
 
+    const CurlLibrary* curl = nullptr;
     CURL* handle = nullptr;
     const HttpRequest* request = nullptr;
     HttpResponse response;
@@ -183,7 +180,7 @@ struct Transfer {
 // the request is refused before its body is waited for. False aborts the transfer.
 bool headersComplete(Transfer& t) {
     long status = 0;
-    curl_easy_getinfo(t.handle, CURLINFO_RESPONSE_CODE, &status);
+    t.curl->easyGetinfo(t.handle, CURLINFO_RESPONSE_CODE, &status);
     if (status != 206 || !t.request->range) {
         return true;
     }
@@ -225,7 +222,7 @@ std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) 
     auto& t = *static_cast<Transfer*>(user);
     const std::size_t n = size * count;
     if (!t.statusKnown) {
-        curl_easy_getinfo(t.handle, CURLINFO_RESPONSE_CODE, &t.status);
+        t.curl->easyGetinfo(t.handle, CURLINFO_RESPONSE_CODE, &t.status);
         t.statusKnown = true;
         if (t.request->range && t.status == 200) {
             if (t.request->acceptListing && isJson(t.response.header("content-type"))) {
@@ -373,25 +370,23 @@ std::string uriEncode(std::string_view text, bool keepSlash) {
 
 // A free list of easy handles: each keeps its connections open between requests, so a
 // handle taken again reuses a warm keep-alive connection. DNS and TLS sessions are shared.
+// Made by the first request, not by the client: a session that never fetches never loads
+// libcurl.
 struct HttpClient::Handles {
     std::mutex mutex;
+    const CurlLibrary* curl = nullptr;  // set with the share, by the first take()
     std::vector<CURL*> free;
     CURLSH* share = nullptr;
     std::mutex shareLocks[CURL_LOCK_DATA_LAST];
 
-    Handles() {
-        share = curl_share_init();
-        curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Handles::lock);
-        curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Handles::unlock);
-        curl_share_setopt(share, CURLSHOPT_USERDATA, this);
-        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-    }
     ~Handles() {
-        for (CURL* h : free) {
-            curl_easy_cleanup(h);
+        if (curl == nullptr) {
+            return;
         }
-        curl_share_cleanup(share);
+        for (CURL* h : free) {
+            curl->easyCleanup(h);
+        }
+        curl->shareCleanup(share);
     }
     static void lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
         static_cast<Handles*>(user)->shareLocks[data].lock();
@@ -399,10 +394,19 @@ struct HttpClient::Handles {
     static void unlock(CURL*, curl_lock_data data, void* user) {
         static_cast<Handles*>(user)->shareLocks[data].unlock();
     }
-    CURL* take() {
+    CURL* take(const CurlLibrary& library) {
         std::lock_guard lock(mutex);
+        if (curl == nullptr) {
+            share = library.shareInit();
+            library.shareSetopt(share, CURLSHOPT_LOCKFUNC, &Handles::lock);
+            library.shareSetopt(share, CURLSHOPT_UNLOCKFUNC, &Handles::unlock);
+            library.shareSetopt(share, CURLSHOPT_USERDATA, this);
+            library.shareSetopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+            library.shareSetopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+            curl = &library;
+        }
         if (free.empty()) {
-            return curl_easy_init();
+            return library.easyInit();
         }
         CURL* h = free.back();
         free.pop_back();
@@ -415,10 +419,7 @@ struct HttpClient::Handles {
 };
 
 HttpClient::HttpClient(const RemoteOptions& options, std::shared_ptr<RemoteCounters> counters)
-    : options_(options), counters_(std::move(counters)) {
-    globalInit();
-    handles_ = std::make_unique<Handles>();
-}
+    : options_(options), counters_(std::move(counters)), handles_(std::make_unique<Handles>()) {}
 
 HttpClient::~HttpClient() = default;
 
@@ -445,8 +446,8 @@ bool sameHost(const std::string& a, const std::string& b) {
 }
 
 // What a failed transfer's libcurl code means, for the message.
-std::string transferProblem(CURLcode rc, const char* detail, const RemoteOptions& options,
-                            std::uint64_t bodyBytes) {
+std::string transferProblem(const CurlLibrary& curl, CURLcode rc, const char* detail,
+                            const RemoteOptions& options, std::uint64_t bodyBytes) {
     switch (rc) {
         case CURLE_OPERATION_TIMEDOUT:
             return "timed out (no connection within " +
@@ -455,7 +456,7 @@ std::string transferProblem(CURLcode rc, const char* detail, const RemoteOptions
         case CURLE_PARTIAL_FILE:
         case CURLE_RECV_ERROR:
             return "the connection dropped after " + std::to_string(bodyBytes) +
-                   " bytes of the body (" + curl_easy_strerror(rc) + ")";
+                   " bytes of the body (" + curl.easyStrerror(rc) + ")";
         case CURLE_PEER_FAILED_VERIFICATION:
             return std::string("the server's certificate is not trusted (") + detail +
                    "); name the certificate of its authority with SSL_CERT_FILE, CURL_CA_BUNDLE "
@@ -466,7 +467,7 @@ std::string transferProblem(CURLcode rc, const char* detail, const RemoteOptions
         case CURLE_SSL_CONNECT_ERROR:
             return std::string("the TLS handshake failed (") + detail + ")";
         default:
-            return curl_easy_strerror(rc);
+            return curl.easyStrerror(rc);
     }
 }
 
@@ -475,91 +476,92 @@ std::string transferProblem(CURLcode rc, const char* detail, const RemoteOptions
 HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& url,
                                  unsigned number, const std::function<bool()>& cancelled,
                                  const RequestBudget& budget) const {
-    CURL* h = handles_->take();
+    const CurlLibrary& curl = curlLibrary(url);
+    CURL* h = handles_->take(curl);
     // The handle goes back to the free list pointing at no buffer of this attempt's stack.
     struct Return {
         Handles& handles;
         CURL* h;
         ~Return() {
-            curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+            handles.curl->easySetopt(h, CURLOPT_ERRORBUFFER, nullptr);
             handles.give(h);
         }
     } giveBack{*handles_, h};
-    curl_easy_reset(h);
+    curl.easyReset(h);
 
     Transfer t;
+    t.curl = &curl;
     t.handle = h;
     t.request = &request;
     t.cancelled = &cancelled;
     t.limit = request.range ? request.range->second - request.range->first + 1 : request.maxBody;
 
-    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_SHARE, handles_->share);
-    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 256L * 1024);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(options_.connectTimeout.count()));
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, options_.lowSpeedBytes);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedTime.count()));
+    curl.easySetopt(h, CURLOPT_URL, url.c_str());
+    curl.easySetopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl.easySetopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl.easySetopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl.easySetopt(h, CURLOPT_SHARE, handles_->share);
+    curl.easySetopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl.easySetopt(h, CURLOPT_BUFFERSIZE, 256L * 1024);
+    curl.easySetopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                    static_cast<long>(options_.connectTimeout.count()));
+    curl.easySetopt(h, CURLOPT_LOW_SPEED_LIMIT, options_.lowSpeedBytes);
+    curl.easySetopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(options_.lowSpeedTime.count()));
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         budget.deadline - std::chrono::steady_clock::now());
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
-                     static_cast<long>(std::max<long long>(1, left.count())));
-    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, options_.verifyTls ? 1L : 0L);
-    curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, options_.verifyTls ? 2L : 0L);
+    curl.easySetopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(1, left.count())));
+    curl.easySetopt(h, CURLOPT_SSL_VERIFYPEER, options_.verifyTls ? 1L : 0L);
+    curl.easySetopt(h, CURLOPT_SSL_VERIFYHOST, options_.verifyTls ? 2L : 0L);
     if (!options_.caFile.empty()) {
-        curl_easy_setopt(h, CURLOPT_CAINFO, options_.caFile.c_str());
+        curl.easySetopt(h, CURLOPT_CAINFO, options_.caFile.c_str());
     }
     if (!options_.caDir.empty()) {
-        curl_easy_setopt(h, CURLOPT_CAPATH, options_.caDir.c_str());
+        curl.easySetopt(h, CURLOPT_CAPATH, options_.caDir.c_str());
     }
     char detail[CURL_ERROR_SIZE] = {};
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
+    curl.easySetopt(h, CURLOPT_ERRORBUFFER, detail);
     if (request.login && sameHost(url, request.url)) {
-        curl_easy_setopt(h, CURLOPT_USERNAME, request.login->first.c_str());
-        curl_easy_setopt(h, CURLOPT_PASSWORD, request.login->second.c_str());
+        curl.easySetopt(h, CURLOPT_USERNAME, request.login->first.c_str());
+        curl.easySetopt(h, CURLOPT_PASSWORD, request.login->second.c_str());
     }
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "Strata");
+    curl.easySetopt(h, CURLOPT_USERAGENT, "Strata");
     if (request.method == "HEAD") {
-        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        curl.easySetopt(h, CURLOPT_NOBODY, 1L);
     }
     std::string range;
     if (request.range) {
         range = std::to_string(request.range->first) + "-" + std::to_string(request.range->second);
-        curl_easy_setopt(h, CURLOPT_RANGE, range.c_str());
+        curl.easySetopt(h, CURLOPT_RANGE, range.c_str());
     }
     curl_slist* headers = nullptr;
     for (const std::string& header : request.headers) {
-        headers = curl_slist_append(headers, header.c_str());
+        headers = curl.slistAppend(headers, header.c_str());
     }
     if (request.aws) {
         const std::string sigv4 = "aws:amz:" + request.aws->region + ":s3";
-        curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
-        curl_easy_setopt(h, CURLOPT_USERNAME, request.aws->accessKey.c_str());
-        curl_easy_setopt(h, CURLOPT_PASSWORD, request.aws->secretKey.c_str());
-        headers = curl_slist_append(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+        curl.easySetopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
+        curl.easySetopt(h, CURLOPT_USERNAME, request.aws->accessKey.c_str());
+        curl.easySetopt(h, CURLOPT_PASSWORD, request.aws->secretKey.c_str());
+        headers = curl.slistAppend(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
         if (!request.aws->sessionToken.empty()) {
-            headers = curl_slist_append(
+            headers = curl.slistAppend(
                 headers, ("x-amz-security-token: " + request.aws->sessionToken).c_str());
         }
     }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &onHeader);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &onBody);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &onProgress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, &t);
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl.easySetopt(h, CURLOPT_HTTPHEADER, headers);
+    curl.easySetopt(h, CURLOPT_HEADERFUNCTION, &onHeader);
+    curl.easySetopt(h, CURLOPT_HEADERDATA, &t);
+    curl.easySetopt(h, CURLOPT_WRITEFUNCTION, &onBody);
+    curl.easySetopt(h, CURLOPT_WRITEDATA, &t);
+    curl.easySetopt(h, CURLOPT_XFERINFOFUNCTION, &onProgress);
+    curl.easySetopt(h, CURLOPT_XFERINFODATA, &t);
+    curl.easySetopt(h, CURLOPT_NOPROGRESS, 0L);
 
-    const CURLcode rc = curl_easy_perform(h);
-    curl_slist_free_all(headers);
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &t.response.status);
+    const CURLcode rc = curl.easyPerform(h);
+    curl.slistFreeAll(headers);
+    curl.easyGetinfo(h, CURLINFO_RESPONSE_CODE, &t.response.status);
     char* redirect = nullptr;
-    curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &redirect);
+    curl.easyGetinfo(h, CURLINFO_REDIRECT_URL, &redirect);
     if (redirect != nullptr) {
         t.response.headers["location"] = redirect;  // resolved against the request URL
     }
@@ -579,7 +581,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
         entry.bytes = t.response.bodyBytes;
         entry.attempt = number;
         if (rc != CURLE_OK && t.abort != Transfer::Abort::ErrorBodyCut) {
-            entry.error = curl_easy_strerror(rc);
+            entry.error = curl.easyStrerror(rc);
         }
         options_.requestLog(entry);
     }
@@ -634,7 +636,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request, const std::string& 
         const auto kind = rc == CURLE_OPERATION_TIMEDOUT ? RemoteError::Kind::Timeout
                                                          : RemoteError::Kind::Network;
         throw AttemptError{
-            {kind, url, status, transferProblem(rc, detail, options_, t.response.bodyBytes)},
+            {kind, url, status, transferProblem(curl, rc, detail, options_, t.response.bodyBytes)},
             retryableCurlCode(rc)};
     }
     return std::move(t.response);

@@ -27,6 +27,7 @@ public:
         Cancelled,       // the CancelToken was cancelled
         NotAFile,        // the URL is a folder (its answer is a directory listing)
         Unverifiable,    // no ETag or Last-Modified: a change between two requests would go unseen
+        Unavailable,     // libcurl cannot be loaded: no remote file can be read in this process
     };
 
     // The URL and the text are shown with their credentials redacted (redactCredentials).

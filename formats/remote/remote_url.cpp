@@ -1,13 +1,12 @@
 #include "remote_url.h"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <memory>
 #include <stdexcept>
 
+#include "curl_library.h"
 #include "http_client.h"
 
 namespace strata {
@@ -22,29 +21,29 @@ std::string lower(std::string_view text) {
 }
 
 struct CurlUrl {
-    std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle{curl_url(), &curl_url_cleanup};
+    const CurlLibrary& curl;
+    std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle{curl.url(), curl.urlCleanup};
 
     // The part, percent-decoded when asked; empty when the URL has none.
     std::string part(CURLUPart which, bool decode) const {
         char* value = nullptr;
-        const CURLUcode rc =
-            curl_url_get(handle.get(), which, &value, decode ? CURLU_URLDECODE : 0);
+        const CURLUcode rc = curl.urlGet(handle.get(), which, &value, decode ? CURLU_URLDECODE : 0);
         if (rc == CURLUE_URLDECODE) {
             throw std::invalid_argument("it holds a percent-encoded control character");
         }
         std::string out = rc == CURLUE_OK && value != nullptr ? value : "";
-        curl_free(value);
+        curl.free(value);
         return out;
     }
 };
 
 TypedUrl parseHttpUrl(std::string_view text) {
-    CurlUrl url;
     const std::string copy(text);
-    const CURLUcode rc = curl_url_set(url.handle.get(), CURLUPART_URL, copy.c_str(),
-                                      CURLU_ALLOW_SPACE | CURLU_NON_SUPPORT_SCHEME);
+    CurlUrl url{curlLibrary(copy)};
+    const CURLUcode rc = url.curl.urlSet(url.handle.get(), CURLUPART_URL, copy.c_str(),
+                                         CURLU_ALLOW_SPACE | CURLU_NON_SUPPORT_SCHEME);
     if (rc != CURLUE_OK) {
-        throw std::invalid_argument(std::string(curl_url_strerror(rc)));
+        throw std::invalid_argument(std::string(url.curl.urlStrerror(rc)));
     }
     TypedUrl out;
     out.user = url.part(CURLUPART_USER, true);

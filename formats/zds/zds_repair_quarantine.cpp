@@ -1,11 +1,10 @@
 #include "zds_repair_quarantine.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "formats/common/atomic_file.h"
+#include "formats/common/crypto_library.h"
 #include "zds_validator.h"
 
 namespace strata {
@@ -24,8 +23,8 @@ std::span<const std::uint8_t> withoutLineEnd(std::span<const std::uint8_t> bytes
 
 std::string base64(std::span<const std::uint8_t> bytes) {
     std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), bytes.data(),
-                                  static_cast<int>(bytes.size()));
+    const int n = cryptoLibrary().encodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                              bytes.data(), static_cast<int>(bytes.size()));
     out.resize(static_cast<std::size_t>(std::max(n, 0)));
     return out;
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -23,6 +22,7 @@
 #include "formats/common/atomic_file.h"
 #include "formats/common/bounds.h"
 #include "formats/common/save_leftovers.h"
+#include "formats/common/zip_library.h"
 #include "zds_docs_meta.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
@@ -864,10 +864,11 @@ ZdsWriteResult writeFolder(const ZdsDataset* original, std::vector<StagedCollect
 // ---- archive target ----
 
 struct ZipHandle {
+    const ZipLibrary& libzip;
     zip_t* z = nullptr;
     ~ZipHandle() {
         if (z != nullptr) {
-            zip_discard(z);
+            libzip.discard(z);
         }
     }
 };
@@ -881,19 +882,20 @@ void zipProgress(zip_t*, double fraction, void* ud) {
     p->options.reportProgress(0.95 + 0.05 * fraction, "writing archive");
 }
 
-void addToZip(zip_t* z, const std::string& name, zip_source_t* src, bool storeOrDeflate,
-              bool deflate) {
+void addToZip(const ZipLibrary& libzip, zip_t* z, const std::string& name, zip_source_t* src,
+              bool storeOrDeflate, bool deflate) {
     if (src == nullptr) {
-        throw ZdsWriteError("cannot add " + name + ": " + zip_strerror(z));
+        throw ZdsWriteError("cannot add " + name + ": " + libzip.strerror(z));
     }
-    const zip_int64_t idx = zip_file_add(z, name.c_str(), src, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
+    const zip_int64_t idx =
+        libzip.fileAdd(z, name.c_str(), src, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
     if (idx < 0) {
-        zip_source_free(src);
-        throw ZdsWriteError("cannot add " + name + ": " + zip_strerror(z));
+        libzip.sourceFree(src);
+        throw ZdsWriteError("cannot add " + name + ": " + libzip.strerror(z));
     }
     if (storeOrDeflate) {
-        zip_set_file_compression(z, static_cast<zip_uint64_t>(idx),
-                                 deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+        libzip.setFileCompression(z, static_cast<zip_uint64_t>(idx),
+                                  deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
     }
 }
 
@@ -927,10 +929,11 @@ struct PendingMember {
 
 ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollection>& staged,
                             const fs::path& stageRoot, const fs::path& target, Progress& progress) {
+    const ZipLibrary& libzip = zipLibrary();
     int err = 0;
-    ZipHandle src;
+    ZipHandle src{libzip};
     if (original != nullptr && original->archive()) {
-        src.z = zip_open(original->archive()->path().c_str(), ZIP_RDONLY, &err);
+        src.z = libzip.open(original->archive()->path().c_str(), ZIP_RDONLY, &err);
         if (src.z == nullptr) {
             throw ZdsWriteError("cannot reopen " + original->archive()->path().string());
         }
@@ -939,13 +942,13 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
     // zip_close), so a write cut short leaves nothing beside the target but the stage, which the
     // next write removes and validators report; then renamed over the target.
     const fs::path building = stageRoot / "archive.zds";
-    ZipHandle out;
-    out.z = zip_open(building.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    ZipHandle out{libzip};
+    out.z = libzip.open(building.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
     if (out.z == nullptr) {
         zip_error_t e;
-        zip_error_init_with_code(&e, err);
-        const std::string why = zip_error_strerror(&e);
-        zip_error_fini(&e);
+        libzip.errorInitWithCode(&e, err);
+        const std::string why = libzip.errorStrerror(&e);
+        libzip.errorFini(&e);
         throw ZdsWriteError("cannot create " + target.string() + ": " + why);
     }
     const bool deflate = progress.options.deflate;
@@ -1037,17 +1040,18 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         addParentFolders(m.name, folders);
     }
     for (const std::string& folder : folders) {
-        if (folder != "/" && zip_dir_add(out.z, folder.c_str(), ZIP_FL_ENC_UTF_8) < 0 &&
-            zip_error_code_zip(zip_get_error(out.z)) != ZIP_ER_EXISTS) {
-            throw ZdsWriteError("cannot add " + folder + ": " + zip_strerror(out.z));
+        if (folder != "/" && libzip.dirAdd(out.z, folder.c_str(), ZIP_FL_ENC_UTF_8) < 0 &&
+            libzip.errorCodeZip(libzip.getError(out.z)) != ZIP_ER_EXISTS) {
+            throw ZdsWriteError("cannot add " + folder + ": " + libzip.strerror(out.z));
         }
     }
     for (const PendingMember& m : members) {
         if (m.archiveIndex) {
-            addToZip(out.z, m.name, zip_source_zip(out.z, src.z, *m.archiveIndex, 0, 0, -1), false,
-                     false);
+            addToZip(libzip, out.z, m.name,
+                     libzip.sourceZip(out.z, src.z, *m.archiveIndex, 0, 0, -1), false, false);
         } else {
-            addToZip(out.z, m.name, zip_source_file(out.z, m.path.c_str(), 0, -1), true, deflate);
+            addToZip(libzip, out.z, m.name, libzip.sourceFile(out.z, m.path.c_str(), 0, -1), true,
+                     deflate);
         }
     }
     std::uint64_t written = 0;
@@ -1055,11 +1059,11 @@ ZdsWriteResult writeArchive(const ZdsDataset* original, std::vector<StagedCollec
         written += s.count;
     }
 
-    zip_register_progress_callback_with_state(out.z, 0.01, zipProgress, nullptr, &progress);
-    zip_register_cancel_callback_with_state(out.z, zipCancelled, nullptr, &progress);
-    if (zip_close(out.z) != 0) {
+    libzip.registerProgressCallback(out.z, 0.01, zipProgress, nullptr, &progress);
+    libzip.registerCancelCallback(out.z, zipCancelled, nullptr, &progress);
+    if (libzip.close(out.z) != 0) {
         const bool cancelled = progress.cancelled();
-        const std::string why = zip_strerror(out.z);
+        const std::string why = libzip.strerror(out.z);
         if (cancelled) {
             return {true, 0, {}};
         }

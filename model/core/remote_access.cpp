@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "formats/common/location.h"
+#include "formats/remote/remote_error.h"
 #include "formats/remote/remote_session.h"
 #include "formats/remote/remote_url.h"
 
@@ -63,6 +64,8 @@ QString remoteLocationText(const QString& url) {
             strata::parseTypedUrl(url.trimmed().toStdString()).location.text());
     } catch (const std::invalid_argument&) {
         return shownUrl(url.trimmed());
+    } catch (const strata::RemoteError&) {
+        return shownUrl(url.trimmed());  // libcurl cannot be loaded: opening will say so
     }
 }
 
