@@ -1,5 +1,8 @@
 #include "remote_test_env.h"
 
+#include <chrono>
+#include <thread>
+
 namespace strata::test {
 
 WebSite& WebSite::get() {
@@ -44,6 +47,16 @@ std::vector<AccessLogLine> WebSite::requestsFor(const std::string& uri) const {
         }
     }
     return out;
+}
+
+std::vector<AccessLogLine> WebSite::requestsFor(const std::string& uri, std::size_t atLeast) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    std::vector<AccessLogLine> lines = requestsFor(uri);
+    while (lines.size() < atLeast && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        lines = requestsFor(uri);
+    }
+    return lines;
 }
 
 }  // namespace strata::test

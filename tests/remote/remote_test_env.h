@@ -74,6 +74,9 @@ struct WebSite {
     std::string url(const std::string& path) const { return nginx->url("/" + path); }
     // Access-log lines for one URI path ("/data/file.bin").
     std::vector<AccessLogLine> requestsFor(const std::string& uri) const;
+    // The same once at least `atLeast` lines are there (nginx logs a request after its reply is
+    // sent, so a fast client can look before the line is written); gives up after five seconds.
+    std::vector<AccessLogLine> requestsFor(const std::string& uri, std::size_t atLeast) const;
 };
 
 }  // namespace strata::test
