@@ -2,7 +2,6 @@
 
 #include <openssl/opensslv.h>
 
-#include <stdexcept>
 #include <string>
 
 #include "shared_library.h"
@@ -13,10 +12,7 @@ static_assert(OPENSSL_VERSION_MAJOR == 3, "the soname below is OpenSSL 3's");
 
 namespace {
 
-struct Loaded {
-    CryptoLibrary functions;
-    std::string problem;  // why libcrypto cannot be used; empty when it can
-};
+using Loaded = LoadedFunctions<CryptoLibrary>;
 
 Loaded load() {
     Loaded out;
@@ -40,10 +36,7 @@ Loaded load() {
 
 const CryptoLibrary& cryptoLibrary() {
     static const Loaded loaded = load();  // made once, by the first thread to get here
-    if (!loaded.problem.empty()) {
-        throw std::runtime_error(loaded.problem);
-    }
-    return loaded.functions;
+    return loaded.orThrow();
 }
 
 }  // namespace strata

@@ -2,7 +2,6 @@
 
 #include <unicode/uvernum.h>
 
-#include <stdexcept>
 #include <string>
 
 #include "shared_library.h"
@@ -15,10 +14,7 @@ namespace strata {
 
 namespace {
 
-struct Loaded {
-    IcuLibrary functions;
-    std::string problem;  // why ICU cannot be used; empty when it can
-};
+using Loaded = LoadedFunctions<IcuLibrary>;
 
 Loaded load() {
     Loaded out;
@@ -40,10 +36,7 @@ Loaded load() {
 
 const IcuLibrary& icuLibrary() {
     static const Loaded loaded = load();  // made once, by the first thread to get here
-    if (!loaded.problem.empty()) {
-        throw std::runtime_error(loaded.problem);
-    }
-    return loaded.functions;
+    return loaded.orThrow();
 }
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 // first, and never closes it: the pointers it resolved stay valid until the process ends.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 namespace strata {
@@ -40,6 +41,22 @@ private:
     void* handle_ = nullptr;
     std::string loadError_;
     std::string missing_;
+};
+
+// A library's resolved function table and why it cannot be used (empty when it can), kept in
+// the function-local static described above.
+template <typename Functions>
+struct LoadedFunctions {
+    Functions functions;
+    std::string problem;
+
+    // The table, or the problem thrown again at every call.
+    const Functions& orThrow() const {
+        if (!problem.empty()) {
+            throw std::runtime_error(problem);
+        }
+        return functions;
+    }
 };
 
 }  // namespace strata

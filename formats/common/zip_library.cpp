@@ -1,6 +1,5 @@
 #include "zip_library.h"
 
-#include <stdexcept>
 #include <string>
 
 #include "shared_library.h"
@@ -9,10 +8,7 @@ namespace strata {
 
 namespace {
 
-struct Loaded {
-    ZipLibrary functions;
-    std::string problem;  // why libzip cannot be used; empty when it can
-};
+using Loaded = LoadedFunctions<ZipLibrary>;
 
 Loaded load() {
     Loaded out;
@@ -55,10 +51,7 @@ Loaded load() {
 
 const ZipLibrary& zipLibrary() {
     static const Loaded loaded = load();  // made once, by the first thread to get here
-    if (!loaded.problem.empty()) {
-        throw std::runtime_error(loaded.problem);
-    }
-    return loaded.functions;
+    return loaded.orThrow();
 }
 
 }  // namespace strata

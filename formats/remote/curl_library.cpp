@@ -10,10 +10,7 @@ namespace strata {
 
 namespace {
 
-struct Loaded {
-    CurlLibrary functions;
-    std::string problem;  // why libcurl cannot be used; empty when it can
-};
+using Loaded = LoadedFunctions<CurlLibrary>;
 
 std::atomic<bool> loadedFlag{false};
 
