@@ -4,15 +4,19 @@
 // behind Strata's back.
 #include <QDirIterator>
 #include <QFileSystemWatcher>
+#include <QPointer>
 #include <QTabWidget>
 #include <QTimer>
+#include <utility>
 
 #include "app/gui/document_view.h"
 #include "app/gui/format_views.h"
+#include "app/ozdf/ozdf_corpus_reading_view.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_reload_banner.h"
 #include "model/core/document.h"
+#include "model/ozdf/ozdf_corpus_read_job.h"
 #include "model/ozdf/ozdf_editor.h"
 
 namespace strata::gui {
@@ -88,22 +92,16 @@ void watch(QFileSystemWatcher* watcher, const model::OzdfSession& session) {
     watcher->addPaths(watchedPaths(session));
 }
 
-}  // namespace
-
-void installOzdfViews(DocumentView& view) {
-    model::Document* document = view.document();
-    QString error;
-    model::OzdfEditor* editor = model::OzdfEditor::create(*document, &error);
-    if (editor == nullptr) {
-        emit view.message(QObject::tr("OZDF editing is not available: %1").arg(error));
-        return;
-    }
-    document->setEditor(editor);
+// The editing tabs over `editor`; the Corpus tab goes at `corpusTabAt` (-1: the end) and shows
+// document `currentDocument` when it is not -1.
+void installEditor(DocumentView& view, model::OzdfEditor* editor, int corpusTabAt = -1,
+                   int currentDocument = -1) {
+    view.document()->setEditor(editor);
     auto* editorTab = new OzdfDocumentEditor(view, *editor);
     OzdfCorpusView* corpusTab = nullptr;
     if (editor->session().isCorpus()) {
         corpusTab = new OzdfCorpusView(view, *editor);
-        view.centreTabs()->addTab(corpusTab, QObject::tr("Corpus"));
+        view.centreTabs()->insertTab(corpusTabAt, corpusTab, QObject::tr("Corpus"));
         linkCorpusAndTree(view, corpusTab, editor);
         QObject::connect(corpusTab, &OzdfCorpusView::documentOpened, editorTab,
                          [&view, editorTab](int index) {
@@ -121,10 +119,15 @@ void installOzdfViews(DocumentView& view) {
                                  });
                              }
                          });
+        if (currentDocument >= 0) {
+            corpusTab->selectDocument(currentDocument);
+        }
     } else {
         editorTab->showDocument(0);
     }
-    view.centreTabs()->addTab(editorTab, QObject::tr("OZDF Editor"));
+    view.centreTabs()->insertTab(
+        corpusTab != nullptr ? view.centreTabs()->indexOf(corpusTab) + 1 : -1, editorTab,
+        QObject::tr("OZDF Editor"));
     // A corpus is opened to pick and edit documents, a document on its own to edit it.
     view.centreTabs()->setCurrentWidget(corpusTab != nullptr ? static_cast<QWidget*>(corpusTab)
                                                              : editorTab);
@@ -151,6 +154,65 @@ void installOzdfViews(DocumentView& view) {
                      [editor, watcher] { watch(watcher, editor->session()); });
     QObject::connect(&editor->session(), &model::OzdfSession::wasReset, editorTab,
                      [editor, watcher] { watch(watcher, editor->session()); });
+}
+
+// A big corpus listed at open: its names at once, the editing tabs once a job has read it.
+void installWhileReading(DocumentView& view, std::shared_ptr<const ozdf::ListedCorpus> corpus) {
+    auto* reading = new OzdfCorpusReadingView(view, corpus);
+    view.centreTabs()->addTab(reading, QObject::tr("Corpus"));
+    view.centreTabs()->setCurrentWidget(reading);
+    QPointer<model::OzdfCorpusReadJob> job = model::startOzdfCorpusRead(*view.jobRunner(), corpus);
+    QObject::connect(job, &model::Job::progressChanged, reading,
+                     &OzdfCorpusReadingView::showProgress);
+    // Closing the tab stops the read.
+    QObject::connect(reading, &QObject::destroyed, job, [job] {
+        if (job) {
+            job->cancel();
+        }
+    });
+    QObject::connect(job, &model::Job::finished, reading, [&view, reading, job] {
+        std::unique_ptr<model::OzdfSession> session = job ? job->takeSession() : nullptr;
+        if (!session) {
+            reading->showStopped(job && job->state() == model::Job::State::Failed
+                                     ? job->errorText()
+                                     : QObject::tr("cancelled"));
+            return;
+        }
+        const int at = view.centreTabs()->indexOf(reading);
+        const bool shown = view.centreTabs()->currentWidget() == reading;
+        const int current = reading->currentDocument();
+        QWidget* shownBefore = view.centreTabs()->currentWidget();
+        view.centreTabs()->removeTab(at);
+        reading->deleteLater();
+        installEditor(view, new model::OzdfEditor(*view.document(), std::move(session)), at,
+                      current);
+        if (!shown && shownBefore != nullptr) {
+            view.centreTabs()->setCurrentWidget(shownBefore);
+        }
+    });
+}
+
+}  // namespace
+
+int ozdfReadInBackgroundFrom = 2000;
+
+void installOzdfViews(DocumentView& view) {
+    model::Document* document = view.document();
+    const auto listed = document->opened() != nullptr
+                            ? document->opened()->stateAs<const ozdf::ListedCorpus>()
+                            : nullptr;
+    if (listed && std::cmp_greater_equal(listed->size(), ozdfReadInBackgroundFrom) &&
+        view.jobRunner() != nullptr) {
+        installWhileReading(view, listed);
+        return;
+    }
+    QString error;
+    model::OzdfEditor* editor = model::OzdfEditor::create(*document, &error);
+    if (editor == nullptr) {
+        emit view.message(QObject::tr("OZDF editing is not available: %1").arg(error));
+        return;
+    }
+    installEditor(view, editor);
 }
 
 }  // namespace strata::gui

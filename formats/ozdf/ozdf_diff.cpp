@@ -197,6 +197,9 @@ public:
     DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
+        if (!readListed(a_, options) || !readListed(b_, options)) {
+            return DiffOutcome::Cancelled;
+        }
         auto da = documentsOf(a_), db = documentsOf(b_);
         if (a_.document && b_.document) {
             db[0].key = da[0].key;  // two lone documents compare whatever their names
@@ -232,6 +235,14 @@ public:
     }
 
 private:
+    // A side listed at open is read now (on the comparison's thread); false when cancelled.
+    static bool readListed(OzdfDiffSide& side, const DiffOptions& options) {
+        if (side.listed && !side.corpus) {
+            side.corpus = side.listed->corpus(options.cancel);
+        }
+        return !side.listed || side.corpus != nullptr;
+    }
+
     bool put(Difference d) { return report(*sink_, std::move(d)); }
 
     std::string cut(const std::string& text) const {

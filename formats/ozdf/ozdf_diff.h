@@ -13,6 +13,7 @@
 
 #include "formats/common/diff.h"
 #include "ozdf_document.h"
+#include "ozdf_listed_corpus.h"
 
 namespace strata {
 
@@ -24,9 +25,11 @@ struct OzdfWordDiff {
 OzdfWordDiff ozdfWordDiff(const std::string& a, const std::string& b);
 
 // Either side may be a document or a corpus.
+// A corpus listed at open is read when the comparison runs.
 struct OzdfDiffSide {
     std::shared_ptr<const ozdf::Document> document;
     std::shared_ptr<const ozdf::Corpus> corpus;
+    std::shared_ptr<const ozdf::ListedCorpus> listed;
 };
 
 std::unique_ptr<Differ> makeOzdfDiffer(OzdfDiffSide a, OzdfDiffSide b);

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "formats/registry/directory_listing.h"
+#include "ozdf_listed_corpus.h"
 #include "ozdf_parser.h"
 #include "ozdf_probe.h"
 #include "ozdf_tree.h"
@@ -53,10 +54,28 @@ std::unique_ptr<OpenedDocument> openCorpus(ozdf::Corpus read) {
     }
     opened->root = ozdf::buildCorpusNode(*corpus);
     opened->facts.emplace_back("kind", "corpus");
+    // As for a local corpus: whether the reference reads it is validate's answer.
     opened->facts.emplace_back("documents", std::to_string(corpus->documents.size()));
-    opened->facts.emplace_back("readable by the reference", corpus->accepted() ? "yes" : "no");
     opened->makeValidator = [corpus] { return ozdf::makeOzdfCorpusValidator(corpus); };
     opened->formatState = std::shared_ptr<const ozdf::Corpus>(corpus);
+    return opened;
+}
+
+// A local corpus: listed now, its documents read when shown or validated, so opening costs the
+// same for 10 documents as for 100,000. "Readable by the reference" needs every document read:
+// validate answers it.
+std::unique_ptr<OpenedDocument> openListedCorpus(std::shared_ptr<const ozdf::ListedCorpus> corpus) {
+    auto opened = std::make_unique<OpenedDocument>();
+    opened->format = FormatId::Ozdf;
+    opened->path = corpus->path();
+    opened->root = ozdf::buildListedCorpusNode(corpus);
+    opened->sourceOpenedLater = [corpus](const ByteSource* source) {
+        return corpus->openedSource(source);
+    };
+    opened->facts.emplace_back("kind", "corpus");
+    opened->facts.emplace_back("documents", std::to_string(corpus->size()));
+    opened->makeValidator = [corpus] { return ozdf::makeOzdfListedCorpusValidator(corpus); };
+    opened->formatState = std::shared_ptr<const ozdf::ListedCorpus>(corpus);
     return opened;
 }
 
@@ -71,7 +90,7 @@ std::unique_ptr<OpenedDocument> OzdfFormat::open(const std::filesystem::path& pa
     (void)detection;
     if (isDirectory(path)) {
         return ozdf::opensAsDocument(path) ? openDocument(ozdf::readDocument(path))
-                                           : openCorpus(ozdf::readCorpus(path));
+                                           : openListedCorpus(ozdf::ListedCorpus::list(path));
     }
     return openDocument(ozdf::readDocument(path));
 }

@@ -11,7 +11,9 @@ public:
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // Files and directory documents as an `ozdf.document` tree, other folders as an
     // `ozdf.corpus`; the validator reports what the reader found. `formatState` holds what was
-    // read: a std::shared_ptr<const ozdf::Corpus> for a corpus folder, a
+    // read: a std::shared_ptr<const ozdf::ListedCorpus> for a local corpus folder (listed, its
+    // documents read when the tree shows them or a job asks for them all), a
+    // std::shared_ptr<const ozdf::Corpus> for a remote one, a
     // std::shared_ptr<const ozdf::Document> for a document.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;

@@ -1031,19 +1031,6 @@ struct ReadOutcome {
     std::exception_ptr error;
 };
 
-// Reads every path on a couple of threads; the outcomes are in the order of `paths`.
-std::vector<ReadOutcome> readDocumentsInParallel(const std::vector<fs::path>& paths) {
-    std::vector<ReadOutcome> out(paths.size());
-    forEachIndex(paths.size(), kDocumentThreads, [&](std::size_t i) {
-        try {
-            out[i].document = readDocument(paths[i]);
-        } catch (...) {
-            out[i].error = std::current_exception();  // reported in order by the caller
-        }
-    });
-    return out;
-}
-
 // A remote document: a file (the probe's source when given) or a directory document.
 Document readRemoteDocument(const RemoteFolders& remote, const fs::path& path,
                             std::optional<bool> isDirectory, ByteSourcePtr opened) {
@@ -1219,41 +1206,85 @@ Document readDocument(const fs::path& path) {
     return document;
 }
 
-Corpus readCorpus(const fs::path& folder) {
-    Corpus corpus;
-    corpus.path = folder;
+CorpusListing listCorpus(const fs::path& folder) {
+    CorpusListing listing;
+    listing.path = folder;
     std::error_code ec;
-    std::vector<fs::path> documents;
     fs::directory_iterator it(folder, ec);
     if (ec) {
         throw SourceError(folder.string() + ": cannot list the folder: " + ec.message());
     }
-    Reporter reporter(corpus.diagnostics);
+    Reporter reporter(listing.diagnostics);
     std::size_t looseParts = 0;
     for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
         const fs::path path = it->path();
         const std::string name = path.filename().string();
         std::error_code typeEc;
         if (name.ends_with(".ozdf") && it->is_regular_file(typeEc)) {
-            documents.push_back(path);
+            listing.entries.push_back({path, false});
         } else if (name.ends_with(".ozdp") && it->is_regular_file(typeEc)) {
             ++looseParts;
         } else if (it->is_directory(typeEc)) {
             if (fs::exists(path / kMetadataFile, typeEc) ||
                 fs::exists(path / kWritingMarker, typeEc)) {
-                documents.push_back(path);
+                listing.entries.push_back({path, true});
             } else {
                 reportSkippedFolder(path, reporter);
             }
         }
     }
     reportLooseParts(folder, looseParts, reporter);
-    if (documents.empty()) {
+    if (listing.entries.empty()) {
         reportEmptyCorpus(folder, reporter);
     }
-    std::sort(documents.begin(), documents.end(),
-              [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });
-    std::vector<ReadOutcome> outcomes = readDocumentsInParallel(documents);
+    std::sort(listing.entries.begin(), listing.entries.end(),
+              [](const CorpusEntry& a, const CorpusEntry& b) {
+                  return a.path.native() < b.path.native();
+              });
+    return listing;
+}
+
+Document readCorpusEntry(const CorpusEntry& entry) {
+    if (entry.isDirectory) {
+        return readDirectoryDocument(entry.path);
+    }
+    Document document =
+        readOpenedFile(openFileSource(entry.path), fileNameOf(entry.path), Grammar::Document);
+    document.path = entry.path;
+    return document;
+}
+
+namespace {
+
+// Thrown inside the read of one document once the corpus read is cancelled.
+struct ReadStopped {};
+
+}  // namespace
+
+std::optional<Corpus> readListedCorpus(const CorpusListing& listing, const CancelToken* cancel,
+                                       const std::function<void(std::size_t)>& done) {
+    std::vector<ReadOutcome> outcomes(listing.entries.size());
+    try {
+        forEachIndex(
+            outcomes.size(), kDocumentThreads,
+            [&](std::size_t i) {
+                if (cancel != nullptr && cancel->cancelled()) {
+                    throw ReadStopped{};
+                }
+                try {
+                    outcomes[i].document = readCorpusEntry(listing.entries[i]);
+                } catch (...) {
+                    outcomes[i].error = std::current_exception();  // reported in order below
+                }
+            },
+            done);
+    } catch (const ReadStopped&) {
+        return std::nullopt;
+    }
+    Corpus corpus;
+    corpus.path = listing.path;
+    corpus.diagnostics = listing.diagnostics;
+    Reporter reporter(corpus.diagnostics);
     corpus.documents.reserve(outcomes.size());
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         try {
@@ -1262,10 +1293,14 @@ Corpus readCorpus(const fs::path& folder) {
             }
             corpus.documents.push_back(std::move(outcomes[i].document));
         } catch (const SourceError& error) {
-            reporter.errorInFile(codes::kIo, error.what(), documents[i].string());
+            reporter.errorInFile(codes::kIo, error.what(), listing.entries[i].path.string());
         }
     }
     return corpus;
+}
+
+Corpus readCorpus(const fs::path& folder) {
+    return *readListedCorpus(listCorpus(folder));
 }
 
 }  // namespace strata::ozdf

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "formats/common/file_tree.h"
+#include "formats/common/validator.h"
 #include "ozdf_document.h"
 
 namespace strata::ozdf {
@@ -31,6 +33,31 @@ Document readDocumentSource(ByteSourcePtr source, std::string filename,
 // A folder of documents: `.ozdf` files and folders holding `_metadata.ozdf` (or the interrupted
 // save marker), sorted by full path. Throws SourceError when the folder cannot be listed.
 Corpus readCorpus(const std::filesystem::path& folder);
+
+// One document of a corpus folder: a `.ozdf` file or a directory document.
+struct CorpusEntry {
+    std::filesystem::path path;
+    bool isDirectory = false;
+};
+
+// A corpus folder listed without reading any document: what readCorpus reads, in its order,
+// and the problems of the folder itself.
+struct CorpusListing {
+    std::filesystem::path path;
+    std::vector<CorpusEntry> entries;
+    std::vector<Diagnostic> diagnostics;
+};
+
+// Throws SourceError when the folder cannot be listed.
+CorpusListing listCorpus(const std::filesystem::path& folder);
+// One listed document, as readDocument reads it. Throws SourceError when it cannot be opened.
+Document readCorpusEntry(const CorpusEntry& entry);
+// Every listed document, on kDocumentThreads threads: the corpus readCorpus returns. nullopt
+// when `cancel` stopped the read; `done(n)` runs on the caller's thread after each document it
+// read, with the number read so far.
+std::optional<Corpus> readListedCorpus(const CorpusListing& listing,
+                                       const CancelToken* cancel = nullptr,
+                                       const std::function<void(std::size_t)>& done = {});
 
 // Whether a folder is read as one directory document rather than as a corpus: it holds
 // `_metadata.ozdf` or the interrupted save marker, or it holds `.ozdp` part files and no

@@ -834,21 +834,21 @@ OzdfDiffSide checkOutput(InputKind kind, const fs::path& target,
 // A document or corpus as every reader reads it (the app, strata-cli diff).
 OzdfDiffSide readAsOpened(InputKind kind, const fs::path& path) {
     if (kind == InputKind::Corpus) {
-        return {nullptr, std::make_shared<const ozdf::Corpus>(ozdf::readCorpus(path))};
+        return {nullptr, std::make_shared<const ozdf::Corpus>(ozdf::readCorpus(path)), nullptr};
     }
-    return {std::make_shared<const Document>(ozdf::readDocument(path)), nullptr};
+    return {std::make_shared<const Document>(ozdf::readDocument(path)), nullptr, nullptr};
 }
 
 // The planned documents as what the output will read as (checkOutput holds it to that).
 OzdfDiffSide plannedSide(InputKind kind, const OzdfDiffSide& input,
                          const std::vector<Document>& planned) {
     if (kind != InputKind::Corpus) {
-        return {std::make_shared<const Document>(planned.front()), nullptr};
+        return {std::make_shared<const Document>(planned.front()), nullptr, nullptr};
     }
     auto corpus = std::make_shared<ozdf::Corpus>();
     corpus->path = input.corpus->path;
     corpus->documents = planned;
-    return {nullptr, std::move(corpus)};
+    return {nullptr, std::move(corpus), nullptr};
 }
 
 void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path& folder) {

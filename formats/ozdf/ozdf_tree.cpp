@@ -1,5 +1,6 @@
 #include "ozdf_tree.h"
 
+#include "ozdf_listed_corpus.h"
 #include "ozdf_parser.h"
 
 namespace strata::ozdf {
@@ -120,6 +121,40 @@ Status statusOf(const std::vector<Diagnostic>& diagnostics) {
     return status;
 }
 
+// A corpus listed at open: each document is read when the tree first shows it.
+class ListedCorpusNode final : public Node {
+public:
+    explicit ListedCorpusNode(std::shared_ptr<const ListedCorpus> corpus)
+        : Node("ozdf.corpus", corpus->path().filename().string()), corpus_(std::move(corpus)) {
+        setValue(plural(corpus_->size(), "document"));
+        setStatus(statusOf(corpus_->listing().diagnostics));
+    }
+
+protected:
+    bool hasLazyChildren() const override { return corpus_->size() > 0; }
+    std::uint64_t lazyChildCount() const override { return corpus_->size(); }
+    bool childrenSortedByOffset() const override { return false; }
+    // A file's bytes lie only under the document that read it: a lookup by offset builds one
+    // child, not 100,000.
+    bool childMayCover(std::uint64_t index, const ByteSource* source) const override {
+        return source == nullptr || corpus_->documentHolding(source) == index;
+    }
+    std::unique_ptr<Node> makeChild(std::uint64_t index) const override {
+        try {
+            return buildDocumentNode(*corpus_->document(index));
+        } catch (const SourceError& e) {
+            // Unreadable (permissions, descriptors): shown, never thrown into the view.
+            auto node = makeNode("ozdf.document", corpus_->filename(index), {}, false);
+            node->setValue(e.what());
+            node->setStatus(Status::Error);
+            return node;
+        }
+    }
+
+private:
+    std::shared_ptr<const ListedCorpus> corpus_;
+};
+
 }  // namespace
 
 std::unique_ptr<Node> buildDocumentNode(const Document& document) {
@@ -143,6 +178,14 @@ std::unique_ptr<Node> buildCorpusNode(const Corpus& corpus) {
         node->appendChild(buildDocumentNode(document));
     }
     return node;
+}
+
+}  // namespace strata::ozdf
+
+namespace strata::ozdf {
+
+std::unique_ptr<Node> buildListedCorpusNode(std::shared_ptr<const ListedCorpus> corpus) {
+    return std::make_unique<ListedCorpusNode>(std::move(corpus));
 }
 
 }  // namespace strata::ozdf

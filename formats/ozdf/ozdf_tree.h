@@ -13,4 +13,9 @@ namespace strata::ozdf {
 std::unique_ptr<Node> buildDocumentNode(const Document& document);
 std::unique_ptr<Node> buildCorpusNode(const Corpus& corpus);
 
+class ListedCorpus;
+// The same corpus node over a corpus listed at open: a document's node (and so the reading of
+// its files) is made when the tree first asks for it.
+std::unique_ptr<Node> buildListedCorpusNode(std::shared_ptr<const ListedCorpus> corpus);
+
 }  // namespace strata::ozdf

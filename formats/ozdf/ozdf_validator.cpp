@@ -3,6 +3,7 @@
 #include <map>
 
 #include "formats/common/save_leftovers.h"
+#include "ozdf_listed_corpus.h"
 
 namespace strata::ozdf {
 
@@ -75,6 +76,30 @@ private:
     std::shared_ptr<const Corpus> corpus_;
 };
 
+// Validating is reading: a corpus listed at open is read here (or the read under way is waited
+// for), then checked as one read at once.
+class ListedCorpusValidator final : public Validator {
+public:
+    explicit ListedCorpusValidator(std::shared_ptr<const ListedCorpus> corpus)
+        : corpus_(std::move(corpus)) {}
+
+    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+        const std::size_t total = corpus_->size();
+        std::shared_ptr<const Corpus> read = corpus_->corpus(options.cancel, [&](std::size_t n) {
+            options.reportProgress(
+                static_cast<double>(n) / static_cast<double>(total),
+                "reading document " + std::to_string(n) + " of " + std::to_string(total));
+        });
+        if (!read) {
+            return ValidationOutcome::Cancelled;
+        }
+        return CorpusValidator(read).run(sink, options);
+    }
+
+private:
+    std::shared_ptr<const ListedCorpus> corpus_;
+};
+
 }  // namespace
 
 std::unique_ptr<Validator> makeOzdfValidator(std::shared_ptr<const Document> document) {
@@ -83,6 +108,15 @@ std::unique_ptr<Validator> makeOzdfValidator(std::shared_ptr<const Document> doc
 
 std::unique_ptr<Validator> makeOzdfCorpusValidator(std::shared_ptr<const Corpus> corpus) {
     return std::make_unique<CorpusValidator>(std::move(corpus));
+}
+
+}  // namespace strata::ozdf
+
+namespace strata::ozdf {
+
+std::unique_ptr<Validator> makeOzdfListedCorpusValidator(
+    std::shared_ptr<const ListedCorpus> corpus) {
+    return std::make_unique<ListedCorpusValidator>(std::move(corpus));
 }
 
 }  // namespace strata::ozdf

@@ -12,4 +12,9 @@ namespace strata::ozdf {
 std::unique_ptr<Validator> makeOzdfValidator(std::shared_ptr<const Document> document);
 std::unique_ptr<Validator> makeOzdfCorpusValidator(std::shared_ptr<const Corpus> corpus);
 
+class ListedCorpus;
+// Reads the corpus when run (sharing a read already under way), then validates it as above.
+std::unique_ptr<Validator> makeOzdfListedCorpusValidator(
+    std::shared_ptr<const ListedCorpus> corpus);
+
 }  // namespace strata::ozdf

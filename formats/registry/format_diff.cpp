@@ -25,10 +25,15 @@ std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a, const OpenedDocument
         }
         case FormatId::Ozdf: {
             const OzdfDiffSide sa{a.stateAs<const ozdf::Document>(),
-                                  a.stateAs<const ozdf::Corpus>()};
+                                  a.stateAs<const ozdf::Corpus>(),
+                                  a.stateAs<const ozdf::ListedCorpus>()};
             const OzdfDiffSide sb{b.stateAs<const ozdf::Document>(),
-                                  b.stateAs<const ozdf::Corpus>()};
-            if ((!sa.document && !sa.corpus) || (!sb.document && !sb.corpus)) {
+                                  b.stateAs<const ozdf::Corpus>(),
+                                  b.stateAs<const ozdf::ListedCorpus>()};
+            const auto readable = [](const OzdfDiffSide& side) {
+                return side.document || side.corpus || side.listed;
+            };
+            if (!readable(sa) || !readable(sb)) {
                 throw DiffError("an OZDF side could not be read (see validate)");
             }
             return makeOzdfDiffer(sa, sb);

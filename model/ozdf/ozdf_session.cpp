@@ -1,6 +1,7 @@
 #include "ozdf_session.h"
 
 #include "formats/common/byte_source.h"
+#include "formats/ozdf/ozdf_listed_corpus.h"
 #include "formats/ozdf/ozdf_parser.h"
 
 namespace strata::model {
@@ -48,6 +49,9 @@ std::unique_ptr<OzdfSession> OzdfSession::fromOpened(const OpenedDocument& opene
     if (const auto corpus = opened.stateAs<const ozdf::Corpus>()) {
         return std::make_unique<OzdfSession>(*corpus, true);
     }
+    if (const auto listed = opened.stateAs<const ozdf::ListedCorpus>()) {
+        return std::make_unique<OzdfSession>(*listed->corpus(), true);
+    }
     if (const auto document = opened.stateAs<const ozdf::Document>()) {
         ozdf::Corpus single;
         single.path = folderHolding(document->path);
@@ -63,6 +67,14 @@ OzdfSession::OzdfSession(ozdf::Corpus corpus, bool isCorpus, QObject* parent)
       isCorpus_(isCorpus),
       revisions_(corpus_.documents.size(), 0),
       onDisk_(ozdf::footprintsOf(corpus_)) {}
+
+OzdfSession::OzdfSession(ozdf::Corpus corpus, std::vector<ozdf::DocumentFootprint> onDisk,
+                         QObject* parent)
+    : QObject(parent),
+      corpus_(std::move(corpus)),
+      isCorpus_(true),
+      revisions_(corpus_.documents.size(), 0),
+      onDisk_(std::move(onDisk)) {}
 
 QString OzdfSession::openedPath() const {
     if (isCorpus_ || corpus_.documents.empty()) {

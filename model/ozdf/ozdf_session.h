@@ -25,6 +25,9 @@ public:
     // formatState), copied so edits never touch the tree's data; nullptr when it holds none.
     static std::unique_ptr<OzdfSession> fromOpened(const OpenedDocument& opened);
     OzdfSession(ozdf::Corpus corpus, bool isCorpus, QObject* parent = nullptr);
+    // A corpus whose footprints were taken off the GUI thread with it (footprintsOf(corpus)).
+    OzdfSession(ozdf::Corpus corpus, std::vector<ozdf::DocumentFootprint> onDisk,
+                QObject* parent = nullptr);
 
     // A corpus folder, or a single document (which cannot change name or kind).
     bool isCorpus() const { return isCorpus_; }

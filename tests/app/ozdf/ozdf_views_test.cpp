@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -24,6 +25,7 @@
 
 #include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
+#include "app/ozdf/ozdf_corpus_reading_view.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_find_dialog.h"
@@ -92,6 +94,20 @@ QStringList highlightedNames(OzdfCorpusView* corpus) {
     }
     return names;
 }
+
+// Lowers the size from which corpora are read in the background, for one test.
+class BackgroundFrom {
+public:
+    explicit BackgroundFrom(int documents) : before_(ozdfReadInBackgroundFrom) {
+        ozdfReadInBackgroundFrom = documents;
+    }
+    ~BackgroundFrom() { ozdfReadInBackgroundFrom = before_; }
+    BackgroundFrom(const BackgroundFrom&) = delete;
+    BackgroundFrom& operator=(const BackgroundFrom&) = delete;
+
+private:
+    int before_;
+};
 
 void showTab(DocumentView& view, QWidget* page) {
     const int index = view.centreTabs()->indexOf(page);
@@ -337,6 +353,77 @@ private slots:
         button->click();
         QCOMPARE(reload.count(), 1);
         QVERIFY(corpus->reloadBanner()->isHidden());
+    }
+
+    // A corpus at or above the background threshold: its names show at once from the listing,
+    // the tree shows a chosen document, and the editing tabs take over once a job has read it,
+    // on the document the user had chosen.
+    void bigCorpusListsAtOnceAndOpensForEditingWhenRead() {
+        const BackgroundFrom background(1);
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "big";
+        fs::create_directories(folder);
+        constexpr int kDocuments = 300;
+        for (int i = 0; i < kDocuments; ++i) {
+            std::ofstream(folder / ("doc" + std::to_string(1000 + i) + ".ozdf"))
+                << "#### TITLE\ndocument " << i << "\n";
+        }
+        strata::model::JobRunner runner;
+        QString error;
+        auto document =
+            strata::model::Document::open(QString::fromStdString(folder.string()), &error);
+        QVERIFY2(document, qPrintable(error));
+        DocumentView view(std::move(document), &runner);
+        view.resize(1200, 800);
+        view.show();
+
+        auto* reading = view.findChild<OzdfCorpusReadingView*>();
+        QVERIFY(reading);
+        QCOMPARE(view.centreTabs()->currentWidget(), reading);
+        QCOMPARE(reading->table()->model()->rowCount(), kDocuments);
+        QCOMPARE(reading->table()->model()->index(7, 0).data().toString(),
+                 QStringLiteral("doc1007.ozdf"));
+        reading->table()->setCurrentIndex(reading->table()->model()->index(7, 0));
+        QVERIFY(view.currentNode() != nullptr);
+        QCOMPARE(QString::fromStdString(view.currentNode()->label()),
+                 QStringLiteral("doc1007.ozdf"));
+
+        QTRY_VERIFY_WITH_TIMEOUT(view.findChild<OzdfCorpusView*>() != nullptr, 30000);
+        auto* corpus = view.findChild<OzdfCorpusView*>();
+        auto* editor = qobject_cast<strata::model::OzdfEditor*>(view.document()->editor());
+        QVERIFY(editor);
+        QCOMPARE(editor->session().documentCount(), kDocuments);
+        QCOMPARE(view.centreTabs()->currentWidget(), corpus);
+        QCOMPARE(view.centreTabs()->indexOf(corpus) + 1,
+                 view.centreTabs()->indexOf(view.findChild<OzdfDocumentEditor*>()));
+        QCOMPARE(highlightedNames(corpus), QStringList{QStringLiteral("doc1007.ozdf")});
+        QTRY_VERIFY(view.findChild<OzdfCorpusReadingView*>() == nullptr);
+    }
+
+    // Closing the tab while the corpus is read stops the read; nothing is left behind.
+    void closingWhileReadingCancels() {
+        const BackgroundFrom background(1);
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "big";
+        fs::create_directories(folder);
+        for (int i = 0; i < 2000; ++i) {
+            std::ofstream(folder / ("doc" + std::to_string(1000 + i) + ".ozdf"))
+                << "#### TITLE\ndocument " << i << "\n";
+        }
+        strata::model::JobRunner runner;
+        QString error;
+        auto document =
+            strata::model::Document::open(QString::fromStdString(folder.string()), &error);
+        QVERIFY2(document, qPrintable(error));
+        auto view = std::make_unique<DocumentView>(std::move(document), &runner);
+        QCOMPARE(runner.jobs().size(), 1);
+        QPointer<strata::model::Job> job = runner.jobs().front();
+        view.reset();
+        QTRY_VERIFY(!job || !job->isRunning());
+        if (job) {
+            QVERIFY(job->state() == strata::model::Job::State::Cancelled ||
+                    job->state() == strata::model::Job::State::Finished);
+        }
     }
 
     void externalChangeOfASingleDocumentOffersReload() {

@@ -189,7 +189,7 @@ TEST(OzdfHostileScale, ACorpusKeepsNoCopyMappingOrDescriptorPerFile) {
             return true;
         }
     } sink;
-    EXPECT_EQ(makeOzdfDiffer({nullptr, corpus}, {nullptr, corpus})->run(sink, {}),
+    EXPECT_EQ(makeOzdfDiffer({nullptr, corpus, nullptr}, {nullptr, corpus, nullptr})->run(sink, {}),
               DiffOutcome::Completed);
     EXPECT_EQ(sink.n, 0U);
     EXPECT_EQ(mappingsUnder(folder), 0u);

@@ -262,8 +262,8 @@ const std::set<std::string> kRefused = {
 
 // Whether Strata's comparison finds the same content in two corpus folders.
 bool sameContent(const fs::path& a, const fs::path& b) {
-    auto differ = makeOzdfDiffer({nullptr, std::make_shared<const Corpus>(readCorpus(a))},
-                                 {nullptr, std::make_shared<const Corpus>(readCorpus(b))});
+    auto differ = makeOzdfDiffer({nullptr, std::make_shared<const Corpus>(readCorpus(a)), nullptr},
+                                 {nullptr, std::make_shared<const Corpus>(readCorpus(b)), nullptr});
     struct Sink final : DiffSink {
         bool add(Difference) override { return true; }
     } sink;

@@ -9,6 +9,7 @@
 
 #include "formats/ozdf/ozdf_edit.h"
 #include "formats/ozdf/ozdf_json.h"
+#include "formats/ozdf/ozdf_listed_corpus.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
@@ -322,9 +323,12 @@ private slots:
         QString error;
         auto document = Document::open(QString::fromStdString(mixedCorpus().string()), &error);
         QVERIFY2(document, qPrintable(error));
-        const auto corpus = document->opened()->stateAs<const ozdf::Corpus>();
-        QVERIFY(corpus);
+        // A local corpus is listed at open; the editor reads it once, through the listing.
+        const auto listed = document->opened()->stateAs<const ozdf::ListedCorpus>();
+        QVERIFY(listed);
         OzdfEditor* editor = OzdfEditor::create(*document, &error);
+        const auto corpus = listed->corpus();
+        QVERIFY(corpus);
         QVERIFY2(editor, qPrintable(error));
         document->setEditor(editor);
         const OzdfSession& session = editor->session();
