@@ -125,7 +125,13 @@ std::unique_ptr<Opened> open(const fs::path& folder) {
     o->view = std::make_unique<gui::DocumentView>(std::move(document), o->runner.get());
     o->view->resize(1200, 800);
     o->view->show();
-    o->corpus = o->view->findChild<gui::OzdfCorpusView*>();
+    // A big corpus lists at once and is read for editing by a job: wait for the editing table.
+    QElapsedTimer waited;
+    waited.start();
+    while ((o->corpus = o->view->findChild<gui::OzdfCorpusView*>()) == nullptr &&
+           waited.elapsed() < 600000) {
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    }
     if (o->corpus == nullptr) {
         std::fprintf(stderr, "no Corpus tab\n");
         std::exit(1);
