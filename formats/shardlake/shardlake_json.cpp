@@ -1,5 +1,7 @@
 #include "shardlake_json.h"
 
+#include <simdjson.h>
+
 #include "formats/common/json_error.h"
 
 namespace strata::shardlake {
@@ -184,6 +186,20 @@ JsonDoc loadJson(ByteSourcePtr source) {
     }
     doc.spans = JsonSpans::scan(text);
     return doc;
+}
+
+bool holdsJsonObject(const ByteSource& source) {
+    if (source.size() > kMaxJsonBytes) {
+        return false;
+    }
+    const ByteView view = source.view(0, source.size());
+    if (view.size() != source.size()) {
+        return false;
+    }
+    const simdjson::padded_string text(reinterpret_cast<const char*>(view.data()), view.size());
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    return parser.parse(text).get(root) == simdjson::SUCCESS && root.is_object();
 }
 
 std::string pointerOf(std::string_view a, std::size_t index, std::string_view b) {

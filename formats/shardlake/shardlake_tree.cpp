@@ -492,6 +492,9 @@ std::unique_ptr<Node> makeIndexNode(const Store& store, const std::string& versi
     return node;
 }
 
+// A dataset's extra JSON files up to this size are parsed for the tree.
+constexpr std::uint64_t kParsedJsonLimit = 1U << 20U;
+
 std::unique_ptr<Node> makeDatasetNode(const Store& store, const std::string& version) {
     const std::string prefix = "datasets/" + version;
     auto node = makeGroup("shardlake.dataset", version);
@@ -506,6 +509,13 @@ std::unique_ptr<Node> makeDatasetNode(const Store& store, const std::string& ver
                 auto vectors = std::make_unique<Node>("shardlake.vectors", key, wholeOf(source));
                 vectors->setValue(std::to_string(source->size()) + " bytes of JSON lines");
                 node->appendChild(std::move(vectors));
+            } else if (name.ends_with(".json") && source->size() > kParsedJsonLimit) {
+                // metadata.json of a big dataset (an object per vector): parsing it for a node
+                // that shows top-level scalars would cost the open a second per 200,000
+                // vectors. Validation reads it.
+                auto json = std::make_unique<Node>("shardlake.json", key, wholeOf(source));
+                json->setValue(std::to_string(source->size()) + " bytes of JSON");
+                node->appendChild(std::move(json));
             } else {
                 node->appendChild(name.ends_with(".json")
                                       ? makeJsonNode(source, "shardlake.json", key)

@@ -110,7 +110,10 @@ void checkDataset(const Store& store, const std::string& version, Reporter& repo
     }
     requireDatasetFile(store, doc, info.vectorsKey, "/vectors_key", reporter);
     requireDatasetFile(store, doc, info.metadataKey, "/metadata_key", reporter);
-    if (ByteSourcePtr metadata = store.source(info.metadataKey)) {
+    // Only whether it parses as an object matters here: the full parse (with spans for the
+    // diagnostic's place) runs only when the quick check fails.
+    if (ByteSourcePtr metadata = store.source(info.metadataKey);
+        metadata && !holdsJsonObject(*metadata)) {
         const JsonDoc metadataDoc = loadJson(metadata);
         if (!metadataDoc.parsed) {
             reporter.report(jsonError(metadataDoc, "metadata file " + info.metadataKey));

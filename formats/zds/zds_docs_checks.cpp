@@ -1,9 +1,11 @@
 #include "zds_docs_checks.h"
 
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "zds_docs_meta.h"
 
@@ -410,12 +412,103 @@ const std::string* ZdsDocFacts::shape(const std::string& id) const {
     return it == byId_.end() || it->second.shape == kNoShape ? nullptr : shapes_[it->second.shape];
 }
 
+namespace {
+
+// zdsSchemaOf built straight from the parser's events, without the document's tree: keys by
+// name (a repeated key's last value wins, as in the tree), an array by its first element. What
+// the parser refuses has no shape, as before.
+class ShapeBuilder {
+public:
+    using json = nlohmann::json;
+
+    json& shape() { return root_; }
+
+    bool null() { return put("null"); }
+    bool boolean(bool) { return put("boolean"); }
+    bool number_integer(json::number_integer_t) { return put("integer"); }
+    bool number_unsigned(json::number_unsigned_t value) {
+        constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        return put(value <= kMax ? "integer" : "number");
+    }
+    bool number_float(json::number_float_t, const json::string_t&) { return put("number"); }
+    bool string(json::string_t&) { return put("string"); }
+    bool binary(json::binary_t&) { return put("null"); }
+    bool start_object(std::size_t) { return open(json::object()); }
+    bool key(json::string_t& name) {
+        key_ = name;
+        return true;
+    }
+    bool end_object() { return close(); }
+    bool start_array(std::size_t) { return open(json::array()); }
+    bool end_array() { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+        return false;
+    }
+
+private:
+    struct Frame {
+        json* node;
+        bool array;
+        bool filled;  // an array's first element is in
+    };
+
+    // Where the next value goes; nullptr for the second and later elements of an array.
+    json* slot() {
+        if (stack_.empty()) {
+            return &root_;
+        }
+        Frame& top = stack_.back();
+        if (!top.array) {
+            return &(*top.node)[key_];
+        }
+        if (top.filled) {
+            return nullptr;
+        }
+        top.filled = true;
+        top.node->push_back(json());
+        return &top.node->back();
+    }
+    bool put(const char* type) {
+        if (skipping_ == 0) {
+            if (json* target = slot()) {
+                *target = type;
+            }
+        }
+        return true;
+    }
+    bool open(json empty) {
+        json* target = skipping_ == 0 ? slot() : nullptr;
+        if (target == nullptr) {
+            ++skipping_;
+            return true;
+        }
+        *target = std::move(empty);
+        stack_.push_back({target, target->is_array(), false});
+        return true;
+    }
+    bool close() {
+        if (skipping_ > 0) {
+            --skipping_;
+        } else {
+            stack_.pop_back();
+        }
+        return true;
+    }
+
+    json root_;
+    std::vector<Frame> stack_;
+    std::string key_;
+    int skipping_ = 0;  // depth inside an array element that has no say in the shape
+};
+
+}  // namespace
+
 std::optional<std::string> zdsDocShape(std::span<const std::uint8_t> text) {
-    const auto parsed = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-    if (parsed.is_discarded()) {
+    ShapeBuilder builder;
+    if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder)) {
         return std::nullopt;
     }
-    return zdsSchemaOf(parsed).dump();
+    return builder.shape().dump();
 }
 
 void checkZdsDocsMetadata(const ZdsCollection& c, const std::unordered_set<std::string>& files,

@@ -492,37 +492,52 @@ std::vector<std::string> docIndexIds(const ByteSource& src, std::string* problem
     return ids;
 }
 
-std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStorage& storage) {
+// The ids a file-per-document collection lists, in order (repeats included), where they come
+// from, and the notes the live set words about it; no document file is opened.
+struct DocsIds {
     std::vector<std::string> ids;
     ZdsLiveBasis basis = ZdsLiveBasis::DocFiles;
     std::vector<std::string> notes;
+};
+
+DocsIds docsIdsOf(const ZdsCollection& c) {
+    DocsIds out;
+    std::vector<std::string>& ids = out.ids;
     std::string docIndexProblem;
     if (c.orderIds) {
-        basis = ZdsLiveBasis::OrderIds;
+        out.basis = ZdsLiveBasis::OrderIds;
         ids = c.orderList();
     } else if (c.docIndex) {
         auto listed = docIndexIds(*c.docIndex, &docIndexProblem);
         if (docIndexProblem.empty()) {
-            basis = ZdsLiveBasis::DocIndex;
+            out.basis = ZdsLiveBasis::DocIndex;
             ids = std::move(listed);
         }
     }
-    if (basis == ZdsLiveBasis::DocFiles) {
+    if (out.basis == ZdsLiveBasis::DocFiles) {
         for (const std::string& name : c.docFiles()) {
             if (name.size() > 5 && name.ends_with(".json")) {
                 ids.push_back(name.substr(0, name.size() - 5));
             }
         }
         if (!docIndexProblem.empty()) {
-            notes.push_back("meta/doc_index.jsonl is not readable (" + docIndexProblem +
-                            "): the zippy CLI lists no documents here; the files in docs/ "
-                            "are listed instead");
+            out.notes.push_back("meta/doc_index.jsonl is not readable (" + docIndexProblem +
+                                "): the zippy CLI lists no documents here; the files in docs/ "
+                                "are listed instead");
         } else if (!ids.empty()) {
-            notes.push_back(
+            out.notes.push_back(
                 "no meta/order.ids or meta/doc_index.jsonl: the zippy CLI lists no documents "
                 "here; the files in docs/ are listed instead (reindex writes the metadata)");
         }
     }
+    return out;
+}
+
+std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStorage& storage) {
+    DocsIds listed = docsIdsOf(c);
+    const std::vector<std::string>& ids = listed.ids;
+    const ZdsLiveBasis basis = listed.basis;
+    std::vector<std::string>& notes = listed.notes;
     ZdsLiveSetBuilder b(basis);
     b.reserve(ids.size());
     std::unordered_set<std::string> seen;
@@ -556,6 +571,16 @@ std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStor
 }
 
 }  // namespace
+
+std::uint64_t zdsDocsLiveCount(const ZdsCollection& c) {
+    const DocsIds listed = docsIdsOf(c);
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(listed.ids.size());
+    for (const std::string& id : listed.ids) {
+        seen.insert(id);
+    }
+    return seen.size();
+}
 
 std::string zdsIndexProblem(const ZdsCollection& c) {
     if (!c.index) {

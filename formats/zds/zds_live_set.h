@@ -116,6 +116,10 @@ struct ZdsLiveOptions {
 std::shared_ptr<const ZdsLiveSet> computeZdsLiveSet(const ZdsCollection& c,
                                                     const ZdsLiveOptions& options = {});
 
+// The size computeZdsLiveSet gives a file-per-document collection (every id it lists, once),
+// counted without opening a document file.
+std::uint64_t zdsDocsLiveCount(const ZdsCollection& c);
+
 // Why a present meta/index.bin is not read as the index ("" when it is readable).
 std::string zdsIndexProblem(const ZdsCollection& c);
 

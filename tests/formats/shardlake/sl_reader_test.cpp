@@ -6,6 +6,7 @@
 
 #include "formats/registry/format_registry.h"
 #include "formats/shardlake/shardlake_binary.h"
+#include "formats/shardlake/shardlake_json.h"
 #include "formats/shardlake/shardlake_manifest.h"
 #include "formats/shardlake/shardlake_tree.h"
 #include "sl_test_support.h"
@@ -258,6 +259,27 @@ TEST(ShardlakeTree, CorpusRootTree) {
     const auto pq = FormatRegistry::builtin().open(root / "indexes/idx-pq/shards/shard-0001.sidx");
     EXPECT_EQ(pq->root->kind(), "shardlake.shard");
     EXPECT_EQ(childOfKind(*pq->root, "shardlake.records")->childCount(), 750u);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// The quick check validation uses for metadata.json: true only for one JSON object; anything
+// else goes to the full parse, which gives the verdict and the place.
+TEST(ShardlakeJson, QuickObjectCheckSaysYesOnlyForOneObject) {
+    using shardlake::holdsJsonObject;
+    EXPECT_TRUE(holdsJsonObject(*makeBufferSource(R"({"1": {"n": 1}, "2": {}})")));
+    EXPECT_TRUE(holdsJsonObject(*makeBufferSource(" {} \n")));
+    for (const char* other : {"[]", "{} {}", R"({"a": )", "", "\"text\"", "{\"a\":\"\xff\"}"}) {
+        EXPECT_FALSE(holdsJsonObject(*makeBufferSource(other))) << other;
+        if (shardlake::loadJson(makeBufferSource(other)).parsed) {
+            // What the quick check refuses but nlohmann reads is still read by the full parse.
+            EXPECT_FALSE(shardlake::loadJson(makeBufferSource(other)).value.is_object()) << other;
+        }
+    }
 }
 
 }  // namespace

@@ -7,8 +7,10 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
+#include "formats/zds/zds_docs_checks.h"
 #include "formats/zds/zds_docs_meta.h"
 #include "formats/zds/zds_jobs.h"
 #include "formats/zds/zds_line_index.h"
@@ -579,6 +581,71 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
         error.clear();
         EXPECT_FALSE(parseZdsJournalLine(bad, &error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;
+    }
+}
+
+// The shape validation compares with schemas.jsonl is built from the parser's events; it must be
+// the shape of the parsed tree exactly (keys sorted, a repeated key's last value, an array's
+// first element, integers beyond int64 as numbers), and nothing for what does not parse.
+std::optional<std::string> shapeOfTree(const std::string& text) {
+    const auto parsed = nlohmann::json::parse(text, nullptr, false);
+    return parsed.is_discarded() ? std::nullopt : std::optional(zdsSchemaOf(parsed).dump());
+}
+
+std::optional<std::string> shapeOfText(const std::string& text) {
+    return zdsDocShape(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+// A random JSON value of at most `depth` levels.
+std::string randomJson(std::mt19937& rng, int depth) {
+    const int kind = static_cast<int>(rng() % (depth > 0 ? 9 : 6));
+    switch (kind) {
+        case 0:
+            return "null";
+        case 1:
+            return rng() % 2 ? "true" : "false";
+        case 2:
+            return std::to_string(static_cast<std::int64_t>(rng()) - 2000000000);
+        case 3:
+            return rng() % 2 ? "18446744073709551615" : "9223372036854775808";
+        case 4:
+            return rng() % 2 ? "1.5e3" : "-0.25";
+        case 5:
+            return "\"s" + std::to_string(rng() % 5) + "\"";
+        case 6:
+        case 7: {
+            std::string out = "{";
+            const int n = static_cast<int>(rng() % 4);
+            for (int i = 0; i < n; ++i) {
+                // Few key names, so keys repeat.
+                out += (i ? "," : "") + std::string("\"k") + std::to_string(rng() % 3) +
+                       "\":" + randomJson(rng, depth - 1);
+            }
+            return out + "}";
+        }
+        default: {
+            std::string out = "[";
+            const int n = static_cast<int>(rng() % 4);
+            for (int i = 0; i < n; ++i) {
+                out += (i ? "," : "") + randomJson(rng, depth - 1);
+            }
+            return out + "]";
+        }
+    }
+}
+
+TEST(ZdsDocsMeta, DocumentShapeIsTheShapeOfItsParsedTree) {
+    for (const std::string text :
+         {R"({"b":1,"a":[{"x":1},{"y":"s"}],"a":"now a string"})", R"([])", R"({})",
+          R"([[1,2],[true]])", R"({"n":-0,"u":18446744073709551615,"f":1.0,"big":1e400})",
+          R"("just a string")", R"({"k":{"k":{"k":[null]}}})", R"({"a":1} x)", R"({"a":)",
+          "{\"a\":\"\xff\"}", R"({"a":[1,{"deep":[2,[3]]},3],"z":[[],[1]]})"}) {
+        EXPECT_EQ(shapeOfText(text), shapeOfTree(text)) << text;
+    }
+    std::mt19937 rng(20261128);
+    for (int i = 0; i < 5000; ++i) {
+        const std::string text = randomJson(rng, 4);
+        ASSERT_EQ(shapeOfText(text), shapeOfTree(text)) << text;
     }
 }
 
