@@ -35,6 +35,9 @@ struct MetaFile {
     Region whole() const { return {source.get(), 0, source->size()}; }
 };
 
+}  // namespace
+
+// Declared in the header for ZdsDocsMetadataCheck; used only here.
 class DocsChecker {
     struct Entry {
         ZdsDocIndexEntry e;
@@ -47,27 +50,55 @@ class DocsChecker {
     };
 
 public:
-    DocsChecker(const ZdsCollection& c, const std::unordered_set<std::string>& files, bool strict,
-                const ZdsReport& report, const ZdsDocFacts* facts)
-        : c_(c), files_(files), strict_(strict), report_(report), facts_(facts) {}
+    DocsChecker(const ZdsCollection& c, bool strict) : c_(c), strict_(strict) {}
 
-    void run() {
-        const auto docIndex = open("meta/doc_index.jsonl");
-        const auto order = open("meta/order.ids");
-        const auto schemas = open("meta/schemas.jsonl");
-        const auto journal = open("meta/journal.log");
-        if (docIndex) {
-            readDocIndex(*docIndex);
-        } else if (!files_.empty()) {
+    // Reads the metadata files and checks each on its own; what it finds is kept for check().
+    void read() {
+        report_ = [this](Severity severity, const std::string& code, std::string message,
+                         std::vector<Region> regions, std::string file) {
+            found_->push_back(
+                {severity, code, std::move(message), std::move(regions), std::move(file)});
+        };
+        found_ = &opening_;
+        docIndexFile_ = open("meta/doc_index.jsonl");
+        orderFile_ = open("meta/order.ids");
+        schemasFile_ = open("meta/schemas.jsonl");
+        journalFile_ = open("meta/journal.log");
+        found_ = &readingIndex_;
+        if (docIndexFile_) {
+            readDocIndex(*docIndexFile_);
+        }
+        found_ = &readingSchemas_;
+        if (schemasFile_) {
+            readSchemas(*schemasFile_);
+        }
+        read_ = true;
+    }
+
+    // Reports what read() found, in reading order, then checks the metadata against the files
+    // and each other.
+    void check(const std::unordered_set<std::string>& files, const ZdsReport& report,
+               const ZdsDocFacts* facts) {
+        if (!read_) {
+            read();
+        }
+        files_ = &files;
+        facts_ = facts;
+        report_ = report;
+        replay(opening_);
+        replay(readingIndex_);
+        if (!docIndexFile_ && !files.empty()) {
             report_(Severity::Warning, "ZDS-DOCINDEX-ABSENT",
                     "there is no meta/doc_index.jsonl: the zippy CLI lists none of the " +
-                        std::to_string(files_.size()) +
+                        std::to_string(files.size()) +
                         " documents in docs/ (reindex writes the metadata)",
                     {}, c_.storage().displayPath(c_.path("meta/doc_index.jsonl")));
         }
-        if (schemas) {
-            readSchemas(*schemas);
-        }
+        replay(readingSchemas_);
+        const auto& docIndex = docIndexFile_;
+        const auto& order = orderFile_;
+        const auto& schemas = schemasFile_;
+        const auto& journal = journalFile_;
         if (docIndex && indexReadable_) {
             checkIndexAgainstDisk(*docIndex, order.has_value());
             if (schemas && schemasReadable_) {
@@ -138,7 +169,7 @@ private:
 
     void checkIndexAgainstDisk(const MetaFile& f, bool hasOrder) {
         for (const auto& [id, entry] : index_) {
-            if (files_.count(id) == 0) {
+            if (files_->count(id) == 0) {
                 report_(Severity::Error, "ZDS-DOCINDEX-MISSING",
                         "doc_index.jsonl lists " + quote(id) + " but docs/" + id +
                             ".json does not exist",
@@ -159,7 +190,7 @@ private:
         }
         std::uint64_t unlisted = 0;
         std::string first;
-        for (const std::string& id : files_) {
+        for (const std::string& id : *files_) {
             if (index_.count(id) == 0) {
                 ++unlisted;
                 first = first.empty() || id < first ? id : first;
@@ -171,7 +202,7 @@ private:
                         (unlisted > 1 ? " and others" : "") +
                         ") have no doc_index.jsonl entry: the zippy CLI does not count them "
                         "(disk: " +
-                        std::to_string(files_.size()) +
+                        std::to_string(files_->size()) +
                         ", stored: " + std::to_string(index_.size()) + ")",
                     {f.whole()}, {});
         }
@@ -189,7 +220,7 @@ private:
                 id.remove_suffix(1);
             }
             listed.emplace(id);
-            if (index_.count(std::string(id)) == 0 && files_.count(std::string(id)) != 0) {
+            if (index_.count(std::string(id)) == 0 && files_->count(std::string(id)) != 0) {
                 report_(Severity::Warning, "ZDS-ORDER-UNINDEXED",
                         "order.ids lists " + quote(id) +
                             ", which doc_index.jsonl does not: the zippy CLI lists it but does "
@@ -377,18 +408,35 @@ private:
         }
     }
 
+    struct Found {
+        Severity severity;
+        std::string code;
+        std::string message;
+        std::vector<Region> regions;
+        std::string file;
+    };
+    void replay(std::vector<Found>& found) {
+        for (Found& f : found) {
+            report_(f.severity, f.code, std::move(f.message), std::move(f.regions),
+                    std::move(f.file));
+        }
+        found.clear();
+    }
+
     const ZdsCollection& c_;
-    const std::unordered_set<std::string>& files_;
+    const std::unordered_set<std::string>* files_ = nullptr;
     bool strict_;
-    const ZdsReport& report_;
-    const ZdsDocFacts* facts_;
+    ZdsReport report_;
+    const ZdsDocFacts* facts_ = nullptr;
+    std::optional<MetaFile> docIndexFile_, orderFile_, schemasFile_, journalFile_;
+    bool read_ = false;
+    std::vector<Found>* found_ = nullptr;
+    std::vector<Found> opening_, readingIndex_, readingSchemas_;
     std::map<std::string, Entry> index_;
     std::unordered_map<std::string, Schema> schemas_;
     bool indexReadable_ = true;
     bool schemasReadable_ = true;
 };
-
-}  // namespace
 
 void ZdsDocFacts::add(std::string id, std::uint64_t size, std::optional<std::string> shape) {
     Doc doc{size, kNoShape};
@@ -513,7 +561,22 @@ std::optional<std::string> zdsDocShape(std::span<const std::uint8_t> text) {
 
 void checkZdsDocsMetadata(const ZdsCollection& c, const std::unordered_set<std::string>& files,
                           bool strict, const ZdsReport& report, const ZdsDocFacts* facts) {
-    DocsChecker(c, files, strict, report, facts).run();
+    ZdsDocsMetadataCheck check(c, strict);
+    check.check(files, report, facts);
+}
+
+ZdsDocsMetadataCheck::ZdsDocsMetadataCheck(const ZdsCollection& c, bool strict)
+    : checker_(std::make_unique<DocsChecker>(c, strict)) {}
+
+ZdsDocsMetadataCheck::~ZdsDocsMetadataCheck() = default;
+
+void ZdsDocsMetadataCheck::read() {
+    checker_->read();
+}
+
+void ZdsDocsMetadataCheck::check(const std::unordered_set<std::string>& files,
+                                 const ZdsReport& report, const ZdsDocFacts* facts) {
+    checker_->check(files, report, facts);
 }
 
 }  // namespace strata

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,5 +51,26 @@ std::optional<std::string> zdsDocShape(std::span<const std::uint8_t> text);
 // document is opened and read here.
 void checkZdsDocsMetadata(const ZdsCollection& c, const std::unordered_set<std::string>& files,
                           bool strict, const ZdsReport& report, const ZdsDocFacts* facts = nullptr);
+
+class DocsChecker;
+
+// The same checks in two steps, so the metadata is read beside the reading of the documents:
+// read() reads doc_index.jsonl and schemas.jsonl and checks each on its own (on any one
+// thread; it reports nothing), check() reports what read() found and the checks against the
+// files, in the order checkZdsDocsMetadata reports them (it reads first if read() was not run).
+class ZdsDocsMetadataCheck {
+public:
+    ZdsDocsMetadataCheck(const ZdsCollection& c, bool strict);
+    ~ZdsDocsMetadataCheck();
+    ZdsDocsMetadataCheck(const ZdsDocsMetadataCheck&) = delete;
+    ZdsDocsMetadataCheck& operator=(const ZdsDocsMetadataCheck&) = delete;
+
+    void read();
+    void check(const std::unordered_set<std::string>& files, const ZdsReport& report,
+               const ZdsDocFacts* facts = nullptr);
+
+private:
+    std::unique_ptr<DocsChecker> checker_;
+};
 
 }  // namespace strata

@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "formats/common/location.h"
 #include "formats/common/ordered_pool.h"
+#include "formats/common/thread_cancel.h"
 #include "formats/common/zip_member_source.h"
 #include "formats/remote/remote_error.h"
 #include "zds_docs_checks.h"
@@ -1005,6 +1007,30 @@ private:
         const std::vector<std::string>& names = c.docFiles();
         files.reserve(names.size());
         const unsigned threads = ds_->remote() ? 1 : opt.threads;
+        // The metadata files are read and checked on their own beside the documents (locally:
+        // a remote dataset keeps one request at a time, in the order it always made them).
+        ZdsDocsMetadataCheck metadata(c, manifestStrict(c));
+        std::exception_ptr metadataFailed;
+        std::thread metadataReader;
+        if (!ds_->remote()) {
+            metadataReader = startThreadInheritingCancel([&metadata, &metadataFailed] {
+                try {
+                    metadata.read();
+                } catch (...) {
+                    metadataFailed = std::current_exception();
+                }
+            });
+        }
+        // Whatever way this function leaves, the reader is done first (it reads `c`).
+        struct JoinOnExit {
+            std::thread& thread;
+            void join() {
+                if (thread.joinable()) {
+                    thread.join();
+                }
+            }
+            ~JoinOnExit() { join(); }
+        } reader{metadataReader};
         OrderedPool<DocsChunk> pool(threads, 8, opt.cancel);
         auto take = [&](DocsChunk chunk) {
             for (Diagnostic& d : chunk.diagnostics) {
@@ -1039,8 +1065,12 @@ private:
         if (c.orderIds) {
             checkOrder(r, c, files);
         }
-        checkZdsDocsMetadata(
-            c, files, manifestStrict(c),
+        reader.join();
+        if (metadataFailed) {
+            std::rethrow_exception(metadataFailed);
+        }
+        metadata.check(
+            files,
             [&r](Severity severity, const std::string& code, std::string message,
                  std::vector<Region> regions, std::string file) {
                 r.add(severity, code, std::move(message), std::move(regions), std::move(file));

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <thread>
+#include <unordered_set>
 
 #include "formats/zds/zds_docs_checks.h"
 #include "formats/zds/zds_docs_meta.h"
@@ -521,6 +523,43 @@ TEST(ZdsLiveSet, DocsMetadataDamageIsReported) {
         zds_test::validate(dir.path(), sink);
         EXPECT_TRUE(sink.hasCode(k.code)) << k.code << "\n" << zds_test::describe(sink);
     }
+}
+
+// The validator reads the metadata beside the documents (ZdsDocsMetadataCheck::read on another
+// thread) and reports it afterwards: the same findings, in the same order, as the checks run in
+// one go, with several kinds of damage at once.
+TEST(ZdsLiveSet, MetadataReadBesideTheDocumentsReportsAsInOneGo) {
+    ScratchDir dir("live_docs_two_steps");
+    writeDocsStore(dir.path());
+    const fs::path meta = dir.path() / "collections/default/meta";
+    writeAll(meta / "doc_index.jsonl", R"({"doc_id":"a","schema_id":"s1","size":99,"mtime":1})"
+                                       "\n"
+                                       R"({"doc_id":"zz","schema_id":"s9","size":1,"mtime":1})"
+                                       "\n"
+                                       R"({"doc_id":"a","schema_id":"s1","size":12,"mtime":1})"
+                                       "\n");
+    writeAll(meta / "schemas.jsonl",
+             "[]\n"
+             R"({"schema_id":"s1","schema":{"w":"string"},"count":5})"
+             "\n");
+    writeAll(meta / "order.ids", "a\nq\n");
+    writeAll(meta / "journal.log", "{\"op\":\"PUT\"}\n");
+    const auto dataset = ZdsDataset::open(dir.path());
+    const ZdsCollection& c = *dataset->collections.at(0);
+    const std::unordered_set<std::string> files{"a", "b"};
+    std::vector<std::string> once;
+    std::vector<std::string> twoSteps;
+    const auto into = [](std::vector<std::string>& out) {
+        return [&out](Severity, const std::string& code, std::string message, std::vector<Region>,
+                      std::string) { out.push_back(code + " " + message); };
+    };
+    checkZdsDocsMetadata(c, files, false, into(once));
+    ZdsDocsMetadataCheck check(c, false);
+    std::thread reader([&check] { check.read(); });
+    reader.join();
+    check.check(files, into(twoSteps));
+    EXPECT_EQ(twoSteps, once);
+    EXPECT_GE(once.size(), 6U) << ::testing::PrintToString(once);
 }
 
 TEST(ZdsLiveSet, StrictCollectionsHoldOneSchema) {
