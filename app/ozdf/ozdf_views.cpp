@@ -179,15 +179,15 @@ void installWhileReading(DocumentView& view, std::shared_ptr<const ozdf::ListedC
             return;
         }
         const int at = view.centreTabs()->indexOf(reading);
-        const bool shown = view.centreTabs()->currentWidget() == reading;
+        // The user may be on another tab (Hex, say): the switch-over leaves them there.
+        QWidget* shown = view.centreTabs()->currentWidget();
         const int current = reading->currentDocument();
-        QWidget* shownBefore = view.centreTabs()->currentWidget();
         view.centreTabs()->removeTab(at);
         reading->deleteLater();
         installEditor(view, new model::OzdfEditor(*view.document(), std::move(session)), at,
                       current);
-        if (!shown && shownBefore != nullptr) {
-            view.centreTabs()->setCurrentWidget(shownBefore);
+        if (shown != reading && shown != nullptr) {
+            view.centreTabs()->setCurrentWidget(shown);
         }
     });
 }

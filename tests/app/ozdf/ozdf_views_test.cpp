@@ -109,6 +109,17 @@ private:
     int before_;
 };
 
+// A corpus folder of `documents` standalone documents doc1000.ozdf, doc1001.ozdf, ...
+fs::path writeCorpus(const QTemporaryDir& dir, int documents) {
+    const fs::path folder = fs::path(dir.path().toStdString()) / "big";
+    fs::create_directories(folder);
+    for (int i = 0; i < documents; ++i) {
+        std::ofstream(folder / ("doc" + std::to_string(1000 + i) + ".ozdf"))
+            << "#### TITLE\ndocument " << i << "\n";
+    }
+    return folder;
+}
+
 void showTab(DocumentView& view, QWidget* page) {
     const int index = view.centreTabs()->indexOf(page);
     if (index >= 0) {
@@ -361,13 +372,8 @@ private slots:
     void bigCorpusListsAtOnceAndOpensForEditingWhenRead() {
         const BackgroundFrom background(1);
         QTemporaryDir dir;
-        const fs::path folder = fs::path(dir.path().toStdString()) / "big";
-        fs::create_directories(folder);
         constexpr int kDocuments = 300;
-        for (int i = 0; i < kDocuments; ++i) {
-            std::ofstream(folder / ("doc" + std::to_string(1000 + i) + ".ozdf"))
-                << "#### TITLE\ndocument " << i << "\n";
-        }
+        const fs::path folder = writeCorpus(dir, kDocuments);
         strata::model::JobRunner runner;
         QString error;
         auto document =
@@ -404,12 +410,7 @@ private slots:
     void closingWhileReadingCancels() {
         const BackgroundFrom background(1);
         QTemporaryDir dir;
-        const fs::path folder = fs::path(dir.path().toStdString()) / "big";
-        fs::create_directories(folder);
-        for (int i = 0; i < 2000; ++i) {
-            std::ofstream(folder / ("doc" + std::to_string(1000 + i) + ".ozdf"))
-                << "#### TITLE\ndocument " << i << "\n";
-        }
+        const fs::path folder = writeCorpus(dir, 2000);
         strata::model::JobRunner runner;
         QString error;
         auto document =

@@ -14,13 +14,14 @@
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_save.h"
 #include "formats/ozdf/ozdf_writer.h"
+#include "ozdf_test_support.h"
 #include "process_resources.h"
 
 namespace strata::ozdf {
 namespace {
 
-using test::descriptorCount;
-using test::mappingsUnder;
+using strata::test::descriptorCount;
+using strata::test::mappingsUnder;
 
 namespace fs = std::filesystem;
 
@@ -182,16 +183,10 @@ TEST(OzdfHostileScale, ACorpusKeepsNoCopyMappingOrDescriptorPerFile) {
     EXPECT_EQ(huge.mainSource()->size(), 15U + (17U << 20U));
 
     // Compared with itself: no difference, and still nothing held.
-    struct Count final : DiffSink {
-        std::size_t n = 0;
-        bool add(Difference) override {
-            ++n;
-            return true;
-        }
-    } sink;
+    test::CountingDiffSink sink;
     EXPECT_EQ(makeOzdfDiffer({nullptr, corpus, nullptr}, {nullptr, corpus, nullptr})->run(sink, {}),
               DiffOutcome::Completed);
-    EXPECT_EQ(sink.n, 0U);
+    EXPECT_EQ(sink.count, 0U);
     EXPECT_EQ(mappingsUnder(folder), 0u);
 
     // Once the files are gone nothing of them is left: no copy or mapping still shows them.

@@ -15,6 +15,7 @@
 #include "formats/ozdf/ozdf_tree.h"
 #include "formats/ozdf/ozdf_validator.h"
 #include "formats/registry/format_registry.h"
+#include "ozdf_test_support.h"
 
 namespace strata::ozdf {
 namespace {
@@ -93,16 +94,10 @@ TEST(OzdfListedCorpus, ValidatesAndComparesAsTheCorpusReadAtOnce) {
     EXPECT_EQ(fromListed.lines, fromEager.lines);
     EXPECT_FALSE(fromEager.lines.empty());  // the refused document and the folder's problems
 
-    struct Count final : DiffSink {
-        std::size_t n = 0;
-        bool add(Difference) override {
-            ++n;
-            return true;
-        }
-    } differences;
+    test::CountingDiffSink differences;
     auto differ = makeOzdfDiffer({nullptr, nullptr, listed}, {nullptr, eager, nullptr});
     EXPECT_EQ(differ->run(differences, {}), DiffOutcome::Completed);
-    EXPECT_EQ(differences.n, 0U);
+    EXPECT_EQ(differences.count, 0U);
     fs::remove_all(root);
 }
 

@@ -7,10 +7,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/common/diff.h"
 #include "formats/ozdf/ozdf_document.h"
 #include "test_corpus.h"
 
 namespace strata::ozdf::test {
+
+// A diff sink that only counts what it is given.
+struct CountingDiffSink final : DiffSink {
+    std::size_t count = 0;
+    bool add(Difference) override {
+        ++count;
+        return true;
+    }
+};
 
 inline std::filesystem::path corpusDir() {
     return strata::test::corpusRoot() / "ozdf";
