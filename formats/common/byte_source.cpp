@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "bounds.h"
 
@@ -223,25 +224,60 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path) {
     return std::make_shared<MappedFileSource>(path.string(), data, size, fd);
 }
 
-ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
-    // Opened, not only stat'ed: a file that cannot be read is refused here, as a mapped one
-    // is, so readers see "cannot be read" rather than empty bytes later.
+namespace {
+
+// Opens `path` for reading and checks it is a regular file: the descriptor and its size.
+// Opened, not only stat'ed: a file that cannot be read is refused here, as a mapped one is,
+// so readers see "cannot be read" rather than empty bytes later.
+std::pair<int, std::uint64_t> openRegularFile(const std::filesystem::path& path) {
     const int fd = ::open(path.c_str(), kOpenFlags);
     if (fd < 0) {
         throw SourceError(describeErrno(path, "cannot open"));
     }
     struct stat st {};
-    const bool statted = ::fstat(fd, &st) == 0;
-    const std::string message = statted ? std::string() : describeErrno(path, "cannot stat");
-    ::close(fd);
-    if (!statted) {
+    if (::fstat(fd, &st) != 0) {
+        const std::string message = describeErrno(path, "cannot stat");
+        ::close(fd);
         throw SourceError(message);
     }
     if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
         throw SourceError(path.string() + ": not a regular file");
     }
-    return std::make_shared<OnDemandFileSource>(path.string(),
-                                                static_cast<std::uint64_t>(st.st_size));
+    return {fd, static_cast<std::uint64_t>(st.st_size)};
+}
+
+}  // namespace
+
+ByteSourcePtr openFileOnDemand(const std::filesystem::path& path) {
+    const auto [fd, size] = openRegularFile(path);
+    ::close(fd);
+    return std::make_shared<OnDemandFileSource>(path.string(), size);
+}
+
+FileReadOnce readFileOnce(const std::filesystem::path& path, std::uint64_t limit) {
+    const auto [fd, size] = openRegularFile(path);
+    FileReadOnce out{std::make_shared<OnDemandFileSource>(path.string(), size), {}};
+    if (size == 0 || size > limit) {
+        ::close(fd);
+        return out;
+    }
+    const auto n = static_cast<std::size_t>(size);
+    std::shared_ptr<std::uint8_t[]> bytes(new std::uint8_t[n]);
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t got = ::pread(fd, bytes.get() + done, n - done, static_cast<off_t>(done));
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            break;
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    ::close(fd);
+    out.bytes = {{bytes.get(), done}, std::move(bytes)};
+    return out;
 }
 
 ByteSourcePtr mappedForScan(const ByteSource& source) {

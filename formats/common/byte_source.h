@@ -77,6 +77,18 @@ ByteSourcePtr openMappedFile(const std::filesystem::path& path);
 // callers that must know compare a whole view's size with size().
 ByteSourcePtr openFileOnDemand(const std::filesystem::path& path);
 
+// A small file read whole with one open (open, fstat, read, close), for a pass that looks at
+// each of many files once (a validator over a docs/ folder of a million documents): `source`
+// is what openFileOnDemand gives (read again by each view, nothing kept open), `bytes` the
+// content read now: empty when the file is larger than `limit`, and shorter than
+// source->size() when the file shrank while being read. Throws SourceError as
+// openFileOnDemand does.
+struct FileReadOnce {
+    ByteSourcePtr source;
+    ByteView bytes;
+};
+FileReadOnce readFileOnce(const std::filesystem::path& path, std::uint64_t limit);
+
 // For one pass over the whole of `source` (a shard checked, a vectors file parsed): a file read
 // on demand is mapped for the pass, since a view of all of it would copy the file into memory;
 // nullptr for any other source, whose own views serve (a mapping, a buffer, a remote file).

@@ -98,7 +98,25 @@ std::string_view ZdsLiveSet::id(std::uint64_t i) const {
 
 Region ZdsLiveSet::region(std::uint64_t i) const {
     const Doc& d = docs_[i];
+    if (docsOf_ != nullptr && (d.flags & kZdsLiveUnreadable) == 0) {
+        return openedDoc(i);
+    }
     return d.source == nullptr ? Region{} : Region{d.source, d.offset, d.length};
+}
+
+std::uint8_t ZdsLiveSet::flags(std::uint64_t i) const {
+    const std::uint8_t flags = docs_[i].flags;
+    if (docsOf_ != nullptr && (flags & kZdsLiveUnreadable) == 0 && !openedDoc(i).valid()) {
+        return flags | kZdsLiveUnreadable;  // listed in docs/ but it cannot be opened
+    }
+    return flags;
+}
+
+Region ZdsLiveSet::openedDoc(std::uint64_t i) const {
+    // The storage keeps what it opened: the same source every time, alive as long as it is.
+    const ByteSourcePtr src =
+        docsOf_->storage().open(docsOf_->path("docs/" + std::string(id(i)) + ".json"));
+    return src ? Region{src.get(), 0, src->size()} : Region{};
 }
 
 std::optional<std::uint64_t> ZdsLiveSet::find(std::string_view id) const {
@@ -114,6 +132,17 @@ std::optional<std::uint64_t> ZdsLiveSet::find(std::string_view id) const {
 
 std::optional<std::uint64_t> ZdsLiveSet::atOffset(const ByteSource* source,
                                                   std::uint64_t offset) const {
+    if (docsOf_ != nullptr) {
+        // A docs/ file is one document, named by its file name.
+        std::string_view name = source != nullptr ? std::string_view(source->name()) : "";
+        name = name.substr(name.find_last_of("/!") + 1);
+        if (offset >= std::max<std::uint64_t>(source != nullptr ? source->size() : 0, 1) ||
+            !name.ends_with(".json")) {
+            return std::nullopt;
+        }
+        const auto i = find(name.substr(0, name.size() - 5));
+        return i && region(*i).source == source ? i : std::nullopt;
+    }
     std::call_once(byOffsetOnce_, [this] {
         for (std::uint64_t i = 0; i < docs_.size(); ++i) {
             if (docs_[i].source != nullptr) {
@@ -190,6 +219,7 @@ public:
         set_->docs_.push_back(d);
     }
     void reserve(std::size_t n) { set_->docs_.reserve(n); }
+    void openDocsOnDemand(const ZdsCollection& c) { set_->docsOf_ = &c; }
     void note(std::string text) { set_->notes_.push_back(std::move(text)); }
     void census(const ZdsLiveCensus& c) { set_->census_ = c; }
     // Stored order: by position in the data; documents without bytes last, in entry order.
@@ -533,6 +563,18 @@ DocsIds docsIdsOf(const ZdsCollection& c) {
     return out;
 }
 
+// The ids that have a file in docs/ (names without ".json"), viewing c.docFiles().
+std::unordered_set<std::string_view> idsWithFiles(const ZdsCollection& c) {
+    std::unordered_set<std::string_view> out;
+    out.reserve(c.docFiles().size());
+    for (const std::string& name : c.docFiles()) {
+        if (name.size() > 5 && name.ends_with(".json")) {
+            out.insert(std::string_view(name).substr(0, name.size() - 5));
+        }
+    }
+    return out;
+}
+
 std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStorage& storage) {
     DocsIds listed = docsIdsOf(c);
     const std::vector<std::string>& ids = listed.ids;
@@ -540,12 +582,29 @@ std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStor
     std::vector<std::string>& notes = listed.notes;
     ZdsLiveSetBuilder b(basis);
     b.reserve(ids.size());
-    std::unordered_set<std::string> seen;
+    // Locally a document is there when docs/ lists its file, opened when first read; a remote
+    // one is opened now, as the remote tests count its requests.
+    const bool onDemand = !storage.isRemote();
+    std::unordered_set<std::string_view> withFiles;
+    if (onDemand) {
+        b.openDocsOnDemand(c);
+        if (basis != ZdsLiveBasis::DocFiles) {
+            withFiles = idsWithFiles(c);
+        }
+    }
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(ids.size());
     std::uint64_t repeated = 0;
     for (std::uint64_t i = 0; i < ids.size(); ++i) {
         const std::string& id = ids[i];
         if (!seen.insert(id).second) {
             ++repeated;
+            continue;
+        }
+        if (onDemand) {
+            const bool there =
+                safeDocId(id) && (basis == ZdsLiveBasis::DocFiles || withFiles.count(id) != 0);
+            b.add(id, nullptr, 0, 0, i, there ? 0 : kZdsLiveUnreadable);
             continue;
         }
         const ByteSourcePtr src =

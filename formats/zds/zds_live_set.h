@@ -11,6 +11,9 @@
 //
 // File-per-document collections: the ids of meta/order.ids (the reference's list), else those
 // of meta/doc_index.jsonl, else the files in docs/; each document's bytes are docs/<id>.json.
+// A document without a file in the docs/ listing is unreadable. In a local folder or archive
+// the files are opened when a document's region is first asked for (a million documents list
+// without a million opens); a remote collection opens each as the set is computed.
 #pragma once
 
 #include <cstdint>
@@ -68,7 +71,8 @@ public:
     // The document's bytes: its line with the line ending, or the whole docs/ file; invalid
     // when unreadable.
     Region region(std::uint64_t i) const;
-    std::uint8_t flags(std::uint64_t i) const { return docs_[i].flags; }
+    // For a docs/ file opened on demand, asking opens it.
+    std::uint8_t flags(std::uint64_t i) const;
     // The index entry (ZDX entry number, order.ids / doc_index.jsonl line) it comes from, or the
     // number of its line in data.jsonl for the Lines basis.
     std::uint64_t entry(std::uint64_t i) const { return docs_[i].entry; }
@@ -78,7 +82,8 @@ public:
     std::optional<std::uint64_t> atOffset(const ByteSource* source, std::uint64_t offset) const;
     std::optional<std::uint64_t> forEntry(std::uint64_t entry) const;
 
-    // Counts of how many documents carry each flag.
+    // Counts of how many documents carry each flag as the set was computed (a docs/ file that
+    // is listed but cannot be opened is flagged by flags() once it has been tried).
     std::uint64_t countFlag(ZdsLiveFlag flag) const;
     // Set when the set was computed with a census of every line (JSONL only).
     const std::optional<ZdsLiveCensus>& census() const { return census_; }
@@ -99,6 +104,9 @@ private:
     std::vector<Doc> docs_;
     std::string ids_;  // every id, one after another
     std::optional<ZdsLiveCensus> census_;
+    // Set when the docs/ files are opened on demand: the collection they are in.
+    const ZdsCollection* docsOf_ = nullptr;
+    Region openedDoc(std::uint64_t i) const;
 
     mutable std::once_flag byIdOnce_, byOffsetOnce_, byEntryOnce_;
     mutable std::unordered_map<std::string_view, std::uint64_t> byId_;

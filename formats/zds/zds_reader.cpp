@@ -73,6 +73,17 @@ protected:
         }
     }
 
+    FileReadOnce readOnce(const std::string& rel, std::uint64_t limit) const override {
+        if (!isDocumentFile(rel)) {
+            return ZdsStorage::readOnce(rel, limit);
+        }
+        try {
+            return readFileOnce(root_ / rel, limit);  // one open where open() + view() take two
+        } catch (const SourceError&) {
+            return {};
+        }
+    }
+
 private:
     std::vector<std::string> list(const std::string& rel, bool wantDirs) const {
         std::vector<std::string> out;
@@ -166,6 +177,7 @@ class TreeStorage final : public ZdsStorage {
 public:
     TreeStorage(FileTreePtr tree, Location root) : tree_(std::move(tree)), root_(std::move(root)) {}
     bool isArchive() const override { return false; }
+    bool isRemote() const override { return true; }
     bool hasFile(const std::string& rel) const override {
         const auto entry = entryOf(rel);
         return entry && !entry->isDirectory;
@@ -317,6 +329,22 @@ ByteSourcePtr ZdsStorage::open(const std::string& rel) const {
         opened_.push_back(it->second);
     }
     return it->second;
+}
+
+FileReadOnce ZdsStorage::readOnce(const std::string& rel, std::uint64_t limit) const {
+    FileReadOnce out{open(rel), {}};
+    if (out.source && out.source->size() <= limit) {
+        out.bytes = out.source->view(0, out.source->size());
+    }
+    return out;
+}
+
+void ZdsStorage::keep(const std::string& rel, ByteSourcePtr source) const {
+    std::lock_guard lock(mutex_);
+    const auto [it, inserted] = cache_.try_emplace(rel, source);
+    if (inserted || it->second != source) {
+        opened_.push_back(std::move(source));
+    }
 }
 
 std::vector<ByteSourcePtr> ZdsStorage::openedSources() const {

@@ -27,6 +27,8 @@ class ZdsStorage {
 public:
     virtual ~ZdsStorage() = default;
     virtual bool isArchive() const = 0;
+    // Whether each open may wait for a server (a remote tree), rather than the disk.
+    virtual bool isRemote() const { return false; }
     virtual bool hasFile(const std::string& rel) const = 0;
     virtual bool hasDirectory(const std::string& rel) const = 0;
     // Names (not paths) of the immediate sub-folders / regular files of `rel`, sorted.
@@ -37,6 +39,13 @@ public:
     ByteSourcePtr open(const std::string& rel) const;
     // Every source opened so far (the document keeps them alive).
     std::vector<ByteSourcePtr> openedSources() const;
+    // A file looked at once by a pass over many (the validator reads each docs/ file once):
+    // its source and whole bytes (none when larger than `limit`), not cached unless keep()
+    // is called; no source when it is absent or cannot be read.
+    virtual FileReadOnce readOnce(const std::string& rel, std::uint64_t limit) const;
+    // Keeps a source readOnce() gave alive as long as the storage (diagnostics point into
+    // it); open() returns it from then on unless another was opened first.
+    void keep(const std::string& rel, ByteSourcePtr source) const;
     virtual std::string displayPath(const std::string& rel) const = 0;
 
 protected:

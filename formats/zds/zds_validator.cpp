@@ -961,37 +961,47 @@ private:
             }
             std::string id = name.substr(0, name.size() - 5);
             out.ids.push_back(id);
-            const ByteSourcePtr src = st.open(rel);
-            if (!src) {
+            const FileReadOnce file = st.readOnce(rel, kMaxMetadataSize);
+            if (!file.source) {
                 r.error("ZDS-DOCS-UNREADABLE", "docs/" + name + " cannot be read", {},
                         st.displayPath(rel));
                 continue;
             }
-            checkId(r, id, Region{}, false);
-            if (src->size() > kMaxMetadataSize) {
-                r.warning("ZDS-DOCS-LARGE", "docs/" + name + " is larger than 64 MiB; not parsed",
-                          whole(src));
-                continue;
+            const std::size_t reported = out.diagnostics.size();
+            checkDocFile(r, rel, name, std::move(id), file, wantShapes, out);
+            if (out.diagnostics.size() != reported) {
+                st.keep(rel, file.source);  // the diagnostics point into it; the rest are let go
             }
-            const ByteView v = src->view(0, src->size());
-            if (v.size() != src->size()) {
-                r.error("ZDS-DOCS-UNREADABLE",
-                        "docs/" + name + " cannot be read (" + std::to_string(v.size()) + " of " +
-                            std::to_string(src->size()) + " bytes)",
-                        {}, st.displayPath(rel));
-                continue;
-            }
-            const LineResult res = checkJsonText(r, v.bytes, whole(src), false);
-            if (res.hasId && res.id != id) {
-                r.error("ZDS-DOCS-ID",
-                        "docs/" + name + " holds _id " + quoteName(res.id) +
-                            ", which does not match its file name",
-                        whole(src));
-            }
-            out.facts.push_back({std::move(id), src->size(),
-                                 wantShapes ? zdsDocShape(v.bytes) : std::optional<std::string>()});
         }
         return out;
+    }
+
+    void checkDocFile(Reporter& r, const std::string& rel, const std::string& name, std::string id,
+                      const FileReadOnce& file, bool wantShapes, DocsChunk& out) {
+        const ByteSourcePtr& src = file.source;
+        checkId(r, id, Region{}, false);
+        if (src->size() > kMaxMetadataSize) {
+            r.warning("ZDS-DOCS-LARGE", "docs/" + name + " is larger than 64 MiB; not parsed",
+                      whole(src));
+            return;
+        }
+        const ByteView& v = file.bytes;
+        if (v.size() != src->size()) {
+            r.error("ZDS-DOCS-UNREADABLE",
+                    "docs/" + name + " cannot be read (" + std::to_string(v.size()) + " of " +
+                        std::to_string(src->size()) + " bytes)",
+                    {}, ds_->storage().displayPath(rel));
+            return;
+        }
+        const LineResult res = checkJsonText(r, v.bytes, whole(src), false);
+        if (res.hasId && res.id != id) {
+            r.error("ZDS-DOCS-ID",
+                    "docs/" + name + " holds _id " + quoteName(res.id) +
+                        ", which does not match its file name",
+                    whole(src));
+        }
+        out.facts.push_back({std::move(id), src->size(),
+                             wantShapes ? zdsDocShape(v.bytes) : std::optional<std::string>()});
     }
 
     bool checkDocs(Reporter& r, const ValidationOptions& opt, const ZdsCollection& c) {

@@ -720,6 +720,84 @@ TEST(ZdsLiveSet, ManyDocFilesHoldNoMappingEach) {
     EXPECT_EQ(mappingsUnder(dir.path() / "collections/default/docs"), 0u);
 }
 
+// The docs/ files a storage holds open, counted by name.
+std::size_t openedDocFiles(const ZdsStorage& storage) {
+    std::size_t n = 0;
+    for (const ByteSourcePtr& src : storage.openedSources()) {
+        n += src->name().find("/docs/") != std::string::npos ? 1 : 0;
+    }
+    return n;
+}
+
+// Listing a file-per-document collection opens none of its files (a million documents list
+// at once); each is opened when first read, and a listed one that is gone by then reads as
+// unreadable, as one that was never there does.
+TEST(ZdsLiveSet, DocsAreOpenedWhenReadNotWhenListed) {
+    ScratchDir dir("live_docs_on_demand");
+    const fs::path docs = dir.path() / "collections/default/docs";
+    for (const char* id : {"a", "b", "c"}) {
+        writeAll(docs / (std::string(id) + ".json"), R"({"v":")" + std::string(id) + "\"}");
+    }
+    reindexZds(dir.path());
+    writeAll(metaOf(dir.path()) / "order.ids", "a\nmissing\nb\nc\n");
+    const auto ds = ZdsDataset::open(dir.path());
+    const ZdsCollection& c = *ds->collections.at(0);
+    const auto live = c.liveSet();
+    ASSERT_EQ(live->size(), 4u);
+    EXPECT_EQ(openedDocFiles(c.storage()), 0u);
+    EXPECT_TRUE(anyNoteContains(live->notes(), "1 listed document has no docs/<id>.json"));
+
+    const std::uint64_t missing = *live->find("missing");
+    EXPECT_TRUE(live->flags(missing) & kZdsLiveUnreadable);
+    EXPECT_FALSE(live->region(missing).valid());
+
+    const std::uint64_t b = *live->find("b");
+    const Region rb = live->region(b);
+    ASSERT_TRUE(rb.valid());
+    EXPECT_EQ(rb.length, fs::file_size(docs / "b.json"));
+    EXPECT_EQ(live->region(b), rb);  // the same source each time
+    EXPECT_EQ(live->flags(b), 0u);
+    EXPECT_EQ(openedDocFiles(c.storage()), 1u);
+    EXPECT_EQ(live->atOffset(rb.source, rb.length - 1), b);
+    EXPECT_EQ(live->atOffset(rb.source, rb.length), std::nullopt);
+    EXPECT_EQ(live->atOffset(c.orderIds.get(), 0), std::nullopt);
+
+    fs::remove(docs / "c.json");
+    const std::uint64_t gone = *live->find("c");
+    EXPECT_TRUE(live->flags(gone) & kZdsLiveUnreadable);
+    EXPECT_FALSE(c.document(gone).region.valid());
+    EXPECT_TRUE(c.document(gone).flags & kZdsLiveUnreadable);
+}
+
+// The validator reads each docs/ file once and lets it go; a file it reports on stays open,
+// so the diagnostic's region still reads its bytes afterwards.
+TEST(ZdsLiveSet, ValidatorKeepsOnlyTheDocFilesItReports) {
+    ScratchDir dir("live_docs_validate_keep");
+    const fs::path docs = dir.path() / "collections/default/docs";
+    for (int i = 0; i < 50; ++i) {
+        writeAll(docs / ("d" + std::to_string(i) + ".json"), R"({"v":)" + std::to_string(i) + "}");
+    }
+    reindexZds(dir.path());
+    writeAll(docs / "d7.json", "{\"v\": 7,");
+    const auto ds = ZdsDataset::open(dir.path());
+    CollectingSink sink;
+    makeZdsValidator(dir.path(), ds)->run(sink, ValidationOptions{});
+    const Diagnostic* bad = nullptr;
+    for (const Diagnostic& d : sink.diagnostics()) {
+        if (d.code == "ZDS-JSON") {
+            bad = &d;
+        }
+    }
+    ASSERT_NE(bad, nullptr) << zds_test::describe(sink);
+    ASSERT_FALSE(bad->regions.empty());
+    const Region& r = bad->regions.front();
+    ASSERT_TRUE(r.valid());
+    EXPECT_NE(r.source->name().find("d7.json"), std::string::npos);
+    const ByteView v = r.source->view(0, r.source->size());
+    EXPECT_EQ(std::string(v.bytes.begin(), v.bytes.end()), "{\"v\": 7,");
+    EXPECT_EQ(openedDocFiles(ds->collections.at(0)->storage()), 1u);
+}
+
 TEST(ZdsDocsMeta, SchemasAndTimestamps) {
     using nlohmann::json;
     EXPECT_EQ(
