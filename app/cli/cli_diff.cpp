@@ -9,9 +9,10 @@
 #include <optional>
 #include <string>
 
+#include "cli_interrupt.h"
 #include "command_context.h"
+#include "formats/builtin/format_diff.h"
 #include "formats/common/thread_cancel.h"
-#include "formats/registry/format_diff.h"
 #include "formats/registry/format_registry.h"
 #include "input_source.h"
 #include "json_output.h"
@@ -20,12 +21,6 @@
 namespace strata::cli {
 
 namespace {
-
-CancelToken diffInterrupt;
-
-extern "C" void onDiffInterrupt(int) {
-    diffInterrupt.cancel();
-}
 
 struct DiffArgs {
     std::string a, b;
@@ -134,7 +129,7 @@ int runDiff(const DiffArgs& args) {
     const auto b = openDocument(args.b);
     const auto differ = makeDiffer(*a, *b);
     DiffOptions options;
-    options.cancel = &diffInterrupt;
+    options.cancel = &commandInterrupt();
     options.progress = terminalProgress();
     options.quick = args.quick;
     options.answerK = args.answerK;
@@ -142,10 +137,10 @@ int runDiff(const DiffArgs& args) {
     options.answerNprobe = args.nprobe;
     Json list = Json::array();
     CliDiffSink sink(args, list, options.progress);
-    std::signal(SIGINT, onDiffInterrupt);
-    const ThreadCancelScope stopReads(&diffInterrupt);  // remote reads in flight stop too
-    const DiffOutcome outcome = differ->run(sink, options);
-    std::signal(SIGINT, SIG_DFL);
+    const DiffOutcome outcome = [&] {
+        const InterruptScope interruptible;
+        return differ->run(sink, options);
+    }();
     clearTerminalProgress(options.progress);
     DiffSummary summary = differ->summary();
     summary.limited = sink.limited();

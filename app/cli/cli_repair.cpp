@@ -7,9 +7,11 @@
 #include <memory>
 #include <string>
 
+#include "cli_interrupt.h"
 #include "command_context.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/builtin/format_repair.h"
 #include "formats/registry/format_registry.h"
-#include "formats/registry/format_repair.h"
 #include "input_source.h"
 #include "json_output.h"
 #include "terminal_progress.h"
@@ -92,19 +94,25 @@ int runRepair(const RepairArgs& args) {
                                      "download it and repair the local copy");
         }
     }
-    const Detection detection = FormatRegistry::builtin().detect(args.input);
+    const Detection detection = builtinFormats().detect(args.input);
     const std::string format(formatName(detection.format));
     RepairOptions options;
     options.dryRun = args.dryRun;
     options.recomputeDigests = args.recomputeDigests;
     options.keepSuperseded = args.keepSuperseded;
     options.progress = terminalProgress();
+    options.cancel = &commandInterrupt();
     RepairReport report;
     try {
+        const InterruptScope interruptible;
         report = repairPath(args.input, args.output, options);
     } catch (const RepairError& e) {
         clearTerminalProgress(options.progress);
-        std::cerr << "strata-cli: " << e.what() << '\n';
+        if (commandInterrupt().cancelled()) {
+            std::cerr << "strata-cli: repair interrupted; " << args.output << " was not written\n";
+        } else {
+            std::cerr << "strata-cli: " << e.what() << '\n';
+        }
         return kExitFailure;
     }
     clearTerminalProgress(options.progress);

@@ -21,6 +21,7 @@
 #include "formats/shardlake/shardlake_answer_overlap.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/shardlake/shardlake_dataset.h"
+#include "formats/shardlake/shardlake_format.h"
 #include "formats/shardlake/shardlake_json.h"
 #include "formats/shardlake/shardlake_json_writer.h"
 #include "formats/shardlake/shardlake_manifest.h"
@@ -188,7 +189,7 @@ int runValidate(const ValidateRequest& request) {
         validator = sl::makeShardlakeValidator(store, target);
     } else {
         document = openDocument(request.path);
-        if (document->format != FormatId::Shardlake || !document->makeValidator) {
+        if (document->format != kShardlakeFormat || !document->makeValidator) {
             throw std::runtime_error(request.path + ": not a Shardlake root, index or file");
         }
         validator = document->makeValidator();

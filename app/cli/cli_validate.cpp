@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "cli_interrupt.h"
 #include "command_context.h"
 #include "formats/common/thread_cancel.h"
 #include "formats/registry/format_registry.h"
@@ -21,12 +22,6 @@
 namespace strata::cli {
 
 namespace {
-
-CancelToken interruptToken;
-
-extern "C" void onInterrupt(int) {
-    interruptToken.cancel();
-}
 
 // "ERROR ZS-HEADER-CRC file.zs@16+120: message [header]"
 std::string diagnosticLine(const Diagnostic& d) {
@@ -85,7 +80,7 @@ int runValidate(const ValidateOptions& request) {
         }
     } else {
         ValidationOptions options;
-        options.cancel = &interruptToken;
+        options.cancel = &commandInterrupt();
         options.progress = terminalProgress();
         options.threads = request.threads;
         options.maxPerCode = request.maxPerCode;
@@ -98,11 +93,10 @@ int runValidate(const ValidateOptions& request) {
                 std::cout << diagnosticLine(d) << '\n';
             }
         });
-        std::signal(SIGINT, onInterrupt);
-        // Ctrl-C also stops remote reads in flight, on the validator's threads too.
-        const ThreadCancelScope stopReads(&interruptToken);
-        completed = validator->run(sink, options) == ValidationOutcome::Completed;
-        std::signal(SIGINT, SIG_DFL);
+        {
+            const InterruptScope interruptible;
+            completed = validator->run(sink, options) == ValidationOutcome::Completed;
+        }
         clearTerminalProgress(options.progress);
     }
     if (json) {

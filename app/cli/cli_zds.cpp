@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_interrupt.h"
 #include "command_context.h"
 #include "formats/common/location.h"
 #include "formats/common/thread_cancel.h"
@@ -40,19 +41,6 @@ namespace strata::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-CancelToken zdsInterrupt;
-
-extern "C" void onZdsInterrupt(int) {
-    zdsInterrupt.cancel();
-}
-
-// Ctrl-C (or SIGTERM) cancels the command's work; the callers also run under a
-// ThreadCancelScope of the token, so remote reads in flight stop too.
-void catchInterrupt() {
-    std::signal(SIGINT, onZdsInterrupt);
-    std::signal(SIGTERM, onZdsInterrupt);
-}
 
 std::string dumpJson(const nlohmann::ordered_json& json, int indent = -1) {
     return json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
@@ -95,12 +83,11 @@ int runValidate(const std::string& path, bool json) {
             throw SourceError(path + ": no such file or folder");
         }
     }
-    catchInterrupt();
-    const ThreadCancelScope stopReads(&zdsInterrupt);
+    const InterruptScope interruptible;
     auto validator = makeZdsValidator(path, nullptr, nullptr, tree);
     CollectingSink sink;
     ValidationOptions options;
-    options.cancel = &zdsInterrupt;
+    options.cancel = &commandInterrupt();
     options.progress = terminalProgress();
     const ValidationOutcome outcome = validator->run(sink, options);
     clearTerminalProgress(options.progress);
@@ -267,10 +254,9 @@ int runSearch(const SearchArgs& args) {
     }
     const auto ds = openDataset(args.path);
     const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
-    catchInterrupt();
-    const ThreadCancelScope stopReads(&zdsInterrupt);
+    const InterruptScope interruptible;
     ZdsSearchOptions options;
-    options.cancel = &zdsInterrupt;
+    options.cancel = &commandInterrupt();
     options.maxHits = args.limit;
     options.progress = terminalProgress();
     nlohmann::ordered_json hits = nlohmann::ordered_json::array();
@@ -315,9 +301,9 @@ int finishJob(const ZdsJobResult& result, const std::string& what) {
 }
 
 ZdsJobOptions jobOptions(const std::string& collection = {}, bool deflate = false) {
-    catchInterrupt();
+    const InterruptScope interruptible;
     ZdsJobOptions options;
-    options.cancel = &zdsInterrupt;
+    options.cancel = &commandInterrupt();
     options.progress = terminalProgress();
     options.collection = collection;
     options.deflate = deflate;

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_interrupt.h"
 #include "command_context.h"
 #include "formats/common/checksums.h"
 #include "formats/common/thread_cancel.h"
@@ -35,12 +36,6 @@
 namespace strata::cli {
 
 namespace {
-
-CancelToken ztInterrupt;
-
-extern "C" void onZtInterrupt(int) {
-    ztInterrupt.cancel();
-}
 
 // Opens a zTensor file whose manifest can be read; throws with the first fatal problem.
 std::shared_ptr<const ZtFile> openZt(const std::string& path) {
@@ -146,11 +141,11 @@ int runValidate(const std::string& path, bool json, unsigned threads) {
     CollectingSink sink;
     ValidationOptions options;
     options.threads = threads;
-    options.cancel = &ztInterrupt;
-    const auto previous = std::signal(SIGINT, onZtInterrupt);
-    const ThreadCancelScope stopReads(&ztInterrupt);  // remote reads in flight stop too
-    const ValidationOutcome outcome = ZtValidator(file).run(sink, options);
-    std::signal(SIGINT, previous);
+    options.cancel = &commandInterrupt();
+    const ValidationOutcome outcome = [&] {
+        const InterruptScope interruptible;
+        return ZtValidator(file).run(sink, options);
+    }();
     const std::size_t errors = sink.countOf(Severity::Error);
     if (json) {
         Json out = Json::object();
@@ -211,7 +206,7 @@ Json logicalJson(const std::string& fileName, const ZtFile& file, const ZtTensor
                               {"length", c.length ? Json(*c.length) : Json(nullptr)}};
     }
     json["stored_components"] = stored;
-    const ZtTensorSummary summary = ztSummarizeTensor(file, t, &ztInterrupt);
+    const ZtTensorSummary summary = ztSummarizeTensor(file, t, &commandInterrupt());
     if (!summary.ok) {
         json["error"] = summary.error;
         failed = true;
@@ -292,7 +287,7 @@ int dumpValues(const ZtFile& file, const std::string& name, std::uint64_t limit)
             for (std::size_t at = 0; at + size <= piece.size() && index < limit; at += size) {
                 std::cout << index++ << '\t' << valueText(*t->dtype, piece.data() + at) << '\n';
             }
-            if (index >= limit || ztInterrupt.cancelled()) {
+            if (index >= limit || commandInterrupt().cancelled()) {
                 stop.cancel();
             }
         },
@@ -310,8 +305,7 @@ int runDump(const DumpRequest& request) {
     }
     const std::string fileName = std::filesystem::path(request.path).filename().string();
     bool failed = false;
-    const auto previous = std::signal(SIGINT, onZtInterrupt);
-    const ThreadCancelScope stopReads(&ztInterrupt);
+    const InterruptScope interruptible;
     if (file->tensors().empty() && request.jsonl) {
         std::cout << Json{{"file", fileName}, {"name", nullptr}, {"note", "no tensors"}}.dump()
                   << '\n';
@@ -326,7 +320,7 @@ int runDump(const DumpRequest& request) {
     for (const ZtTensor* t : tensors) {
         Json line = logicalJson(fileName, *file, *t, failed);
         if (request.stats) {
-            line["stats"] = statsJson(ztTensorStats(*file, *t, &ztInterrupt));
+            line["stats"] = statsJson(ztTensorStats(*file, *t, &commandInterrupt()));
         }
         if (request.jsonl) {
             std::cout << line.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
@@ -349,8 +343,7 @@ int runDump(const DumpRequest& request) {
         }
         std::cout << '\n';
     }
-    std::signal(SIGINT, previous);
-    if (ztInterrupt.cancelled()) {
+    if (commandInterrupt().cancelled()) {
         return kExitFailure;
     }
     return failed ? kExitErrors : kExitOk;
@@ -433,10 +426,11 @@ int runConvert(const ConvertRequest& request) {
     plan.verifyDigests = !request.noVerify;
     ZtConvertOptions options;
     options.threads = request.threads;
-    options.cancel = &ztInterrupt;
-    const auto previous = std::signal(SIGINT, onZtInterrupt);
-    const ZtConvertResult result = ztConvertFile(*file, plan, request.out, options);
-    std::signal(SIGINT, previous);
+    options.cancel = &commandInterrupt();
+    const ZtConvertResult result = [&] {
+        const InterruptScope interruptible;
+        return ztConvertFile(*file, plan, request.out, options);
+    }();
     if (result.cancelled) {
         std::cerr << "strata-cli: interrupted; " << request.out << " was not written\n";
         return kExitFailure;
@@ -468,13 +462,14 @@ int runImport(const ImportRequest& request) {
         options.digest = ZtDigestAlgorithm::Sha256;
     }
     options.threads = request.threads;
-    options.cancel = &ztInterrupt;
+    options.cancel = &commandInterrupt();
     for (const auto& note : set.notes) {
         std::cerr << "strata-cli: " << request.in << ": " << note << '\n';
     }
-    const auto previous = std::signal(SIGINT, onZtInterrupt);
-    const ZtImportResult result = ztWriteImport(set, request.out, options);
-    std::signal(SIGINT, previous);
+    const ZtImportResult result = [&] {
+        const InterruptScope interruptible;
+        return ztWriteImport(set, request.out, options);
+    }();
     if (result.cancelled) {
         std::cerr << "strata-cli: interrupted; " << request.out << " was not written\n";
         return kExitFailure;

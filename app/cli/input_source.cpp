@@ -1,4 +1,5 @@
 #include "input_source.h"
+#include "formats/builtin/builtin_formats.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -167,17 +168,17 @@ FileTreePtr inputTree(const std::string& text) {
 Detection detectInput(const std::string& text) {
     if (isUrl(text)) {
         const Location location = Location::parse(text);
-        return FormatRegistry::builtin().detect(inputTree(text), location);
+        return builtinFormats().detect(inputTree(text), location);
     }
-    return FormatRegistry::builtin().detect(openInputPath(text));
+    return builtinFormats().detect(openInputPath(text));
 }
 
 std::unique_ptr<OpenedDocument> openDocument(const std::string& text) {
     if (isUrl(text)) {
         const Location location = Location::parse(text);
-        return FormatRegistry::builtin().open(inputTree(text), location);
+        return builtinFormats().open(inputTree(text), location);
     }
-    return FormatRegistry::builtin().open(openInputPath(text));
+    return builtinFormats().open(openInputPath(text));
 }
 
 }  // namespace strata::cli

@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-#include "app/gui/hex_view.h"
+#include "app/widgets/hex_view.h"
 #include "model/compare/comparison.h"
 #include "model/core/structure_model.h"
 

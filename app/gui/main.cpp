@@ -11,7 +11,7 @@
 #include <cstdio>
 
 #include "app/compare/compare_view.h"
-#include "document_view.h"
+#include "app/widgets/document_view.h"
 #include "main_window.h"
 #include "single_instance.h"
 

@@ -29,15 +29,17 @@
 #include <map>
 
 #include "app/compare/compare_view.h"
+#include "app/gui/builtin_format_views.h"
+#include "app/widgets/bookmarks_panel.h"
+#include "app/widgets/diagnostics_panel.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/entropy_view.h"
+#include "app/widgets/goto_offset_dialog.h"
+#include "app/widgets/hex_view.h"
+#include "app/widgets/jobs_panel.h"
 #include "app/zs/new_zs_file_dialog.h"
-#include "bookmarks_panel.h"
-#include "diagnostics_panel.h"
-#include "document_view.h"
-#include "entropy_view.h"
-#include "formats/registry/format_repair.h"
-#include "goto_offset_dialog.h"
-#include "hex_view.h"
-#include "jobs_panel.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/builtin/format_repair.h"
 #include "model/compare/change_review.h"
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
@@ -63,6 +65,17 @@ constexpr int kStateVersion = 1;
 constexpr int kNetworkRefreshMs = 500;
 // Steps of a repair plan shown in its preview before "Show Details".
 constexpr std::size_t kPreviewSteps = 25;
+
+// "Strata files (*.zs *.zds ...);;All files (*)": every registered format's patterns.
+QString openDialogFilter() {
+    QStringList patterns;
+    for (const FormatHandler* handler : builtinFormats().handlers()) {
+        for (const std::string& pattern : handler->fileDialogPatterns()) {
+            patterns << QString::fromStdString(pattern);
+        }
+    }
+    return MainWindow::tr("Strata files (%1);;All files (*)").arg(patterns.join(u' '));
+}
 
 QString canonical(const QString& path) {
     if (model::isRemoteUrl(path)) {
@@ -517,7 +530,7 @@ bool MainWindow::showDocument(std::unique_ptr<model::Document> document) {
             }
         }
     }
-    auto* view = new DocumentView(std::move(document), runner_, tabs_);
+    auto* view = new DocumentView(std::move(document), runner_, builtinFormatViews(), tabs_);
     const int width = QSettings().value(kBytesPerRowKey, 16).toInt();
     view->hexView()->setBytesPerRow(width);
     model::Document* doc = view->document();
@@ -641,9 +654,8 @@ void MainWindow::openPaths(const QStringList& paths) {
 }
 
 void MainWindow::openFileDialog() {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open File"), {},
-        tr("Strata files (*.zs *.zds *.ozdf *.zt *.ztensor);;All files (*)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open File"), {}, openDialogFilter());
     openPaths(paths);
 }
 
@@ -734,22 +746,22 @@ model::Job* MainWindow::repairCurrent(const QString& output, model::RepairChoice
         return nullptr;
     }
     if (!canRepair(view->document()->format())) {
-        showError(tr("Repairing %1 is not supported yet (ZS files, ZDS datasets, OZDF "
-                     "documents and corpora, zTensor files and Shardlake storage roots can be "
-                     "repaired).")
-                      .arg(view->document()->formatName()));
+        QString why = QString::fromStdString(repairUnsupportedText(view->document()->format()));
+        why[0] = why[0].toUpper();
+        showError(why + QLatin1Char('.'));
         return nullptr;
     }
     const QString input = view->document()->path();
     const QString target = output.isEmpty() ? model::suggestedRepairPath(input) : output;
-    // zTensor digests and Shardlake fingerprints are recomputed only when asked.
-    const FormatId format = view->document()->format();
-    const bool digestFormat = format == FormatId::ZTensor || format == FormatId::Shardlake;
+    // Digests (zTensor's, Shardlake's fingerprints) are recomputed only when asked.
+    const QString digestsText = QString::fromStdString(
+        builtinFormats().handler(view->document()->format()).recomputeDigestsText());
+    const bool digestFormat = !digestsText.isEmpty();
     choices.recomputeDigests = choices.recomputeDigests && digestFormat;
     QPointer<MainWindow> self(this);
     return model::startRepair(
         *runner_, input, target, true,
-        [self, input, target, choices, digestFormat, format](
+        [self, input, target, choices, digestFormat, digestsText](
             std::shared_ptr<const RepairReport> plan, const QString& error) {
             if (!self) {
                 return;
@@ -757,7 +769,7 @@ model::Job* MainWindow::repairCurrent(const QString& output, model::RepairChoice
             if (!plan) {
                 self->showError(tr("Cannot repair %1: %2").arg(input, error));
                 if (digestFormat && !choices.recomputeDigests && self->interactive_ &&
-                    self->askToRecomputeDigests(error, format == FormatId::Shardlake)) {
+                    self->askToRecomputeDigests(error, digestsText)) {
                     self->repairCurrent(target, {true, choices.keepSuperseded});
                 }
                 return;
@@ -774,8 +786,7 @@ model::Job* MainWindow::repairCurrent(const QString& output, model::RepairChoice
                 }
                 ask.addButton(tr("&Repair"), QMessageBox::AcceptRole);
                 std::map<QAbstractButton*, model::RepairChoices> replans;
-                for (const model::RepairReplan replan :
-                     model::repairReplans(format, *plan, choices)) {
+                for (const model::RepairReplan replan : model::repairReplans(*plan, choices)) {
                     model::RepairChoices other = choices;
                     QString label;
                     if (replan == model::RepairReplan::RecomputeDigests) {
@@ -801,21 +812,11 @@ model::Job* MainWindow::repairCurrent(const QString& output, model::RepairChoice
         choices);
 }
 
-bool MainWindow::askToRecomputeDigests(const QString& why, bool fingerprints) {
+bool MainWindow::askToRecomputeDigests(const QString& why, const QString& whatItKeeps) {
     QMessageBox ask(QMessageBox::Question, tr("Repair"),
                     tr("Nothing can be saved with the digests as they are."), QMessageBox::Cancel,
                     this);
-    ask.setInformativeText(
-        fingerprints
-            ? tr("%1\n\nRecomputing the fingerprints keeps the shards whose fingerprint fails "
-                 "and that nothing else vouches for, with new fingerprints over their bytes as "
-                 "they are now. The new fingerprints then vouch for bytes that no fingerprint "
-                 "protected; the report says which.")
-                  .arg(why)
-            : tr("%1\n\nRecomputing the digests keeps the tensors whose digest fails, with new "
-                 "digests over their bytes as they are now. The new digests then vouch for bytes "
-                 "that no digest protected; the report says which.")
-                  .arg(why));
+    ask.setInformativeText(why + QStringLiteral("\n\n") + whatItKeeps);
     QPushButton* replan =
         ask.addButton(tr("Plan Again, Recomputing &Digests"), QMessageBox::AcceptRole);
     ask.exec();
@@ -1119,7 +1120,7 @@ void MainWindow::save() {
     }
     model::Document* doc = view->document();
     const QString target = QString::fromStdString(view->currentFile()->source().name());
-    if (doc->format() != strata::FormatId::RawBinary) {
+    if (doc->format() != strata::kRawBinaryFormat) {
         if (!interactive_) {
             return;  // never overwrite a format file in place without asking
         }

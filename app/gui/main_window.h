@@ -151,9 +151,9 @@ private:
     void compareRepair(const QString& damaged, const QString& repaired);
     // The repair itself, after its plan was accepted; the copy then opens beside the input.
     void runRepair(const QString& input, const QString& target, model::RepairChoices choices);
-    // After a zTensor plan that saves nothing: whether to plan again recomputing digests.
-    // `fingerprints`: the Shardlake wording (shards and fingerprints) instead of zTensor's.
-    bool askToRecomputeDigests(const QString& why, bool fingerprints);
+    // After a plan that saves nothing: whether to plan again recomputing digests.
+    // `whatItKeeps`: the format's own words for it (FormatHandler::recomputeDigestsText).
+    bool askToRecomputeDigests(const QString& why, const QString& whatItKeeps);
     CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,
                                 const QString& title);
     void createActions();

@@ -14,9 +14,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
 #include "app/ozdf/ozdf_find_dialog.h"
 #include "app/ozdf/ozdf_reload_banner.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/ozdf/ozdf_commands.h"

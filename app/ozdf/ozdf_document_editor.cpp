@@ -15,8 +15,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
 #include "app/ozdf/ozdf_reload_banner.h"
+#include "app/widgets/document_view.h"
 #include "formats/ozdf/ozdf_edit.h"
 #include "model/core/document.h"
 #include "model/core/text_draft.h"

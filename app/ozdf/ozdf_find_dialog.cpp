@@ -12,7 +12,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_editor.h"
 

@@ -2,6 +2,8 @@
 // editor, both editing through an OzdfEditor installed on the document, plus a watcher that
 // offers to reload (a banner; the window reopens the document) when the files change on disk
 // behind Strata's back.
+#include "ozdf_views.h"
+
 #include <QDirIterator>
 #include <QFileSystemWatcher>
 #include <QPointer>
@@ -9,12 +11,11 @@
 #include <QTimer>
 #include <utility>
 
-#include "app/gui/document_view.h"
-#include "app/gui/format_views.h"
 #include "app/ozdf/ozdf_corpus_reading_view.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_reload_banner.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_corpus_read_job.h"
 #include "model/ozdf/ozdf_editor.h"

@@ -11,7 +11,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/job.h"
 #include "model/shardlake/shardlake_build_job.h"
 #include "model/shardlake/shardlake_session.h"

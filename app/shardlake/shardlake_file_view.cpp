@@ -7,7 +7,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "formats/shardlake/shardlake_binary.h"
 #include "model/shardlake/shardlake_session.h"
 #include "model/shardlake/shardlake_vector_model.h"

@@ -16,7 +16,7 @@
 #include <cmath>
 #include <vector>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/job.h"
 #include "model/shardlake/shardlake_pca.h"
 #include "model/shardlake/shardlake_session.h"

@@ -14,7 +14,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/job.h"
 #include "model/shardlake/shardlake_query.h"
 #include "model/shardlake/shardlake_session.h"

@@ -10,7 +10,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "formats/shardlake/shardlake_binary.h"
 #include "model/core/document.h"
 #include "model/core/job.h"

@@ -1,6 +1,8 @@
 // The Shardlake tabs of a DocumentView: for a storage root (or one index folder) the root
 // browser with alias editing, the shard table with records and centroids, the PCA scatter and
 // the query panel; for a lone shard or quantizer, its header and vectors.
+#include "shardlake_views.h"
+
 #include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QLabel>
@@ -12,8 +14,7 @@
 
 #include <memory>
 
-#include "app/gui/document_view.h"
-#include "app/gui/format_views.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/shardlake/shardlake_alias_editor.h"
 #include "model/shardlake/shardlake_session.h"

@@ -80,7 +80,7 @@ QModelIndex indexAtPath(QAbstractItemModel* model, const QVariantList& rows) {
 }  // namespace
 
 DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::JobRunner* runner,
-                           QWidget* parent)
+                           const FormatViews& views, QWidget* parent)
     : QWidget(parent), document_(std::move(document)), runner_(runner) {
     structure_ = new model::StructureModel(document_->root(), this);
     // A remote file's lazy nodes read the server when they are built: on a worker.
@@ -103,10 +103,10 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
     syncing_ = true;
     tree_->setCurrentIndex(rootIndex);
     syncing_ = false;
-    if (document_->format() == strata::FormatId::RawBinary && !document_->isRemote()) {
+    if (document_->format() == strata::kRawBinaryFormat && !document_->isRemote()) {
         computeEntropy();
     }
-    installFormatViews(*this);
+    views.install(*this);
     showPreferredTab();
     // A click on a tab is the user's choice for this kind of document from now on.
     connect(centreTabs_->tabBar(), &QTabBar::tabBarClicked, this, [this](int index) {
@@ -189,7 +189,7 @@ void DocumentView::buildLayout() {
     hexColumn->addLayout(hexRow, 1);
     hexColumn->addWidget(searchBar_);
     centreTabs_->addTab(hexPage, tr("Hex"));
-    if (document_->format() == strata::FormatId::RawBinary) {
+    if (document_->format() == strata::kRawBinaryFormat) {
         entropyView_ = new EntropyView(centreTabs_);
         centreTabs_->addTab(entropyView_, tr("Entropy"));
         if (document_->isRemote()) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "format_views.h"
 #include "formats/common/diagnostic.h"
 #include "formats/common/node.h"
 #include "formats/common/validator.h"
@@ -46,8 +47,9 @@ class SearchBar;
 class DocumentView : public QWidget {
     Q_OBJECT
 public:
+    // `views` adds the document format's own tabs (app/gui/builtin_format_views.h).
     DocumentView(std::unique_ptr<model::Document> document, model::JobRunner* runner,
-                 QWidget* parent = nullptr);
+                 const FormatViews& views, QWidget* parent = nullptr);
     ~DocumentView() override;
 
     model::Document* document() const { return document_.get(); }

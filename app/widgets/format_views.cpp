@@ -1,29 +1,25 @@
 #include "format_views.h"
 
+#include <algorithm>
+
 #include "document_view.h"
 #include "model/core/document.h"
 
 namespace strata::gui {
 
-void installFormatViews(DocumentView& view) {
-    switch (view.document()->format()) {
-        case strata::FormatId::Zs:
-            installZsViews(view);
-            break;
-        case strata::FormatId::Zds:
-            installZdsViews(view);
-            break;
-        case strata::FormatId::Shardlake:
-            installShardlakeViews(view);
-            break;
-        case strata::FormatId::Ozdf:
-            installOzdfViews(view);
-            break;
-        case strata::FormatId::ZTensor:
-            installZtensorViews(view);
-            break;
-        case strata::FormatId::RawBinary:
-            break;
+void FormatViews::add(FormatId format, Install install) {
+    const auto same = [format](const auto& entry) { return entry.first == format; };
+    installs_.erase(std::remove_if(installs_.begin(), installs_.end(), same), installs_.end());
+    installs_.emplace_back(format, std::move(install));
+}
+
+void FormatViews::install(DocumentView& view) const {
+    const FormatId format = view.document()->format();
+    for (const auto& [registered, install] : installs_) {
+        if (registered == format) {
+            install(view);
+            return;
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 // The ZDS tabs of a DocumentView: the document table with its editor, search and jobs.
+#include "zds_views.h"
+
 #include <QTabWidget>
 
-#include "app/gui/document_view.h"
-#include "app/gui/format_views.h"
+#include "app/widgets/document_view.h"
 #include "formats/zds/zds_reader.h"
 #include "model/core/document.h"
 #include "model/core/job.h"

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"

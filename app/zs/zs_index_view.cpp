@@ -9,7 +9,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/zs/zs_index_model.h"
 
 namespace strata::gui {

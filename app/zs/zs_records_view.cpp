@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 #include "model/zs/zs_make_job.h"

@@ -1,8 +1,9 @@
 // The ZS tabs of a DocumentView: header, index tree, records and the per-block chart.
+#include "zs_views.h"
+
 #include <QTabWidget>
 
-#include "app/gui/document_view.h"
-#include "app/gui/format_views.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "zs_chart_view.h"
 #include "zs_header_panel.h"

@@ -16,7 +16,7 @@
 
 #include <algorithm>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "model/core/job.h"
 #include "model/ztensor/zt_tensor_jobs.h"
 #include "zt_tensor_chooser.h"

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "app/gui/document_view.h"
+#include "app/widgets/document_view.h"
 #include "formats/ztensor/zt_nodes.h"
 #include "model/core/job_runner.h"
 #include "model/ztensor/zt_tensor_data.h"

@@ -1,9 +1,10 @@
 // The zTensor tabs of a DocumentView: Tensors (table and edits), Values, Statistics, Manifest.
 // The document gets a ZtEditor when Strata can rewrite the file (v1 with a decoded manifest).
+#include "ztensor_views.h"
+
 #include <QTabWidget>
 
-#include "app/gui/document_view.h"
-#include "app/gui/format_views.h"
+#include "app/widgets/document_view.h"
 #include "app/ztensor/zt_manifest_tab.h"
 #include "app/ztensor/zt_stats_tab.h"
 #include "app/ztensor/zt_tensors_tab.h"

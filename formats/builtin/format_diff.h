@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "format_handler.h"
 #include "formats/common/diff.h"
+#include "formats/registry/format_handler.h"
 
 namespace strata {
 

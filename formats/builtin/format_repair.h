@@ -3,9 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
-#include "format_handler.h"
 #include "formats/common/repair.h"
+#include "formats/registry/format_handler.h"
 
 namespace strata {
 
@@ -16,5 +17,9 @@ bool canRepair(FormatId format);
 // RepairError when the format has no repair yet (naming it) or the planner gives up.
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
                         const RepairOptions& options = {});
+
+// Why a format cannot be repaired, naming those that can: "repairing raw binary is not
+// supported yet (ZS, ZDS, ... can be repaired)".
+std::string repairUnsupportedText(FormatId format);
 
 }  // namespace strata

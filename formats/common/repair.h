@@ -46,7 +46,7 @@ struct RepairReport {
     std::filesystem::path output;
     // What another choice would keep (the app offers to plan again with it): lines left out that
     // RepairOptions::keepSuperseded keeps (ZDS), and a loss RepairOptions::recomputeDigests
-    // saves (Shardlake; a zTensor plan offers it for any loss).
+    // saves (Shardlake; a zTensor plan sets it for any loss).
     std::uint64_t supersededLeftOut = 0;
     bool recomputingDigestsKeepsMore = false;
 

@@ -3,9 +3,11 @@
 #include <filesystem>
 
 #include "formats/registry/directory_listing.h"
+#include "ozdf_diff.h"
 #include "ozdf_listed_corpus.h"
 #include "ozdf_parser.h"
 #include "ozdf_probe.h"
+#include "ozdf_repair.h"
 #include "ozdf_tree.h"
 #include "ozdf_validator.h"
 
@@ -32,7 +34,7 @@ std::unique_ptr<OpenedDocument> openDocument(ozdf::Document read) {
     auto document = std::make_shared<ozdf::Document>(std::move(read));
     const std::filesystem::path path = document->path;
     auto opened = std::make_unique<OpenedDocument>();
-    opened->format = FormatId::Ozdf;
+    opened->format = kOzdfFormat;
     opened->path = path;
     opened->sources = document->sources;
     opened->root = ozdf::buildDocumentNode(*document);
@@ -46,7 +48,7 @@ std::unique_ptr<OpenedDocument> openCorpus(ozdf::Corpus read) {
     auto corpus = std::make_shared<ozdf::Corpus>(std::move(read));
     const std::filesystem::path path = corpus->path;
     auto opened = std::make_unique<OpenedDocument>();
-    opened->format = FormatId::Ozdf;
+    opened->format = kOzdfFormat;
     opened->path = path;
     for (const ozdf::Document& document : corpus->documents) {
         opened->sources.insert(opened->sources.end(), document.sources.begin(),
@@ -66,7 +68,7 @@ std::unique_ptr<OpenedDocument> openCorpus(ozdf::Corpus read) {
 // validate answers it.
 std::unique_ptr<OpenedDocument> openListedCorpus(std::shared_ptr<const ozdf::ListedCorpus> corpus) {
     auto opened = std::make_unique<OpenedDocument>();
-    opened->format = FormatId::Ozdf;
+    opened->format = kOzdfFormat;
     opened->path = corpus->path();
     opened->root = ozdf::buildListedCorpusNode(corpus);
     opened->sourceOpenedLater = [corpus](const ByteSource* source) {
@@ -111,6 +113,28 @@ std::unique_ptr<OpenedDocument> OzdfFormat::openTree(const ProbeInput& input,
     }
     opened->tree = input.tree;
     return opened;
+}
+
+std::unique_ptr<Differ> OzdfFormat::makeDiffer(const OpenedDocument& a,
+                                               const OpenedDocument& b) const {
+    const auto sideOf = [](const OpenedDocument& d) {
+        return OzdfDiffSide{d.stateAs<const ozdf::Document>(), d.stateAs<const ozdf::Corpus>(),
+                            d.stateAs<const ozdf::ListedCorpus>()};
+    };
+    const OzdfDiffSide sa = sideOf(a), sb = sideOf(b);
+    const auto readable = [](const OzdfDiffSide& side) {
+        return side.document || side.corpus || side.listed;
+    };
+    if (!readable(sa) || !readable(sb)) {
+        throw DiffError("an OZDF side could not be read (see validate)");
+    }
+    return makeOzdfDiffer(sa, sb);
+}
+
+RepairReport OzdfFormat::repair(const std::filesystem::path& input,
+                                const std::filesystem::path& output,
+                                const RepairOptions& options) const {
+    return repairOzdf(input, output, options);
 }
 
 }  // namespace strata

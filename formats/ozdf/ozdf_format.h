@@ -5,9 +5,11 @@
 
 namespace strata {
 
+inline constexpr FormatId kOzdfFormat{"ozdf", "OZDF"};
+
 class OzdfFormat final : public FormatHandler {
 public:
-    FormatId id() const override { return FormatId::Ozdf; }
+    FormatId id() const override { return kOzdfFormat; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // Files and directory documents as an `ozdf.document` tree, other folders as an
     // `ozdf.corpus`; the validator reports what the reader found. `formatState` holds what was
@@ -22,6 +24,12 @@ public:
     // again).
     std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                              const Detection& detection) const override;
+    std::vector<std::string> fileDialogPatterns() const override { return {"*.ozdf"}; }
+    std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
+                                       const OpenedDocument& b) const override;
+    bool canRepair() const override { return true; }
+    RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
+                        const RepairOptions& options) const override;
 };
 
 }  // namespace strata

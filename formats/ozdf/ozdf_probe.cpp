@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/registry/directory_listing.h"
+#include "ozdf_format.h"
 
 namespace strata {
 
@@ -49,7 +50,7 @@ bool startsLikeDocument(std::string_view text) {
 }
 
 OzdfProbe make(OzdfKind kind, int confidence, std::string description) {
-    return {kind, {FormatId::Ozdf, confidence, std::move(description)}};
+    return {kind, {kOzdfFormat, confidence, std::move(description)}};
 }
 
 OzdfProbe classifyFolder(const ProbeInput& input) {

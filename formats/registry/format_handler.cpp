@@ -13,22 +13,17 @@ namespace strata {
 
 namespace fs = std::filesystem;
 
-std::string_view formatName(FormatId id) {
-    switch (id) {
-        case FormatId::RawBinary:
-            return "raw binary";
-        case FormatId::Zs:
-            return "ZS";
-        case FormatId::Zds:
-            return "ZDS";
-        case FormatId::Shardlake:
-            return "Shardlake";
-        case FormatId::Ozdf:
-            return "OZDF";
-        case FormatId::ZTensor:
-            return "zTensor";
-    }
-    return "raw binary";
+std::ostream& operator<<(std::ostream& out, const FormatId& id) {
+    return out << id.name();
+}
+
+std::unique_ptr<Differ> FormatHandler::makeDiffer(const OpenedDocument&,
+                                                  const OpenedDocument&) const {
+    throw DiffError("comparing " + std::string(formatName(id())) + " files is not supported yet");
+}
+
+RepairReport FormatHandler::repair(const fs::path&, const fs::path&, const RepairOptions&) const {
+    throw RepairError("repairing " + std::string(formatName(id())) + " is not supported yet");
 }
 
 std::string displayName(const Detection& detection) {

@@ -8,23 +8,48 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "../common/byte_source.h"
+#include "../common/diff.h"
 #include "../common/file_tree.h"
 #include "../common/location.h"
 #include "../common/node.h"
+#include "../common/repair.h"
 #include "../common/validator.h"
 
 namespace strata {
 
-enum class FormatId { RawBinary, Zs, Zds, Shardlake, Ozdf, ZTensor };
+// Which format a handler reads: a short key that names it in code, settings and tests ("zs")
+// and the name users see and strata-cli prints ("ZS"). Not a closed list: each format defines
+// its own beside its handler (kZsFormat in formats/zs/zs_format.h); a default-constructed id
+// is raw binary, the registry's fallback for any other file.
+class FormatId {
+public:
+    constexpr FormatId() = default;
+    constexpr FormatId(std::string_view key, std::string_view name) : key_(key), name_(name) {}
+    constexpr std::string_view key() const { return key_; }
+    constexpr std::string_view name() const { return name_; }
+    constexpr bool operator==(const FormatId& other) const { return key_ == other.key_; }
+
+private:
+    std::string_view key_ = "raw";
+    std::string_view name_ = "raw binary";
+};
+
+inline constexpr FormatId kRawBinaryFormat{};
+
+// For test failures and logs: the name users see.
+std::ostream& operator<<(std::ostream& out, const FormatId& id);
 
 // The name users see and strata-cli prints: "ZS", "ZDS", "Shardlake", "OZDF", "zTensor",
 // "raw binary".
-std::string_view formatName(FormatId id);
+inline std::string_view formatName(FormatId id) {
+    return id.name();
+}
 
 // One entry of a folder listing, as probes see it.
 struct ProbeEntry {
@@ -100,7 +125,7 @@ struct ProbeInput {
 };
 
 struct Detection {
-    FormatId format = FormatId::RawBinary;
+    FormatId format = kRawBinaryFormat;
     // 100 = certain (magic bytes), 50 = layout or extension, lower = a guess.
     int confidence = 0;
     // What exactly was recognised: "ZS file", "incomplete ZS file", "Shardlake storage root",
@@ -114,7 +139,7 @@ std::string displayName(const Detection& detection);
 
 // A path opened by a format: the byte sources it uses, the structure tree, facts for `info`.
 struct OpenedDocument {
-    FormatId format = FormatId::RawBinary;
+    FormatId format = kRawBinaryFormat;
     std::filesystem::path path;
     // The remote tree `path` was read through (a URL's folder formats read more files through
     // it later); null for local paths.
@@ -158,6 +183,26 @@ public:
     // with openSource and refuses folders with a SourceError.
     virtual std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                                      const Detection& detection) const;
+
+    // File-name patterns of this format's files for the Open dialog's filter ("*.zs"); none
+    // for a format of folders only.
+    virtual std::vector<std::string> fileDialogPatterns() const { return {}; }
+
+    // Compares two documents this format opened (the caller checked both are of it), from the
+    // parsed state open() kept. The default throws DiffError: the format has no compare yet.
+    virtual std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
+                                               const OpenedDocument& b) const;
+    // Whether repair() rebuilds this format's damaged files and folders.
+    virtual bool canRepair() const { return false; }
+    // What RepairOptions::recomputeDigests keeps in this format, in sentences for the question
+    // the app asks before planning again with it; empty when the format has no digests a
+    // repair can recompute.
+    virtual std::string recomputeDigestsText() const { return {}; }
+    // Repairs `input` (detected as this format) into `output` (formats/common/repair.h). The
+    // default throws RepairError: the format has no repair yet.
+    virtual RepairReport repair(const std::filesystem::path& input,
+                                const std::filesystem::path& output,
+                                const RepairOptions& options) const;
 };
 
 }  // namespace strata

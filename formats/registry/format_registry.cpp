@@ -2,29 +2,7 @@
 
 #include <stdexcept>
 
-#include "../ozdf/ozdf_format.h"
-#include "../shardlake/shardlake_format.h"
-#include "../zds/zds_format.h"
-#include "../zs/zs_format.h"
-#include "../ztensor/ztensor_format.h"
-#include "raw_binary_format.h"
-
 namespace strata {
-
-const FormatRegistry& FormatRegistry::builtin() {
-    static const FormatRegistry registry = [] {
-        FormatRegistry r;
-        // Order breaks ties between equally confident probes: the first added wins.
-        r.add(std::make_unique<ZsFormat>());
-        r.add(std::make_unique<ZTensorFormat>());
-        r.add(std::make_unique<ShardlakeFormat>());
-        r.add(std::make_unique<ZdsFormat>());
-        r.add(std::make_unique<OzdfFormat>());
-        r.add(std::make_unique<RawBinaryFormat>());
-        return r;
-    }();
-    return registry;
-}
 
 void FormatRegistry::add(std::unique_ptr<FormatHandler> handler) {
     handlers_.push_back(std::move(handler));
@@ -34,7 +12,7 @@ namespace {
 
 Detection bestDetection(const std::vector<std::unique_ptr<FormatHandler>>& handlers,
                         const ProbeInput& input) {
-    Detection best{FormatId::RawBinary, 0, input.isDirectory ? "folder" : "raw binary file"};
+    Detection best{kRawBinaryFormat, 0, input.isDirectory ? "folder" : "raw binary file"};
     for (const auto& handler : handlers) {
         const std::optional<Detection> detection = handler->probe(input);
         if (detection && detection->confidence > best.confidence) {
@@ -61,6 +39,14 @@ const FormatHandler& FormatRegistry::handler(FormatId id) const {
         }
     }
     throw std::out_of_range("no handler registered for " + std::string(formatName(id)));
+}
+
+std::vector<const FormatHandler*> FormatRegistry::handlers() const {
+    std::vector<const FormatHandler*> out;
+    for (const auto& handler : handlers_) {
+        out.push_back(handler.get());
+    }
+    return out;
 }
 
 std::unique_ptr<OpenedDocument> FormatRegistry::open(const std::filesystem::path& path) const {

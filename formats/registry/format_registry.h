@@ -1,4 +1,5 @@
-// Chooses the format for a path (file or folder) by asking every handler's probe.
+// Chooses the format for a path (file or folder) by asking every handler's probe. The list
+// Strata is built with is builtinFormats() (formats/builtin/builtin_formats.h).
 #pragma once
 
 #include <memory>
@@ -10,15 +11,14 @@ namespace strata {
 
 class FormatRegistry {
 public:
-    // The registry with every built-in format and the raw-binary fallback.
-    static const FormatRegistry& builtin();
-
     void add(std::unique_ptr<FormatHandler> handler);
 
     // The most confident detection; raw binary for any other readable file. Throws
     // SourceError when the path does not exist or cannot be read.
     Detection detect(const std::filesystem::path& path) const;
     const FormatHandler& handler(FormatId id) const;
+    // Every handler, in the order they were added.
+    std::vector<const FormatHandler*> handlers() const;
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path) const;
     // The same for one file already open as a byte source (a remote file).
     Detection detect(const ByteSourcePtr& source) const;

@@ -6,7 +6,7 @@
 namespace strata {
 
 std::optional<Detection> RawBinaryFormat::probe(const ProbeInput& input) const {
-    return Detection{FormatId::RawBinary, 1, input.isDirectory ? "folder" : "raw binary file"};
+    return Detection{kRawBinaryFormat, 1, input.isDirectory ? "folder" : "raw binary file"};
 }
 
 std::unique_ptr<OpenedDocument> RawBinaryFormat::open(const std::filesystem::path& path,

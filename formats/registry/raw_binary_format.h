@@ -9,7 +9,7 @@ namespace strata {
 
 class RawBinaryFormat final : public FormatHandler {
 public:
-    FormatId id() const override { return FormatId::RawBinary; }
+    FormatId id() const override { return kRawBinaryFormat; }
     // Always matches, with the lowest confidence (1): "raw binary file" or "folder".
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // A `raw.file` root covering the file, or a `raw.folder` root listing the files under it.

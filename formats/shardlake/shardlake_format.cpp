@@ -2,7 +2,9 @@
 
 #include "formats/registry/directory_listing.h"
 #include "shardlake_binary.h"
+#include "shardlake_diff.h"
 #include "shardlake_probe.h"
+#include "shardlake_repair.h"
 #include "shardlake_store.h"
 #include "shardlake_tree.h"
 #include "shardlake_validator.h"
@@ -150,7 +152,7 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
         }
     }
     auto document = std::make_unique<OpenedDocument>();
-    document->format = FormatId::Shardlake;
+    document->format = kShardlakeFormat;
     document->path = path;
     if (file) {
         document->sources.push_back(file);
@@ -189,6 +191,46 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
         };
     }
     return document;
+}
+
+std::unique_ptr<Differ> ShardlakeFormat::makeDiffer(const OpenedDocument& a,
+                                                    const OpenedDocument& b) const {
+    // Like with like: two roots, two index folders, two dataset folders or two shards.
+    if (auto sa = a.stateAs<const shardlake::Store>(), sb = b.stateAs<const shardlake::Store>();
+        sa && sb) {
+        return makeShardlakeDiffer(sa, sb);
+    }
+    if (auto ia = a.stateAs<const shardlake::StoreIndex>(),
+        ib = b.stateAs<const shardlake::StoreIndex>();
+        ia && ib) {
+        return makeShardlakeIndexDiffer(*ia, *ib);
+    }
+    if (auto da = a.stateAs<const shardlake::StoreDataset>(),
+        db = b.stateAs<const shardlake::StoreDataset>();
+        da && db) {
+        return makeShardlakeDatasetDiffer(*da, *db);
+    }
+    if (auto fa = a.stateAs<const shardlake::ShardFile>(),
+        fb = b.stateAs<const shardlake::ShardFile>();
+        fa && fb) {
+        return makeShardlakeShardDiffer(*fa, *fb);
+    }
+    throw DiffError(
+        "Shardlake comparisons are between two storage roots (folders holding datasets/, "
+        "indexes/ and aliases/), two index folders, two dataset folders or two .sidx shards");
+}
+
+RepairReport ShardlakeFormat::repair(const std::filesystem::path& input,
+                                     const std::filesystem::path& output,
+                                     const RepairOptions& options) const {
+    return repairShardlakeRoot(input, output, options);
+}
+
+std::string ShardlakeFormat::recomputeDigestsText() const {
+    return "Recomputing the fingerprints keeps the shards whose fingerprint fails and that nothing "
+           "else vouches for, with new fingerprints over their bytes as they are now. The new "
+           "fingerprints then vouch for bytes that no fingerprint protected; the report says "
+           "which.";
 }
 
 }  // namespace strata

@@ -5,9 +5,11 @@
 
 namespace strata {
 
+inline constexpr FormatId kShardlakeFormat{"shardlake", "Shardlake"};
+
 class ShardlakeFormat final : public FormatHandler {
 public:
-    FormatId id() const override { return FormatId::Shardlake; }
+    FormatId id() const override { return kShardlakeFormat; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // Storage roots, index and dataset folders, shards, quantizers, codebooks, manifests,
     // aliases and dataset info as the lazy tree of shardlake_tree.h, with the validator of
@@ -18,6 +20,13 @@ public:
     // an HTTP server or under an S3 prefix, every other file read through input.tree.
     std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                              const Detection& detection) const override;
+    std::vector<std::string> fileDialogPatterns() const override { return {"*.sidx"}; }
+    std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
+                                       const OpenedDocument& b) const override;
+    bool canRepair() const override { return true; }
+    std::string recomputeDigestsText() const override;
+    RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
+                        const RepairOptions& options) const override;
 };
 
 }  // namespace strata

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/registry/directory_listing.h"
+#include "shardlake_format.h"
 
 namespace strata {
 
@@ -45,7 +46,7 @@ bool looksLikeIndexFolder(const ProbeInput& input) {
 }
 
 ShardlakeProbe make(ShardlakeKind kind, int confidence, std::string description) {
-    return {kind, {FormatId::Shardlake, confidence, std::move(description)}};
+    return {kind, {kShardlakeFormat, confidence, std::move(description)}};
 }
 
 ShardlakeProbe classifyRoot(const ProbeInput& input) {

@@ -3,8 +3,10 @@
 #include "formats/registry/file_document.h"
 #include "formats/registry/fixed_diagnostic_validator.h"
 #include "formats/remote/remote_error.h"
+#include "zds_diff.h"
 #include "zds_probe.h"
 #include "zds_reader.h"
+#include "zds_repair.h"
 #include "zds_tree.h"
 #include "zds_validator.h"
 
@@ -30,7 +32,7 @@ std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
     auto dataset = tree ? ZdsDataset::open(tree, Location::parse(path.string()), false, opened)
                         : ZdsDataset::open(path);
     auto document = std::make_unique<OpenedDocument>();
-    document->format = FormatId::Zds;
+    document->format = kZdsFormat;
     document->path = path;
     if (dataset->archive()) {
         document->sources.push_back(dataset->archive()->archiveSource());
@@ -102,6 +104,22 @@ std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
                                     document->root->path()));
     }
     return document;
+}
+
+std::unique_ptr<Differ> ZdsFormat::makeDiffer(const OpenedDocument& a,
+                                              const OpenedDocument& b) const {
+    auto da = a.stateAs<ZdsDataset>();
+    auto db = b.stateAs<ZdsDataset>();
+    if (!da || !db) {
+        throw DiffError("a ZDS side could not be read as a dataset (see validate)");
+    }
+    return makeZdsDiffer(da, db);
+}
+
+RepairReport ZdsFormat::repair(const std::filesystem::path& input,
+                               const std::filesystem::path& output,
+                               const RepairOptions& options) const {
+    return repairZdsDataset(input, output, options);
 }
 
 }  // namespace strata

@@ -5,9 +5,11 @@
 
 namespace strata {
 
+inline constexpr FormatId kZdsFormat{"zds", "ZDS"};
+
 class ZdsFormat final : public FormatHandler {
 public:
-    FormatId id() const override { return FormatId::Zds; }
+    FormatId id() const override { return kZdsFormat; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // Dataset folders, collection folders and `.zds` archives get the full ZDS tree and
     // validator (zds_tree.h, zds_validator.h); an archive libzip cannot open is shown as a raw
@@ -19,6 +21,12 @@ public:
     // `.zds` read by range; read-only.
     std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                              const Detection& detection) const override;
+    std::vector<std::string> fileDialogPatterns() const override { return {"*.zds"}; }
+    std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
+                                       const OpenedDocument& b) const override;
+    bool canRepair() const override { return true; }
+    RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
+                        const RepairOptions& options) const override;
 };
 
 }  // namespace strata

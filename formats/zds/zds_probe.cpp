@@ -4,6 +4,7 @@
 
 #include "formats/common/le_reader.h"
 #include "formats/registry/directory_listing.h"
+#include "zds_format.h"
 
 namespace strata {
 
@@ -77,7 +78,7 @@ bool namesLookLikeDataset(const std::vector<std::string>& names) {
 }
 
 ZdsProbe make(ZdsKind kind, int confidence, std::string description) {
-    return {kind, {FormatId::Zds, confidence, std::move(description)}};
+    return {kind, {kZdsFormat, confidence, std::move(description)}};
 }
 
 ZdsProbe classifyFolder(const ProbeInput& input) {

@@ -2,8 +2,10 @@
 
 #include "formats/common/checksums.h"
 #include "formats/registry/file_document.h"
+#include "zs_diff.h"
 #include "zs_probe.h"
 #include "zs_reader.h"
+#include "zs_repair.h"
 #include "zs_tree.h"
 #include "zs_validator.h"
 
@@ -54,6 +56,22 @@ std::unique_ptr<OpenedDocument> ZsFormat::openSource(const ByteSourcePtr& source
         return std::make_unique<zs::ZsValidator>(file);
     };
     return document;
+}
+
+std::unique_ptr<Differ> ZsFormat::makeDiffer(const OpenedDocument& a,
+                                             const OpenedDocument& b) const {
+    auto fa = a.stateAs<const zs::ZsFile>();
+    auto fb = b.stateAs<const zs::ZsFile>();
+    if (!fa || !fb) {
+        throw DiffError("a ZS side could not be read (see validate)");
+    }
+    return makeZsDiffer(fa, fb);
+}
+
+RepairReport ZsFormat::repair(const std::filesystem::path& input,
+                              const std::filesystem::path& output,
+                              const RepairOptions& options) const {
+    return zs::repairZsFile(input, output, options);
 }
 
 }  // namespace strata

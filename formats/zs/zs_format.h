@@ -5,9 +5,11 @@
 
 namespace strata {
 
+inline constexpr FormatId kZsFormat{"zs", "ZS"};
+
 class ZsFormat final : public FormatHandler {
 public:
-    FormatId id() const override { return FormatId::Zs; }
+    FormatId id() const override { return kZsFormat; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // The lazy tree of zs_tree.h (header and root index read now, the rest on expansion) and
     // the full ZsValidator. Damage never makes open() fail: the validator reports it.
@@ -15,6 +17,12 @@ public:
                                          const Detection& detection) const override;
     std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
                                                const Detection& detection) const override;
+    std::vector<std::string> fileDialogPatterns() const override { return {"*.zs"}; }
+    std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
+                                       const OpenedDocument& b) const override;
+    bool canRepair() const override { return true; }
+    RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
+                        const RepairOptions& options) const override;
 };
 
 }  // namespace strata

@@ -1,4 +1,5 @@
 #include "zs_probe.h"
+#include "zs_format.h"
 
 #include <algorithm>
 #include <string>
@@ -43,19 +44,19 @@ std::optional<Detection> probeZs(const ProbeInput& input) {
     }
     switch (classifyZsMagic(input.head)) {
         case ZsMagicKind::Complete:
-            return Detection{FormatId::Zs, 100, "ZS file"};
+            return Detection{kZsFormat, 100, "ZS file"};
         case ZsMagicKind::Incomplete:
-            return Detection{FormatId::Zs, 100, "incomplete ZS file"};
+            return Detection{kZsFormat, 100, "incomplete ZS file"};
         case ZsMagicKind::UnknownVersion:
-            return Detection{FormatId::Zs, 70,
+            return Detection{kZsFormat, 70,
                              "ZS file of unknown version " + std::to_string(input.head[7])};
         case ZsMagicKind::Truncated:
-            return Detection{FormatId::Zs, 50, "ZS file cut off inside its magic"};
+            return Detection{kZsFormat, 50, "ZS file cut off inside its magic"};
         case ZsMagicKind::None:
             break;
     }
     if (input.extension == ".zs") {
-        return Detection{FormatId::Zs, 20, "file named .zs without the ZS magic"};
+        return Detection{kZsFormat, 20, "file named .zs without the ZS magic"};
     }
     return std::nullopt;
 }

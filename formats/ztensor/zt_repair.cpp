@@ -360,6 +360,8 @@ RepairReport repairZtFile(const std::filesystem::path& input, const std::filesys
     }
     ZtSalvage salvage(file, options);
     salvage.plan(report);
+    // A tensor lost to its digest is kept by recomputing it; the app offers that for any loss.
+    report.recomputingDigestsKeepsMore = !report.losses.empty();
     if (report.recovered == 0 && !file->tensors().empty()) {
         throw RepairError(input.string() + ": no tensor could be recovered");
     }

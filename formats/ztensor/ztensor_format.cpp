@@ -1,8 +1,10 @@
 #include "ztensor_format.h"
 
 #include "formats/registry/file_document.h"
+#include "zt_diff.h"
 #include "zt_file.h"
 #include "zt_nodes.h"
+#include "zt_repair.h"
 #include "zt_validator.h"
 #include "ztensor_probe.h"
 
@@ -29,6 +31,28 @@ std::unique_ptr<OpenedDocument> ZTensorFormat::openSource(const ByteSourcePtr& s
     document->makeValidator = [file] { return makeZtValidator(file); };
     document->formatState = file;
     return document;
+}
+
+std::unique_ptr<Differ> ZTensorFormat::makeDiffer(const OpenedDocument& a,
+                                                  const OpenedDocument& b) const {
+    auto fa = a.stateAs<const ZtFile>();
+    auto fb = b.stateAs<const ZtFile>();
+    if (!fa || !fb) {
+        throw DiffError("a zTensor side could not be read (see validate)");
+    }
+    return makeZtDiffer(fa, fb);
+}
+
+RepairReport ZTensorFormat::repair(const std::filesystem::path& input,
+                                   const std::filesystem::path& output,
+                                   const RepairOptions& options) const {
+    return repairZtFile(input, output, options);
+}
+
+std::string ZTensorFormat::recomputeDigestsText() const {
+    return "Recomputing the digests keeps the tensors whose digest fails, with new digests over "
+           "their bytes as they are now. The new digests then vouch for bytes that no digest "
+           "protected; the report says which.";
 }
 
 }  // namespace strata

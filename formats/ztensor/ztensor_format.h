@@ -5,9 +5,11 @@
 
 namespace strata {
 
+inline constexpr FormatId kZTensorFormat{"ztensor", "zTensor"};
+
 class ZTensorFormat final : public FormatHandler {
 public:
-    FormatId id() const override { return FormatId::ZTensor; }
+    FormatId id() const override { return kZTensorFormat; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // Maps the file, reads its header and manifest into the lazy `ztensor.*` tree (see
     // zt_nodes.h) and offers the full validator (zt_validator.h).
@@ -15,6 +17,13 @@ public:
                                          const Detection& detection) const override;
     std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
                                                const Detection& detection) const override;
+    std::vector<std::string> fileDialogPatterns() const override { return {"*.zt", "*.ztensor"}; }
+    std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
+                                       const OpenedDocument& b) const override;
+    bool canRepair() const override { return true; }
+    std::string recomputeDigestsText() const override;
+    RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
+                        const RepairOptions& options) const override;
 };
 
 }  // namespace strata

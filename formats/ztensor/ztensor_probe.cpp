@@ -1,4 +1,5 @@
 #include "ztensor_probe.h"
+#include "ztensor_format.h"
 
 #include <algorithm>
 #include <string>
@@ -60,25 +61,25 @@ std::optional<Detection> probeZTensor(const ProbeInput& input) {
     const ZTensorVersion version = classifyZTensor(input);
     switch (version) {
         case ZTensorVersion::V1_0:
-            return Detection{FormatId::ZTensor, 100, "zTensor file"};
+            return Detection{kZTensorFormat, 100, "zTensor file"};
         case ZTensorVersion::V1_1:
         case ZTensorVersion::V0_1:
         case ZTensorVersion::V2:
-            return Detection{FormatId::ZTensor, 100,
+            return Detection{kZTensorFormat, 100,
                              "zTensor v" + std::string(zTensorVersionName(version)) + " file"};
         case ZTensorVersion::Unknown: {
             std::string magic(input.headText().substr(0, kZTensorMagicV1.size()));
             std::replace_if(
                 magic.begin(), magic.end(), [](char c) { return c < 0x20 || c > 0x7e; }, '?');
-            return Detection{FormatId::ZTensor, 70, "zTensor file of unknown version " + magic};
+            return Detection{kZTensorFormat, 70, "zTensor file of unknown version " + magic};
         }
         case ZTensorVersion::Truncated:
-            return Detection{FormatId::ZTensor, 50, "zTensor file cut off inside its magic"};
+            return Detection{kZTensorFormat, 50, "zTensor file cut off inside its magic"};
         case ZTensorVersion::None:
             break;
     }
     if (input.extension == ".zt" || input.extension == ".ztensor") {
-        return Detection{FormatId::ZTensor, 20,
+        return Detection{kZTensorFormat, 20,
                          "file named " + input.extension + " without the zTensor magic"};
     }
     return std::nullopt;

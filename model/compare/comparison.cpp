@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "formats/registry/format_diff.h"
+#include "formats/builtin/format_diff.h"
 
 namespace strata::model {
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "document.h"
+#include "formats/builtin/builtin_formats.h"
 #include "formats/common/location.h"
-#include "formats/registry/format_registry.h"
 #include "formats/remote/remote_session.h"
 #include "formats/remote/remote_url.h"
 
@@ -26,7 +26,7 @@ std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
         return nullptr;
     }
     try {
-        std::unique_ptr<strata::OpenedDocument> opened = strata::FormatRegistry::builtin().open(
+        std::unique_ptr<strata::OpenedDocument> opened = strata::builtinFormats().open(
             std::filesystem::path(QFile::encodeName(path).toStdString()));
         if (!opened) {
             if (error != nullptr) {
@@ -67,8 +67,8 @@ Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSett
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
         // The session keeps the URL's password and token; the location holds neither.
         const strata::Location location = session->locate(text.toStdString());
-        std::unique_ptr<strata::OpenedDocument> opened = strata::FormatRegistry::builtin().open(
-            strata::fileTreeFor(location, session), location);
+        std::unique_ptr<strata::OpenedDocument> opened =
+            strata::builtinFormats().open(strata::fileTreeFor(location, session), location);
         if (!opened && error != nullptr) {
             *error = tr("%1: no format could open it").arg(shownUrl(text));
         }

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "formats/registry/format_repair.h"
+#include "formats/builtin/format_repair.h"
 
 namespace strata::model {
 
@@ -37,15 +37,13 @@ Job* startRepair(JobRunner& runner, const QString& input, const QString& output,
     });
 }
 
-std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairReport& plan,
+std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
                                         const RepairChoices& choices) {
     std::vector<RepairReplan> out;
-    const bool digestLoss = (format == FormatId::ZTensor && !plan.losses.empty()) ||
-                            (format == FormatId::Shardlake && plan.recomputingDigestsKeepsMore);
-    if (!choices.recomputeDigests && digestLoss) {
+    if (!choices.recomputeDigests && plan.recomputingDigestsKeepsMore) {
         out.push_back(RepairReplan::RecomputeDigests);
     }
-    if (format == FormatId::Zds && !choices.keepSuperseded && plan.supersededLeftOut > 0) {
+    if (!choices.keepSuperseded && plan.supersededLeftOut > 0) {
         out.push_back(RepairReplan::KeepSuperseded);
     }
     return out;

@@ -1,4 +1,4 @@
-// Runs a repair (formats/registry/format_repair.h) as a background job: first as a dry run for
+// Runs a repair (formats/builtin/format_repair.h) as a background job: first as a dry run for
 // the preview of every action and loss, then for real. The result arrives on the GUI thread.
 #pragma once
 
@@ -33,11 +33,11 @@ Job* startRepair(JobRunner& runner, const QString& input, const QString& output,
 // Planning again with another choice, as offered beside a plan's preview.
 enum class RepairReplan { RecomputeDigests, KeepSuperseded };
 
-// The replans that could change `plan` (of a `format` input, made with `choices`): recomputing
-// digests when a zTensor plan loses something or a Shardlake plan loses a shard for want of a
-// matching fingerprint (RepairReport::recomputingDigestsKeepsMore); keeping superseded lines
-// when a ZDS plan leaves some out (RepairReport::supersededLeftOut).
-std::vector<RepairReplan> repairReplans(FormatId format, const strata::RepairReport& plan,
+// The replans that could change `plan` (made with `choices`), as the plan itself says:
+// recomputing digests when that keeps more (RepairReport::recomputingDigestsKeepsMore: a
+// zTensor plan that loses anything, a Shardlake plan that loses a shard for want of a matching
+// fingerprint); keeping superseded lines when a plan leaves some out (supersededLeftOut, ZDS).
+std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
                                         const RepairChoices& choices);
 
 // A free name beside `input` for its repaired copy: "name-repaired.ext", then "-repaired-2"...

@@ -13,9 +13,9 @@
 #include <QTreeView>
 
 #include "app/compare/compare_view.h"
-#include "app/gui/document_view.h"
-#include "app/gui/hex_view.h"
 #include "app/gui/main_window.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/hex_view.h"
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/core/structure_model.h"

@@ -3,7 +3,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,12 +15,15 @@
 #include <memory>
 #include <vector>
 
-#include "app/gui/data_inspector.h"
-#include "app/gui/document_view.h"
-#include "app/gui/file_map.h"
-#include "app/gui/hex_view.h"
-#include "app/gui/search_bar.h"
+#include "app/gui/builtin_format_views.h"
+#include "app/widgets/data_inspector.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/file_map.h"
+#include "app/widgets/hex_view.h"
+#include "app/widgets/search_bar.h"
+#include "fake_format.h"
 #include "formats/registry/format_handler.h"
+#include "formats/registry/format_registry.h"
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
@@ -53,7 +58,7 @@ std::unique_ptr<strata::model::Document> makeDocument(TestTree& t,
     t.source = source ? source : strata::makeBufferSource(counting(256), "test.bin");
     const strata::ByteSource* s = t.source.get();
     auto opened = std::make_unique<strata::OpenedDocument>();
-    opened->format = strata::FormatId::RawBinary;
+    opened->format = strata::kRawBinaryFormat;
     opened->path = "test.bin";
     opened->sources = {t.source};
     auto root = std::make_unique<Node>("test.file", "test.bin", Region{s, 0, 256});
@@ -277,9 +282,41 @@ private slots:
         QVERIFY(!view_->grab().isNull());
     }
 
+    // A format registered from outside (tests/support/fake_format.h) gets its tree, its
+    // validation and its own tab in the shared view through the registries alone.
+    void aRegisteredFormatGetsItsViews() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("records.fake"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("FAKE\nok one\nbroken\n");
+        f.close();
+        strata::FormatRegistry registry;
+        registry.add(std::make_unique<strata::test::FakeFormat>());
+        auto opened = registry.open(std::filesystem::path(path.toStdString()));
+        QCOMPARE(opened->format, strata::test::kFakeFormat);
+        FormatViews views = builtinFormatViews();
+        views.add(strata::test::kFakeFormat, [](DocumentView& view) {
+            view.centreTabs()->addTab(new QLabel(QStringLiteral("fake records")),
+                                      QStringLiteral("Records"));
+        });
+        makeView(std::make_unique<strata::model::Document>(std::move(opened)), views);
+        QStringList tabs;
+        for (int i = 0; i < view_->centreTabs()->count(); ++i) {
+            tabs << view_->centreTabs()->tabText(i);
+        }
+        QVERIFY2(tabs.contains(QStringLiteral("Records")), qPrintable(tabs.join(u',')));
+        QCOMPARE(view_->document()->formatName(), QStringLiteral("Fake"));
+        QCOMPARE(view_->document()->root()->childCount(), std::uint64_t{2});
+        view_->validate();
+        runner_->waitForDone();
+        QTRY_COMPARE(view_->document()->diagnostics()->countOf(strata::Severity::Error), 1);
+    }
+
 private:
-    void makeView(std::unique_ptr<strata::model::Document> document) {
-        view_ = std::make_unique<DocumentView>(std::move(document), runner_.get());
+    void makeView(std::unique_ptr<strata::model::Document> document,
+                  const FormatViews& views = builtinFormatViews()) {
+        view_ = std::make_unique<DocumentView>(std::move(document), runner_.get(), views);
         view_->resize(1400, 800);
         view_->show();
         QVERIFY(QTest::qWaitForWindowExposed(view_.get()));

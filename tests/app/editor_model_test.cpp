@@ -37,10 +37,10 @@
 #include <random>
 #include <set>
 
-#include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
+#include "app/widgets/document_view.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "formats/ozdf/ozdf_edit.h"

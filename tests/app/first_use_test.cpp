@@ -19,13 +19,13 @@
 
 #include <filesystem>
 
-#include "app/gui/data_inspector.h"
-#include "app/gui/diagnostics_panel.h"
-#include "app/gui/document_view.h"
-#include "app/gui/hex_view.h"
 #include "app/gui/main_window.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
+#include "app/widgets/data_inspector.h"
+#include "app/widgets/diagnostics_panel.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/hex_view.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "model/core/diagnostics_model.h"

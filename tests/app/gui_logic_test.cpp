@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <limits>
 
-#include "app/gui/byte_text.h"
-#include "app/gui/data_decoders.h"
-#include "app/gui/hex_scroll_mapping.h"
-#include "app/gui/offset_expression.h"
+#include "app/widgets/byte_text.h"
+#include "app/widgets/data_decoders.h"
+#include "app/widgets/hex_scroll_mapping.h"
+#include "app/widgets/offset_expression.h"
 
 using namespace strata::gui;
 

@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "app/gui/goto_offset_dialog.h"
-#include "app/gui/hex_view.h"
+#include "app/widgets/goto_offset_dialog.h"
+#include "app/widgets/hex_view.h"
 #include "formats/common/bounds.h"
 #include "formats/common/byte_source.h"
 #include "model/core/byte_overlay.h"

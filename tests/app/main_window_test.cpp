@@ -16,13 +16,13 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 
-#include "app/gui/bookmarks_panel.h"
-#include "app/gui/diagnostics_panel.h"
-#include "app/gui/document_view.h"
-#include "app/gui/file_map.h"
-#include "app/gui/hex_view.h"
-#include "app/gui/jobs_panel.h"
 #include "app/gui/main_window.h"
+#include "app/widgets/bookmarks_panel.h"
+#include "app/widgets/diagnostics_panel.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/file_map.h"
+#include "app/widgets/hex_view.h"
+#include "app/widgets/jobs_panel.h"
 #include "app/ztensor/zt_manifest_tab.h"
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"

@@ -31,12 +31,12 @@
 #include <memory>
 #include <string>
 
-#include "app/gui/data_inspector.h"
-#include "app/gui/document_view.h"
-#include "app/gui/hex_view.h"
 #include "app/gui/main_window.h"
 #include "app/gui/open_url_dialog.h"
 #include "app/gui/single_instance.h"
+#include "app/widgets/data_inspector.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/hex_view.h"
 #include "app/zds/zds_documents_tab.h"
 #include "app/zs/zs_records_view.h"
 #include "formats/remote/remote_session.h"
@@ -154,7 +154,7 @@ private slots:
             model->fetchMore(root);
         }
         // A raw binary's tree is its one root node; the formats' trees have children.
-        QCOMPARE(model->rowCount(root) > 0, doc->format() != strata::FormatId::RawBinary);
+        QCOMPARE(model->rowCount(root) > 0, doc->format() != strata::kRawBinaryFormat);
         for (int row = 0; row < model->rowCount(root); ++row) {
             QVERIFY(!model->index(row, 0, root).data().toString().isEmpty());
         }

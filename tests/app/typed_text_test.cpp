@@ -28,11 +28,11 @@
 #include <functional>
 #include <memory>
 
-#include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_find_dialog.h"
+#include "app/widgets/document_view.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "app/ztensor/zt_manifest_tab.h"

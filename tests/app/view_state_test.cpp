@@ -20,12 +20,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/gui/document_view.h"
-#include "app/gui/hex_view.h"
 #include "app/gui/main_window.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_reload_banner.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/hex_view.h"
 #include "app/zds/zds_documents_tab.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_corpus_model.h"

@@ -25,7 +25,7 @@ public:
 // Two files; the root covers the first, a child node the whole second one.
 std::unique_ptr<strata::OpenedDocument> makeOpened() {
     auto opened = std::make_unique<strata::OpenedDocument>();
-    opened->format = strata::FormatId::RawBinary;
+    opened->format = strata::kRawBinaryFormat;
     opened->path = "/data/example.bin";
     opened->sources.push_back(strata::makeBufferSource(std::string_view("0123456789"), "a"));
     opened->sources.push_back(strata::makeBufferSource(std::string_view("abcdef"), "b"));
@@ -56,7 +56,7 @@ private slots:
         Document doc(makeOpened());
         QCOMPARE(doc.path(), QString("/data/example.bin"));
         QCOMPARE(doc.displayName(), QString("example.bin"));
-        QCOMPARE(doc.format(), strata::FormatId::RawBinary);
+        QCOMPARE(doc.format(), strata::kRawBinaryFormat);
         QVERIFY(!doc.formatName().isEmpty());
         QCOMPARE(doc.root()->kind(), std::string("raw.file"));
         QCOMPARE(doc.facts().size(), std::size_t(1));

@@ -13,7 +13,7 @@ namespace {
 
 std::unique_ptr<Document> makeDocument() {
     auto opened = std::make_unique<strata::OpenedDocument>();
-    opened->format = strata::FormatId::RawBinary;
+    opened->format = strata::kRawBinaryFormat;
     opened->path = "/data/example.bin";
     return std::make_unique<Document>(std::move(opened));
 }

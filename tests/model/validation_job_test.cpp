@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "formats/zs/zs_format.h"
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
 #include "model/core/structure_model.h"
@@ -123,7 +124,7 @@ private slots:
 
         auto doc = Document::open(corpus("zs/valid/codec-deflate.zs"), &error);
         QVERIFY2(doc != nullptr, qPrintable(error));
-        QCOMPARE(doc->format(), strata::FormatId::Zs);
+        QCOMPARE(doc->format(), strata::kZsFormat);
         QCOMPARE(doc->displayName(), QString("codec-deflate.zs"));
         QVERIFY(doc->root() != nullptr);
         QVERIFY(!doc->files().isEmpty());

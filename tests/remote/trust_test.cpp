@@ -11,7 +11,7 @@
 #include <mutex>
 #include <optional>
 
-#include "formats/registry/format_registry.h"
+#include "formats/builtin/builtin_formats.h"
 #include "formats/remote/remote_session.h"
 #include "remote_test_env.h"
 
@@ -127,7 +127,7 @@ TEST_F(Trust, AFolderIsAFolderHoweverItsListingIsFramed) {
         EXPECT_FALSE(found.file) << prefix;
         EXPECT_EQ(found.entries.size(), 7u) << prefix;
         EXPECT_EQ(tree->list(folder).size(), 7u) << prefix;
-        const Detection detection = FormatRegistry::builtin().detect(tree, folder);
+        const Detection detection = builtinFormats().detect(tree, folder);
         EXPECT_EQ(detection.description, "folder") << prefix;
         EXPECT_TRUE(tree->stat(folder)->isDirectory) << prefix;
         EXPECT_EQ(text(tree->openOrList(folder.child("a b.bin"), 0).file->view(0, 100)), "a b.bin");
@@ -231,7 +231,7 @@ TEST_F(TrustFaults, OpeningAStalledUrlSpendsOneRetryBudget) {
     const auto session = makeRemoteSession(o);
     const Location location = session->locate(url("stall", "/data/file.bin"));
     try {
-        FormatRegistry::builtin().detect(fileTreeFor(location, session), location);
+        builtinFormats().detect(fileTreeFor(location, session), location);
         ADD_FAILURE() << "a stalled server gave an answer";
     } catch (const RemoteError& e) {
         EXPECT_EQ(e.kind(), RemoteError::Kind::Timeout) << e.what();

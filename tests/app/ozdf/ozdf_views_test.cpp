@@ -23,13 +23,14 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/gui/document_view.h"
+#include "app/gui/builtin_format_views.h"
 #include "app/gui/main_window.h"
 #include "app/ozdf/ozdf_corpus_reading_view.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_find_dialog.h"
 #include "app/ozdf/ozdf_reload_banner.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/ozdf/ozdf_commands.h"
@@ -65,7 +66,8 @@ std::unique_ptr<Opened> openCopy() {
         qWarning() << error;
         return o;
     }
-    o->view = std::make_unique<DocumentView>(std::move(document), o->runner.get());
+    o->view =
+        std::make_unique<DocumentView>(std::move(document), o->runner.get(), builtinFormatViews());
     o->view->resize(1200, 800);
     o->view->show();
     return o;
@@ -379,7 +381,7 @@ private slots:
         auto document =
             strata::model::Document::open(QString::fromStdString(folder.string()), &error);
         QVERIFY2(document, qPrintable(error));
-        DocumentView view(std::move(document), &runner);
+        DocumentView view(std::move(document), &runner, builtinFormatViews());
         view.resize(1200, 800);
         view.show();
 
@@ -416,7 +418,8 @@ private slots:
         auto document =
             strata::model::Document::open(QString::fromStdString(folder.string()), &error);
         QVERIFY2(document, qPrintable(error));
-        auto view = std::make_unique<DocumentView>(std::move(document), &runner);
+        auto view =
+            std::make_unique<DocumentView>(std::move(document), &runner, builtinFormatViews());
         QCOMPARE(runner.jobs().size(), 1);
         QPointer<strata::model::Job> job = runner.jobs().front();
         view.reset();
@@ -436,7 +439,7 @@ private slots:
         auto document =
             strata::model::Document::open(QString::fromStdString(file.string()), &error);
         QVERIFY2(document, qPrintable(error));
-        DocumentView view(std::move(document), &runner);
+        DocumentView view(std::move(document), &runner, builtinFormatViews());
         view.show();
         QVERIFY(!view.findChild<OzdfCorpusView*>());
         auto* editor = view.findChild<OzdfDocumentEditor*>();

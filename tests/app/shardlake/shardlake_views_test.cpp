@@ -21,7 +21,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
 #include "app/shardlake/shardlake_build_dialog.h"
 #include "app/shardlake/shardlake_file_view.h"
@@ -29,6 +28,7 @@
 #include "app/shardlake/shardlake_query_panel.h"
 #include "app/shardlake/shardlake_root_browser.h"
 #include "app/shardlake/shardlake_shards_panel.h"
+#include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/shardlake/shardlake_alias_editor.h"

@@ -19,7 +19,8 @@
 
 #include <filesystem>
 
-#include "app/gui/document_view.h"
+#include "app/gui/builtin_format_views.h"
+#include "app/widgets/document_view.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "formats/common/diagnostic.h"
@@ -56,7 +57,7 @@ struct Fixture {
             qWarning() << error;
             return;
         }
-        view = std::make_unique<DocumentView>(std::move(document), &runner);
+        view = std::make_unique<DocumentView>(std::move(document), &runner, builtinFormatViews());
         view->resize(1200, 800);
         tab = view->findChild<ZdsDocumentsTab*>(QStringLiteral("zdsDocumentsTab"));
         if (tab != nullptr) {

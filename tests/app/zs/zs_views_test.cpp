@@ -21,9 +21,10 @@
 
 #include <climits>
 
-#include "app/gui/document_view.h"
-#include "app/gui/hex_view.h"
+#include "app/gui/builtin_format_views.h"
 #include "app/gui/main_window.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/hex_view.h"
 #include "app/zs/new_zs_file_dialog.h"
 #include "app/zs/zs_chart_view.h"
 #include "app/zs/zs_header_panel.h"
@@ -58,7 +59,8 @@ Opened openView(const QString& relative) {
         qWarning() << error;
         return o;
     }
-    o.view = std::make_unique<DocumentView>(std::move(document), o.runner.get());
+    o.view =
+        std::make_unique<DocumentView>(std::move(document), o.runner.get(), builtinFormatViews());
     o.view->resize(1200, 800);
     o.view->show();
     return o;

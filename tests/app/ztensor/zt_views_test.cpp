@@ -19,8 +19,9 @@
 
 #include <memory>
 
-#include "app/gui/document_view.h"
-#include "app/gui/hex_view.h"
+#include "app/gui/builtin_format_views.h"
+#include "app/widgets/document_view.h"
+#include "app/widgets/hex_view.h"
 #include "app/ztensor/zt_manifest_tab.h"
 #include "app/ztensor/zt_stats_tab.h"
 #include "app/ztensor/zt_tensors_tab.h"
@@ -99,7 +100,8 @@ void ZtViewsTest::open(const QString& relative) {
     QString error;
     auto document = model::Document::open(corpus(relative), &error);
     QVERIFY2(document, qPrintable(error));
-    view_ = std::make_unique<DocumentView>(std::move(document), runner_.get());
+    view_ =
+        std::make_unique<DocumentView>(std::move(document), runner_.get(), builtinFormatViews());
     view_->resize(1200, 800);
     view_->show();
 }
@@ -291,7 +293,8 @@ void ZtViewsTest::corruptFilesOpenInEveryTab() {
         if (!document) {
             continue;  // not recognised as zTensor at all (too short, say)
         }
-        view_ = std::make_unique<DocumentView>(std::move(document), runner_.get());
+        view_ = std::make_unique<DocumentView>(std::move(document), runner_.get(),
+                                               builtinFormatViews());
         auto* tensors = tab<ZtTensorsTab>(*view_, "ztTensorsTab");
         if (tensors == nullptr) {
             continue;  // opened as another format

@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/document_view.h"
 #include "app/gui/main_window.h"
+#include "app/widgets/document_view.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/zds/zds_jobs.h"
 

@@ -21,9 +21,10 @@
 #include <functional>
 #include <random>
 
-#include "app/gui/document_view.h"
+#include "app/gui/builtin_format_views.h"
 #include "app/ozdf/ozdf_corpus_view.h"
 #include "app/ozdf/ozdf_find_dialog.h"
+#include "app/widgets/document_view.h"
 #include "formats/ozdf/ozdf_save.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
@@ -122,7 +123,8 @@ std::unique_ptr<Opened> open(const fs::path& folder) {
         std::fprintf(stderr, "cannot open %s: %s\n", folder.c_str(), qPrintable(error));
         std::exit(1);
     }
-    o->view = std::make_unique<gui::DocumentView>(std::move(document), o->runner.get());
+    o->view = std::make_unique<gui::DocumentView>(std::move(document), o->runner.get(),
+                                                  gui::builtinFormatViews());
     o->view->resize(1200, 800);
     o->view->show();
     // A big corpus lists at once and is read for editing by a job: wait for the editing table.

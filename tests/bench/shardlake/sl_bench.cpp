@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/registry/format_registry.h"
+#include "formats/builtin/builtin_formats.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/shardlake/shardlake_distance_kernels.h"
 #include "formats/shardlake/shardlake_json_writer.h"
@@ -191,7 +191,7 @@ const fs::path& gibShard() {
 void BM_ShardlakeOpenGiBShard(benchmark::State& state) {
     const fs::path path = gibShard();
     for (auto _ : state) {
-        auto document = strata::FormatRegistry::builtin().open(path);
+        auto document = strata::builtinFormats().open(path);
         benchmark::DoNotOptimize(document.get());
     }
     state.SetLabel(std::to_string(fs::file_size(path) >> 20) + " MiB");

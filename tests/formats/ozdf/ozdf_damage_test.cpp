@@ -6,9 +6,9 @@
 
 #include <fstream>
 
+#include "formats/builtin/builtin_formats.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_validator.h"
-#include "formats/registry/format_registry.h"
 
 namespace strata::ozdf {
 namespace {
@@ -39,7 +39,7 @@ protected:
     }
 
     static std::vector<Diagnostic> validate(const fs::path& path) {
-        auto opened = FormatRegistry::builtin().open(path);
+        auto opened = builtinFormats().open(path);
         CollectingSink sink;
         opened->makeValidator()->run(sink, {});
         return sink.diagnostics();

@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "formats/builtin/builtin_formats.h"
 #include "formats/common/validator.h"
 #include "formats/ozdf/ozdf_diff.h"
 #include "formats/ozdf/ozdf_json.h"
@@ -14,7 +15,6 @@
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_tree.h"
 #include "formats/ozdf/ozdf_validator.h"
-#include "formats/registry/format_registry.h"
 #include "ozdf_test_support.h"
 
 namespace strata::ozdf {
@@ -164,7 +164,7 @@ TEST(OzdfListedCorpus, AnUnreadableDocumentIsANodeWithItsErrorNotAThrow) {
 
 TEST(OzdfListedCorpus, OpeningALocalCorpusReadsNoDocument) {
     const fs::path root = makeCorpus("open", 30);
-    const auto opened = FormatRegistry::builtin().open(root);
+    const auto opened = builtinFormats().open(root);
     ASSERT_TRUE(opened);
     const auto listed = opened->stateAs<const ListedCorpus>();
     ASSERT_TRUE(listed);

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "formats/builtin/format_repair.h"
 #include "formats/common/repair.h"
 #include "formats/ozdf/ozdf_diff.h"
 #include "formats/ozdf/ozdf_parser.h"
 #include "formats/ozdf/ozdf_repair.h"
 #include "formats/ozdf/ozdf_writer.h"
-#include "formats/registry/format_repair.h"
 #include "ozdf_test_support.h"
 
 namespace strata::ozdf {

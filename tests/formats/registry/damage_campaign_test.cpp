@@ -20,9 +20,10 @@
 
 #include "campaign_inputs.h"
 #include "damage_campaign.h"
-#include "formats/registry/format_diff.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/builtin/format_diff.h"
+#include "formats/builtin/format_repair.h"
 #include "formats/registry/format_registry.h"
-#include "formats/registry/format_repair.h"
 #include "scratch_dir.h"
 
 namespace strata::test {
@@ -47,8 +48,8 @@ struct Comparison {
 Comparison compare(const fs::path& a, const fs::path& b) {
     Comparison c;
     try {
-        const auto left = FormatRegistry::builtin().open(a);
-        const auto right = FormatRegistry::builtin().open(b);
+        const auto left = builtinFormats().open(a);
+        const auto right = builtinFormats().open(b);
         const auto differ = makeDiffer(*left, *right);
         CollectedDiff sink;
         DiffOptions options;

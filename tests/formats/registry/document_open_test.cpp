@@ -4,9 +4,14 @@
 // fallback and the helpers themselves.
 #include <gtest/gtest.h>
 
+#include "formats/builtin/builtin_formats.h"
+#include "formats/ozdf/ozdf_format.h"
 #include "formats/registry/file_document.h"
-#include "formats/registry/format_registry.h"
 #include "formats/registry/raw_binary_format.h"
+#include "formats/shardlake/shardlake_format.h"
+#include "formats/zds/zds_format.h"
+#include "formats/zs/zs_format.h"
+#include "formats/ztensor/ztensor_format.h"
 #include "registry_test_support.h"
 
 namespace strata {
@@ -16,22 +21,9 @@ namespace fs = std::filesystem;
 using test::corpusDir;
 using test::ScratchDir;
 
+// Every node kind starts with the format's key ("zs.", "raw.").
 std::string kindPrefix(FormatId id) {
-    switch (id) {
-        case FormatId::RawBinary:
-            return "raw.";
-        case FormatId::Zs:
-            return "zs.";
-        case FormatId::Zds:
-            return "zds.";
-        case FormatId::Shardlake:
-            return "shardlake.";
-        case FormatId::Ozdf:
-            return "ozdf.";
-        case FormatId::ZTensor:
-            return "ztensor.";
-    }
-    return "";
+    return std::string(id.key()) + ".";
 }
 
 std::string fact(const OpenedDocument& document, const std::string& key) {
@@ -46,9 +38,9 @@ std::string fact(const OpenedDocument& document, const std::string& key) {
 // What any reader must give for a file: a root node of its own kind over bytes of the file.
 void expectOpensAsItsFormat(const fs::path& file) {
     SCOPED_TRACE(file.string());
-    const Detection detection = FormatRegistry::builtin().detect(file);
+    const Detection detection = builtinFormats().detect(file);
     std::unique_ptr<OpenedDocument> document;
-    ASSERT_NO_THROW(document = FormatRegistry::builtin().open(file));
+    ASSERT_NO_THROW(document = builtinFormats().open(file));
     ASSERT_NE(document, nullptr);
     EXPECT_EQ(document->format, detection.format);
     ASSERT_NE(document->root, nullptr);
@@ -108,7 +100,7 @@ TEST_F(RegistryCorpusOpen, FoldersOpenAsTheirFormat) {
          {corpus_ / "shardlake/root", corpus_ / "zds/valid/docs_mode",
           corpus_ / "ozdf/valid/handwritten/corpora/mixed", corpus_ / "zs/valid"}) {
         SCOPED_TRACE(folder.string());
-        const auto document = FormatRegistry::builtin().open(folder);
+        const auto document = builtinFormats().open(folder);
         ASSERT_NE(document->root, nullptr);
         EXPECT_TRUE(document->root->kind().starts_with(kindPrefix(document->format)));
         EXPECT_TRUE(document->root->hasChildren());
@@ -116,8 +108,7 @@ TEST_F(RegistryCorpusOpen, FoldersOpenAsTheirFormat) {
 }
 
 TEST_F(RegistryCorpusOpen, IncompleteZsReportsItsMagic) {
-    const auto document =
-        FormatRegistry::builtin().open(corpus_ / "zs/refsuite/incomplete-magic.zs");
+    const auto document = builtinFormats().open(corpus_ / "zs/refsuite/incomplete-magic.zs");
     ASSERT_TRUE(document->makeValidator);
     auto validator = document->makeValidator();
     ASSERT_NE(validator, nullptr);
@@ -137,7 +128,7 @@ TEST_F(RegistryCorpusOpen, IncompleteZsReportsItsMagic) {
 TEST_F(RegistryCorpusOpen, GenericFolderDocumentListsEveryFile) {
     for (const fs::path& folder : {corpus_ / "zds/valid/docs_mode", corpus_ / "zs/valid"}) {
         SCOPED_TRACE(folder.string());
-        const Detection detection{FormatId::RawBinary, 1, "folder"};
+        const Detection detection{kRawBinaryFormat, 1, "folder"};
         const auto document = openFolderDocument(folder, detection, "raw");
         EXPECT_EQ(document->root->kind(), "raw.folder");
         std::uint64_t files = 0;
@@ -163,8 +154,8 @@ TEST(RegistrySyntheticOpen, RawFilesAndEmptyFiles) {
     for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
              {"data.bin", std::string("\x01\x02\x03", 3)}, {"empty", std::string()}}) {
         const fs::path file = dir.write(name, bytes);
-        const auto document = FormatRegistry::builtin().open(file);
-        EXPECT_EQ(document->format, FormatId::RawBinary);
+        const auto document = builtinFormats().open(file);
+        EXPECT_EQ(document->format, kRawBinaryFormat);
         expectGenericFileDocument(*document, file, "raw.file");
         EXPECT_EQ(document->makeValidator ? document->makeValidator() : nullptr, nullptr);
     }
@@ -173,7 +164,7 @@ TEST(RegistrySyntheticOpen, RawFilesAndEmptyFiles) {
 TEST(RegistrySyntheticOpen, MagicNodeCoversTheFirstBytes) {
     ScratchDir dir;
     const fs::path file = dir.write("m.bin", std::string_view("ABCDEFGHIJ"));
-    auto document = openFileDocument(file, {FormatId::RawBinary, 1, "raw binary file"}, "raw");
+    auto document = openFileDocument(file, {kRawBinaryFormat, 1, "raw binary file"}, "raw");
     expectGenericFileDocument(*document, file, "raw.file");
     const Node* magic = addMagicNode(*document, 8, "raw");
     EXPECT_EQ(magic->kind(), "raw.magic");
@@ -185,7 +176,7 @@ TEST(RegistrySyntheticOpen, MagicNodeCoversTheFirstBytes) {
     EXPECT_EQ(document->root->deepestAt(9), document->root.get());
     // Clipped to a file shorter than the magic.
     const fs::path tiny = dir.write("t.bin", std::string_view("AB"));
-    auto short_document = openFileDocument(tiny, {FormatId::RawBinary, 1, "x"}, "raw");
+    auto short_document = openFileDocument(tiny, {kRawBinaryFormat, 1, "x"}, "raw");
     EXPECT_EQ(addMagicNode(*short_document, 8, "raw")->region().length, 2u);
 }
 
@@ -193,8 +184,7 @@ TEST(RegistrySyntheticOpen, UnreadableFolderFileIsAnErrorNode) {
     ScratchDir dir;
     dir.write("a/one.bin", std::string_view("1"));
     const fs::path gone = dir.write("a/two.bin", std::string_view("2"));
-    const auto document =
-        RawBinaryFormat().open(dir.path() / "a", {FormatId::RawBinary, 1, "folder"});
+    const auto document = RawBinaryFormat().open(dir.path() / "a", {kRawBinaryFormat, 1, "folder"});
     ASSERT_EQ(document->root->childCount(), 2u);
     fs::remove(gone);
     const Node* missing = document->root->child(1);
@@ -206,8 +196,7 @@ TEST(RegistrySyntheticOpen, WrongMagicsComeWithAnErrorValidator) {
     ScratchDir dir;
     for (const char* name : {"bad.zs", "bad.zt", "bad.sidx", "bad.zds"}) {
         SCOPED_TRACE(name);
-        const auto document =
-            FormatRegistry::builtin().open(dir.write(name, std::string_view("garbage!!")));
+        const auto document = builtinFormats().open(dir.write(name, std::string_view("garbage!!")));
         ASSERT_TRUE(document->makeValidator);
         auto validator = document->makeValidator();
         ASSERT_NE(validator, nullptr);

@@ -20,11 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "../ztensor/zt_test_support.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/builtin/format_diff.h"
+#include "formats/builtin/format_repair.h"
 #include "formats/common/repair.h"
 #include "formats/ozdf/ozdf_writer.h"
-#include "formats/registry/format_diff.h"
 #include "formats/registry/format_registry.h"
-#include "formats/registry/format_repair.h"
 #include "formats/shardlake/shardlake_alias_edit.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/zds/zds_jobs.h"
@@ -66,8 +67,8 @@ std::string listed(const RepairReport& report) {
 
 // A against B as strata-cli diff compares them (answers of Shardlake indexes included).
 DiffSummary compare(const fs::path& a, const fs::path& b, Collected& sink) {
-    const auto da = FormatRegistry::builtin().open(a);
-    const auto db = FormatRegistry::builtin().open(b);
+    const auto da = builtinFormats().open(a);
+    const auto db = builtinFormats().open(b);
     auto differ = makeDiffer(*da, *db);
     EXPECT_EQ(differ->run(sink, DiffOptions{}), DiffOutcome::Completed);
     return differ->summary();
@@ -490,7 +491,7 @@ TEST(IdentitySweep, GeneratedInputsEqualThemselves) {
     const std::vector<fs::path> inputs = generatedInputs(scratch.path() / "in");
     ASSERT_EQ(inputs.size(), 13u);
     for (const fs::path& input : inputs) {
-        EXPECT_NE(FormatRegistry::builtin().detect(input).format, FormatId::RawBinary) << input;
+        EXPECT_NE(builtinFormats().detect(input).format, kRawBinaryFormat) << input;
         expectSelfDiffEmpty(input);
     }
 }

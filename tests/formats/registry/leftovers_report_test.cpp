@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "formats/builtin/builtin_formats.h"
 #include "formats/common/save_leftovers.h"
-#include "formats/registry/format_registry.h"
 #include "registry_test_support.h"
 
 namespace strata {
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> leftoverCodes(const fs::path& path) {
     static std::vector<std::unique_ptr<OpenedDocument>> keep;  // regions stay valid
-    keep.push_back(FormatRegistry::builtin().open(path));
+    keep.push_back(builtinFormats().open(path));
     CollectingSink sink;
     keep.back()->makeValidator()->run(sink, {});
     std::vector<std::string> out;

@@ -5,9 +5,10 @@
 
 #include <string>
 
+#include "formats/builtin/builtin_formats.h"
+#include "formats/builtin/format_repair.h"
 #include "formats/common/repair.h"
 #include "formats/registry/format_registry.h"
-#include "formats/registry/format_repair.h"
 #include "killed_repair.h"
 #include "registry_test_support.h"
 
@@ -17,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::size_t validationErrors(const fs::path& path) {
-    const auto document = FormatRegistry::builtin().open(path);
+    const auto document = builtinFormats().open(path);
     auto validator = document->makeValidator();
     CollectingSink sink;
     validator->run(sink, ValidationOptions{});

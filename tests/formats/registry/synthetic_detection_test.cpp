@@ -4,7 +4,11 @@
 
 #include <random>
 
-#include "formats/registry/format_registry.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/ozdf/ozdf_format.h"
+#include "formats/zds/zds_format.h"
+#include "formats/zs/zs_format.h"
+#include "formats/ztensor/ztensor_format.h"
 #include "registry_test_support.h"
 
 namespace strata {
@@ -13,7 +17,7 @@ namespace {
 using test::ScratchDir;
 
 Detection detect(const std::filesystem::path& path) {
-    return FormatRegistry::builtin().detect(path);
+    return builtinFormats().detect(path);
 }
 
 std::string withPadding(std::string_view magic, std::size_t total = 64) {
@@ -31,20 +35,20 @@ TEST(RegistrySyntheticDetection, RandomBytesAreRawBinary) {
     }
     bytes[0] = 0x00;  // so the bytes cannot start with any magic
     const Detection detection = detect(dir.write("noise.bin", bytes));
-    EXPECT_EQ(detection.format, FormatId::RawBinary);
+    EXPECT_EQ(detection.format, kRawBinaryFormat);
     EXPECT_EQ(displayName(detection), "raw binary");
 }
 
 TEST(RegistrySyntheticDetection, EmptyFileIsRawBinary) {
     ScratchDir dir;
-    EXPECT_EQ(detect(dir.write("empty", std::string_view())).format, FormatId::RawBinary);
-    EXPECT_EQ(detect(dir.write("empty.bin", std::string_view())).format, FormatId::RawBinary);
+    EXPECT_EQ(detect(dir.write("empty", std::string_view())).format, kRawBinaryFormat);
+    EXPECT_EQ(detect(dir.write("empty.bin", std::string_view())).format, kRawBinaryFormat);
 }
 
 TEST(RegistrySyntheticDetection, EmptyFolderIsARawFolder) {
     ScratchDir dir;
     const Detection detection = detect(dir.makeFolder("nothing"));
-    EXPECT_EQ(detection.format, FormatId::RawBinary);
+    EXPECT_EQ(detection.format, kRawBinaryFormat);
     EXPECT_EQ(detection.description, "folder");
 }
 
@@ -58,7 +62,7 @@ TEST(RegistrySyntheticDetection, MissingPathThrowsNamingThePath) {
         EXPECT_NE(std::string(error.what()).find(missing.string()), std::string::npos);
     }
     EXPECT_THROW(ProbeInput::fromPath(missing), SourceError);
-    EXPECT_THROW(FormatRegistry::builtin().open(missing), SourceError);
+    EXPECT_THROW(builtinFormats().open(missing), SourceError);
 }
 
 TEST(RegistrySyntheticDetection, ZsMagicsWhateverTheName) {
@@ -73,16 +77,16 @@ TEST(RegistrySyntheticDetection, ZsMagicsWhateverTheName) {
               "incomplete ZS file");
     const Detection future = detect(dir.write("c", withPadding("\xab"
                                                                "ZSfiLe\x02")));
-    EXPECT_EQ(future.format, FormatId::Zs);
+    EXPECT_EQ(future.format, kZsFormat);
     EXPECT_LT(future.confidence, 100);
     EXPECT_EQ(detect(dir.write("d", std::string_view("\xab"
                                                      "ZSf",
                                                      4)))
                   .format,
-              FormatId::Zs);
+              kZsFormat);
     // The extension alone is a weak hint, in any case.
     const Detection named = detect(dir.write("e.ZS", std::string_view("hello")));
-    EXPECT_EQ(named.format, FormatId::Zs);
+    EXPECT_EQ(named.format, kZsFormat);
     EXPECT_LE(named.confidence, 20);
 }
 
@@ -97,8 +101,8 @@ TEST(RegistrySyntheticDetection, ZTensorVersions) {
     EXPECT_EQ(detect(dir.write("v11", v11)).description, "zTensor v1.1/1.2 file");
     EXPECT_EQ(detect(dir.write("only-magic", std::string_view("ZTEN1000"))).description,
               "zTensor file");
-    EXPECT_EQ(detect(dir.write("other", withPadding("ZTEN9999"))).format, FormatId::ZTensor);
-    EXPECT_EQ(detect(dir.write("x.zt", std::string_view("nope"))).format, FormatId::ZTensor);
+    EXPECT_EQ(detect(dir.write("other", withPadding("ZTEN9999"))).format, kZTensorFormat);
+    EXPECT_EQ(detect(dir.write("x.zt", std::string_view("nope"))).format, kZTensorFormat);
 }
 
 TEST(RegistrySyntheticDetection, ShardlakeMagics) {
@@ -144,23 +148,23 @@ TEST(RegistrySyntheticDetection, ZdsArchivesFoldersAndIndexes) {
     const std::string zip = zipMember("zds.json") + zipMember("collections/");
     EXPECT_EQ(detect(dir.write("d.zds", zip)).description, "ZDS archive");
     EXPECT_EQ(detect(dir.write("d.zip", zip)).description, "ZIP archive holding a ZDS dataset");
-    EXPECT_EQ(detect(dir.write("other.zip", zipMember("readme.txt"))).format, FormatId::RawBinary);
+    EXPECT_EQ(detect(dir.write("other.zip", zipMember("readme.txt"))).format, kRawBinaryFormat);
     EXPECT_EQ(detect(dir.write("x.zds", std::string_view("text"))).confidence, 20);
     EXPECT_EQ(detect(dir.write("idx", withPadding("ISDZ\x01"))).description, "ZDX index");
     dir.write("ds/collections/c/meta/data.jsonl", std::string_view("{\"_id\":\"a\"}\n"));
     EXPECT_EQ(detect(dir.path() / "ds").description, "ZDS dataset");
     EXPECT_EQ(detect(dir.path() / "ds/collections/c").description, "ZDS collection");
     dir.write("meta-only/zds.json", std::string_view("{}"));
-    EXPECT_EQ(detect(dir.path() / "meta-only").format, FormatId::Zds);
+    EXPECT_EQ(detect(dir.path() / "meta-only").format, kZdsFormat);
 }
 
 TEST(RegistrySyntheticDetection, OzdfByExtensionLayoutAndContent) {
     ScratchDir dir;
     EXPECT_EQ(detect(dir.write("a.Ozdf", std::string_view())).description, "OZDF document");
     EXPECT_EQ(detect(dir.write("notes.txt", std::string_view("\n#### TITLE\nx\n"))).format,
-              FormatId::Ozdf);
+              kOzdfFormat);
     EXPECT_EQ(detect(dir.write("hash.txt", std::string_view("##### TITLE\n"))).format,
-              FormatId::RawBinary);
+              kRawBinaryFormat);
     dir.write("doc/_metadata.ozdf", std::string_view("#### A\nb\n"));
     EXPECT_EQ(detect(dir.path() / "doc").description, "OZDF directory document");
     dir.write("corpus/inner/_metadata.ozdf", std::string_view("#### A\nb\n"));

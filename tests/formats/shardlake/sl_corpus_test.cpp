@@ -10,7 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "formats/registry/format_registry.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/shardlake/shardlake_format.h"
 #include "formats/shardlake/shardlake_json.h"
 #include "formats/shardlake/shardlake_manifest.h"
 #include "sl_test_support.h"
@@ -68,9 +69,9 @@ TEST_F(ShardlakeCorpus, EveryValidFileOpensAndValidates) {
             continue;
         }
         SCOPED_TRACE(entry.path().string());
-        const auto document = FormatRegistry::builtin().open(entry.path());
+        const auto document = builtinFormats().open(entry.path());
         ASSERT_NE(document, nullptr);
-        EXPECT_EQ(document->format, FormatId::Shardlake);
+        EXPECT_EQ(document->format, kShardlakeFormat);
         ASSERT_NE(document->root, nullptr);
         EXPECT_NE(document->root->status(), Status::Error);
         ASSERT_FALSE(document->sources.empty());

@@ -4,8 +4,9 @@
 
 #include <filesystem>
 
-#include "formats/registry/format_registry.h"
+#include "formats/builtin/builtin_formats.h"
 #include "formats/shardlake/shardlake_binary.h"
+#include "formats/shardlake/shardlake_format.h"
 #include "formats/shardlake/shardlake_json.h"
 #include "formats/shardlake/shardlake_manifest.h"
 #include "formats/shardlake/shardlake_tree.h"
@@ -228,8 +229,8 @@ TEST(ShardlakeKeys, EscapingKeysAreRejected) {
 TEST(ShardlakeTree, CorpusRootTree) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path root = test::slCorpusDir() / "root";
-    const auto document = FormatRegistry::builtin().open(root);
-    ASSERT_EQ(document->format, FormatId::Shardlake);
+    const auto document = builtinFormats().open(root);
+    ASSERT_EQ(document->format, kShardlakeFormat);
     const Node& top = *document->root;
     EXPECT_EQ(top.kind(), "shardlake.root");
     const Node* indexes = childOfKind(top, "shardlake.indexes");
@@ -256,7 +257,7 @@ TEST(ShardlakeTree, CorpusRootTree) {
     ASSERT_NE(datasets, nullptr);
     ASSERT_EQ(datasets->childCount(), 1u);
     EXPECT_NE(childOfKind(*datasets->child(0), "shardlake.dataset_info"), nullptr);
-    const auto pq = FormatRegistry::builtin().open(root / "indexes/idx-pq/shards/shard-0001.sidx");
+    const auto pq = builtinFormats().open(root / "indexes/idx-pq/shards/shard-0001.sidx");
     EXPECT_EQ(pq->root->kind(), "shardlake.shard");
     EXPECT_EQ(childOfKind(*pq->root, "shardlake.records")->childCount(), 750u);
 }

@@ -17,11 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/builtin/format_repair.h"
 #include "formats/common/le_reader.h"
-#include "formats/registry/format_repair.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/shardlake/shardlake_dataset.h"
 #include "formats/shardlake/shardlake_diff.h"
+#include "formats/shardlake/shardlake_format.h"
 #include "formats/shardlake/shardlake_repair.h"
 #include "formats/shardlake/shardlake_search.h"
 #include "sl_test_support.h"
@@ -535,7 +536,7 @@ TEST_F(ShardlakeRepairCorpus, OnlyAStorageRootIsRepaired) {
                                      scratch_.path() / "b"),
                  RepairError);
     EXPECT_THROW(repairShardlakeRoot(corrupt_ / "ok_raw", corrupt_ / "ok_raw/inside"), RepairError);
-    EXPECT_TRUE(canRepair(FormatId::Shardlake));
+    EXPECT_TRUE(canRepair(kShardlakeFormat));
 }
 
 // Copies a corpus root into the scratch folder so it can be damaged further.

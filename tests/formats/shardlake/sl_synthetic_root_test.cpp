@@ -10,8 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/builtin/builtin_formats.h"
 #include "formats/common/checksums.h"
-#include "formats/registry/format_registry.h"
+#include "formats/shardlake/shardlake_format.h"
 #include "sl_test_support.h"
 
 namespace strata {
@@ -164,8 +165,8 @@ TEST_F(SyntheticRoot, ManifestOpenedAloneValidatesItsIndex) {
     nlohmann::json m = manifest();
     m["total_vector_count"] = 1;
     writeManifest(m);
-    const auto document = FormatRegistry::builtin().open(manifestPath());
-    ASSERT_EQ(document->format, FormatId::Shardlake);
+    const auto document = builtinFormats().open(manifestPath());
+    ASSERT_EQ(document->format, kShardlakeFormat);
     EXPECT_EQ(document->root->kind(), "shardlake.manifest");
     ASSERT_TRUE(document->makeValidator);
     CollectingSink sink;

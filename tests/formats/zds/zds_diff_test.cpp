@@ -9,7 +9,8 @@
 #include <set>
 #include <tuple>
 
-#include "formats/registry/format_diff.h"
+#include "formats/builtin/builtin_formats.h"
+#include "formats/builtin/format_diff.h"
 #include "formats/registry/format_registry.h"
 #include "formats/zds/zds_diff.h"
 #include "formats/zds/zds_jobs.h"
@@ -183,10 +184,10 @@ TEST(ZdsDiff, OtherFormatsAndUnreadableSidesAreClearErrors) {
     ScratchDir dir("diff_errors");
     writeData(dir.path() / "a", "one", kBase);
     writeAll(dir.path() / "raw.bin", "not a dataset");
-    const auto a = FormatRegistry::builtin().open(dir.path() / "a");
-    const auto raw = FormatRegistry::builtin().open(dir.path() / "raw.bin");
+    const auto a = builtinFormats().open(dir.path() / "a");
+    const auto raw = builtinFormats().open(dir.path() / "raw.bin");
     EXPECT_THROW(makeDiffer(*a, *raw), DiffError);
-    EXPECT_THROW(FormatRegistry::builtin().open(dir.path() / "missing"), SourceError);
+    EXPECT_THROW(builtinFormats().open(dir.path() / "missing"), SourceError);
 }
 
 TEST(ZdsDiff, StopsWhenTheSinkHasEnough) {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "formats/builtin/format_repair.h"
 #include "formats/common/repair.h"
 #include "formats/common/zip_member_source.h"
-#include "formats/registry/format_repair.h"
 #include "formats/zds/zds_diff.h"
 #include "formats/zds/zds_jobs.h"
 #include "formats/zds/zds_line_index.h"

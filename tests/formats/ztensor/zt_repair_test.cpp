@@ -139,6 +139,7 @@ TEST(ZtRepair, ATensorFailingItsDigestIsLostAndTheOthersKept) {
     EXPECT_EQ(report.losses[0].bytes.offset, t2.offset);
     EXPECT_EQ(report.losses[0].bytes.length, t2.length);
     EXPECT_EQ(report.recovered, 5u);
+    EXPECT_TRUE(report.recomputingDigestsKeepsMore);  // the app offers to plan again
     auto expected = contents(dir / "good.zt");
     expected.erase("t2");
     EXPECT_EQ(contents(dir / "out.zt"), expected);
@@ -294,6 +295,7 @@ TEST(ZtRepair, AFileWithNoTensorsComesBackWhole) {
     writeBytes(dir / "in.zt", ztWriteToBuffer({}));
     const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
     EXPECT_TRUE(report.complete()) << report.losses.front().description;
+    EXPECT_FALSE(report.recomputingDigestsKeepsMore);
     EXPECT_TRUE(report.written);
     EXPECT_EQ(report.recovered, 0u);
     EXPECT_TRUE(validates(dir / "out.zt"));
