@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -563,59 +564,95 @@ DocsIds docsIdsOf(const ZdsCollection& c) {
     return out;
 }
 
-// The ids that have a file in docs/ (names without ".json"), viewing c.docFiles().
-std::unordered_set<std::string_view> idsWithFiles(const ZdsCollection& c) {
-    std::unordered_set<std::string_view> out;
+// The docs/ files by id (names without ".json", viewing c.docFiles()), each marked once its
+// id has been listed.
+std::unordered_map<std::string_view, bool> filesById(const ZdsCollection& c) {
+    std::unordered_map<std::string_view, bool> out;
     out.reserve(c.docFiles().size());
     for (const std::string& name : c.docFiles()) {
         if (name.size() > 5 && name.ends_with(".json")) {
-            out.insert(std::string_view(name).substr(0, name.size() - 5));
+            out.emplace(std::string_view(name).substr(0, name.size() - 5), false);
         }
     }
     return out;
 }
 
-std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStorage& storage) {
-    DocsIds listed = docsIdsOf(c);
+// Adds the listed ids, each once: locally a document is there when docs/ lists its file
+// (opened when first read), so listing a million documents opens none of them.
+std::uint64_t addListedLocally(ZdsLiveSetBuilder& b, const ZdsCollection& c,
+                               const DocsIds& listed) {
     const std::vector<std::string>& ids = listed.ids;
-    const ZdsLiveBasis basis = listed.basis;
-    std::vector<std::string>& notes = listed.notes;
-    ZdsLiveSetBuilder b(basis);
-    b.reserve(ids.size());
-    // Locally a document is there when docs/ lists its file, opened when first read; a remote
-    // one is opened now, as the remote tests count its requests.
-    const bool onDemand = !storage.isRemote();
-    std::unordered_set<std::string_view> withFiles;
-    if (onDemand) {
-        b.openDocsOnDemand(c);
-        if (basis != ZdsLiveBasis::DocFiles) {
-            withFiles = idsWithFiles(c);
+    if (listed.basis == ZdsLiveBasis::DocFiles) {
+        for (std::uint64_t i = 0; i < ids.size(); ++i) {  // names in a folder: each once
+            b.add(ids[i], nullptr, 0, 0, i, safeDocId(ids[i]) ? 0 : kZdsLiveUnreadable);
         }
+        return 0;
     }
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(ids.size());
+    // One lookup per id finds both its file and a repeat; ids without a file are few.
+    std::unordered_map<std::string_view, bool> files = filesById(c);
+    std::unordered_set<std::string_view> listedWithoutFile;
     std::uint64_t repeated = 0;
     for (std::uint64_t i = 0; i < ids.size(); ++i) {
         const std::string& id = ids[i];
+        const auto file = files.find(id);
+        const bool first = file != files.end() ? !std::exchange(file->second, true)
+                                               : listedWithoutFile.insert(id).second;
+        if (!first) {
+            ++repeated;
+            continue;
+        }
+        const bool there = file != files.end() && safeDocId(id);
+        b.add(id, nullptr, 0, 0, i, there ? 0 : kZdsLiveUnreadable);
+    }
+    return repeated;
+}
+
+// A remote document is opened now: its size is its region, and the remote tests count the
+// requests a listing makes.
+std::uint64_t addListedRemotely(ZdsLiveSetBuilder& b, const ZdsCollection& c,
+                                const DocsIds& listed) {
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(listed.ids.size());
+    std::uint64_t repeated = 0;
+    for (std::uint64_t i = 0; i < listed.ids.size(); ++i) {
+        const std::string& id = listed.ids[i];
         if (!seen.insert(id).second) {
             ++repeated;
             continue;
         }
-        if (onDemand) {
-            const bool there =
-                safeDocId(id) && (basis == ZdsLiveBasis::DocFiles || withFiles.count(id) != 0);
-            b.add(id, nullptr, 0, 0, i, there ? 0 : kZdsLiveUnreadable);
-            continue;
-        }
         const ByteSourcePtr src =
-            safeDocId(id) ? storage.open(c.path("docs/" + id + ".json")) : nullptr;
+            safeDocId(id) ? c.storage().open(c.path("docs/" + id + ".json")) : nullptr;
         if (src) {
             b.add(id, src.get(), 0, src->size(), i, 0);
         } else {
             b.add(id, nullptr, 0, 0, i, kZdsLiveUnreadable);
         }
     }
-    for (std::string& n : notes) {
+    return repeated;
+}
+
+std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStorage& storage) {
+    const bool local = !storage.isRemote();
+    // Locally the docs/ listing is read beside the id list (a million names each).
+    std::future<void> listing;
+    if (local) {
+        listing = std::async(std::launch::async, [&c] { c.docFiles(); });
+    }
+    DocsIds listed = docsIdsOf(c);
+    if (listing.valid()) {
+        listing.get();
+    }
+    const ZdsLiveBasis basis = listed.basis;
+    ZdsLiveSetBuilder b(basis);
+    b.reserve(listed.ids.size());
+    std::uint64_t repeated = 0;
+    if (local) {
+        b.openDocsOnDemand(c);
+        repeated = addListedLocally(b, c, listed);
+    } else {
+        repeated = addListedRemotely(b, c, listed);
+    }
+    for (std::string& n : listed.notes) {
         b.note(std::move(n));
     }
     if (repeated > 0) {

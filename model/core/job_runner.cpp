@@ -5,7 +5,16 @@
 
 #include <algorithm>
 #include <exception>
+#include <thread>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#endif
+
+#include "formats/common/thread_cancel.h"
 #include "formats/remote/remote_session.h"
 
 namespace strata::model {
@@ -35,6 +44,30 @@ strata::ProgressCallback JobContext::progressCallback() {
     return [this](double fraction, const std::string& text) {
         setProgress(fraction, QString::fromStdString(text));
     };
+}
+
+void runAtBackgroundPriority(const std::function<void()>& work) {
+    std::exception_ptr failed;
+    std::thread worker = strata::startThreadInheritingCancel([&work, &failed] {
+#ifdef __linux__
+        // On Linux the nice value is a thread's own: PRIO_PROCESS with a thread id sets it alone.
+        const auto self = static_cast<id_t>(::gettid());
+        errno = 0;
+        const int current = ::getpriority(PRIO_PROCESS, self);
+        if (errno == 0) {
+            ::setpriority(PRIO_PROCESS, self, std::min(current + 10, 19));
+        }
+#endif
+        try {
+            work();
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    });
+    worker.join();
+    if (failed) {
+        std::rethrow_exception(failed);
+    }
 }
 
 void JobContext::fail(const QString& error) {

@@ -20,6 +20,15 @@
 
 namespace strata::model {
 
+// Runs `work` on a thread of its own at a lower scheduling priority (nice +10) and waits for
+// it: a job over a whole dataset that the user did not ask to wait for (validating on open)
+// then leaves the cores to what the user waits for (the rows of the view being filled).
+// Threads the work starts (a validator's pool) inherit the priority, and the caller's cancel
+// scope. The thread ends with the work, so no pool thread keeps a priority it cannot raise
+// back. An exception of `work` is rethrown here. On systems without per-thread nice values,
+// the work just runs on that thread.
+void runAtBackgroundPriority(const std::function<void()>& work);
+
 // The worker's handle on its job. Safe to use from the worker thread (and from threads the
 // worker starts, such as a validator's pool).
 class JobContext {

@@ -84,7 +84,8 @@ Job* startValidation(JobRunner& runner, Document& document) {
         options.cancel = &context.cancelToken();
         options.progress = context.progressCallback();
         context.setProgress(0.0, QObject::tr("validating"));
-        validator->run(sink, options);
+        // Validation runs beside what the user is looking at, and yields to it.
+        runAtBackgroundPriority([&] { validator->run(sink, options); });
         sink.flush();
         if (!context.cancelled()) {
             context.setProgress(1.0, QObject::tr("done"));

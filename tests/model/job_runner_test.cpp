@@ -2,8 +2,12 @@
 #include <QTest>
 #include <QThread>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <stdexcept>
+#include <thread>
 
 #include "model/core/job_runner.h"
 
@@ -26,6 +30,29 @@ void spinUntilCancelled(JobContext& context) {
 class JobRunnerTest : public QObject {
     Q_OBJECT
 private slots:
+    // Background work runs on a thread of its own, 10 nice levels lower (as do the threads it
+    // starts); the caller's priority is untouched, and the work's exception reaches the caller.
+    void backgroundWorkRunsLowerAndAlone() {
+        const auto niceOfThisThread = [] {
+            return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+        };
+        const int before = niceOfThisThread();
+        int inside = before, child = before;
+        std::thread::id ranOn;
+        strata::model::runAtBackgroundPriority([&] {
+            ranOn = std::this_thread::get_id();
+            inside = niceOfThisThread();
+            std::thread([&] { child = niceOfThisThread(); }).join();
+        });
+        QVERIFY(ranOn != std::this_thread::get_id());
+        QCOMPARE(inside, std::min(before + 10, 19));
+        QCOMPARE(child, inside);
+        QCOMPARE(niceOfThisThread(), before);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, strata::model::runAtBackgroundPriority([] {
+                                     throw std::runtime_error("failed");
+                                 }));
+    }
+
     void runsWorkAndReportsProgress() {
         JobRunner runner;
         QSignalSpy added(&runner, &JobRunner::jobAdded);
