@@ -8,7 +8,7 @@
 #include <csignal>
 
 #include "formats/common/thread_cancel.h"
-#include "formats/common/validator.h"
+#include "formats/common/job_control.h"
 
 namespace strata::cli {
 

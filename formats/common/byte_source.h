@@ -64,6 +64,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A file or folder of a store (an HTTP server, an S3 bucket) could not be read for a reason of
+// the store, not of the data: readers let it through rather than report it as damage, except
+// when missing(): nothing is at the location (HTTP 404, no such key) or a folder is where a
+// file was asked for. Formats catch this, never a transport's own error type.
+class StoreError : public SourceError {
+public:
+    using SourceError::SourceError;
+    virtual bool missing() const { return false; }
+};
+
 // Maps a whole file read-only. Opening costs the same for 1 KB and 100 GB: nothing is read
 // until a view touches it. An empty file is a valid, empty source. Files of 16 MiB or more
 // keep their descriptor open as well, for read().

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "thread_cancel.h"
-#include "validator.h"  // CancelToken
+#include "job_control.h"
 
 namespace strata {
 

@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "validator.h"
+#include "job_control.h"
 
 namespace strata {
 

@@ -2,27 +2,13 @@
 // stop promptly when cancelled.
 #pragma once
 
-#include <atomic>
-#include <functional>
 #include <memory>
 #include <string>
 
 #include "diagnostic.h"
+#include "job_control.h"
 
 namespace strata {
-
-// Shared between the thread that asks for a stop and the workers that poll it.
-class CancelToken {
-public:
-    void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-    bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
-
-private:
-    std::atomic<bool> cancelled_{false};
-};
-
-// fraction in [0, 1]; text says what is being done ("block 12 of 262").
-using ProgressCallback = std::function<void(double fraction, const std::string& text)>;
 
 struct ValidationOptions {
     const CancelToken* cancel = nullptr;

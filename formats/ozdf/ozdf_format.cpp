@@ -137,4 +137,9 @@ RepairReport OzdfFormat::repair(const std::filesystem::path& input,
     return repairOzdf(input, output, options);
 }
 
+std::optional<std::filesystem::path> OzdfFormat::repairQuarantinePath(
+    const std::filesystem::path& output) const {
+    return ozdfQuarantinePath(output);
+}
+
 }  // namespace strata

@@ -15,7 +15,6 @@
 #include <set>
 #include <system_error>
 
-#include "formats/remote/remote_error.h"
 #include "ozdf_diagnostics.h"
 #include "ozdf_parallel.h"
 #include "ozdf_text.h"
@@ -573,8 +572,8 @@ public:
         try {
             listing->entries = tree_->list(location);
             listing->found = true;
-        } catch (const RemoteError& e) {
-            if (e.kind() != RemoteError::Kind::NotFound) {
+        } catch (const StoreError& e) {
+            if (!e.missing()) {
                 throw;
             }
         }
@@ -690,8 +689,8 @@ OpenedFile openOrReport(const RemoteFolders* remote, const fs::path& path, Repor
             return {source, source};
         }
         return openFileSource(path);
-    } catch (const RemoteError& error) {
-        if (error.kind() != RemoteError::Kind::NotFound) {
+    } catch (const StoreError& error) {
+        if (!error.missing()) {
             throw;
         }
         reporter.errorInFile(codes::kIo, error.what(), path.string());
@@ -1101,9 +1100,9 @@ Corpus readRemoteCorpus(const RemoteFolders& remote, const fs::path& folder) {
                 std::rethrow_exception(outcomes[i].error);
             }
             corpus.documents.push_back(std::move(outcomes[i].document));
-        } catch (const RemoteError& error) {
+        } catch (const StoreError& error) {
             // Only a document gone missing since the listing is the corpus's problem.
-            if (error.kind() != RemoteError::Kind::NotFound) {
+            if (!error.missing()) {
                 throw;
             }
             reporter.errorInFile(codes::kIo, error.what(), documents[i].first.string());

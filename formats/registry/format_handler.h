@@ -194,6 +194,12 @@ public:
                                                const OpenedDocument& b) const;
     // Whether repair() rebuilds this format's damaged files and folders.
     virtual bool canRepair() const { return false; }
+    // Where repair() into `output` puts what it could not use (a quarantine file or folder
+    // beside the output, which a repair never replaces), or nothing when it quarantines nothing.
+    virtual std::optional<std::filesystem::path> repairQuarantinePath(
+        const std::filesystem::path& /*output*/) const {
+        return std::nullopt;
+    }
     // What RepairOptions::recomputeDigests keeps in this format, in sentences for the question
     // the app asks before planning again with it; empty when the format has no digests a
     // repair can recompute.

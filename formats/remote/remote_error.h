@@ -11,7 +11,7 @@
 
 namespace strata {
 
-class RemoteError : public SourceError {
+class RemoteError : public StoreError {
 public:
     enum class Kind {
         NotFound,        // 404, or no such bucket/key
@@ -32,13 +32,15 @@ public:
 
     // The URL and the text are shown with their credentials redacted (redactCredentials).
     RemoteError(Kind kind, const std::string& url, long httpStatus, const std::string& what)
-        : SourceError(redactCredentials(url + ": " + what)),
+        : StoreError(redactCredentials(url + ": " + what)),
           kind_(kind),
           url_(redactCredentials(url)),
           detail_(redactCredentials(what)),
           httpStatus_(httpStatus) {}
 
     Kind kind() const { return kind_; }
+    // Nothing there (404, no such key), or a folder answering where a file was asked for.
+    bool missing() const override { return kind_ == Kind::NotFound || kind_ == Kind::NotAFile; }
     const std::string& url() const { return url_; }
     // What went wrong, without the URL in front.
     const std::string& detail() const { return detail_; }

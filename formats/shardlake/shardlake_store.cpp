@@ -4,7 +4,6 @@
 #include <atomic>
 #include <thread>
 #include "formats/registry/directory_listing.h"
-#include "formats/remote/remote_error.h"
 
 #include "formats/common/thread_cancel.h"
 #include "shardlake_manifest.h"
@@ -156,9 +155,9 @@ ByteSourcePtr Store::openFile(const fs::path& path) const {
     if (tree_) {
         try {
             return tree_->open(Location::parse(path.string()));
-        } catch (const RemoteError& e) {
+        } catch (const StoreError& e) {
             // Not there, or a folder (an HTTP server redirects it to its '/' form).
-            if (e.kind() == RemoteError::Kind::NotFound || e.url().ends_with('/')) {
+            if (e.missing()) {
                 return nullptr;
             }
             throw;
@@ -197,8 +196,8 @@ std::vector<ProbeEntry> Store::list(std::string_view key) const {
         for (const FileTreeEntry& e : tree_->list(Location::parse(pathOf(key).string()))) {
             out.push_back({e.name, e.isDirectory, !e.isDirectory});
         }
-    } catch (const RemoteError& e) {
-        if (e.kind() != RemoteError::Kind::NotFound) {
+    } catch (const StoreError& e) {
+        if (!e.missing()) {
             throw;
         }
     }

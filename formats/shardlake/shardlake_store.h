@@ -36,7 +36,7 @@ public:
     // The file for a clean key (see keyProblem); nullptr when the key is unsafe, the file is
     // missing (or not a regular file), or a symbolic link leads out of the root. A file that is
     // there but cannot be read throws SourceError naming it and why (permission denied, out of
-    // descriptors; remotely RemoteError: 403, the server failing): an I/O error, not a missing
+    // descriptors; remotely a StoreError: 403, the server failing): an I/O error, not a missing
     // file. Thread-safe.
     ByteSourcePtr source(std::string_view key) const;
     // The file of `key` when source(key) has opened it already; nullptr otherwise (never opens).

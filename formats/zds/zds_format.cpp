@@ -2,7 +2,6 @@
 
 #include "formats/registry/file_document.h"
 #include "formats/registry/fixed_diagnostic_validator.h"
-#include "formats/remote/remote_error.h"
 #include "zds_diff.h"
 #include "zds_probe.h"
 #include "zds_reader.h"
@@ -78,7 +77,7 @@ std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
     if (kind == ZdsKind::Archive) {
         try {
             return openDataset(path, detection, tree, input.source);
-        } catch (const RemoteError&) {
+        } catch (const StoreError&) {
             throw;  // the server failing, not a damaged archive
         } catch (const SourceError&) {
             // A damaged archive: show the raw file; the validator says what is wrong.
@@ -120,6 +119,11 @@ RepairReport ZdsFormat::repair(const std::filesystem::path& input,
                                const std::filesystem::path& output,
                                const RepairOptions& options) const {
     return repairZdsDataset(input, output, options);
+}
+
+std::optional<std::filesystem::path> ZdsFormat::repairQuarantinePath(
+    const std::filesystem::path& output) const {
+    return zdsQuarantinePath(output);
 }
 
 }  // namespace strata

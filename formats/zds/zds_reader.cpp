@@ -8,7 +8,6 @@
 
 #include "formats/common/bounds.h"
 #include "formats/common/le_reader.h"
-#include "formats/remote/remote_error.h"
 #include "zds_json_line.h"
 #include "zds_line_index.h"
 #include "zds_live_set.h"
@@ -213,8 +212,8 @@ protected:
         }
         try {
             return tree_->open(file);
-        } catch (const RemoteError& e) {
-            if (e.kind() == RemoteError::Kind::NotFound) {
+        } catch (const StoreError& e) {
+            if (e.missing()) {
                 return nullptr;
             }
             throw;
@@ -237,8 +236,8 @@ private:
         std::vector<FileTreeEntry> entries;
         try {
             entries = tree_->list(rel.empty() ? root_ : root_.child(rel));
-        } catch (const RemoteError& e) {
-            if (e.kind() != RemoteError::Kind::NotFound) {
+        } catch (const StoreError& e) {
+            if (!e.missing()) {
                 throw;
             }
         }

@@ -62,8 +62,9 @@ std::unique_ptr<ZdsStorage> makeArchiveStorage(std::shared_ptr<ZipArchive> archi
 // A dataset folder in a remote tree (an HTTP folder with JSON listings, an S3 prefix). Each
 // folder is listed once, on first use, and every hasFile/hasDirectory/files/directories below
 // it is answered from that listing (no request per name); a file absent from its folder's
-// listing is not asked for. A file that is listed but answers 404 reads as absent; any other
-// failure (403, the server failing) throws RemoteError.
+// listing is not asked for. A file that is listed but is missing when opened
+// (StoreError::missing) reads as absent; any other failure of the store (403, the server
+// failing) throws its StoreError.
 std::unique_ptr<ZdsStorage> makeTreeStorage(FileTreePtr tree, Location root);
 
 inline constexpr std::uint64_t kZdxHeaderSize = 16;

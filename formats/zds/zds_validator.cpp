@@ -16,7 +16,6 @@
 #include "formats/common/ordered_pool.h"
 #include "formats/common/thread_cancel.h"
 #include "formats/common/zip_member_source.h"
-#include "formats/remote/remote_error.h"
 #include "zds_docs_checks.h"
 #include "zds_json_line.h"
 #include "zds_leftovers.h"
@@ -155,7 +154,7 @@ private:
             try {
                 ds_ = tree_ ? ZdsDataset::open(tree_, location(), false, rawKeep_)
                             : ZdsDataset::open(path_);
-            } catch (const RemoteError&) {
+            } catch (const StoreError&) {
                 throw;  // the server failing is not damage to report
             } catch (const SourceError& e) {
                 r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
@@ -220,8 +219,8 @@ private:
         if (!raw) {
             try {
                 raw = tree_ ? tree_->open(location()) : openMappedFile(path_);
-            } catch (const RemoteError& e) {
-                if (e.kind() != RemoteError::Kind::NotFound) {
+            } catch (const StoreError& e) {
+                if (!e.missing()) {
                     throw;
                 }
                 r.error("ZDS-ZIP-CORRUPT", e.what(), {}, path_.string());
@@ -256,7 +255,7 @@ private:
                 r.error("ZDS-ZIP-CORRUPT",
                         "the archive fails libzip's consistency check: " + reason, {},
                         path_.string());
-            } catch (const RemoteError&) {
+            } catch (const StoreError&) {
                 throw;
             } catch (const SourceError& e2) {
                 r.error("ZDS-ZIP-CORRUPT", e2.what(), Region{raw.get(), 0, raw->size()});

@@ -6,6 +6,7 @@
 #include "zs_probe.h"
 #include "zs_reader.h"
 #include "zs_repair.h"
+#include "zs_repair_quarantine.h"
 #include "zs_tree.h"
 #include "zs_validator.h"
 
@@ -72,6 +73,11 @@ RepairReport ZsFormat::repair(const std::filesystem::path& input,
                               const std::filesystem::path& output,
                               const RepairOptions& options) const {
     return zs::repairZsFile(input, output, options);
+}
+
+std::optional<std::filesystem::path> ZsFormat::repairQuarantinePath(
+    const std::filesystem::path& output) const {
+    return zs::zsQuarantinePath(output);
 }
 
 }  // namespace strata

@@ -21,6 +21,8 @@ public:
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override;
     bool canRepair() const override { return true; }
+    std::optional<std::filesystem::path> repairQuarantinePath(
+        const std::filesystem::path& output) const override;
     RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
                         const RepairOptions& options) const override;
 };

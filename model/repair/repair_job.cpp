@@ -1,12 +1,15 @@
 #include "repair_job.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QObject>
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 
+#include "formats/builtin/builtin_formats.h"
 #include "formats/builtin/format_repair.h"
 
 namespace strata::model {
@@ -49,10 +52,6 @@ std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
     return out;
 }
 
-// What repairs put beside their output for what they could not use.
-constexpr const char* kQuarantineSuffixes[] = {".quarantine", ".quarantine.jsonl",
-                                               ".quarantine.txt"};
-
 QString suggestedRepairPath(const QString& input) {
     const QFileInfo info(QDir::cleanPath(input));
     // A folder (a ZDS dataset, a Shardlake root) keeps its whole name: "NAME-repaired/".
@@ -65,14 +64,17 @@ QString suggestedRepairPath(const QString& input) {
         const QString name = stem + QStringLiteral("-repaired") +
                              (n == 1 ? QString() : QStringLiteral("-%1").arg(n)) + suffix;
         const QString path = info.dir().filePath(name);
-        // Nor a quarantine beside it (ZDS: NAME.quarantine.jsonl, OZDF: NAME.quarantine/, ZS:
-        // NAME.quarantine.txt), which a repair never replaces either.
+        // Nor a quarantine beside it (each format says where its repair puts one), which a
+        // repair never replaces either.
+        const std::filesystem::path target(QFile::encodeName(path).toStdString());
+        const auto handlers = builtinFormats().handlers();
         const bool taken =
             QFileInfo::exists(path) ||
-            std::any_of(std::begin(kQuarantineSuffixes), std::end(kQuarantineSuffixes),
-                        [&](const char* quarantine) {
-                            return QFileInfo::exists(path + QLatin1String(quarantine));
-                        });
+            std::any_of(handlers.begin(), handlers.end(), [&](const FormatHandler* handler) {
+                const auto quarantine = handler->repairQuarantinePath(target);
+                std::error_code error;
+                return quarantine && std::filesystem::exists(*quarantine, error);
+            });
         if (!taken) {
             return path;
         }
