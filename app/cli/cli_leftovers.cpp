@@ -4,13 +4,17 @@
 // Exit code: 0 nothing is left, 1 some leftovers were kept (in use, holding displaced data, or
 // could not be removed), 2 neither PATH nor its folder exists.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "command_context.h"
+#include "formats/builtin/builtin_formats.h"
 #include "formats/common/save_leftovers.h"
 #include "json_output.h"
 
@@ -27,14 +31,22 @@ struct CleanOptions {
 };
 
 // Every kind any format's validator reports, as deep as the deepest of them looks (a
-// Shardlake root's shards, a ZDS collection's meta/), never into the documents of a ZDS
-// collection (writers only write those inside a stage folder).
+// Shardlake root's shards, a ZDS collection's meta/), into no folder any format keeps out of
+// its scan (the documents of a ZDS collection: writers only write those inside a stage).
 LeftoverScan everyFormatsScan() {
     LeftoverScan scan;
-    scan.kinds = kAllLeftoverKinds;
-    scan.depth = 3;
-    scan.descend = [](const fs::path& relative) {
-        return relative.filename() != "docs" || relative.parent_path().filename() == "collections";
+    std::vector<std::function<bool(const fs::path&)>> filters;
+    for (const FormatHandler* handler : builtinFormats().handlers()) {
+        LeftoverScan own = handler->leftoverScan();
+        scan.kinds |= own.kinds;
+        scan.depth = std::max(scan.depth, own.depth);
+        if (own.descend) {
+            filters.push_back(std::move(own.descend));
+        }
+    }
+    scan.descend = [filters](const fs::path& relative) {
+        return std::all_of(filters.begin(), filters.end(),
+                           [&relative](const auto& descend) { return descend(relative); });
     };
     return scan;
 }

@@ -136,15 +136,9 @@ std::string describeErrno(const std::filesystem::path& path, const char* what) {
 // callers fstat and refuse anything but a regular file, whose reads the flag does not change.
 constexpr int kOpenFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
 
-// Reads [offset, offset + out.size()) of `path` into `out`; how many bytes it got (fewer at the
-// end of the file or when the file cannot be opened any more, or is no longer a regular file).
-std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<std::uint8_t> out) {
-    const int fd = ::open(path.c_str(), kOpenFlags);
-    if (fd < 0) {
-        return 0;
-    }
-    // No fstat: pread of a FIFO or a folder fails (ESPIPE, EISDIR), which reads as no bytes,
-    // and a document folder pays for each system call a million times.
+// Reads [offset, offset + out.size()) of an open file into `out`, retrying short reads; how
+// many bytes it got (fewer at the end of the file or on an error).
+std::size_t preadFully(int fd, std::uint64_t offset, std::span<std::uint8_t> out) {
     std::size_t done = 0;
     while (done < out.size()) {
         const ssize_t got =
@@ -157,6 +151,19 @@ std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<
         }
         done += static_cast<std::size_t>(got);
     }
+    return done;
+}
+
+// Reads [offset, offset + out.size()) of `path` into `out`; how many bytes it got (fewer at the
+// end of the file or when the file cannot be opened any more, or is no longer a regular file).
+std::size_t preadWhole(const std::string& path, std::uint64_t offset, std::span<std::uint8_t> out) {
+    const int fd = ::open(path.c_str(), kOpenFlags);
+    if (fd < 0) {
+        return 0;
+    }
+    // No fstat: pread of a FIFO or a folder fails (ESPIPE, EISDIR), which reads as no bytes,
+    // and a document folder pays for each system call a million times.
+    const std::size_t done = preadFully(fd, offset, out);
     ::close(fd);
     return done;
 }
@@ -264,17 +271,7 @@ FileReadOnce readFileOnce(const std::filesystem::path& path, std::uint64_t limit
     }
     const auto n = static_cast<std::size_t>(size);
     std::shared_ptr<std::uint8_t[]> bytes(new std::uint8_t[n]);
-    std::size_t done = 0;
-    while (done < n) {
-        const ssize_t got = ::pread(fd, bytes.get() + done, n - done, static_cast<off_t>(done));
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            break;
-        }
-        done += static_cast<std::size_t>(got);
-    }
+    const std::size_t done = preadFully(fd, 0, {bytes.get(), n});
     ::close(fd);
     out.bytes = {{bytes.get(), done}, std::move(bytes)};
     return out;

@@ -142,4 +142,9 @@ std::optional<std::filesystem::path> OzdfFormat::repairQuarantinePath(
     return ozdfQuarantinePath(output);
 }
 
+LeftoverScan OzdfFormat::leftoverScan() const {
+    // In a corpus folder and its directory documents.
+    return LeftoverScan(static_cast<unsigned>(LeftoverKind::TempFile), 1);
+}
+
 }  // namespace strata

@@ -24,6 +24,7 @@ public:
     // again).
     std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                              const Detection& detection) const override;
+    LeftoverScan leftoverScan() const override;
     std::vector<std::string> fileDialogPatterns() const override { return {"*.ozdf"}; }
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override;

@@ -19,6 +19,7 @@
 #include "../common/location.h"
 #include "../common/node.h"
 #include "../common/repair.h"
+#include "../common/save_leftovers.h"
 #include "../common/validator.h"
 
 namespace strata {
@@ -183,6 +184,11 @@ public:
     // with openSource and refuses folders with a SourceError.
     virtual std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                                      const Detection& detection) const;
+
+    // What killed saves of this format leave, and how deep under an opened folder its validator
+    // looks for them (the widest of its scans: a Shardlake root down to indexes/<v>/shards).
+    // `strata-cli clean-leftovers` joins every format's. The default: none.
+    virtual LeftoverScan leftoverScan() const { return {}; }
 
     // File-name patterns of this format's files for the Open dialog's filter ("*.zs"); none
     // for a format of folders only.

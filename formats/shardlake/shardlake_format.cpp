@@ -233,4 +233,9 @@ std::string ShardlakeFormat::recomputeDigestsText() const {
            "which.";
 }
 
+LeftoverScan ShardlakeFormat::leftoverScan() const {
+    // A root down to indexes/<version>/shards.
+    return LeftoverScan(static_cast<unsigned>(LeftoverKind::TempFile), 3);
+}
+
 }  // namespace strata

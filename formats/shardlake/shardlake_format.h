@@ -20,6 +20,7 @@ public:
     // an HTTP server or under an S3 prefix, every other file read through input.tree.
     std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                              const Detection& detection) const override;
+    LeftoverScan leftoverScan() const override;
     std::vector<std::string> fileDialogPatterns() const override { return {"*.sidx"}; }
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override;

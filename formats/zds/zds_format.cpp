@@ -3,6 +3,7 @@
 #include "formats/registry/file_document.h"
 #include "formats/registry/fixed_diagnostic_validator.h"
 #include "zds_diff.h"
+#include "zds_leftovers.h"
 #include "zds_probe.h"
 #include "zds_reader.h"
 #include "zds_repair.h"
@@ -124,6 +125,10 @@ RepairReport ZdsFormat::repair(const std::filesystem::path& input,
 std::optional<std::filesystem::path> ZdsFormat::repairQuarantinePath(
     const std::filesystem::path& output) const {
     return zdsQuarantinePath(output);
+}
+
+LeftoverScan ZdsFormat::leftoverScan() const {
+    return zdsLeftoverScan();
 }
 
 }  // namespace strata

@@ -21,6 +21,7 @@ public:
     // `.zds` read by range; read-only.
     std::unique_ptr<OpenedDocument> openTree(const ProbeInput& input,
                                              const Detection& detection) const override;
+    LeftoverScan leftoverScan() const override;
     std::vector<std::string> fileDialogPatterns() const override { return {"*.zds"}; }
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override;

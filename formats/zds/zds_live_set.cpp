@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <future>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -564,45 +563,21 @@ DocsIds docsIdsOf(const ZdsCollection& c) {
     return out;
 }
 
-// The docs/ files by id (names without ".json", viewing c.docFiles()), each marked once its
-// id has been listed.
-std::unordered_map<std::string_view, bool> filesById(const ZdsCollection& c) {
-    std::unordered_map<std::string_view, bool> out;
-    out.reserve(c.docFiles().size());
-    for (const std::string& name : c.docFiles()) {
-        if (name.size() > 5 && name.ends_with(".json")) {
-            out.emplace(std::string_view(name).substr(0, name.size() - 5), false);
-        }
-    }
-    return out;
-}
-
-// Adds the listed ids, each once: locally a document is there when docs/ lists its file
-// (opened when first read), so listing a million documents opens none of them.
-std::uint64_t addListedLocally(ZdsLiveSetBuilder& b, const ZdsCollection& c,
-                               const DocsIds& listed) {
+// Adds the listed ids, each once, opening no file: locally a document's file is opened when
+// it is first read, and one that is not there (or cannot be opened) reads as unreadable then,
+// so listing a million documents costs neither a million opens nor a listing of docs/.
+std::uint64_t addListedLocally(ZdsLiveSetBuilder& b, const DocsIds& listed) {
     const std::vector<std::string>& ids = listed.ids;
-    if (listed.basis == ZdsLiveBasis::DocFiles) {
-        for (std::uint64_t i = 0; i < ids.size(); ++i) {  // names in a folder: each once
-            b.add(ids[i], nullptr, 0, 0, i, safeDocId(ids[i]) ? 0 : kZdsLiveUnreadable);
-        }
-        return 0;
-    }
-    // One lookup per id finds both its file and a repeat; ids without a file are few.
-    std::unordered_map<std::string_view, bool> files = filesById(c);
-    std::unordered_set<std::string_view> listedWithoutFile;
+    const bool namesInAFolder = listed.basis == ZdsLiveBasis::DocFiles;  // each once already
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(namesInAFolder ? 0 : ids.size());
     std::uint64_t repeated = 0;
     for (std::uint64_t i = 0; i < ids.size(); ++i) {
-        const std::string& id = ids[i];
-        const auto file = files.find(id);
-        const bool first = file != files.end() ? !std::exchange(file->second, true)
-                                               : listedWithoutFile.insert(id).second;
-        if (!first) {
+        if (!namesInAFolder && !seen.insert(ids[i]).second) {
             ++repeated;
             continue;
         }
-        const bool there = file != files.end() && safeDocId(id);
-        b.add(id, nullptr, 0, 0, i, there ? 0 : kZdsLiveUnreadable);
+        b.add(ids[i], nullptr, 0, 0, i, safeDocId(ids[i]) ? 0 : kZdsLiveUnreadable);
     }
     return repeated;
 }
@@ -633,22 +608,14 @@ std::uint64_t addListedRemotely(ZdsLiveSetBuilder& b, const ZdsCollection& c,
 
 std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStorage& storage) {
     const bool local = !storage.isRemote();
-    // Locally the docs/ listing is read beside the id list (a million names each).
-    std::future<void> listing;
-    if (local) {
-        listing = std::async(std::launch::async, [&c] { c.docFiles(); });
-    }
     DocsIds listed = docsIdsOf(c);
-    if (listing.valid()) {
-        listing.get();
-    }
     const ZdsLiveBasis basis = listed.basis;
     ZdsLiveSetBuilder b(basis);
     b.reserve(listed.ids.size());
     std::uint64_t repeated = 0;
     if (local) {
         b.openDocsOnDemand(c);
-        repeated = addListedLocally(b, c, listed);
+        repeated = addListedLocally(b, listed);
     } else {
         repeated = addListedRemotely(b, c, listed);
     }

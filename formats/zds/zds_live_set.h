@@ -11,9 +11,10 @@
 //
 // File-per-document collections: the ids of meta/order.ids (the reference's list), else those
 // of meta/doc_index.jsonl, else the files in docs/; each document's bytes are docs/<id>.json.
-// A document without a file in the docs/ listing is unreadable. In a local folder or archive
-// the files are opened when a document's region is first asked for (a million documents list
-// without a million opens); a remote collection opens each as the set is computed.
+// In a local folder or archive no file is opened (nor docs/ listed) to make the set: a
+// document's file is opened when its region is first asked for, and one that is not there
+// reads as unreadable then (a million documents list without a million opens). A remote
+// collection opens each as the set is computed.
 #pragma once
 
 #include <cstdint>

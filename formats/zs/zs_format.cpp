@@ -80,4 +80,10 @@ std::optional<std::filesystem::path> ZsFormat::repairQuarantinePath(
     return zs::zsQuarantinePath(output);
 }
 
+LeftoverScan ZsFormat::leftoverScan() const {
+    // Beside the file: temporary files of killed saves and "New ZS file" jobs.
+    return LeftoverScan(static_cast<unsigned>(LeftoverKind::TempFile) |
+                        static_cast<unsigned>(LeftoverKind::PartFile));
+}
+
 }  // namespace strata

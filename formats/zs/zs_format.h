@@ -17,6 +17,7 @@ public:
                                          const Detection& detection) const override;
     std::unique_ptr<OpenedDocument> openSource(const ByteSourcePtr& source,
                                                const Detection& detection) const override;
+    LeftoverScan leftoverScan() const override;
     std::vector<std::string> fileDialogPatterns() const override { return {"*.zs"}; }
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override;

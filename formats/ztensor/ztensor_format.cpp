@@ -55,4 +55,8 @@ std::string ZTensorFormat::recomputeDigestsText() const {
            "protected; the report says which.";
 }
 
+LeftoverScan ZTensorFormat::leftoverScan() const {
+    return LeftoverScan(static_cast<unsigned>(LeftoverKind::TempFile));  // beside the file
+}
+
 }  // namespace strata

@@ -101,5 +101,24 @@ TEST(FakeFormat, IsNotInTheBuiltInList) {
     EXPECT_THROW(builtinFormats().handler(kFakeFormat), std::out_of_range);
 }
 
+// strata-cli clean-leftovers joins every format's scan: together they find every kind of
+// leftover, as deep as a Shardlake root's shards, and keep out of a ZDS collection's docs/.
+TEST(BuiltinFormats, LeftoverScansTogetherCoverEveryKind) {
+    unsigned kinds = 0, depth = 0;
+    bool intoDocs = true;
+    for (const FormatHandler* h : builtinFormats().handlers()) {
+        const LeftoverScan scan = h->leftoverScan();
+        kinds |= scan.kinds;
+        depth = std::max(depth, scan.depth);
+        if (scan.descend) {
+            intoDocs = intoDocs && scan.descend("collections/c/docs");
+        }
+    }
+    EXPECT_EQ(kinds, kAllLeftoverKinds);
+    EXPECT_EQ(depth, 3u);
+    EXPECT_FALSE(intoDocs);
+    EXPECT_EQ(FakeFormat().leftoverScan().kinds, 0u);  // a format that saves nothing
+}
+
 }  // namespace
 }  // namespace strata

@@ -729,9 +729,9 @@ std::size_t openedDocFiles(const ZdsStorage& storage) {
     return n;
 }
 
-// Listing a file-per-document collection opens none of its files (a million documents list
-// at once); each is opened when first read, and a listed one that is gone by then reads as
-// unreadable, as one that was never there does.
+// Listing a file-per-document collection opens none of its files and does not list docs/ (a
+// million documents list at once); each is opened when first read, and a listed one that is
+// not there, or gone by then, reads as unreadable.
 TEST(ZdsLiveSet, DocsAreOpenedWhenReadNotWhenListed) {
     ScratchDir dir("live_docs_on_demand");
     const fs::path docs = dir.path() / "collections/default/docs";
@@ -745,11 +745,14 @@ TEST(ZdsLiveSet, DocsAreOpenedWhenReadNotWhenListed) {
     const auto live = c.liveSet();
     ASSERT_EQ(live->size(), 4u);
     EXPECT_EQ(openedDocFiles(c.storage()), 0u);
-    EXPECT_TRUE(anyNoteContains(live->notes(), "1 listed document has no docs/<id>.json"));
 
+    // Listed without a file: unreadable once asked, and the validator's ZDS-ORDER-MISSING.
     const std::uint64_t missing = *live->find("missing");
     EXPECT_TRUE(live->flags(missing) & kZdsLiveUnreadable);
     EXPECT_FALSE(live->region(missing).valid());
+    CollectingSink sink;
+    zds_test::validate(dir.path(), sink);
+    EXPECT_TRUE(sink.hasCode("ZDS-ORDER-MISSING")) << zds_test::describe(sink);
 
     const std::uint64_t b = *live->find("b");
     const Region rb = live->region(b);
