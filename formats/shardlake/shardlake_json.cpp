@@ -202,6 +202,69 @@ bool holdsJsonObject(const ByteSource& source) {
     return parser.parse(text).get(root) == simdjson::SUCCESS && root.is_object();
 }
 
+namespace {
+
+// Keeps nothing: notes whether the top value is an object, and the first error.
+class ObjectShapeSax final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return open(true); }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(false); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
+        problem = JsonObjectProblem{jsonErrorText(e.what()), position > 0 ? position - 1 : 0};
+        return false;
+    }
+
+    bool topIsObject = false;
+    std::optional<JsonObjectProblem> problem;
+
+private:
+    bool value() { return true; }
+    bool open(bool object) {
+        if (depth_++ == 0) {
+            topIsObject = object;
+        }
+        return true;
+    }
+    bool close() {
+        --depth_;
+        return true;
+    }
+    std::uint64_t depth_ = 0;
+};
+
+}  // namespace
+
+std::optional<JsonObjectProblem> largeJsonObjectProblem(const ByteSource& source) {
+    // A file read on demand is mapped for the pass: a view of all of it would copy it.
+    const ByteSourcePtr mapped = mappedForScan(source);
+    const ByteSource& bytes = mapped ? *mapped : source;
+    const ByteView view = bytes.view(0, bytes.size());
+    if (view.size() != bytes.size()) {
+        return JsonObjectProblem{"the file could not be read whole", view.size()};
+    }
+    ObjectShapeSax sax;
+    const char* text = reinterpret_cast<const char*>(view.data());
+    nlohmann::json::sax_parse(text, text + view.size(), &sax);
+    if (sax.problem) {
+        return sax.problem;
+    }
+    if (!sax.topIsObject) {
+        return JsonObjectProblem{"it is not a JSON object", 0};
+    }
+    return std::nullopt;
+}
+
 std::string pointerOf(std::string_view a, std::size_t index, std::string_view b) {
     std::string out = std::string(a) + "/" + std::to_string(index);
     if (!b.empty()) {

@@ -53,6 +53,16 @@ JsonDoc loadJson(ByteSourcePtr source);
 // the error's place (a document simdjson refuses, nlohmann may still read).
 bool holdsJsonObject(const ByteSource& source);
 
+// For a JSON file too large to load (past kMaxJsonBytes: a dataset's metadata.json grows with its
+// vectors, 368 MB at 10 million): whether it is one JSON object, checked in one pass by a SAX
+// parser over a mapping of the file, keeping no tree. Nothing when it is; else what is wrong
+// and the byte where the parser stopped (0 for a valid document that is not an object).
+struct JsonObjectProblem {
+    std::string error;
+    std::uint64_t offset = 0;
+};
+std::optional<JsonObjectProblem> largeJsonObjectProblem(const ByteSource& source);
+
 // "/shards/3/sha256".
 std::string pointerOf(std::string_view a, std::size_t index, std::string_view b = {});
 

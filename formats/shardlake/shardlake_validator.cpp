@@ -113,7 +113,16 @@ void checkDataset(const Store& store, const std::string& version, Reporter& repo
     // Only whether it parses as an object matters here: the full parse (with spans for the
     // diagnostic's place) runs only when the quick check fails.
     if (ByteSourcePtr metadata = store.source(info.metadataKey);
-        metadata && !holdsJsonObject(*metadata)) {
+        metadata && metadata->size() > kMaxJsonBytes) {
+        // Too large to load: checked in one pass that keeps no tree.
+        if (const auto problem = largeJsonObjectProblem(*metadata)) {
+            const std::uint64_t at = std::min(problem->offset, metadata->size());
+            reporter.report(errorAt("SL-JSON",
+                                    "metadata file " + info.metadataKey +
+                                        " is not a valid JSON object: " + problem->error,
+                                    {metadata.get(), at, at < metadata->size() ? 1u : 0u}));
+        }
+    } else if (metadata && !holdsJsonObject(*metadata)) {
         const JsonDoc metadataDoc = loadJson(metadata);
         if (!metadataDoc.parsed) {
             reporter.report(jsonError(metadataDoc, "metadata file " + info.metadataKey));

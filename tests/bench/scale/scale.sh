@@ -37,7 +37,7 @@ done
 MAX_zs=10000000
 MAX_zds=1000000
 MAX_zds_docs=1000000
-MAX_shardlake=1000000
+MAX_shardlake=10000000
 MAX_ozdf=100000
 MAX_ztensor=100000
 
