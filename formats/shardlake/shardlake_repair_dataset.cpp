@@ -357,9 +357,14 @@ void repairDataset(Context& ctx, const std::string& name) {
     const ByteSourcePtr metadata = in.source(metadataKey);
     const DatasetScan scan = vectors ? scanVectors(*vectors) : DatasetScan{};
     std::shared_ptr<const ojson> meta;
-    if (metadata) {
+    bool metadataIntact = false;
+    if (metadata && metadata->size() > kMaxJsonBytes) {
+        // Too large to load (it grows with the vectors): checked in one pass, kept as it is.
+        metadataIntact = !largeJsonObjectProblem(*metadata);
+    } else if (metadata) {
         if (auto parsed = parseObject(textOf(*metadata))) {
             meta = std::make_shared<const ojson>(std::move(*parsed));
+            metadataIntact = true;
         }
     }
     std::vector<OutFile> planned;
@@ -396,13 +401,17 @@ void repairDataset(Context& ctx, const std::string& name) {
             };
             planned.push_back(std::move(file));
         } else if (!rebuilt) {
-            ctx.loss("dataset " + name + " not written: " + why + "; its vectors " +
-                         (vectors ? "cannot be read (" + scan.problem + ")"
-                                  : std::string("file is missing")) +
-                         " and no raw index whose shards all match their fingerprints holds "
-                         "them" +
-                         (meta ? "" : " (nor is metadata.json readable to rebuild them with)"),
-                     vectors ? wholeOf(vectors) : wholeOf(infoSource));
+            ctx.loss(
+                "dataset " + name + " not written: " + why + "; its vectors " +
+                    (vectors ? "cannot be read (" + scan.problem + ")"
+                             : std::string("file is missing")) +
+                    " and no raw index whose shards all match their fingerprints holds "
+                    "them" +
+                    (meta             ? ""
+                     : metadataIntact ? " (and metadata.json is too large to load to rebuild "
+                                        "them with)"
+                                      : " (nor is metadata.json readable to rebuild them with)"),
+                vectors ? wholeOf(vectors) : wholeOf(infoSource));
             return;
         } else {
             count = rebuilt->count;
@@ -425,7 +434,7 @@ void repairDataset(Context& ctx, const std::string& name) {
             planned.push_back(std::move(file));
         }
     }
-    if (meta) {
+    if (metadataIntact) {
         planned.push_back({metadataKey, metadata, {}, {}, 0, 0, {}, {}});
     } else {
         ctx.action(metadataKey + (metadata ? " is not a JSON object" : std::string(" is missing")) +
