@@ -1,5 +1,7 @@
 #include "cli_interrupt.h"
 
+#include <csignal>
+
 namespace strata::cli {
 
 namespace {

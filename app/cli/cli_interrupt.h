@@ -5,10 +5,8 @@
 // it replaced come back, so a second Ctrl-C outside a long job ends the process as usual.
 #pragma once
 
-#include <csignal>
-
-#include "formats/common/thread_cancel.h"
 #include "formats/common/job_control.h"
+#include "formats/common/thread_cancel.h"
 
 namespace strata::cli {
 

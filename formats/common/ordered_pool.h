@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include "thread_cancel.h"
 #include "job_control.h"
+#include "thread_cancel.h"
 
 namespace strata {
 

@@ -190,7 +190,7 @@ JsonDoc loadJson(ByteSourcePtr source) {
 
 bool holdsJsonObject(const ByteSource& source) {
     if (source.size() > kMaxJsonBytes) {
-        return false;
+        return !largeJsonObjectProblem(source);  // too large for a tree: one pass that keeps none
     }
     const ByteView view = source.view(0, source.size());
     if (view.size() != source.size()) {

@@ -49,8 +49,9 @@ struct JsonDoc {
 JsonDoc loadJson(ByteSourcePtr source);
 
 // True when `source` holds one JSON object and nothing else, checked with simdjson (about a
-// gigabyte a second, no tree kept). False says only "look closer": loadJson gives the verdict and
-// the error's place (a document simdjson refuses, nlohmann may still read).
+// gigabyte a second, no tree kept), or past kMaxJsonBytes by largeJsonObjectProblem. False says
+// only "look closer": loadJson (or largeJsonObjectProblem) gives the verdict and the error's
+// place (a document simdjson refuses, nlohmann may still read).
 bool holdsJsonObject(const ByteSource& source);
 
 // For a JSON file too large to load (past kMaxJsonBytes: a dataset's metadata.json grows with its

@@ -360,7 +360,7 @@ void repairDataset(Context& ctx, const std::string& name) {
     bool metadataIntact = false;
     if (metadata && metadata->size() > kMaxJsonBytes) {
         // Too large to load (it grows with the vectors): checked in one pass, kept as it is.
-        metadataIntact = !largeJsonObjectProblem(*metadata);
+        metadataIntact = holdsJsonObject(*metadata);
     } else if (metadata) {
         if (auto parsed = parseObject(textOf(*metadata))) {
             meta = std::make_shared<const ojson>(std::move(*parsed));

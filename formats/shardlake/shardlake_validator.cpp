@@ -85,6 +85,28 @@ void requireDatasetFile(const Store& store, const JsonDoc& doc, const std::strin
 
 }  // namespace
 
+// Where a metadata file that is not one JSON object goes wrong: by the full parse (with spans
+// for the place), or past kMaxJsonBytes by the pass that keeps no tree.
+void reportMetadataProblem(const ByteSourcePtr& metadata, const std::string& key,
+                           Reporter& reporter) {
+    if (metadata->size() > kMaxJsonBytes) {
+        if (const auto problem = largeJsonObjectProblem(*metadata)) {
+            const std::uint64_t at = std::min(problem->offset, metadata->size());
+            reporter.report(
+                errorAt("SL-JSON",
+                        "metadata file " + key + " is not a valid JSON object: " + problem->error,
+                        {metadata.get(), at, at < metadata->size() ? 1u : 0u}));
+        }
+        return;
+    }
+    const JsonDoc doc = loadJson(metadata);
+    if (!doc.parsed) {
+        reporter.report(jsonError(doc, "metadata file " + key));
+    } else if (!doc.value.is_object()) {
+        reporter.report(errorAt("SL-JSON", "the metadata file is not a JSON object", doc.whole()));
+    }
+}
+
 void checkDataset(const Store& store, const std::string& version, Reporter& reporter,
                   const std::vector<std::shared_ptr<PreparedIndex>>& indexes) {
     const std::string key = "datasets/" + version + "/info.json";
@@ -112,24 +134,9 @@ void checkDataset(const Store& store, const std::string& version, Reporter& repo
     requireDatasetFile(store, doc, info.metadataKey, "/metadata_key", reporter);
     // Only whether it parses as an object matters here: the full parse (with spans for the
     // diagnostic's place) runs only when the quick check fails.
-    if (ByteSourcePtr metadata = store.source(info.metadataKey);
-        metadata && metadata->size() > kMaxJsonBytes) {
-        // Too large to load: checked in one pass that keeps no tree.
-        if (const auto problem = largeJsonObjectProblem(*metadata)) {
-            const std::uint64_t at = std::min(problem->offset, metadata->size());
-            reporter.report(errorAt("SL-JSON",
-                                    "metadata file " + info.metadataKey +
-                                        " is not a valid JSON object: " + problem->error,
-                                    {metadata.get(), at, at < metadata->size() ? 1u : 0u}));
-        }
-    } else if (metadata && !holdsJsonObject(*metadata)) {
-        const JsonDoc metadataDoc = loadJson(metadata);
-        if (!metadataDoc.parsed) {
-            reporter.report(jsonError(metadataDoc, "metadata file " + info.metadataKey));
-        } else if (!metadataDoc.value.is_object()) {
-            reporter.report(
-                errorAt("SL-JSON", "the metadata file is not a JSON object", metadataDoc.whole()));
-        }
+    if (const ByteSourcePtr metadata = store.source(info.metadataKey);
+        metadata && !holdsJsonObject(*metadata)) {
+        reportMetadataProblem(metadata, info.metadataKey, reporter);
     }
     if (ByteSourcePtr vectors = store.source(info.vectorsKey)) {
         reporter.options().reportProgress(0.0, "dataset " + version + ": vectors");

@@ -563,41 +563,29 @@ DocsIds docsIdsOf(const ZdsCollection& c) {
     return out;
 }
 
-// Adds the listed ids, each once, opening no file: locally a document's file is opened when
+// Adds the listed ids, each once. Locally no file is opened: a document's file is opened when
 // it is first read, and one that is not there (or cannot be opened) reads as unreadable then,
-// so listing a million documents costs neither a million opens nor a listing of docs/.
-std::uint64_t addListedLocally(ZdsLiveSetBuilder& b, const DocsIds& listed) {
+// so listing a million documents costs neither a million opens nor a listing of docs/. A remote
+// document is opened now: its size is its region, and the remote tests count the requests a
+// listing makes.
+std::uint64_t addListed(ZdsLiveSetBuilder& b, const ZdsCollection& c, const DocsIds& listed,
+                        bool openNow) {
     const std::vector<std::string>& ids = listed.ids;
     const bool namesInAFolder = listed.basis == ZdsLiveBasis::DocFiles;  // each once already
     std::unordered_set<std::string_view> seen;
     seen.reserve(namesInAFolder ? 0 : ids.size());
     std::uint64_t repeated = 0;
     for (std::uint64_t i = 0; i < ids.size(); ++i) {
-        if (!namesInAFolder && !seen.insert(ids[i]).second) {
+        const std::string& id = ids[i];
+        if (!namesInAFolder && !seen.insert(id).second) {
             ++repeated;
             continue;
         }
-        b.add(ids[i], nullptr, 0, 0, i, safeDocId(ids[i]) ? 0 : kZdsLiveUnreadable);
-    }
-    return repeated;
-}
-
-// A remote document is opened now: its size is its region, and the remote tests count the
-// requests a listing makes.
-std::uint64_t addListedRemotely(ZdsLiveSetBuilder& b, const ZdsCollection& c,
-                                const DocsIds& listed) {
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(listed.ids.size());
-    std::uint64_t repeated = 0;
-    for (std::uint64_t i = 0; i < listed.ids.size(); ++i) {
-        const std::string& id = listed.ids[i];
-        if (!seen.insert(id).second) {
-            ++repeated;
-            continue;
-        }
-        const ByteSourcePtr src =
-            safeDocId(id) ? c.storage().open(c.path("docs/" + id + ".json")) : nullptr;
-        if (src) {
+        if (!safeDocId(id)) {
+            b.add(id, nullptr, 0, 0, i, kZdsLiveUnreadable);
+        } else if (!openNow) {
+            b.add(id, nullptr, 0, 0, i, 0);
+        } else if (const ByteSourcePtr src = c.storage().open(c.path("docs/" + id + ".json"))) {
             b.add(id, src.get(), 0, src->size(), i, 0);
         } else {
             b.add(id, nullptr, 0, 0, i, kZdsLiveUnreadable);
@@ -612,13 +600,10 @@ std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStor
     const ZdsLiveBasis basis = listed.basis;
     ZdsLiveSetBuilder b(basis);
     b.reserve(listed.ids.size());
-    std::uint64_t repeated = 0;
     if (local) {
         b.openDocsOnDemand(c);
-        repeated = addListedLocally(b, listed);
-    } else {
-        repeated = addListedRemotely(b, c, listed);
     }
+    const std::uint64_t repeated = addListed(b, c, listed, !local);
     for (std::string& n : listed.notes) {
         b.note(std::move(n));
     }
