@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
+#include "cli_app.h"
 #include "cli_interrupt.h"
 #include "command_context.h"
-#include "formats/builtin/format_diff.h"
 #include "formats/common/thread_cancel.h"
 #include "formats/registry/format_registry.h"
 #include "input_source.h"
@@ -127,7 +127,7 @@ int runDiff(const DiffArgs& args) {
     // Either side may be an http(s):// or s3:// URL of a single file.
     const auto a = openDocument(args.a);
     const auto b = openDocument(args.b);
-    const auto differ = makeDiffer(*a, *b);
+    const auto differ = cliFormats().makeDiffer(*a, *b);
     DiffOptions options;
     options.cancel = &commandInterrupt();
     options.progress = terminalProgress();

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "cli_app.h"
 #include "command_context.h"
-#include "formats/builtin/builtin_formats.h"
 #include "formats/common/save_leftovers.h"
 #include "json_output.h"
 
@@ -36,7 +36,7 @@ struct CleanOptions {
 LeftoverScan everyFormatsScan() {
     LeftoverScan scan;
     std::vector<std::function<bool(const fs::path&)>> filters;
-    for (const FormatHandler* handler : builtinFormats().handlers()) {
+    for (const FormatHandler* handler : cliFormats().handlers()) {
         LeftoverScan own = handler->leftoverScan();
         scan.kinds |= own.kinds;
         scan.depth = std::max(scan.depth, own.depth);

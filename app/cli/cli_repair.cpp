@@ -7,10 +7,9 @@
 #include <memory>
 #include <string>
 
+#include "cli_app.h"
 #include "cli_interrupt.h"
 #include "command_context.h"
-#include "formats/builtin/builtin_formats.h"
-#include "formats/builtin/format_repair.h"
 #include "formats/registry/format_registry.h"
 #include "input_source.h"
 #include "json_output.h"
@@ -94,7 +93,7 @@ int runRepair(const RepairArgs& args) {
                                      "download it and repair the local copy");
         }
     }
-    const Detection detection = builtinFormats().detect(args.input);
+    const Detection detection = cliFormats().detect(args.input);
     const std::string format(formatName(detection.format));
     RepairOptions options;
     options.dryRun = args.dryRun;
@@ -105,7 +104,7 @@ int runRepair(const RepairArgs& args) {
     RepairReport report;
     try {
         const InterruptScope interruptible;
-        report = repairPath(args.input, args.output, options);
+        report = cliFormats().repair(detection.format, args.input, args.output, options);
     } catch (const RepairError& e) {
         clearTerminalProgress(options.progress);
         if (commandInterrupt().cancelled()) {

@@ -32,9 +32,10 @@ void runGuarded(CommandContext& context, const std::function<int()>& body);
 void defineCommand(CLI::App& app, const std::string& name, const std::string& description,
                    CommandContext& context, void (*fill)(CLI::App* command, CommandContext&));
 
-// Every subcommand registers itself with one call from main(), through defineCommand. A format
-// adds its own commands (`zs make`, `zds pack`) the same way: a new cli_<name>.cpp with a
-// register function declared here, one line in main.cpp and one in CMakeLists.txt.
+// Every subcommand registers itself with one call, through defineCommand: the shared ones from
+// runCli (cli_app.h), a format's own (`zs make`, `zds pack`) from the list the run was given: a
+// new cli_<name>.cpp with a register function declared here, one line in builtin_commands.cpp
+// and one in CMakeLists.txt.
 void registerDetectCommand(CLI::App& app, CommandContext& context);
 void registerInfoCommand(CLI::App& app, CommandContext& context);
 void registerValidateCommand(CLI::App& app, CommandContext& context);

@@ -1,5 +1,4 @@
 #include "input_source.h"
-#include "formats/builtin/builtin_formats.h"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -9,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cli_app.h"
 #include "formats/common/location.h"
 #include "formats/remote/remote_session.h"
 #include "formats/remote/remote_url.h"
@@ -168,17 +168,17 @@ FileTreePtr inputTree(const std::string& text) {
 Detection detectInput(const std::string& text) {
     if (isUrl(text)) {
         const Location location = Location::parse(text);
-        return builtinFormats().detect(inputTree(text), location);
+        return cliFormats().detect(inputTree(text), location);
     }
-    return builtinFormats().detect(openInputPath(text));
+    return cliFormats().detect(openInputPath(text));
 }
 
 std::unique_ptr<OpenedDocument> openDocument(const std::string& text) {
     if (isUrl(text)) {
         const Location location = Location::parse(text);
-        return builtinFormats().open(inputTree(text), location);
+        return cliFormats().open(inputTree(text), location);
     }
-    return builtinFormats().open(openInputPath(text));
+    return cliFormats().open(openInputPath(text));
 }
 
 }  // namespace strata::cli

@@ -16,6 +16,8 @@
 #include "app/ozdf/ozdf_document_editor.h"
 #include "app/ozdf/ozdf_reload_banner.h"
 #include "app/widgets/document_view.h"
+#include "app/widgets/format_views.h"
+#include "formats/ozdf/ozdf_format.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_corpus_read_job.h"
 #include "model/ozdf/ozdf_editor.h"
@@ -197,7 +199,7 @@ void installWhileReading(DocumentView& view, std::shared_ptr<const ozdf::ListedC
 
 int ozdfReadInBackgroundFrom = 2000;
 
-void installOzdfViews(DocumentView& view) {
+static void installOzdfViews(DocumentView& view) {
     model::Document* document = view.document();
     const auto listed = document->opened() != nullptr
                             ? document->opened()->stateAs<const ozdf::ListedCorpus>()
@@ -214,6 +216,10 @@ void installOzdfViews(DocumentView& view) {
         return;
     }
     installEditor(view, editor);
+}
+
+void registerOzdfViews(FormatViews& views) {
+    views.add(kOzdfFormat, installOzdfViews);
 }
 
 }  // namespace strata::gui

@@ -15,6 +15,8 @@
 #include <memory>
 
 #include "app/widgets/document_view.h"
+#include "app/widgets/format_views.h"
+#include "formats/shardlake/shardlake_format.h"
 #include "model/core/document.h"
 #include "model/shardlake/shardlake_alias_editor.h"
 #include "model/shardlake/shardlake_session.h"
@@ -148,12 +150,16 @@ void installViewsWhenRead(DocumentView& view) {
 
 }  // namespace
 
-void installShardlakeViews(DocumentView& view) {
+static void installShardlakeViews(DocumentView& view) {
     if (view.document()->isRemote()) {
         installViewsWhenRead(view);
         return;
     }
     installSessionViews(view, new ShardlakeSession(view.document()->opened(), &view));
+}
+
+void registerShardlakeViews(FormatViews& views) {
+    views.add(kShardlakeFormat, installShardlakeViews);
 }
 
 }  // namespace strata::gui

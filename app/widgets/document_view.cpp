@@ -103,7 +103,7 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
     syncing_ = true;
     tree_->setCurrentIndex(rootIndex);
     syncing_ = false;
-    if (document_->format() == strata::kRawBinaryFormat && !document_->isRemote()) {
+    if (!document_->hasStructure() && !document_->isRemote()) {
         computeEntropy();
     }
     views.install(*this);
@@ -189,7 +189,7 @@ void DocumentView::buildLayout() {
     hexColumn->addLayout(hexRow, 1);
     hexColumn->addWidget(searchBar_);
     centreTabs_->addTab(hexPage, tr("Hex"));
-    if (document_->format() == strata::kRawBinaryFormat) {
+    if (!document_->hasStructure()) {
         entropyView_ = new EntropyView(centreTabs_);
         centreTabs_->addTab(entropyView_, tr("Entropy"));
         if (document_->isRemote()) {

@@ -23,4 +23,8 @@ void FormatViews::install(DocumentView& view) const {
     }
 }
 
+void FormatViews::addNewFile(FormatId format, QString label, NewFile run) {
+    newFiles_.push_back({format, std::move(label), std::move(run)});
+}
+
 }  // namespace strata::gui

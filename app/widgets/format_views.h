@@ -1,14 +1,23 @@
 // Format-specific views. Once a document is open, its format adds its own tabs (header panel,
 // record browser, tensor table, editors) to the DocumentView's centre, beside the hex view.
-// Each format keeps its views in app/<format>/ and registers one install function here; this
-// library names no format (the built-in list is app/gui/builtin_format_views.h).
+// Each format keeps its views in app/<format>/ and registers one install function here, and the
+// builders of new files it offers (File > New); this library names no format (the built-in list
+// is app/gui/builtin_format_views.h).
 #pragma once
+
+#include <QString>
 
 #include <functional>
 #include <utility>
 #include <vector>
 
 #include "formats/registry/format_handler.h"
+
+class QWidget;
+
+namespace strata::model {
+class JobRunner;
+}
 
 namespace strata::gui {
 
@@ -22,8 +31,21 @@ public:
     // Installs the views registered for the view's document format (none: nothing).
     void install(DocumentView& view) const;
 
+    // A builder of new files of a format (File > New): asks what to build, runs it as a job on
+    // `runner` and calls `created` with the new file's path.
+    using NewFile = std::function<void(QWidget* parent, model::JobRunner& runner,
+                                       std::function<void(const QString&)> created)>;
+    struct NewFileAction {
+        FormatId format;
+        QString label;  // the menu text, with its mnemonic
+        NewFile run;
+    };
+    void addNewFile(FormatId format, QString label, NewFile run);
+    const std::vector<NewFileAction>& newFileActions() const { return newFiles_; }
+
 private:
     std::vector<std::pair<FormatId, Install>> installs_;
+    std::vector<NewFileAction> newFiles_;
 };
 
 }  // namespace strata::gui

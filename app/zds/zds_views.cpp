@@ -4,6 +4,8 @@
 #include <QTabWidget>
 
 #include "app/widgets/document_view.h"
+#include "app/widgets/format_views.h"
+#include "formats/zds/zds_format.h"
 #include "formats/zds/zds_reader.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
@@ -12,7 +14,7 @@
 
 namespace strata::gui {
 
-void installZdsViews(DocumentView& view) {
+static void installZdsViews(DocumentView& view) {
     model::Document* document = view.document();
     if (document->root() == nullptr || document->root()->kind() != "zds.dataset") {
         return;  // a lone index file or an archive that does not open: bytes only
@@ -34,6 +36,10 @@ void installZdsViews(DocumentView& view) {
     tab->setObjectName(QStringLiteral("zdsDocumentsTab"));
     // Browsing and fixing documents is what a ZDS dataset is opened for: show them first.
     view.centreTabs()->setCurrentIndex(view.centreTabs()->addTab(tab, QObject::tr("Documents")));
+}
+
+void registerZdsViews(FormatViews& views) {
+    views.add(kZdsFormat, installZdsViews);
 }
 
 }  // namespace strata::gui

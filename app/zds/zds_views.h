@@ -1,12 +1,12 @@
-// The ZDS views of a DocumentView, registered with the window's FormatViews by
-// app/gui/builtin_format_views.cpp.
+// The ZDS views of a DocumentView and the ZDS entries of File > New, registered with the
+// window's FormatViews by app/gui/builtin_format_views.cpp.
 #pragma once
 
 namespace strata::gui {
 
-class DocumentView;
+class FormatViews;
 
-// Adds the ZDS tabs to a view whose document is ZDS.
-void installZdsViews(DocumentView& view);
+// Registers the ZDS tabs of documents of the ZDS format (and its builders of new files).
+void registerZdsViews(FormatViews& views);
 
 }  // namespace strata::gui

@@ -1,10 +1,14 @@
 // The ZS tabs of a DocumentView: header, index tree, records and the per-block chart.
 #include "zs_views.h"
 
+#include <QCoreApplication>
 #include <QTabWidget>
 
 #include "app/widgets/document_view.h"
+#include "app/widgets/format_views.h"
+#include "formats/zs/zs_format.h"
 #include "model/core/document.h"
+#include "new_zs_file_dialog.h"
 #include "zs_chart_view.h"
 #include "zs_header_panel.h"
 #include "zs_index_view.h"
@@ -12,7 +16,7 @@
 
 namespace strata::gui {
 
-void installZsViews(DocumentView& view) {
+static void installZsViews(DocumentView& view) {
     const auto opened = view.document()->opened();
     if (!opened || opened->sources.empty()) {
         return;
@@ -31,6 +35,12 @@ void installZsViews(DocumentView& view) {
     tabs->addTab(new ZsChartView(file, view, tabs), QObject::tr("Blocks Chart"));
     // The records are what a ZS file holds: show them first.
     tabs->setCurrentWidget(records);
+}
+
+void registerZsViews(FormatViews& views) {
+    views.add(kZsFormat, installZsViews);
+    views.addNewFile(kZsFormat, QCoreApplication::translate("ZsViews", "ZS File from &Text…"),
+                     showNewZsFileDialog);
 }
 
 }  // namespace strata::gui

@@ -1,12 +1,12 @@
-// The ZS views of a DocumentView, registered with the window's FormatViews by
-// app/gui/builtin_format_views.cpp.
+// The ZS views of a DocumentView and the ZS entries of File > New, registered with the
+// window's FormatViews by app/gui/builtin_format_views.cpp.
 #pragma once
 
 namespace strata::gui {
 
-class DocumentView;
+class FormatViews;
 
-// Adds the ZS tabs to a view whose document is ZS.
-void installZsViews(DocumentView& view);
+// Registers the ZS tabs of documents of the ZS format (and its builders of new files).
+void registerZsViews(FormatViews& views);
 
 }  // namespace strata::gui

@@ -5,17 +5,19 @@
 #include <QTabWidget>
 
 #include "app/widgets/document_view.h"
+#include "app/widgets/format_views.h"
 #include "app/ztensor/zt_manifest_tab.h"
 #include "app/ztensor/zt_stats_tab.h"
 #include "app/ztensor/zt_tensors_tab.h"
 #include "app/ztensor/zt_values_tab.h"
 #include "formats/ztensor/zt_file.h"
+#include "formats/ztensor/ztensor_format.h"
 #include "model/core/document.h"
 #include "model/ztensor/zt_editor.h"
 
 namespace strata::gui {
 
-void installZtensorViews(DocumentView& view) {
+static void installZtensorViews(DocumentView& view) {
     model::Document* document = view.document();
     const auto opened = document->opened();
     if (!opened || opened->sources.empty()) {
@@ -46,6 +48,10 @@ void installZtensorViews(DocumentView& view) {
     tabs->setCurrentWidget(tensors);
     QObject::connect(tensors, &ZtTensorsTab::tensorChosen, values, &ZtValuesTab::showTensor);
     QObject::connect(tensors, &ZtTensorsTab::tensorChosen, stats, &ZtStatsTab::setTensor);
+}
+
+void registerZtensorViews(FormatViews& views) {
+    views.add(kZTensorFormat, installZtensorViews);
 }
 
 }  // namespace strata::gui

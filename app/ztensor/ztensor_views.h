@@ -1,12 +1,12 @@
-// The zTensor views of a DocumentView, registered with the window's FormatViews by
-// app/gui/builtin_format_views.cpp.
+// The zTensor views of a DocumentView and the zTensor entries of File > New, registered with the
+// window's FormatViews by app/gui/builtin_format_views.cpp.
 #pragma once
 
 namespace strata::gui {
 
-class DocumentView;
+class FormatViews;
 
-// Adds the zTensor tabs to a view whose document is zTensor.
-void installZtensorViews(DocumentView& view);
+// Registers the zTensor tabs of documents of the zTensor format (and its builders of new files).
+void registerZtensorViews(FormatViews& views);
 
 }  // namespace strata::gui

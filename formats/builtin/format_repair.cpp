@@ -10,23 +10,12 @@ bool canRepair(FormatId format) {
 
 RepairReport repairPath(const std::filesystem::path& input, const std::filesystem::path& output,
                         const RepairOptions& options) {
-    const FormatRegistry& registry = builtinFormats();
-    const FormatHandler& handler = registry.handler(registry.detect(input).format);
-    if (!handler.canRepair()) {
-        throw RepairError(repairUnsupportedText(handler.id()));
-    }
-    return handler.repair(input, output, options);
+    const FormatRegistry& formats = builtinFormats();
+    return formats.repair(formats.detect(input).format, input, output, options);
 }
 
 std::string repairUnsupportedText(FormatId format) {
-    std::string repairable;
-    for (const FormatHandler* h : builtinFormats().handlers()) {
-        if (h->canRepair()) {
-            repairable += (repairable.empty() ? "" : ", ") + std::string(formatName(h->id()));
-        }
-    }
-    return "repairing " + std::string(formatName(format)) + " is not supported yet (" + repairable +
-           " can be repaired)";
+    return builtinFormats().repairUnsupportedText(format);
 }
 
 }  // namespace strata

@@ -80,4 +80,34 @@ std::unique_ptr<OpenedDocument> FormatRegistry::open(const FileTreePtr& tree,
     return document;
 }
 
+std::unique_ptr<Differ> FormatRegistry::makeDiffer(const OpenedDocument& a,
+                                                   const OpenedDocument& b) const {
+    if (a.format != b.format) {
+        throw DiffError("cannot compare a " + std::string(formatName(a.format)) + " with a " +
+                        std::string(formatName(b.format)) + ": both sides must be one format");
+    }
+    return handler(a.format).makeDiffer(a, b);
+}
+
+RepairReport FormatRegistry::repair(FormatId format, const std::filesystem::path& input,
+                                    const std::filesystem::path& output,
+                                    const RepairOptions& options) const {
+    const FormatHandler& chosen = handler(format);
+    if (!chosen.canRepair()) {
+        throw RepairError(repairUnsupportedText(chosen.id()));
+    }
+    return chosen.repair(input, output, options);
+}
+
+std::string FormatRegistry::repairUnsupportedText(FormatId format) const {
+    std::string repairable;
+    for (const auto& h : handlers_) {
+        if (h->canRepair()) {
+            repairable += (repairable.empty() ? "" : ", ") + std::string(formatName(h->id()));
+        }
+    }
+    return "repairing " + std::string(formatName(format)) + " is not supported yet (" + repairable +
+           " can be repaired)";
+}
+
 }  // namespace strata

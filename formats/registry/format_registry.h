@@ -2,7 +2,9 @@
 // Strata is built with is builtinFormats() (formats/builtin/builtin_formats.h).
 #pragma once
 
+#include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "format_handler.h"
@@ -27,6 +29,19 @@ public:
     // bucket; a local location as the path overloads). See ProbeInput::fromTree.
     Detection detect(const FileTreePtr& tree, const Location& location) const;
     std::unique_ptr<OpenedDocument> open(const FileTreePtr& tree, const Location& location) const;
+
+    // The differ of two opened documents' format. Throws DiffError when they are of different
+    // formats, or when theirs cannot be compared yet (the message says which).
+    std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a, const OpenedDocument& b) const;
+    // Repairs `input`, detected as `format`, into `output` (see the format's planner). Throws
+    // RepairError when the format has no repair (naming those that have) or its planner gives
+    // up.
+    RepairReport repair(FormatId format, const std::filesystem::path& input,
+                        const std::filesystem::path& output,
+                        const RepairOptions& options = {}) const;
+    // Why `format` cannot be repaired, naming those that can: "repairing raw binary is not
+    // supported yet (ZS, ZDS, ... can be repaired)".
+    std::string repairUnsupportedText(FormatId format) const;
 
 private:
     std::vector<std::unique_ptr<FormatHandler>> handlers_;

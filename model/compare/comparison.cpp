@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "formats/builtin/format_diff.h"
+#include "formats/builtin/builtin_formats.h"
 
 namespace strata::model {
 
@@ -56,23 +56,26 @@ Comparison::~Comparison() {
     cancel();
 }
 
-std::unique_ptr<Comparison> Comparison::open(const QString& a, const QString& b, QString* error) {
+std::unique_ptr<Comparison> Comparison::open(const QString& a, const QString& b, QString* error,
+                                             const strata::FormatRegistry* formats) {
     QString why;
-    auto da = Document::open(a, &why);
+    auto da = Document::open(a, &why, formats);
     if (!da) {
         if (error != nullptr) {
             *error = tr("A (%1): %2").arg(a, why);
         }
         return nullptr;
     }
-    auto db = Document::open(b, &why);
+    auto db = Document::open(b, &why, formats);
     if (!db) {
         if (error != nullptr) {
             *error = tr("B (%1): %2").arg(b, why);
         }
         return nullptr;
     }
-    return std::make_unique<Comparison>(std::move(da), std::move(db));
+    auto comparison = std::make_unique<Comparison>(std::move(da), std::move(db));
+    comparison->formats_ = formats;
+    return comparison;
 }
 
 Job* Comparison::start(JobRunner& runner, strata::DiffOptions options, quint64 limit) {
@@ -82,47 +85,51 @@ Job* Comparison::start(JobRunner& runner, strata::DiffOptions options, quint64 l
     summary_ = {};
     state_ = State::Running;
     emit stateChanged(state_);
+    const strata::FormatRegistry& formats =
+        formats_ != nullptr ? *formats_ : strata::builtinFormats();
     auto sa = a_->opened();
     auto sb = b_->opened();
     QPointer<Comparison> self(this);
     const QString title = tr("Compare %1 with %2").arg(a_->displayName(), b_->displayName());
-    job_ = runner.start(title, [sa, sb, self, options, limit](JobContext& context) mutable {
-        BatchingDiffSink sink(
-            [&context, self](std::vector<strata::Difference> batch) {
-                auto shared = std::make_shared<std::vector<strata::Difference>>(std::move(batch));
-                context.post([self, shared] {
-                    if (self) {
-                        self->model_->append(std::move(*shared));
-                    }
-                });
-            },
-            limit);
-        options.cancel = &context.cancelToken();
-        options.progress = context.progressCallback();
-        State state = State::Failed;
-        QString error;
-        strata::DiffSummary summary;
-        try {
-            auto differ = strata::makeDiffer(*sa, *sb);
-            const strata::DiffOutcome outcome = differ->run(sink, options);
-            summary = differ->summary();
-            summary.limited = sink.limited();
-            state = outcome == strata::DiffOutcome::Completed ? State::Completed
-                    : outcome == strata::DiffOutcome::Stopped ? State::Stopped
-                                                              : State::Cancelled;
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        sink.flush();
-        context.post([self, state, error, summary] {
-            if (self) {
-                self->finish(state, error, summary);
+    job_ =
+        runner.start(title, [&formats, sa, sb, self, options, limit](JobContext& context) mutable {
+            BatchingDiffSink sink(
+                [&context, self](std::vector<strata::Difference> batch) {
+                    auto shared =
+                        std::make_shared<std::vector<strata::Difference>>(std::move(batch));
+                    context.post([self, shared] {
+                        if (self) {
+                            self->model_->append(std::move(*shared));
+                        }
+                    });
+                },
+                limit);
+            options.cancel = &context.cancelToken();
+            options.progress = context.progressCallback();
+            State state = State::Failed;
+            QString error;
+            strata::DiffSummary summary;
+            try {
+                auto differ = formats.makeDiffer(*sa, *sb);
+                const strata::DiffOutcome outcome = differ->run(sink, options);
+                summary = differ->summary();
+                summary.limited = sink.limited();
+                state = outcome == strata::DiffOutcome::Completed ? State::Completed
+                        : outcome == strata::DiffOutcome::Stopped ? State::Stopped
+                                                                  : State::Cancelled;
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            sink.flush();
+            context.post([self, state, error, summary] {
+                if (self) {
+                    self->finish(state, error, summary);
+                }
+            });
+            if (!error.isEmpty()) {
+                context.fail(error);
             }
         });
-        if (!error.isEmpty()) {
-            context.fail(error);
-        }
-    });
     return job_;
 }
 

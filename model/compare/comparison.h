@@ -25,9 +25,11 @@ public:
     Comparison(std::unique_ptr<Document> a, std::unique_ptr<Document> b, QObject* parent = nullptr);
     ~Comparison() override;
 
-    // Opens both paths; on failure returns nullptr and sets *error to which side failed and why.
+    // Opens both paths with `formats` (null: the built-in formats); on failure returns nullptr
+    // and sets *error to which side failed and why.
     static std::unique_ptr<Comparison> open(const QString& a, const QString& b,
-                                            QString* error = nullptr);
+                                            QString* error = nullptr,
+                                            const strata::FormatRegistry* formats = nullptr);
 
     Document* a() const { return a_.get(); }
     Document* b() const { return b_.get(); }
@@ -50,6 +52,8 @@ private:
 
     std::shared_ptr<void> scratch_;  // before the documents: they close first
     std::unique_ptr<Document> a_, b_;
+    const strata::FormatRegistry* formats_ =
+        nullptr;  // whose differ compares them (null: built-in)
     DiffModel* model_;
     QPointer<Job> job_;
     State state_ = State::Idle;

@@ -62,6 +62,10 @@ strata::FormatId Document::format() const {
     return opened_->format;
 }
 
+bool Document::hasStructure() const {
+    return opened_->format != strata::kRawBinaryFormat;
+}
+
 QString Document::formatName() const {
     const std::string_view name = strata::formatName(opened_->format);
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));

@@ -19,6 +19,10 @@
 #include "model/core/byte_overlay.h"
 #include "model/core/remote_access.h"
 
+namespace strata {
+class FormatRegistry;
+}
+
 namespace strata::model {
 
 class DiagnosticsModel;
@@ -28,16 +32,18 @@ class TextDraft;
 class Document : public QObject {
     Q_OBJECT
 public:
-    // Opens `path` with the built-in format registry; on failure returns nullptr and sets
-    // *error (when given) to a readable reason.
-    static std::unique_ptr<Document> open(const QString& path, QString* error = nullptr);
+    // Opens `path` with `formats` (null: the built-in formats); on failure returns nullptr and
+    // sets *error (when given) to a readable reason.
+    static std::unique_ptr<Document> open(const QString& path, QString* error = nullptr,
+                                          const strata::FormatRegistry* formats = nullptr);
 
     // Opens an http://, https:// or s3:// file (one ranged GET of its first block, then what
     // the format's open reads) in a remote session of its own. The document is read-only.
     // On failure returns nullptr and sets *error to a reason naming the URL.
     static std::unique_ptr<Document> openUrl(const QString& url,
                                              const RemoteOpenSettings& settings = {},
-                                             QString* error = nullptr);
+                                             QString* error = nullptr,
+                                             const strata::FormatRegistry* formats = nullptr);
     // openUrl in two steps, so the network part can run on a job's thread: fetchUrl makes no
     // QObject (opened is null on failure, with *error set); fromRemote builds the document on
     // the thread that will own it.
@@ -48,7 +54,8 @@ public:
         QString url;                  // as typed, password and token included (a reload's too)
     };
     static RemoteOpen fetchUrl(const QString& url, const RemoteOpenSettings& settings,
-                               QString* error = nullptr);
+                               QString* error = nullptr,
+                               const strata::FormatRegistry* formats = nullptr);
     static std::unique_ptr<Document> fromRemote(RemoteOpen remote);
 
     explicit Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
@@ -59,6 +66,9 @@ public:
     QString displayName() const;
     strata::FormatId format() const;
     QString formatName() const;
+    // False for a file no format recognised (opened as raw bytes): the hex view and the entropy
+    // profile are all there is, and no structure is at stake when its bytes are edited.
+    bool hasStructure() const;
     const strata::Node* root() const;
     const std::vector<std::pair<std::string, std::string>>& facts() const;
     // Shared so background jobs can keep the sources and nodes alive while they run.

@@ -12,10 +12,18 @@
 #include "formats/remote/remote_url.h"
 
 namespace strata::model {
+namespace {
 
-std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
+const strata::FormatRegistry& orBuiltin(const strata::FormatRegistry* formats) {
+    return formats != nullptr ? *formats : strata::builtinFormats();
+}
+
+}  // namespace
+
+std::unique_ptr<Document> Document::open(const QString& path, QString* error,
+                                         const strata::FormatRegistry* formats) {
     if (isRemoteUrl(path)) {
-        return openUrl(path, {}, error);
+        return openUrl(path, {}, error, formats);
     }
     if (isRefusedScheme(path)) {
         if (error != nullptr) {
@@ -26,8 +34,8 @@ std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
         return nullptr;
     }
     try {
-        std::unique_ptr<strata::OpenedDocument> opened = strata::builtinFormats().open(
-            std::filesystem::path(QFile::encodeName(path).toStdString()));
+        std::unique_ptr<strata::OpenedDocument> opened =
+            orBuiltin(formats).open(std::filesystem::path(QFile::encodeName(path).toStdString()));
         if (!opened) {
             if (error != nullptr) {
                 *error = tr("%1: no format could open it").arg(path);
@@ -44,8 +52,8 @@ std::unique_ptr<Document> Document::open(const QString& path, QString* error) {
 }
 
 std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpenSettings& settings,
-                                            QString* error) {
-    RemoteOpen remote = fetchUrl(url, settings, error);
+                                            QString* error, const strata::FormatRegistry* formats) {
+    RemoteOpen remote = fetchUrl(url, settings, error, formats);
     return remote.opened ? fromRemote(std::move(remote)) : nullptr;
 }
 
@@ -61,14 +69,14 @@ std::unique_ptr<Document> Document::fromRemote(RemoteOpen remote) {
 }
 
 Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSettings& settings,
-                                        QString* error) {
+                                        QString* error, const strata::FormatRegistry* formats) {
     const QString text = url.trimmed();
     try {
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
         // The session keeps the URL's password and token; the location holds neither.
         const strata::Location location = session->locate(text.toStdString());
         std::unique_ptr<strata::OpenedDocument> opened =
-            strata::builtinFormats().open(strata::fileTreeFor(location, session), location);
+            orBuiltin(formats).open(strata::fileTreeFor(location, session), location);
         if (!opened && error != nullptr) {
             *error = tr("%1: no format could open it").arg(shownUrl(text));
         }

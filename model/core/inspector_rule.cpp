@@ -27,7 +27,7 @@ bool isText(std::string_view kind) {
 }  // namespace
 
 bool inspectorApplies(const Document& document, const strata::Node* node) {
-    if (document.format() == strata::kRawBinaryFormat) {
+    if (!document.hasStructure()) {
         return true;  // bytes are all there is
     }
     if (node == nullptr || node == document.root()) {

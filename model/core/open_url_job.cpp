@@ -7,15 +7,15 @@ namespace strata::model {
 OpenUrlJob::OpenUrlJob(QString url, QObject* parent)
     : Job(QObject::tr("Open %1").arg(shownUrl(url)), parent), url_(std::move(url)) {}
 
-OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url,
-                         const RemoteOpenSettings& settings) {
+OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url, const RemoteOpenSettings& settings,
+                         const strata::FormatRegistry* formats) {
     auto* job = new OpenUrlJob(url.trimmed());
     QPointer<OpenUrlJob> guard(job);
-    runner.start(job, [guard, url = job->url(), settings](JobContext& context) {
+    runner.start(job, [guard, url = job->url(), settings, formats](JobContext& context) {
         context.setProgress(0.0, QObject::tr("fetching the first block"));
         QString error;
-        auto remote =
-            std::make_shared<Document::RemoteOpen>(Document::fetchUrl(url, settings, &error));
+        auto remote = std::make_shared<Document::RemoteOpen>(
+            Document::fetchUrl(url, settings, &error, formats));
         if (context.cancelled()) {
             return;
         }

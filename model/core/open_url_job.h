@@ -22,12 +22,15 @@ public:
     std::unique_ptr<Document> takeDocument() { return std::move(document_); }
 
 private:
-    friend OpenUrlJob* startOpenUrl(JobRunner&, const QString&, const RemoteOpenSettings&);
+    friend OpenUrlJob* startOpenUrl(JobRunner&, const QString&, const RemoteOpenSettings&,
+                                    const strata::FormatRegistry*);
     QString url_;
     std::unique_ptr<Document> document_;
 };
 
 // Errors (a 404, a refused scheme, no format) fail the job with a text naming the URL.
-OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url, const RemoteOpenSettings& settings);
+// `formats`: what it is opened with (null: the built-in formats).
+OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url, const RemoteOpenSettings& settings,
+                         const strata::FormatRegistry* formats = nullptr);
 
 }  // namespace strata::model

@@ -1,0 +1,42 @@
+// Comparisons from the main window: File > Compare With…, Review Changes… (the document on
+// disk against what Save would write) and the comparison after a repair, each in a compare
+// view, a window of its own.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace strata::model {
+class Comparison;
+class Job;
+}  // namespace strata::model
+
+namespace strata::gui {
+
+class CompareView;
+class MainWindow;
+
+class CompareController : public QObject {
+    Q_OBJECT
+public:
+    explicit CompareController(MainWindow& window);
+
+    // "Compare With…": the current document against a file or folder the user picks.
+    void compareWithDialog();
+    // See MainWindow::compareFiles and reviewChanges.
+    CompareView* compareFiles(const QString& a, const QString& b);
+    model::Job* reviewChanges();
+    // Compares A and B under `title` when both open as one format that can be compared; no
+    // view and no error otherwise (after a repair: formats without a differ get none).
+    void compareQuietly(const QString& a, const QString& b, const QString& title);
+
+private:
+    CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,
+                                const QString& title);
+
+    MainWindow& window_;
+};
+
+}  // namespace strata::gui
