@@ -11,6 +11,7 @@
 #include "model/compare/change_review.h"
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
+#include "model/core/remote_access.h"
 
 namespace strata::gui {
 
@@ -22,30 +23,53 @@ void CompareController::compareWithDialog() {
         window_.showError(tr("Open a file or folder first, then compare it with another."));
         return;
     }
-    const QString a = view->document()->path();
-    const QString title = tr("Compare %1 With").arg(a);
-    const QString b = QFileInfo(a).isDir() ? QFileDialog::getExistingDirectory(&window_, title)
-                                           : QFileDialog::getOpenFileName(
-                                                 &window_, title, QFileInfo(a).absolutePath());
-    if (!b.isEmpty()) {
-        compareFiles(a, b);
+    const model::Document* doc = view->document();
+    const QString title = tr("Compare %1 With").arg(doc->path());
+    const QString b =
+        !doc->isRemote() && QFileInfo(doc->path()).isDir()
+            ? QFileDialog::getExistingDirectory(&window_, title)
+            : QFileDialog::getOpenFileName(
+                  &window_, title,
+                  doc->isRemote() ? QString() : QFileInfo(doc->path()).absolutePath());
+    if (b.isEmpty()) {
+        return;
+    }
+    // A remote side opens again with the URL as typed and the settings it was opened with.
+    if (doc->isRemote()) {
+        compareFiles(doc->remoteUrl(), b, doc->remoteSettings());
+    } else {
+        compareFiles(doc->path(), b, model::RemoteOpenSettings::load());
     }
 }
 
-CompareView* CompareController::compareFiles(const QString& a, const QString& b) {
-    QString error;
-    auto comparison = model::Comparison::open(a, b, &error, &window_.formats());
-    if (!comparison) {
-        window_.showError(tr("Cannot compare: %1").arg(error));
-        return nullptr;
-    }
-    return showComparison(std::move(comparison), {});
+model::Job* CompareController::compareFiles(const QString& a, const QString& b,
+                                            const model::RemoteOpenSettings& settings) {
+    QPointer<CompareController> self(this);
+    return model::startOpenComparison(
+        *window_.jobRunner(), a, b, settings,
+        [self](std::unique_ptr<model::Comparison> comparison, const QString& error) {
+            if (!self) {
+                return;
+            }
+            if (!comparison) {
+                self->window_.showError(tr("Cannot compare: %1").arg(error));
+                return;
+            }
+            self->showComparison(std::move(comparison), {});
+        },
+        &window_.formats());
 }
 
 void CompareController::compareQuietly(const QString& a, const QString& b, const QString& title) {
-    if (auto comparison = model::Comparison::open(a, b, nullptr, &window_.formats())) {
-        showComparison(std::move(comparison), title);
-    }
+    QPointer<CompareController> self(this);
+    model::startOpenComparison(
+        *window_.jobRunner(), a, b, {},
+        [self, title](std::unique_ptr<model::Comparison> comparison, const QString&) {
+            if (self && comparison) {
+                self->showComparison(std::move(comparison), title);
+            }
+        },
+        &window_.formats());
 }
 
 model::Job* CompareController::reviewChanges() {
@@ -90,6 +114,7 @@ CompareView* CompareController::showComparison(std::unique_ptr<model::Comparison
     view->resize(window_.size());
     view->start({});
     view->show();
+    emit shown(view);
     return view;
 }
 

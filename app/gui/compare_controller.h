@@ -11,6 +11,7 @@
 namespace strata::model {
 class Comparison;
 class Job;
+struct RemoteOpenSettings;
 }  // namespace strata::model
 
 namespace strata::gui {
@@ -26,11 +27,16 @@ public:
     // "Compare With…": the current document against a file or folder the user picks.
     void compareWithDialog();
     // See MainWindow::compareFiles and reviewChanges.
-    CompareView* compareFiles(const QString& a, const QString& b);
+    model::Job* compareFiles(const QString& a, const QString& b,
+                             const model::RemoteOpenSettings& settings);
     model::Job* reviewChanges();
     // Compares A and B under `title` when both open as one format that can be compared; no
     // view and no error otherwise (after a repair: formats without a differ get none).
     void compareQuietly(const QString& a, const QString& b, const QString& title);
+
+signals:
+    // A compare view was opened and its comparison started.
+    void shown(strata::gui::CompareView* view);
 
 private:
     CompareView* showComparison(std::unique_ptr<model::Comparison> comparison,

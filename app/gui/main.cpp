@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QPixmap>
+#include <QPointer>
 #include <QTabWidget>
 #include <QTextStream>
 
@@ -13,6 +14,7 @@
 #include "app/compare/compare_view.h"
 #include "app/widgets/document_view.h"
 #include "main_window.h"
+#include "model/core/job.h"
 #include "single_instance.h"
 
 namespace {
@@ -67,16 +69,20 @@ int runScreenshot(const QString& output, const QStringList& paths, const QString
 int runCompareScreenshot(const QString& output, const QString& a, const QString& b, int timeoutMs) {
     strata::gui::MainWindow window;
     window.setInteractive(false);
-    strata::gui::CompareView* view = window.compareFiles(a, b);
+    QPointer<strata::gui::CompareView> view;
+    QObject::connect(&window.comparisons(), &strata::gui::CompareController::shown,
+                     [&view](strata::gui::CompareView* shown) { view = shown; });
+    window.compareFiles(a, b);
+    if (!window.waitUntilIdle(timeoutMs) && view != nullptr) {
+        std::fprintf(stderr, "strata: still comparing after %d ms; taking the shot anyway\n",
+                     timeoutMs);
+    }
     if (view == nullptr) {
         std::fprintf(stderr, "strata: %s\n", qPrintable(window.lastError()));
         return 1;
     }
     view->resize(1440, 900);
-    if (!window.waitUntilIdle(timeoutMs)) {
-        std::fprintf(stderr, "strata: still comparing after %d ms; taking the shot anyway\n",
-                     timeoutMs);
-    }
+    QCoreApplication::processEvents();
     QCoreApplication::processEvents();
     view->nextDifference();
     QCoreApplication::processEvents();
@@ -155,12 +161,16 @@ int main(int argc, char* argv[]) {
     }
 
     if (parser.isSet(compare)) {
-        // A comparison opens in this process: its window belongs to this main window.
+        // A comparison opens in this process, in its own window (the main window stays hidden:
+        // the comparison is the one window shown, and closing it quits).
         strata::gui::MainWindow window;
-        window.show();
-        if (window.compareFiles(paths[0], paths[1]) == nullptr) {
-            return 1;
-        }
+        const QPointer<strata::model::Job> opening = window.compareFiles(paths[0], paths[1]);
+        QObject::connect(opening, &strata::model::Job::finished, [opening] {
+            if (opening && opening->state() != strata::model::Job::State::Finished) {
+                std::fprintf(stderr, "strata: %s\n", qPrintable(opening->errorText()));
+                QApplication::exit(1);  // the reason was shown
+            }
+        });
         return QApplication::exec();
     }
 

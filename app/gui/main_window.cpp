@@ -376,6 +376,10 @@ bool MainWindow::closeTab(int index) {
     return true;
 }
 
+model::Job* MainWindow::compareFiles(const QString& a, const QString& b) {
+    return comparisons_->compareFiles(a, b, model::RemoteOpenSettings::load());
+}
+
 void MainWindow::showJobs() {
     docks_->raiseJobs();
 }

@@ -84,11 +84,10 @@ public:
     void openPaths(const QStringList& paths) { opener_->openPaths(paths); }
     QStringList recentFiles() const { return opener_->recentFiles(); }
     QString lastError() const { return lastError_; }
-    // Opens A and B and starts comparing them in a compare view, a window of its own; nullptr
-    // (with the reason shown as for openPath) when either side cannot be opened.
-    CompareView* compareFiles(const QString& a, const QString& b) {
-        return comparisons_->compareFiles(a, b);
-    }
+    // Opens A and B (files, folders or URLs, with the S3 settings last used) as a job, then
+    // compares them in a compare view, a window of its own (comparisons().shown tells which);
+    // when either side cannot be opened, the reason is shown as for openPath.
+    model::Job* compareFiles(const QString& a, const QString& b);
     // "Review Changes…": writes what Save would write for the current document to a scratch
     // folder and compares the files on disk with it in a compare view. Returns the writing job,
     // or nullptr (with the reason shown) when the document has nothing to review.

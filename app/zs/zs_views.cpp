@@ -21,9 +21,11 @@ static void installZsViews(DocumentView& view) {
     if (!opened || opened->sources.empty()) {
         return;
     }
-    // A second reader over the same source: opening reads only the header and the root index
-    // block, and the views then share it.
-    const std::shared_ptr<const zs::ZsFile> file = zs::ZsFile::open(opened->sources.front());
+    // The reader the open built (its block cache is shared with the tree and validation).
+    const std::shared_ptr<const zs::ZsFile> file = opened->stateAs<const zs::ZsFile>();
+    if (!file) {
+        return;
+    }
     QTabWidget* tabs = view.centreTabs();
     tabs->addTab(new ZsHeaderPanel(file, view, tabs), QObject::tr("ZS Header"));
     if (!file->readable()) {

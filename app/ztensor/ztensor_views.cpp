@@ -23,8 +23,11 @@ static void installZtensorViews(DocumentView& view) {
     if (!opened || opened->sources.empty()) {
         return;
     }
-    // Reads the header and manifest again (cheap); its regions point into the same source.
-    std::shared_ptr<const ZtFile> file = ZtFile::open(opened->sources.front());
+    // The header and manifest the open read; its regions point into the document's source.
+    std::shared_ptr<const ZtFile> file = opened->stateAs<const ZtFile>();
+    if (!file) {
+        return;
+    }
     model::ZtEditor* editor = nullptr;
     if (!document->isReadOnly() && file->manifestDecoded() &&
         (file->layout() == ZtLayout::V1_0 || file->layout() == ZtLayout::V1_1)) {

@@ -42,7 +42,8 @@ Job* startChangeReview(JobRunner& runner, Document& document, ChangeReviewReady 
     if (job == nullptr) {
         return nullptr;
     }
-    QObject::connect(job, &Job::finished, job, [job, scratch, onDisk, copy, ready] {
+    JobRunner* jobs = &runner;
+    QObject::connect(job, &Job::finished, job, [jobs, job, scratch, onDisk, copy, ready] {
         if (job->state() != Job::State::Finished) {
             ready(nullptr,
                   job->state() == Job::State::Cancelled
@@ -50,12 +51,14 @@ Job* startChangeReview(JobRunner& runner, Document& document, ChangeReviewReady 
                       : QObject::tr("Writing the changes failed: %1").arg(job->errorText()));
             return;
         }
-        QString why;
-        std::unique_ptr<Comparison> comparison = Comparison::open(onDisk, copy, &why);
-        if (comparison) {
-            comparison->holdScratch(scratch);
-        }
-        ready(std::move(comparison), why);
+        startOpenComparison(
+            *jobs, onDisk, copy, {},
+            [scratch, ready](std::unique_ptr<Comparison> comparison, const QString& why) {
+                if (comparison) {
+                    comparison->holdScratch(scratch);
+                }
+                ready(std::move(comparison), why);
+            });
     });
     return job;
 }

@@ -10,6 +10,11 @@ namespace strata::model {
 
 namespace {
 
+// A side as errors and titles name it: a URL without its password or token.
+QString shownSide(const QString& path) {
+    return isRemoteUrl(path) ? shownUrl(path) : path;
+}
+
 // Hands differences to the GUI thread in batches, so a million of them are not a million events.
 class BatchingDiffSink final : public strata::DiffSink {
 public:
@@ -56,26 +61,44 @@ Comparison::~Comparison() {
     cancel();
 }
 
-std::unique_ptr<Comparison> Comparison::open(const QString& a, const QString& b, QString* error,
-                                             const strata::FormatRegistry* formats) {
-    QString why;
-    auto da = Document::open(a, &why, formats);
-    if (!da) {
-        if (error != nullptr) {
-            *error = tr("A (%1): %2").arg(a, why);
+Job* startOpenComparison(JobRunner& runner, const QString& a, const QString& b,
+                         const RemoteOpenSettings& settings, ComparisonReady ready,
+                         const strata::FormatRegistry* formats) {
+    const QString title =
+        Comparison::tr("Open %1 and %2 to compare").arg(shownSide(a), shownSide(b));
+    return runner.start(title, [=](JobContext& context) {
+        auto sides = std::make_shared<std::pair<Document::Prepared, Document::Prepared>>();
+        QString why;
+        context.setProgress(0.0, Comparison::tr("opening A"));
+        sides->first = Document::prepare(a, settings, &why, formats);
+        QString error =
+            sides->first.opened ? QString() : Comparison::tr("A (%1): %2").arg(shownSide(a), why);
+        if (error.isEmpty() && !context.cancelled()) {
+            context.setProgress(0.5, Comparison::tr("opening B"));
+            sides->second = Document::prepare(b, settings, &why, formats);
+            if (!sides->second.opened) {
+                error = Comparison::tr("B (%1): %2").arg(shownSide(b), why);
+            }
         }
-        return nullptr;
-    }
-    auto db = Document::open(b, &why, formats);
-    if (!db) {
-        if (error != nullptr) {
-            *error = tr("B (%1): %2").arg(b, why);
+        if (context.cancelled()) {
+            return;
         }
-        return nullptr;
-    }
-    auto comparison = std::make_unique<Comparison>(std::move(da), std::move(db));
-    comparison->formats_ = formats;
-    return comparison;
+        // The documents and their QObjects belong to the runner's thread.
+        context.post([sides, error, ready, formats] {
+            if (!error.isEmpty()) {
+                ready(nullptr, error);
+                return;
+            }
+            auto comparison =
+                std::make_unique<Comparison>(Document::fromPrepared(std::move(sides->first)),
+                                             Document::fromPrepared(std::move(sides->second)));
+            comparison->formats_ = formats;
+            ready(std::move(comparison), {});
+        });
+        if (!error.isEmpty()) {
+            context.fail(error);
+        }
+    });
 }
 
 Job* Comparison::start(JobRunner& runner, strata::DiffOptions options, quint64 limit) {

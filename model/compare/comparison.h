@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 
 #include "diff_model.h"
@@ -14,6 +15,11 @@
 #include "model/core/job_runner.h"
 
 namespace strata::model {
+
+class Comparison;
+// Gets the comparison of A and B, or why either side could not be opened (null comparison).
+using ComparisonReady =
+    std::function<void(std::unique_ptr<Comparison> comparison, const QString& error)>;
 
 class Comparison : public QObject {
     Q_OBJECT
@@ -24,12 +30,6 @@ public:
     // Takes both documents (either may not be null).
     Comparison(std::unique_ptr<Document> a, std::unique_ptr<Document> b, QObject* parent = nullptr);
     ~Comparison() override;
-
-    // Opens both paths with `formats` (null: the built-in formats); on failure returns nullptr
-    // and sets *error to which side failed and why.
-    static std::unique_ptr<Comparison> open(const QString& a, const QString& b,
-                                            QString* error = nullptr,
-                                            const strata::FormatRegistry* formats = nullptr);
 
     Document* a() const { return a_.get(); }
     Document* b() const { return b_.get(); }
@@ -48,6 +48,9 @@ signals:
     void stateChanged(strata::model::Comparison::State state);
 
 private:
+    friend Job* startOpenComparison(JobRunner&, const QString&, const QString&,
+                                    const RemoteOpenSettings&, ComparisonReady,
+                                    const strata::FormatRegistry*);
     void finish(State state, const QString& error, const strata::DiffSummary& summary);
 
     std::shared_ptr<void> scratch_;  // before the documents: they close first
@@ -60,5 +63,13 @@ private:
     QString error_;
     strata::DiffSummary summary_;
 };
+
+// Opens A and B on a job's thread (URLs with `settings`, either side local or remote) with
+// `formats` (null: the built-in formats; they outlive the comparison), then hands the
+// comparison, not yet started, to `ready` on the runner's thread. A side that cannot be opened
+// fails the job, and `ready` gets why; a cancelled job calls nothing.
+Job* startOpenComparison(JobRunner& runner, const QString& a, const QString& b,
+                         const RemoteOpenSettings& settings, ComparisonReady ready,
+                         const strata::FormatRegistry* formats = nullptr);
 
 }  // namespace strata::model

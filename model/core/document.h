@@ -44,19 +44,23 @@ public:
                                              const RemoteOpenSettings& settings = {},
                                              QString* error = nullptr,
                                              const strata::FormatRegistry* formats = nullptr);
-    // openUrl in two steps, so the network part can run on a job's thread: fetchUrl makes no
-    // QObject (opened is null on failure, with *error set); fromRemote builds the document on
-    // the thread that will own it.
-    struct RemoteOpen {
-        std::shared_ptr<strata::RemoteSession> session;
+    // Opening in two steps, so the reading (and the network) can run on a job's thread:
+    // prepare and fetchUrl make no QObject (opened is null on failure, with *error set);
+    // fromPrepared builds the document on the thread that will own it.
+    struct Prepared {
+        std::shared_ptr<strata::RemoteSession> session;  // null for a local path
         std::unique_ptr<strata::OpenedDocument> opened;
-        RemoteOpenSettings settings;  // what it was opened with (a reload uses them again)
+        RemoteOpenSettings settings;  // what a URL was opened with (a reload uses them again)
         QString url;                  // as typed, password and token included (a reload's too)
     };
-    static RemoteOpen fetchUrl(const QString& url, const RemoteOpenSettings& settings,
-                               QString* error = nullptr,
-                               const strata::FormatRegistry* formats = nullptr);
-    static std::unique_ptr<Document> fromRemote(RemoteOpen remote);
+    // A local path or folder, or a URL (as fetchUrl).
+    static Prepared prepare(const QString& path, const RemoteOpenSettings& settings,
+                            QString* error = nullptr,
+                            const strata::FormatRegistry* formats = nullptr);
+    static Prepared fetchUrl(const QString& url, const RemoteOpenSettings& settings,
+                             QString* error = nullptr,
+                             const strata::FormatRegistry* formats = nullptr);
+    static std::unique_ptr<Document> fromPrepared(Prepared prepared);
 
     explicit Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
     ~Document() override;

@@ -22,8 +22,13 @@ const strata::FormatRegistry& orBuiltin(const strata::FormatRegistry* formats) {
 
 std::unique_ptr<Document> Document::open(const QString& path, QString* error,
                                          const strata::FormatRegistry* formats) {
+    return fromPrepared(prepare(path, {}, error, formats));
+}
+
+Document::Prepared Document::prepare(const QString& path, const RemoteOpenSettings& settings,
+                                     QString* error, const strata::FormatRegistry* formats) {
     if (isRemoteUrl(path)) {
-        return openUrl(path, {}, error, formats);
+        return fetchUrl(path, settings, error, formats);
     }
     if (isRefusedScheme(path)) {
         if (error != nullptr) {
@@ -31,45 +36,44 @@ std::unique_ptr<Document> Document::open(const QString& path, QString* error,
                         "scheme is refused")
                          .arg(path);
         }
-        return nullptr;
+        return {};
     }
     try {
-        std::unique_ptr<strata::OpenedDocument> opened =
+        Prepared prepared;
+        prepared.opened =
             orBuiltin(formats).open(std::filesystem::path(QFile::encodeName(path).toStdString()));
-        if (!opened) {
-            if (error != nullptr) {
-                *error = tr("%1: no format could open it").arg(path);
-            }
-            return nullptr;
+        if (!prepared.opened && error != nullptr) {
+            *error = tr("%1: no format could open it").arg(path);
         }
-        return std::make_unique<Document>(std::move(opened));
+        return prepared;
     } catch (const std::exception& e) {
         if (error != nullptr) {
             *error = QString::fromLocal8Bit(e.what());
         }
     }
-    return nullptr;
+    return {};
 }
 
 std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpenSettings& settings,
                                             QString* error, const strata::FormatRegistry* formats) {
-    RemoteOpen remote = fetchUrl(url, settings, error, formats);
-    return remote.opened ? fromRemote(std::move(remote)) : nullptr;
+    return fromPrepared(fetchUrl(url, settings, error, formats));
 }
 
-std::unique_ptr<Document> Document::fromRemote(RemoteOpen remote) {
-    if (!remote.opened) {
+std::unique_ptr<Document> Document::fromPrepared(Prepared prepared) {
+    if (!prepared.opened) {
         return nullptr;
     }
-    auto document = std::make_unique<Document>(std::move(remote.opened));
-    document->session_ = std::move(remote.session);
-    document->remoteSettings_ = std::move(remote.settings);
-    document->remoteUrl_ = std::move(remote.url);
+    auto document = std::make_unique<Document>(std::move(prepared.opened));
+    if (prepared.session) {
+        document->session_ = std::move(prepared.session);
+        document->remoteSettings_ = std::move(prepared.settings);
+        document->remoteUrl_ = std::move(prepared.url);
+    }
     return document;
 }
 
-Document::RemoteOpen Document::fetchUrl(const QString& url, const RemoteOpenSettings& settings,
-                                        QString* error, const strata::FormatRegistry* formats) {
+Document::Prepared Document::fetchUrl(const QString& url, const RemoteOpenSettings& settings,
+                                      QString* error, const strata::FormatRegistry* formats) {
     const QString text = url.trimmed();
     try {
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);

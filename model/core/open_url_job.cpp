@@ -14,7 +14,7 @@ OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url, const RemoteOpen
     runner.start(job, [guard, url = job->url(), settings, formats](JobContext& context) {
         context.setProgress(0.0, QObject::tr("fetching the first block"));
         QString error;
-        auto remote = std::make_shared<Document::RemoteOpen>(
+        auto remote = std::make_shared<Document::Prepared>(
             Document::fetchUrl(url, settings, &error, formats));
         if (context.cancelled()) {
             return;
@@ -26,7 +26,7 @@ OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url, const RemoteOpen
         // The document and its QObjects belong to the job's (GUI) thread.
         context.post([guard, remote] {
             if (guard) {
-                guard->document_ = Document::fromRemote(std::move(*remote));
+                guard->document_ = Document::fromPrepared(std::move(*remote));
             }
         });
     });

@@ -100,9 +100,12 @@ private slots:
         window.setInteractive(false);
         const QString a = write(QStringLiteral("c.fake"), "FAKE\nok one\nok two\n");
         const QString b = write(QStringLiteral("d.fake"), "FAKE\nok one\nok 2\nok three\n");
-        CompareView* compare = window.compareFiles(a, b);
-        QVERIFY(compare != nullptr);
+        CompareView* compare = nullptr;
+        connect(&window.comparisons(), &CompareController::shown,
+                [&compare](CompareView* view) { compare = view; });
+        window.compareFiles(a, b);
         QVERIFY(window.waitUntilIdle(30000));
+        QVERIFY(compare != nullptr);
         QCOMPARE(compare->comparison()->state(), strata::model::Comparison::State::Completed);
         QCOMPARE(compare->comparison()->differences()->rowCount(), 2);  // changed, added
     }
