@@ -95,13 +95,14 @@ bool hasOtherScheme(const std::string& text) {
 }
 
 // A local path for the registry, which also opens folders; other schemes are refused.
-std::filesystem::path openInputPath(const std::string& text) {
+// `location`: `text` parsed (each input is parsed once per use).
+std::filesystem::path openInputPath(const std::string& text, const Location& location) {
     if (hasOtherScheme(text)) {
         throw SourceError(redactCredentials(text) +
                           ": Strata opens http://, https:// and s3:// URLs and local "
                           "files; this scheme is refused");
     }
-    return Location::parse(text).localPath();
+    return location.localPath();
 }
 
 }  // namespace
@@ -158,7 +159,7 @@ ByteSourcePtr openInput(const std::string& text) {
     if (location.isRemote()) {
         return session()->open(location);
     }
-    return openMappedFile(openInputPath(text));
+    return openMappedFile(openInputPath(text, location));
 }
 
 FileTreePtr inputTree(const std::string& text) {
@@ -166,19 +167,19 @@ FileTreePtr inputTree(const std::string& text) {
 }
 
 Detection detectInput(const std::string& text) {
-    if (isUrl(text)) {
-        const Location location = Location::parse(text);
-        return cliFormats().detect(inputTree(text), location);
+    const Location location = Location::parse(text);
+    if (location.isRemote()) {
+        return cliFormats().detect(fileTreeFor(location, session()), location);
     }
-    return cliFormats().detect(openInputPath(text));
+    return cliFormats().detect(openInputPath(text, location));
 }
 
 std::unique_ptr<OpenedDocument> openDocument(const std::string& text) {
-    if (isUrl(text)) {
-        const Location location = Location::parse(text);
-        return cliFormats().open(inputTree(text), location);
+    const Location location = Location::parse(text);
+    if (location.isRemote()) {
+        return cliFormats().open(fileTreeFor(location, session()), location);
     }
-    return cliFormats().open(openInputPath(text));
+    return cliFormats().open(openInputPath(text, location));
 }
 
 }  // namespace strata::cli

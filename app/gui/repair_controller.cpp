@@ -46,21 +46,22 @@ model::Job* RepairController::repairCurrent(const QString& output, model::Repair
         return nullptr;
     }
     const QString input = doc->path();
-    const QString target = output.isEmpty() ? model::suggestedRepairPath(input) : output;
+    const QString target = output.isEmpty() ? model::suggestedRepairPath(input, &formats) : output;
     // Digests (zTensor's, Shardlake's fingerprints) are recomputed only when asked.
     const QString digestsText =
         QString::fromStdString(formats.handler(doc->format()).recomputeDigestsText());
     choices.recomputeDigests = choices.recomputeDigests && !digestsText.isEmpty();
     QPointer<RepairController> self(this);
+    const FormatId format = doc->format();
     return model::startRepair(
-        *window_.jobRunner(), input, target, true,
-        [self, input, target, choices, digestsText](std::shared_ptr<const RepairReport> plan,
-                                                    const QString& error) {
+        *window_.jobRunner(), formats, format, input, target, true,
+        [self, format, input, target, choices, digestsText](
+            std::shared_ptr<const RepairReport> plan, const QString& error) {
             if (!self) {
                 return;
             }
             if (plan) {
-                self->reviewPlan(*plan, input, target, choices);
+                self->reviewPlan(*plan, format, input, target, choices);
                 return;
             }
             self->window_.showError(tr("Cannot repair %1: %2").arg(input, error));
@@ -72,10 +73,10 @@ model::Job* RepairController::repairCurrent(const QString& output, model::Repair
         choices);
 }
 
-void RepairController::reviewPlan(const RepairReport& plan, const QString& input,
+void RepairController::reviewPlan(const RepairReport& plan, FormatId format, const QString& input,
                                   const QString& target, model::RepairChoices choices) {
     if (!window_.isInteractive()) {
-        runRepair(input, target, choices);
+        runRepair(format, input, target, choices);
         return;
     }
     QMessageBox ask(QMessageBox::Question, tr("Repair"),
@@ -109,7 +110,7 @@ void RepairController::reviewPlan(const RepairReport& plan, const QString& input
         repairCurrent(target, replan->second);
         return;
     }
-    runRepair(input, target, choices);
+    runRepair(format, input, target, choices);
 }
 
 bool RepairController::askToRecomputeDigests(const QString& why, const QString& whatItKeeps) {
@@ -123,11 +124,11 @@ bool RepairController::askToRecomputeDigests(const QString& why, const QString& 
     return ask.clickedButton() == replan;
 }
 
-void RepairController::runRepair(const QString& input, const QString& target,
+void RepairController::runRepair(FormatId format, const QString& input, const QString& target,
                                  model::RepairChoices choices) {
     QPointer<RepairController> self(this);
     model::startRepair(
-        *window_.jobRunner(), input, target, false,
+        *window_.jobRunner(), window_.formats(), format, input, target, false,
         [self, input, target](std::shared_ptr<const RepairReport> done, const QString& why) {
             if (!self) {
                 return;

@@ -27,10 +27,11 @@ public:
 
 private:
     // The plan was made: asks whether to write it (or plan again with other choices).
-    void reviewPlan(const RepairReport& plan, const QString& input, const QString& target,
-                    model::RepairChoices choices);
+    void reviewPlan(const RepairReport& plan, FormatId format, const QString& input,
+                    const QString& target, model::RepairChoices choices);
     // The repair itself, after its plan was accepted; the copy then opens beside the input.
-    void runRepair(const QString& input, const QString& target, model::RepairChoices choices);
+    void runRepair(FormatId format, const QString& input, const QString& target,
+                   model::RepairChoices choices);
     // After a plan that saves nothing: whether to plan again recomputing digests.
     // `whatItKeeps`: the format's own words for it (FormatHandler::recomputeDigestsText).
     bool askToRecomputeDigests(const QString& why, const QString& whatItKeeps);

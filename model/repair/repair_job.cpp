@@ -10,34 +10,35 @@
 #include <iterator>
 
 #include "formats/builtin/builtin_formats.h"
-#include "formats/builtin/format_repair.h"
 
 namespace strata::model {
 
-Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
-                 RepairDone done, RepairChoices choices) {
+Job* startRepair(JobRunner& runner, const strata::FormatRegistry& formats, strata::FormatId format,
+                 const QString& input, const QString& output, bool dryRun, RepairDone done,
+                 RepairChoices choices) {
     const QString title = dryRun ? QObject::tr("Plan the repair of %1").arg(input)
                                  : QObject::tr("Repair %1 into %2").arg(input, output);
-    return runner.start(title, [input, output, dryRun, done, choices](JobContext& context) {
-        strata::RepairOptions options;
-        options.dryRun = dryRun;
-        options.recomputeDigests = choices.recomputeDigests;
-        options.keepSuperseded = choices.keepSuperseded;
-        options.cancel = &context.cancelToken();
-        options.progress = context.progressCallback();
-        std::shared_ptr<const strata::RepairReport> report;
-        QString error;
-        try {
-            report = std::make_shared<const strata::RepairReport>(
-                strata::repairPath(input.toStdString(), output.toStdString(), options));
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        context.post([done, report, error] { done(report, error); });
-        if (!error.isEmpty()) {
-            context.fail(error);
-        }
-    });
+    return runner.start(
+        title, [&formats, format, input, output, dryRun, done, choices](JobContext& context) {
+            strata::RepairOptions options;
+            options.dryRun = dryRun;
+            options.recomputeDigests = choices.recomputeDigests;
+            options.keepSuperseded = choices.keepSuperseded;
+            options.cancel = &context.cancelToken();
+            options.progress = context.progressCallback();
+            std::shared_ptr<const strata::RepairReport> report;
+            QString error;
+            try {
+                report = std::make_shared<const strata::RepairReport>(
+                    formats.repair(format, input.toStdString(), output.toStdString(), options));
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            context.post([done, report, error] { done(report, error); });
+            if (!error.isEmpty()) {
+                context.fail(error);
+            }
+        });
 }
 
 std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
@@ -52,7 +53,7 @@ std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
     return out;
 }
 
-QString suggestedRepairPath(const QString& input) {
+QString suggestedRepairPath(const QString& input, const strata::FormatRegistry* formats) {
     const QFileInfo info(QDir::cleanPath(input));
     // A folder (a ZDS dataset, a Shardlake root) keeps its whole name: "NAME-repaired/".
     const bool folder = info.isDir();
@@ -67,7 +68,7 @@ QString suggestedRepairPath(const QString& input) {
         // Nor a quarantine beside it (each format says where its repair puts one), which a
         // repair never replaces either.
         const std::filesystem::path target(QFile::encodeName(path).toStdString());
-        const auto handlers = builtinFormats().handlers();
+        const auto handlers = (formats != nullptr ? *formats : builtinFormats()).handlers();
         const bool taken =
             QFileInfo::exists(path) ||
             std::any_of(handlers.begin(), handlers.end(), [&](const FormatHandler* handler) {

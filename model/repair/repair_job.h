@@ -1,4 +1,4 @@
-// Runs a repair (formats/builtin/format_repair.h) as a background job: first as a dry run for
+// Runs a repair (FormatRegistry::repair) as a background job: first as a dry run for
 // the preview of every action and loss, then for real. The result arrives on the GUI thread.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "formats/common/repair.h"
-#include "formats/registry/format_handler.h"
+#include "formats/registry/format_registry.h"
 #include "model/core/job_runner.h"
 
 namespace strata::model {
@@ -27,8 +27,13 @@ struct RepairChoices {
     bool keepSuperseded = false;
 };
 
-Job* startRepair(JobRunner& runner, const QString& input, const QString& output, bool dryRun,
-                 RepairDone done, RepairChoices choices = {});
+// Repairs `input`, open as `format`, with that format's planner in `formats` (which outlives
+// the job): no second detection. The plan (dryRun) and the repair each read the input once;
+// the repair reads it again rather than trusting the plan, as the files may have changed while
+// the user read the preview.
+Job* startRepair(JobRunner& runner, const strata::FormatRegistry& formats, strata::FormatId format,
+                 const QString& input, const QString& output, bool dryRun, RepairDone done,
+                 RepairChoices choices = {});
 
 // Planning again with another choice, as offered beside a plan's preview.
 enum class RepairReplan { RecomputeDigests, KeepSuperseded };
@@ -43,7 +48,8 @@ std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
 // A free name beside `input` for its repaired copy: "name-repaired.ext", then "-repaired-2"...
 // (free: neither it nor a quarantine beside it exists); a folder keeps its whole name, dots
 // included: "NAME-repaired".
-QString suggestedRepairPath(const QString& input);
+// `formats` (null: the built-in formats) say where each puts a quarantine.
+QString suggestedRepairPath(const QString& input, const strata::FormatRegistry* formats = nullptr);
 
 // The report for a person: a summary line, then one line per loss and per action, at most
 // `maxSteps` of them (then a line saying how many more there are).
