@@ -48,15 +48,15 @@ std::string dumpJson(const nlohmann::ordered_json& json, int indent = -1) {
 
 // A dataset folder or `.zds` given as a path or a URL (http(s)://, s3://), which is then read
 // through the run's remote session.
-std::shared_ptr<ZdsDataset> openDataset(const std::string& path) {
+std::shared_ptr<zds::ZdsDataset> openDataset(const std::string& path) {
     if (isUrl(path)) {
-        return ZdsDataset::open(inputTree(path), Location::parse(path));
+        return zds::ZdsDataset::open(inputTree(path), Location::parse(path));
     }
     std::error_code ec;
     if (!fs::exists(path, ec)) {
         throw SourceError(path + ": no such file or folder");
     }
-    return ZdsDataset::open(path);
+    return zds::ZdsDataset::open(path);
 }
 
 // The commands that write refuse a URL: a remote dataset is read-only.
@@ -84,7 +84,7 @@ int runValidate(const std::string& path, bool json) {
         }
     }
     const InterruptScope interruptible;
-    auto validator = makeZdsValidator(path, nullptr, nullptr, tree);
+    auto validator = zds::makeZdsValidator(path, nullptr, nullptr, tree);
     CollectingSink sink;
     ValidationOptions options;
     options.cancel = &commandInterrupt();
@@ -131,7 +131,7 @@ int runValidate(const std::string& path, bool json) {
 // ---- ls / get ----
 
 // What the live set of a collection says about its index and data, on stderr.
-void printLiveNotes(const ZdsCollection& c, const ZdsLiveSet& live) {
+void printLiveNotes(const zds::ZdsCollection& c, const zds::ZdsLiveSet& live) {
     for (const std::string& note : live.notes()) {
         std::cerr << "note: " << c.name() << ": " << note << '\n';
     }
@@ -139,7 +139,7 @@ void printLiveNotes(const ZdsCollection& c, const ZdsLiveSet& live) {
 
 int runLs(const std::string& path, const std::string& collection, bool json) {
     const auto ds = openDataset(path);
-    const ZdsCollection& c = chooseZdsCollection(*ds, collection);
+    const zds::ZdsCollection& c = zds::chooseZdsCollection(*ds, collection);
     const auto live = c.liveSet();
     printLiveNotes(c, *live);
     if (json) {
@@ -162,31 +162,33 @@ struct GetArgs {
 };
 
 // The document `id` of `c`, or a note of why it cannot be read (already printed).
-std::optional<ZdsDocument> findDocumentForGet(const ZdsCollection& c, const std::string& id) {
+std::optional<zds::ZdsDocument> findDocumentForGet(const zds::ZdsCollection& c,
+                                                   const std::string& id) {
     // Through the index and one line when that settles it: a remote collection then reads
     // no more of data.jsonl than the document.
-    const ZdsIndexedLookup quick = lookUpThroughIndex(c, id);
-    if (quick.outcome == ZdsIndexedLookup::Outcome::Found) {
+    const zds::ZdsIndexedLookup quick = zds::lookUpThroughIndex(c, id);
+    if (quick.outcome == zds::ZdsIndexedLookup::Outcome::Found) {
         return quick.document;
     }
-    const auto live = quick.outcome == ZdsIndexedLookup::Outcome::Absent ? nullptr : c.liveSet();
+    const auto live =
+        quick.outcome == zds::ZdsIndexedLookup::Outcome::Absent ? nullptr : c.liveSet();
     const auto index = live ? live->find(id) : std::nullopt;
     if (!index) {
         std::cerr << "strata-cli: no document \"" << id << "\" in collection " << c.name() << '\n';
         return std::nullopt;
     }
-    const ZdsDocument doc = c.document(*index);
-    if (doc.flags & kZdsLiveUnreadable) {
+    const zds::ZdsDocument doc = c.document(*index);
+    if (doc.flags & zds::kZdsLiveUnreadable) {
         std::cerr << "strata-cli: document \"" << id << "\" in collection " << c.name()
                   << " is listed by " << live->basisText() << " but its bytes cannot be found\n";
         return std::nullopt;
     }
-    if (doc.flags & kZdsLiveRelocated) {
+    if (doc.flags & zds::kZdsLiveRelocated) {
         std::cerr << "note: the index entry of \"" << id
                   << "\" does not point at its line; read from offset " << doc.region.offset
                   << " of data.jsonl instead\n";
     }
-    if (doc.flags & kZdsLiveKeyMismatch) {
+    if (doc.flags & zds::kZdsLiveKeyMismatch) {
         std::cerr << "note: the index lists \"" << id << "\" at a line whose _id is different\n";
     }
     return doc;
@@ -194,7 +196,7 @@ std::optional<ZdsDocument> findDocumentForGet(const ZdsCollection& c, const std:
 
 int runGet(const GetArgs& args) {
     const auto ds = openDataset(args.path);
-    const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
+    const zds::ZdsCollection& c = zds::chooseZdsCollection(*ds, args.collection);
     const auto doc = findDocumentForGet(c, args.id);
     if (!doc) {
         return kExitErrors;
@@ -229,40 +231,40 @@ struct SearchArgs {
 };
 
 int runSearch(const SearchArgs& args) {
-    ZdsQuery q;
+    zds::ZdsQuery q;
     const int targets = (args.id ? 1 : 0) + (args.text ? 1 : 0) + (args.field.empty() ? 0 : 1);
     if (targets != 1) {
         throw CLI::ValidationError("search", "give exactly one of --id, --field PTR, --text");
     }
-    q.target = args.id     ? ZdsQuery::Target::Id
-               : args.text ? ZdsQuery::Target::Text
-                           : ZdsQuery::Target::Field;
+    q.target = args.id     ? zds::ZdsQuery::Target::Id
+               : args.text ? zds::ZdsQuery::Target::Text
+                           : zds::ZdsQuery::Target::Field;
     q.pointer = args.field;
     q.value = args.value;
     q.ignoreCase = args.ignoreCase;
-    const std::map<std::string, ZdsQuery::Op> ops = {{"eq", ZdsQuery::Op::Equals},
-                                                     {"lt", ZdsQuery::Op::Less},
-                                                     {"gt", ZdsQuery::Op::Greater},
-                                                     {"contains", ZdsQuery::Op::Contains},
-                                                     {"regex", ZdsQuery::Op::Regex}};
+    const std::map<std::string, zds::ZdsQuery::Op> ops = {{"eq", zds::ZdsQuery::Op::Equals},
+                                                          {"lt", zds::ZdsQuery::Op::Less},
+                                                          {"gt", zds::ZdsQuery::Op::Greater},
+                                                          {"contains", zds::ZdsQuery::Op::Contains},
+                                                          {"regex", zds::ZdsQuery::Op::Regex}};
     q.op = ops.at(args.op);
     std::string error;
-    const auto matcher = ZdsMatcher::compile(q, &error);
+    const auto matcher = zds::ZdsMatcher::compile(q, &error);
     if (!matcher) {
         std::cerr << "strata-cli: " << error << '\n';
         return kExitFailure;
     }
     const auto ds = openDataset(args.path);
-    const ZdsCollection& c = chooseZdsCollection(*ds, args.collection);
+    const zds::ZdsCollection& c = zds::chooseZdsCollection(*ds, args.collection);
     const InterruptScope interruptible;
-    ZdsSearchOptions options;
+    zds::ZdsSearchOptions options;
     options.cancel = &commandInterrupt();
     options.maxHits = args.limit;
     options.progress = terminalProgress();
     nlohmann::ordered_json hits = nlohmann::ordered_json::array();
-    const auto outcome = searchZdsCollection(
+    const auto outcome = zds::searchZdsCollection(
         c, *matcher,
-        [&](const ZdsSearchHit& hit) {
+        [&](const zds::ZdsSearchHit& hit) {
             if (args.json) {
                 hits.push_back({{"id", hit.id},
                                 {"offset", hit.region.offset},
@@ -288,7 +290,7 @@ int runSearch(const SearchArgs& args) {
 
 // ---- jobs ----
 
-int finishJob(const ZdsJobResult& result, const std::string& what) {
+int finishJob(const zds::ZdsJobResult& result, const std::string& what) {
     for (const std::string& note : result.notes) {
         std::cerr << "note: " << note << '\n';
     }
@@ -300,9 +302,9 @@ int finishJob(const ZdsJobResult& result, const std::string& what) {
     return kExitOk;
 }
 
-ZdsJobOptions jobOptions(const std::string& collection = {}, bool deflate = false) {
+zds::ZdsJobOptions jobOptions(const std::string& collection = {}, bool deflate = false) {
     const InterruptScope interruptible;
-    ZdsJobOptions options;
+    zds::ZdsJobOptions options;
     options.cancel = &commandInterrupt();
     options.progress = terminalProgress();
     options.collection = collection;
@@ -389,7 +391,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
         runGuarded(context, [&] {
             requireLocal("pack", pack->a);
             requireLocal("pack", pack->b);
-            const auto r = packZds(pack->a, pack->b, jobOptions({}, pack->deflate));
+            const auto r = zds::packZds(pack->a, pack->b, jobOptions({}, pack->deflate));
             return finishJob(
                 r, "packed " + std::to_string(r.documents) + " documents into " + pack->b);
         });
@@ -405,9 +407,9 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
         runGuarded(context, [&] {
             requireLocal("unpack", unpack->a);
             requireLocal("unpack", unpack->b);
-            ZdsJobOptions options = jobOptions();
+            zds::ZdsJobOptions options = jobOptions();
             options.maxUnpackedBytes = unpack->maxBytes;
-            const auto r = unpackZds(unpack->a, unpack->b, options);
+            const auto r = zds::unpackZds(unpack->a, unpack->b, options);
             return finishJob(r, "unpacked " + std::to_string(r.files) + " files into " + unpack->b);
         });
     });
@@ -427,9 +429,9 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
     reindexCmd->callback([&context, reindex] {
         runGuarded(context, [&] {
             requireLocal("reindex", reindex->a);
-            ZdsJobOptions options = jobOptions(reindex->collection);
+            zds::ZdsJobOptions options = jobOptions(reindex->collection);
             options.fromLines = reindex->fromLines;
-            const auto r = reindexZds(reindex->a, options);
+            const auto r = zds::reindexZds(reindex->a, options);
             return finishJob(r, "indexed " + std::to_string(r.documents) + " documents");
         });
     });
@@ -446,7 +448,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
         runGuarded(context, [&] {
             requireLocal("compact", compact->a);
             const auto r =
-                compactZds(compact->a, jobOptions(compact->collection, compact->deflate));
+                zds::compactZds(compact->a, jobOptions(compact->collection, compact->deflate));
             return finishJob(r, "kept " + std::to_string(r.documents) + " documents");
         });
     });
@@ -464,9 +466,9 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
     convertCmd->callback([&context, convert] {
         runGuarded(context, [&] {
             requireLocal("convert", convert->a);
-            const auto r =
-                convertZds(convert->a, convert->to == "docs" ? ZdsLayout::Docs : ZdsLayout::Jsonl,
-                           jobOptions(convert->collection));
+            const auto r = zds::convertZds(
+                convert->a, convert->to == "docs" ? zds::ZdsLayout::Docs : zds::ZdsLayout::Jsonl,
+                jobOptions(convert->collection));
             return finishJob(
                 r, "converted " + std::to_string(r.documents) + " documents to " + convert->to);
         });

@@ -38,12 +38,13 @@ namespace strata::cli {
 namespace {
 
 // Opens a zTensor file whose manifest can be read; throws with the first fatal problem.
-std::shared_ptr<const ZtFile> openZt(const std::string& path) {
-    auto file = ZtFile::open(openInput(path));
-    const bool known = file->layout() == ZtLayout::V1_0 || file->layout() == ZtLayout::V1_1;
+std::shared_ptr<const ztensor::ZtFile> openZt(const std::string& path) {
+    auto file = ztensor::ZtFile::open(openInput(path));
+    const bool known =
+        file->layout() == ztensor::ZtLayout::V1_0 || file->layout() == ztensor::ZtLayout::V1_1;
     if (!known || !file->manifestDecoded()) {
-        std::string why =
-            "not a readable zTensor file (" + std::string(ztLayoutName(file->layout())) + ")";
+        std::string why = "not a readable zTensor file (" +
+                          std::string(ztensor::ztLayoutName(file->layout())) + ")";
         for (const auto& d : file->diagnostics()) {
             if (d.severity == Severity::Error) {
                 why = d.code + ": " + d.message;
@@ -55,7 +56,7 @@ std::shared_ptr<const ZtFile> openZt(const std::string& path) {
     return file;
 }
 
-Json componentJson(const ZtComponent& c) {
+Json componentJson(const ztensor::ZtComponent& c) {
     Json json = Json::object();
     json["offset"] = c.offset ? Json(*c.offset) : Json(nullptr);
     json["length"] = c.length ? Json(*c.length) : Json(nullptr);
@@ -64,7 +65,7 @@ Json componentJson(const ZtComponent& c) {
     return json;
 }
 
-Json tensorJson(const ZtFile& file, const ZtTensor& t) {
+Json tensorJson(const ztensor::ZtFile& file, const ztensor::ZtTensor& t) {
     Json json = Json::object();
     json["name"] = t.name;
     json["dtype"] = t.dtypeName;
@@ -84,7 +85,7 @@ int runInfo(const std::string& path, bool json) {
     if (json) {
         Json out = Json::object();
         out["path"] = path;
-        out["facts"] = factsJson(ztFacts(*file));
+        out["facts"] = factsJson(ztensor::ztFacts(*file));
         Json attributes = Json::object();
         for (const auto& [key, value] : file->attributes()) {
             attributes[key] = value;
@@ -98,22 +99,22 @@ int runInfo(const std::string& path, bool json) {
         printJson(out);
         return kExitOk;
     }
-    for (const auto& [key, value] : ztFacts(*file)) {
+    for (const auto& [key, value] : ztensor::ztFacts(*file)) {
         std::cout << key << ": " << value << '\n';
     }
     for (const auto& t : file->tensors()) {
         std::uint64_t stored = 0;
         std::string encodings;
         for (std::size_t index : t.components) {
-            const ZtComponent& c = file->components()[index];
+            const ztensor::ZtComponent& c = file->components()[index];
             stored += c.length.value_or(0);
             if (encodings.find(c.encodingName) == std::string::npos) {
                 encodings += (encodings.empty() ? "" : "+") + c.encodingName;
             }
         }
-        std::cout << "tensor " << t.name << ": " << t.dtypeName << ' ' << ztShapeText(t.shape)
-                  << ' ' << t.formatName << ' ' << (encodings.empty() ? "-" : encodings)
-                  << " stored " << stored << " logical "
+        std::cout << "tensor " << t.name << ": " << t.dtypeName << ' '
+                  << ztensor::ztShapeText(t.shape) << ' ' << t.formatName << ' '
+                  << (encodings.empty() ? "-" : encodings) << " stored " << stored << " logical "
                   << (t.byteSize ? std::to_string(*t.byteSize) : std::string("?")) << '\n';
     }
     return kExitOk;
@@ -137,14 +138,14 @@ std::string diagnosticLine(const Diagnostic& d) {
 }
 
 int runValidate(const std::string& path, bool json, unsigned threads) {
-    auto file = ZtFile::open(openInput(path));
+    auto file = ztensor::ZtFile::open(openInput(path));
     CollectingSink sink;
     ValidationOptions options;
     options.threads = threads;
     options.cancel = &commandInterrupt();
     const ValidationOutcome outcome = [&] {
         const InterruptScope interruptible;
-        return ZtValidator(file).run(sink, options);
+        return ztensor::ZtValidator(file).run(sink, options);
     }();
     const std::size_t errors = sink.countOf(Severity::Error);
     if (json) {
@@ -180,11 +181,11 @@ struct DumpRequest {
     std::uint64_t limit = 100;
 };
 
-Json statsJson(const ZtStatsResult& result) {
+Json statsJson(const ztensor::ZtStatsResult& result) {
     if (!result.ok) {
         return Json{{"error", result.error}};
     }
-    const ZtStats& s = result.stats;
+    const ztensor::ZtStats& s = result.stats;
     auto number = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
     return Json{{"count", s.count},       {"zeros", s.zeros},       {"nan", s.nan},
                 {"inf", s.inf},           {"min", number(s.min)},   {"max", number(s.max)},
@@ -192,7 +193,8 @@ Json statsJson(const ZtStatsResult& result) {
 }
 
 // One line of `zt dump --jsonl`: the keys of the corpus' expected/logical.jsonl.
-Json logicalJson(const std::string& fileName, const ZtFile& file, const ZtTensor& t, bool& failed) {
+Json logicalJson(const std::string& fileName, const ztensor::ZtFile& file,
+                 const ztensor::ZtTensor& t, bool& failed) {
     Json json = Json::object();
     json["file"] = fileName;
     json["name"] = t.name;
@@ -201,18 +203,19 @@ Json logicalJson(const std::string& fileName, const ZtFile& file, const ZtTensor
     json["format"] = t.formatName;
     Json stored = Json::object();
     for (std::size_t index : t.components) {
-        const ZtComponent& c = file.components()[index];
+        const ztensor::ZtComponent& c = file.components()[index];
         stored[c.role] = Json{{"offset", c.offset ? Json(*c.offset) : Json(nullptr)},
                               {"length", c.length ? Json(*c.length) : Json(nullptr)}};
     }
     json["stored_components"] = stored;
-    const ZtTensorSummary summary = ztSummarizeTensor(file, t, &commandInterrupt());
+    const ztensor::ZtTensorSummary summary =
+        ztensor::ztSummarizeTensor(file, t, &commandInterrupt());
     if (!summary.ok) {
         json["error"] = summary.error;
         failed = true;
         return json;
     }
-    if (t.format == ZtTensorFormat::Dense) {
+    if (t.format == ztensor::ZtTensorFormat::Dense) {
         json["nbytes"] = summary.nbytes;
         json["sha256"] = toHex(summary.sha256);
     } else {
@@ -228,24 +231,24 @@ Json logicalJson(const std::string& fileName, const ZtFile& file, const ZtTensor
     return json;
 }
 
-std::string valueText(ZtDType dtype, const std::uint8_t* bytes) {
-    const double value = ztElementValue(dtype, bytes);
+std::string valueText(ztensor::ZtDType dtype, const std::uint8_t* bytes) {
+    const double value = ztensor::ztElementValue(dtype, bytes);
     std::ostringstream out;
-    if (ztDTypeIsFloat(dtype)) {
+    if (ztensor::ztDTypeIsFloat(dtype)) {
         out << std::setprecision(9) << value;
-    } else if (dtype == ZtDType::Int64) {
+    } else if (dtype == ztensor::ZtDType::Int64) {
         std::int64_t v = 0;
         for (int i = 7; i >= 0; --i) {
             v = static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << 8 | bytes[i]);
         }
         out << v;
-    } else if (dtype == ZtDType::UInt64) {
+    } else if (dtype == ztensor::ZtDType::UInt64) {
         std::uint64_t v = 0;
         for (int i = 7; i >= 0; --i) {
             v = v << 8 | bytes[i];
         }
         out << v;
-    } else if (dtype == ZtDType::Bool) {
+    } else if (dtype == ztensor::ZtDType::Bool) {
         out << (value != 0 ? "true" : "false");
     } else {
         out << static_cast<std::int64_t>(value);
@@ -254,17 +257,17 @@ std::string valueText(ZtDType dtype, const std::uint8_t* bytes) {
 }
 
 // The first `limit` logical elements of a tensor, one per line with its row-major index.
-int dumpValues(const ZtFile& file, const std::string& name, std::uint64_t limit) {
-    const ZtTensor* t = file.findTensor(name);
+int dumpValues(const ztensor::ZtFile& file, const std::string& name, std::uint64_t limit) {
+    const ztensor::ZtTensor* t = file.findTensor(name);
     if (t == nullptr) {
         throw std::runtime_error("no tensor '" + name + "'");
     }
     if (!t->dtype) {
         throw std::runtime_error("tensor '" + name + "' has an unknown dtype");
     }
-    const unsigned size = ztDTypeSize(*t->dtype);
-    if (t->format != ZtTensorFormat::Dense) {
-        const ZtBytes bytes = ztTensorBytes(file, *t);
+    const unsigned size = ztensor::ztDTypeSize(*t->dtype);
+    if (t->format != ztensor::ZtTensorFormat::Dense) {
+        const ztensor::ZtBytes bytes = ztensor::ztTensorBytes(file, *t);
         if (!bytes.ok()) {
             throw std::runtime_error("tensor '" + name + "': " + bytes.error);
         }
@@ -273,7 +276,7 @@ int dumpValues(const ZtFile& file, const std::string& name, std::uint64_t limit)
         }
         return kExitOk;
     }
-    const ZtComponent* data = file.component(*t, "data");
+    const ztensor::ZtComponent* data = file.component(*t, "data");
     if (data == nullptr) {
         throw std::runtime_error("tensor '" + name + "' has no data component");
     }
@@ -281,7 +284,7 @@ int dumpValues(const ZtFile& file, const std::string& name, std::uint64_t limit)
     // Stops reading once `limit` elements are out (over a URL: no further bytes fetched) or on
     // Ctrl-C.
     CancelToken stop;
-    const ZtReadResult read = ztReadComponent(
+    const ztensor::ZtReadResult read = ztensor::ztReadComponent(
         file, *data,
         [&](std::span<const std::uint8_t> piece) {
             for (std::size_t at = 0; at + size <= piece.size() && index < limit; at += size) {
@@ -311,23 +314,24 @@ int runDump(const DumpRequest& request) {
                   << '\n';
     }
     // Sorted by name, as the corpus lists them.
-    std::vector<const ZtTensor*> tensors;
+    std::vector<const ztensor::ZtTensor*> tensors;
     for (const auto& t : file->tensors()) {
         tensors.push_back(&t);
     }
-    std::sort(tensors.begin(), tensors.end(),
-              [](const ZtTensor* a, const ZtTensor* b) { return a->name < b->name; });
-    for (const ZtTensor* t : tensors) {
+    std::sort(
+        tensors.begin(), tensors.end(),
+        [](const ztensor::ZtTensor* a, const ztensor::ZtTensor* b) { return a->name < b->name; });
+    for (const ztensor::ZtTensor* t : tensors) {
         Json line = logicalJson(fileName, *file, *t, failed);
         if (request.stats) {
-            line["stats"] = statsJson(ztTensorStats(*file, *t, &commandInterrupt()));
+            line["stats"] = statsJson(ztensor::ztTensorStats(*file, *t, &commandInterrupt()));
         }
         if (request.jsonl) {
             std::cout << line.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
             continue;
         }
-        std::cout << t->name << '\t' << t->dtypeName << '\t' << ztShapeText(t->shape) << '\t'
-                  << t->formatName << '\t';
+        std::cout << t->name << '\t' << t->dtypeName << '\t' << ztensor::ztShapeText(t->shape)
+                  << '\t' << t->formatName << '\t';
         if (line.contains("error")) {
             std::cout << "error: " << line["error"].get<std::string>();
         } else if (line.contains("sha256")) {
@@ -369,16 +373,16 @@ struct ConvertRequest {
     bool quiet = false;
 };
 
-ZtDigestChoice digestChoice(const std::string& name) {
-    static const std::map<std::string, ZtDigestChoice> kChoices = {
-        {"keep", ZtDigestChoice::Keep},
-        {"none", ZtDigestChoice::None},
-        {"crc32c", ZtDigestChoice::Crc32c},
-        {"sha256", ZtDigestChoice::Sha256}};
+ztensor::ZtDigestChoice digestChoice(const std::string& name) {
+    static const std::map<std::string, ztensor::ZtDigestChoice> kChoices = {
+        {"keep", ztensor::ZtDigestChoice::Keep},
+        {"none", ztensor::ZtDigestChoice::None},
+        {"crc32c", ztensor::ZtDigestChoice::Crc32c},
+        {"sha256", ztensor::ZtDigestChoice::Sha256}};
     return kChoices.at(name);
 }
 
-void applyAttributeEdits(ZtConvertPlan& plan, const ConvertRequest& request) {
+void applyAttributeEdits(ztensor::ZtConvertPlan& plan, const ConvertRequest& request) {
     for (const auto& key : request.removeAttributes) {
         const auto before = plan.attributes.size();
         std::erase_if(plan.attributes, [&](const auto& kv) { return kv.first == key; });
@@ -402,34 +406,35 @@ void applyAttributeEdits(ZtConvertPlan& plan, const ConvertRequest& request) {
 
 int runConvert(const ConvertRequest& request) {
     const auto file = openZt(request.in);
-    ZtConvertPlan plan = ztPlanFor(*file);
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
     for (const auto& name : request.drops) {
-        if (!ztRemoveTensor(plan, name)) {
+        if (!ztensor::ztRemoveTensor(plan, name)) {
             throw std::runtime_error("no tensor '" + name + "' to drop");
         }
     }
     for (const auto& text : request.renames) {
         auto [from, to] = splitPair(text, "--rename");
-        if (!ztRenameTensor(plan, from, to)) {
+        if (!ztensor::ztRenameTensor(plan, from, to)) {
             throw std::runtime_error("no tensor '" + from + "' to rename");
         }
     }
     applyAttributeEdits(plan, request);
     if (request.encoding != "keep") {
-        ztSetEncoding(plan, request.encoding == "zstd" ? ZtEncoding::Zstd : ZtEncoding::Raw);
+        ztensor::ztSetEncoding(plan, request.encoding == "zstd" ? ztensor::ZtEncoding::Zstd
+                                                                : ztensor::ZtEncoding::Raw);
     }
-    ztSetDigest(plan, digestChoice(request.digest));
+    ztensor::ztSetDigest(plan, digestChoice(request.digest));
     if (request.level) {
         plan.zstdLevel = *request.level;
     }
     plan.recompress = request.recompress || request.level.has_value();
     plan.verifyDigests = !request.noVerify;
-    ZtConvertOptions options;
+    ztensor::ZtConvertOptions options;
     options.threads = request.threads;
     options.cancel = &commandInterrupt();
-    const ZtConvertResult result = [&] {
+    const ztensor::ZtConvertResult result = [&] {
         const InterruptScope interruptible;
-        return ztConvertFile(*file, plan, request.out, options);
+        return ztensor::ztConvertFile(*file, plan, request.out, options);
     }();
     if (result.cancelled) {
         std::cerr << "strata-cli: interrupted; " << request.out << " was not written\n";
@@ -452,23 +457,24 @@ struct ImportRequest {
 };
 
 int runImport(const ImportRequest& request) {
-    const ZtImportSet set = ztReadImport(request.in);
-    ZtImportOptions options;
-    options.encoding = request.encoding == "zstd" ? ZtEncoding::Zstd : ZtEncoding::Raw;
+    const ztensor::ZtImportSet set = ztensor::ztReadImport(request.in);
+    ztensor::ZtImportOptions options;
+    options.encoding =
+        request.encoding == "zstd" ? ztensor::ZtEncoding::Zstd : ztensor::ZtEncoding::Raw;
     options.zstdLevel = request.level;
     if (request.digest == "crc32c") {
-        options.digest = ZtDigestAlgorithm::Crc32c;
+        options.digest = ztensor::ZtDigestAlgorithm::Crc32c;
     } else if (request.digest == "sha256") {
-        options.digest = ZtDigestAlgorithm::Sha256;
+        options.digest = ztensor::ZtDigestAlgorithm::Sha256;
     }
     options.threads = request.threads;
     options.cancel = &commandInterrupt();
     for (const auto& note : set.notes) {
         std::cerr << "strata-cli: " << request.in << ": " << note << '\n';
     }
-    const ZtImportResult result = [&] {
+    const ztensor::ZtImportResult result = [&] {
         const InterruptScope interruptible;
-        return ztWriteImport(set, request.out, options);
+        return ztensor::ztWriteImport(set, request.out, options);
     }();
     if (result.cancelled) {
         std::cerr << "strata-cli: interrupted; " << request.out << " was not written\n";

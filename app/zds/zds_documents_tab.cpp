@@ -793,9 +793,9 @@ QString ZdsDocumentsTab::runSearch(int target, int op, const QString& pointer,
     if (m == nullptr) {
         return tr("no collection");
     }
-    ZdsQuery query;
-    query.target = static_cast<ZdsQuery::Target>(target);
-    query.op = static_cast<ZdsQuery::Op>(op);
+    zds::ZdsQuery query;
+    query.target = static_cast<zds::ZdsQuery::Target>(target);
+    query.op = static_cast<zds::ZdsQuery::Op>(op);
     query.pointer = pointer.toStdString();
     query.value = value.toStdString();
     QString error;

@@ -17,7 +17,7 @@
 
 namespace strata::gui {
 
-ZtManifestTab::ZtManifestTab(std::shared_ptr<const ZtFile> file, model::ZtEditor* editor,
+ZtManifestTab::ZtManifestTab(std::shared_ptr<const ztensor::ZtFile> file, model::ZtEditor* editor,
                              QWidget* parent)
     : QWidget(parent), file_(std::move(file)), editor_(editor) {
     auto* layout = new QVBoxLayout(this);

@@ -23,7 +23,7 @@ namespace strata::gui {
 class ZtManifestTab : public QWidget {
     Q_OBJECT
 public:
-    ZtManifestTab(std::shared_ptr<const strata::ZtFile> file, model::ZtEditor* editor,
+    ZtManifestTab(std::shared_ptr<const strata::ztensor::ZtFile> file, model::ZtEditor* editor,
                   QWidget* parent = nullptr);
 
     QTreeView* treeView() const { return tree_; }
@@ -34,7 +34,7 @@ private:
     void addAttribute();
     void removeAttribute();
 
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     QPointer<model::ZtEditor> editor_;
     QTreeView* tree_ = nullptr;
     QTableView* attributes_ = nullptr;

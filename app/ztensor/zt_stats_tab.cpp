@@ -40,7 +40,8 @@ QString count(std::uint64_t value) {
 
 }  // namespace
 
-ZtStatsTab::ZtStatsTab(DocumentView& view, std::shared_ptr<const ZtFile> file, QWidget* parent)
+ZtStatsTab::ZtStatsTab(DocumentView& view, std::shared_ptr<const ztensor::ZtFile> file,
+                       QWidget* parent)
     : QWidget(parent), view_(view), file_(std::move(file)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

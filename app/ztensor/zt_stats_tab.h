@@ -28,7 +28,7 @@ class DocumentView;
 class ZtStatsTab : public QWidget {
     Q_OBJECT
 public:
-    ZtStatsTab(DocumentView& view, std::shared_ptr<const strata::ZtFile> file,
+    ZtStatsTab(DocumentView& view, std::shared_ptr<const strata::ztensor::ZtFile> file,
                QWidget* parent = nullptr);
 
     // Chooses the tensor (does not compute).
@@ -43,7 +43,7 @@ private:
     void showStats(const model::ZtStats& stats);
 
     DocumentView& view_;
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     QComboBox* tensorBox_ = nullptr;
     QPushButton* compute_ = nullptr;
     QPushButton* cancel_ = nullptr;

@@ -9,9 +9,9 @@
 
 namespace strata::gui {
 
-QComboBox* addZtTensorChooser(QHBoxLayout& row, const ZtFile& file, QWidget* parent) {
+QComboBox* addZtTensorChooser(QHBoxLayout& row, const ztensor::ZtFile& file, QWidget* parent) {
     auto* box = new QComboBox(parent);
-    for (const ZtTensor& tensor : file.tensors()) {
+    for (const ztensor::ZtTensor& tensor : file.tensors()) {
         box->addItem(QString::fromStdString(tensor.name));
     }
     box->setSizeAdjustPolicy(QComboBox::AdjustToContents);

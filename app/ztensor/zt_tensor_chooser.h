@@ -5,7 +5,7 @@ class QComboBox;
 class QHBoxLayout;
 class QWidget;
 
-namespace strata {
+namespace strata::ztensor {
 class ZtFile;
 }
 
@@ -13,6 +13,6 @@ namespace strata::gui {
 
 // Adds a label and a combo box listing every tensor of `file`, in manifest order, to `row`;
 // returns the combo box (owned by `parent`).
-QComboBox* addZtTensorChooser(QHBoxLayout& row, const ZtFile& file, QWidget* parent);
+QComboBox* addZtTensorChooser(QHBoxLayout& row, const ztensor::ZtFile& file, QWidget* parent);
 
 }  // namespace strata::gui

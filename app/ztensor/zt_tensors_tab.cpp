@@ -25,7 +25,7 @@ namespace strata::gui {
 
 using model::ZtTensorTableModel;
 
-ZtTensorsTab::ZtTensorsTab(DocumentView& view, std::shared_ptr<const ZtFile> file,
+ZtTensorsTab::ZtTensorsTab(DocumentView& view, std::shared_ptr<const ztensor::ZtFile> file,
                            model::ZtEditor* editor, QWidget* parent)
     : QWidget(parent), view_(view), file_(std::move(file)), editor_(editor) {
     model_ = new ZtTensorTableModel(file_, editor, this);

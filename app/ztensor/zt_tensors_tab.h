@@ -31,7 +31,7 @@ class ZtTensorsTab : public QWidget {
     Q_OBJECT
 public:
     // `editor` may be null (files Strata cannot rewrite): the table is then read-only.
-    ZtTensorsTab(DocumentView& view, std::shared_ptr<const strata::ZtFile> file,
+    ZtTensorsTab(DocumentView& view, std::shared_ptr<const strata::ztensor::ZtFile> file,
                  model::ZtEditor* editor, QWidget* parent = nullptr);
 
     model::ZtTensorTableModel* tableModel() const { return model_; }
@@ -57,7 +57,7 @@ private:
     void updateActions();
 
     DocumentView& view_;
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     QPointer<model::ZtEditor> editor_;
     model::ZtTensorTableModel* model_ = nullptr;
     QSortFilterProxyModel* proxy_ = nullptr;

@@ -46,7 +46,8 @@ QTableView* makeGrid(QWidget* parent) {
 
 }  // namespace
 
-ZtValuesTab::ZtValuesTab(DocumentView& view, std::shared_ptr<const ZtFile> file, QWidget* parent)
+ZtValuesTab::ZtValuesTab(DocumentView& view, std::shared_ptr<const ztensor::ZtFile> file,
+                         QWidget* parent)
     : QWidget(parent), view_(view), file_(std::move(file)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -114,12 +115,12 @@ ZtValuesTab::ZtValuesTab(DocumentView& view, std::shared_ptr<const ZtFile> file,
                 if (element < 0 || tensor_ < 0) {
                     return;
                 }
-                const ZtTensor& t = file_->tensors()[static_cast<std::size_t>(tensor_)];
-                const ZtComponent* stored = file_->component(t, "data");
+                const ztensor::ZtTensor& t = file_->tensors()[static_cast<std::size_t>(tensor_)];
+                const ztensor::ZtComponent* stored = file_->component(t, "data");
                 if (!model::ztLoadIsCheap(*file_, t) || stored == nullptr || !t.dtype) {
                     return;
                 }
-                const std::uint64_t size = ztDTypeSize(*t.dtype);
+                const std::uint64_t size = ztensor::ztDTypeSize(*t.dtype);
                 view_.selectRegion({stored->data.source,
                                     *stored->offset + static_cast<std::uint64_t>(element) * size,
                                     size});
@@ -142,7 +143,7 @@ void ZtValuesTab::showTensor(int tensor) {
         tensorBox_->setCurrentIndex(tensor);
     }
     const int generation = ++generation_;
-    const ZtTensor& t = file_->tensors()[static_cast<std::size_t>(tensor)];
+    const ztensor::ZtTensor& t = file_->tensors()[static_cast<std::size_t>(tensor)];
     if (model::ztLoadIsCheap(*file_, t)) {
         setData(std::make_shared<model::ZtTensorData>(model::ztLoadTensorData(*file_, t)));
         return;
@@ -178,10 +179,11 @@ void ZtValuesTab::setData(std::shared_ptr<const model::ZtTensorData> tensor) {
     if (!tensor) {
         return;
     }
-    QString text = tr("%1 %2 %3")
-                       .arg(QString::fromStdString(std::string(ztDTypeName(tensor->dtype))),
-                            QString::fromStdString(ztShapeText(tensor->shape)),
-                            tensor->sparse ? tr("sparse") : tr("dense"));
+    QString text =
+        tr("%1 %2 %3")
+            .arg(QString::fromStdString(std::string(ztensor::ztDTypeName(tensor->dtype))),
+                 QString::fromStdString(ztensor::ztShapeText(tensor->shape)),
+                 tensor->sparse ? tr("sparse") : tr("dense"));
     if (!tensor->ok()) {
         text += QStringLiteral(" — ") + QString::fromStdString(tensor->error);
     } else if (tensor->sparse) {

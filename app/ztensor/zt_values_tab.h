@@ -32,7 +32,7 @@ class DocumentView;
 class ZtValuesTab : public QWidget {
     Q_OBJECT
 public:
-    ZtValuesTab(DocumentView& view, std::shared_ptr<const strata::ZtFile> file,
+    ZtValuesTab(DocumentView& view, std::shared_ptr<const strata::ztensor::ZtFile> file,
                 QWidget* parent = nullptr);
 
     // Shows tensor `tensor` (index in the file), loading it in the background if needed.
@@ -56,7 +56,7 @@ private:
     void updatePages();
 
     DocumentView& view_;
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     int tensor_ = -1;
     // Results of loads started for older choices are dropped.
     int generation_ = 0;

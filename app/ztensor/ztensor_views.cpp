@@ -24,13 +24,13 @@ static void installZtensorViews(DocumentView& view) {
         return;
     }
     // The header and manifest the open read; its regions point into the document's source.
-    std::shared_ptr<const ZtFile> file = opened->stateAs<const ZtFile>();
+    std::shared_ptr<const ztensor::ZtFile> file = opened->stateAs<const ztensor::ZtFile>();
     if (!file) {
         return;
     }
     model::ZtEditor* editor = nullptr;
     if (!document->isReadOnly() && file->manifestDecoded() &&
-        (file->layout() == ZtLayout::V1_0 || file->layout() == ZtLayout::V1_1)) {
+        (file->layout() == ztensor::ZtLayout::V1_0 || file->layout() == ztensor::ZtLayout::V1_1)) {
         editor = new model::ZtEditor(*document, file);
         document->setEditor(editor);
     }

@@ -8,7 +8,7 @@
 #include "formats/common/json_diff.h"
 #include "zds_live_set.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -289,4 +289,4 @@ std::unique_ptr<Differ> makeZdsDiffer(std::shared_ptr<const ZdsDataset> a,
     return std::make_unique<ZdsDiffer>(std::move(a), std::move(b));
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -12,9 +12,9 @@
 #include "formats/common/diff.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 std::unique_ptr<Differ> makeZdsDiffer(std::shared_ptr<const ZdsDataset> a,
                                       std::shared_ptr<const ZdsDataset> b);
 
-}  // namespace strata
+}  // namespace strata::zds

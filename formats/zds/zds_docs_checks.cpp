@@ -9,7 +9,7 @@
 
 #include "zds_docs_meta.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -579,4 +579,4 @@ void ZdsDocsMetadataCheck::check(const std::unordered_set<std::string>& files,
     checker_->check(files, report, facts);
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -17,7 +17,7 @@
 #include "formats/common/region.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 using ZdsReport = std::function<void(Severity, const std::string& code, std::string message,
                                      std::vector<Region> regions, std::string file)>;
@@ -73,4 +73,4 @@ private:
     std::unique_ptr<DocsChecker> checker_;
 };
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -13,7 +13,7 @@
 
 #include "formats/common/checksums.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -476,4 +476,4 @@ std::string ZdsDocsMetaBuilder::journal() const {
     return out;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace strata {
+namespace strata::zds {
 
 // A document's shape: objects map keys to shapes, an array holds the shape of its first element
 // (or nothing), scalars are "string", "integer" (fits in i64), "number", "boolean", "null".
@@ -95,4 +95,4 @@ private:
     std::uint64_t now_ = 0;
 };
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -13,7 +13,7 @@
 namespace strata {
 
 std::optional<Detection> ZdsFormat::probe(const ProbeInput& input) const {
-    return probeZds(input);
+    return zds::probeZds(input);
 }
 
 namespace {
@@ -29,8 +29,8 @@ void setFixedValidator(OpenedDocument& document, Diagnostic diagnostic) {
 std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
                                             const Detection& detection, const FileTreePtr& tree,
                                             const ByteSourcePtr& opened) {
-    auto dataset = tree ? ZdsDataset::open(tree, Location::parse(path.string()), false, opened)
-                        : ZdsDataset::open(path);
+    auto dataset = tree ? zds::ZdsDataset::open(tree, Location::parse(path.string()), false, opened)
+                        : zds::ZdsDataset::open(path);
     auto document = std::make_unique<OpenedDocument>();
     document->format = kZdsFormat;
     document->path = path;
@@ -40,13 +40,13 @@ std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
     for (const auto& source : dataset->storage().openedSources()) {
         document->sources.push_back(source);
     }
-    document->root = buildZdsTree(dataset);
+    document->root = zds::buildZdsTree(dataset);
     document->facts.emplace_back("format", "ZDS");
     document->facts.emplace_back("description", detection.description);
     document->facts.emplace_back("container", dataset->archive() ? "ZIP archive" : "folder");
     document->facts.emplace_back("collections", std::to_string(dataset->collections.size()));
     document->makeValidator = [path, dataset, tree] {
-        return makeZdsValidator(path, dataset, nullptr, tree);
+        return zds::makeZdsValidator(path, dataset, nullptr, tree);
     };
     // The Documents tab and the editor read this same dataset: one parse, one set of sources.
     document->formatState = dataset;
@@ -71,11 +71,11 @@ std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
                                                     const Detection& detection) const {
     const std::filesystem::path& path = input.path;
     const FileTreePtr& tree = input.tree;
-    const ZdsKind kind = classifyZds(input).kind;
+    const zds::ZdsKind kind = zds::classifyZds(input).kind;
     if (input.isDirectory) {
         return openDataset(path, detection, tree, nullptr);
     }
-    if (kind == ZdsKind::Archive) {
+    if (kind == zds::ZdsKind::Archive) {
         try {
             return openDataset(path, detection, tree, input.source);
         } catch (const StoreError&) {
@@ -86,15 +86,15 @@ std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
             document->root->setStatus(Status::Error);
             ByteSourcePtr raw = document->sources.front();
             document->makeValidator = [path, raw, tree] {
-                return makeZdsValidator(path, nullptr, raw, tree);
+                return zds::makeZdsValidator(path, nullptr, raw, tree);
             };
             return document;
         }
     }
     auto document = openRawFile(input, detection);
-    if (kind == ZdsKind::ZdxIndex) {
-        addMagicNode(*document, kZdxMagic.size(), "zds");
-    } else if (kind == ZdsKind::NotAZip) {
+    if (kind == zds::ZdsKind::ZdxIndex) {
+        addMagicNode(*document, zds::kZdxMagic.size(), "zds");
+    } else if (kind == zds::ZdsKind::NotAZip) {
         document->root->setStatus(Status::Error);
         setFixedValidator(*document,
                           makeError("ZDS-NOT-ZIP",
@@ -108,27 +108,27 @@ std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
 
 std::unique_ptr<Differ> ZdsFormat::makeDiffer(const OpenedDocument& a,
                                               const OpenedDocument& b) const {
-    auto da = a.stateAs<ZdsDataset>();
-    auto db = b.stateAs<ZdsDataset>();
+    auto da = a.stateAs<zds::ZdsDataset>();
+    auto db = b.stateAs<zds::ZdsDataset>();
     if (!da || !db) {
         throw DiffError("a ZDS side could not be read as a dataset (see validate)");
     }
-    return makeZdsDiffer(da, db);
+    return zds::makeZdsDiffer(da, db);
 }
 
 RepairReport ZdsFormat::repair(const std::filesystem::path& input,
                                const std::filesystem::path& output,
                                const RepairOptions& options) const {
-    return repairZdsDataset(input, output, options);
+    return zds::repairZdsDataset(input, output, options);
 }
 
 std::optional<std::filesystem::path> ZdsFormat::repairQuarantinePath(
     const std::filesystem::path& output) const {
-    return zdsQuarantinePath(output);
+    return zds::zdsQuarantinePath(output);
 }
 
 LeftoverScan ZdsFormat::leftoverScan() const {
-    return zdsLeftoverScan();
+    return zds::zdsLeftoverScan();
 }
 
 }  // namespace strata

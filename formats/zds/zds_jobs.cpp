@@ -17,7 +17,7 @@
 #include "zds_live_set.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 
@@ -504,4 +504,4 @@ ZdsJobResult convertZds(const fs::path& path, ZdsLayout layout, const ZdsJobOpti
     return result;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -14,7 +14,7 @@
 #include "formats/common/validator.h"
 #include "zds_writer.h"
 
-namespace strata {
+namespace strata::zds {
 
 struct ZdsJobOptions {
     const CancelToken* cancel = nullptr;
@@ -80,4 +80,4 @@ ZdsJobResult convertZds(const std::filesystem::path& dataset, ZdsLayout layout,
 // Throws ZdsJobError listing the collections when there is no such collection.
 const ZdsCollection& chooseZdsCollection(const ZdsDataset& dataset, const std::string& name);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -10,7 +10,7 @@
 
 #include "formats/common/json_error.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -211,4 +211,4 @@ std::optional<std::string> docsFileAsLine(std::span<const std::uint8_t> text, co
     return body == "{}" ? "{" + idField + "}" : "{" + idField + "," + body.substr(1);
 }
 
-}  // namespace strata
+}  // namespace strata::zds

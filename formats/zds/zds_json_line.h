@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace strata {
+namespace strata::zds {
 
 struct JsonLineFacts {
     bool valid = false;     // one complete JSON value and nothing else but whitespace
@@ -40,4 +40,4 @@ std::optional<std::string> referenceScanId(std::span<const std::uint8_t> line);
 std::optional<std::string> docsFileAsLine(std::span<const std::uint8_t> text, const std::string& id,
                                           std::string* error = nullptr);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -1,6 +1,6 @@
 #include "zds_leftovers.h"
 
-namespace strata {
+namespace strata::zds {
 
 LeftoverScan zdsLeftoverScan() {
     LeftoverScan scan;
@@ -18,4 +18,4 @@ void reportZdsLeftovers(const std::filesystem::path& dataset, DiagnosticSink& si
     reportSaveLeftovers(dataset, "ZDS", zdsLeftoverScan(), sink);
 }
 
-}  // namespace strata
+}  // namespace strata::zds

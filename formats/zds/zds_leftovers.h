@@ -9,7 +9,7 @@
 #include "formats/common/diagnostic.h"
 #include "formats/common/save_leftovers.h"
 
-namespace strata {
+namespace strata::zds {
 
 // Beside the dataset and inside it down to `collections/<name>/meta/`, never into `docs/`
 // (writers only write documents inside a stage folder).
@@ -17,4 +17,4 @@ LeftoverScan zdsLeftoverScan();
 
 void reportZdsLeftovers(const std::filesystem::path& dataset, DiagnosticSink& sink);
 
-}  // namespace strata
+}  // namespace strata::zds

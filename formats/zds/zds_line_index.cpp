@@ -22,7 +22,7 @@
 #include "zds_probe.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -756,4 +756,4 @@ std::uint64_t jsonLineEnd(const ByteSource& data, std::uint64_t from) {
     return size;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

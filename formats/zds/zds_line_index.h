@@ -14,7 +14,7 @@
 #include "formats/common/byte_source.h"
 #include "formats/common/validator.h"
 
-namespace strata {
+namespace strata::zds {
 
 class ZdxIndex;
 
@@ -121,4 +121,4 @@ private:
 // One id looked up by walking the index once, without building a map (a single `get`).
 std::optional<ZdsIdMap::Hit> findIdInZdx(const ZdxIndex& index, std::string_view id);
 
-}  // namespace strata
+}  // namespace strata::zds

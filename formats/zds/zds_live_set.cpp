@@ -9,7 +9,7 @@
 
 #include "formats/common/bounds.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -767,4 +767,4 @@ ZdsIndexedLookup lookUpThroughIndex(const ZdsCollection& c, std::string_view id)
     return out;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

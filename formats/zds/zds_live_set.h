@@ -30,7 +30,7 @@
 #include "zds_line_index.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 enum class ZdsLiveBasis {
     Index,      // meta/index.bin in the binary ZDX layout
@@ -145,4 +145,4 @@ struct ZdsIndexedLookup {
 };
 ZdsIndexedLookup lookUpThroughIndex(const ZdsCollection& c, std::string_view id);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -6,7 +6,7 @@
 #include "formats/registry/directory_listing.h"
 #include "zds_format.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 
@@ -143,4 +143,4 @@ std::optional<Detection> probeZds(const ProbeInput& input) {
     return probe.detection;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

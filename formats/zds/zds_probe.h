@@ -6,7 +6,7 @@
 
 #include "formats/registry/format_handler.h"
 
-namespace strata {
+namespace strata::zds {
 
 // The ZDX magic as it is on disk: the spec's "ZDSI" written as a little-endian u32.
 inline constexpr std::string_view kZdxMagic{"ISDZ", 4};
@@ -34,4 +34,4 @@ ZdsProbe classifyZds(const ProbeInput& input);
 // is not a ZIP → 20.
 std::optional<Detection> probeZds(const ProbeInput& input);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -13,7 +13,7 @@
 #include "zds_live_set.h"
 #include "zds_probe.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 
@@ -723,4 +723,4 @@ std::optional<std::string> extractJsonId(std::span<const std::uint8_t> line) {
     return std::move(facts.id);
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -20,7 +20,7 @@
 #include "formats/common/region.h"
 #include "formats/common/zip_member_source.h"
 
-namespace strata {
+namespace strata::zds {
 
 // Folder or archive, addressed by '/'-separated paths relative to the dataset root.
 class ZdsStorage {
@@ -221,4 +221,4 @@ private:
 // The `_id` of a JSON text (parsed properly, escapes decoded), or nothing.
 std::optional<std::string> extractJsonId(std::span<const std::uint8_t> line);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -22,7 +22,7 @@
 #include "zds_writer.h"
 #include "zds_zip_salvage.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 
@@ -956,7 +956,7 @@ public:
         : write_(write), live_(write.source->liveSet()) {}
 
     std::uint64_t count() const override { return write_.documents.size(); }
-    std::uint64_t listedCount() const override { return strata::listedCount(write_); }
+    std::uint64_t listedCount() const override { return zds::listedCount(write_); }
 
     ZdsCopiedLine line(std::uint64_t n) const override {
         const ZdsWriteDoc& d = write_.documents[n];
@@ -1222,4 +1222,4 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
     return report;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

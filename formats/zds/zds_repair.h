@@ -17,7 +17,7 @@
 
 #include "formats/common/repair.h"
 
-namespace strata {
+namespace strata::zds {
 
 // Where the quarantined lines of a repair into `output` go.
 std::filesystem::path zdsQuarantinePath(const std::filesystem::path& output);
@@ -28,4 +28,4 @@ RepairReport repairZdsDataset(const std::filesystem::path& input,
                               const std::filesystem::path& output,
                               const RepairOptions& options = {});
 
-}  // namespace strata
+}  // namespace strata::zds

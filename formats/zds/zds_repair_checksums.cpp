@@ -7,7 +7,7 @@
 #include "zds_jobs.h"
 #include "zds_validator.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -141,4 +141,4 @@ ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptio
     return untrusted;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

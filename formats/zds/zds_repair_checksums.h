@@ -17,7 +17,7 @@
 #include "formats/common/zip_member_source.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 struct ZdsUntrusted {
     // Dataset-relative path -> why it is not trusted ("fails its CRC-32 (...)").
@@ -51,4 +51,4 @@ std::string zdsCrcMismatch(std::uint32_t actual, std::uint32_t recorded);
 ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptions& options,
                                     RepairReport& report);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -7,7 +7,7 @@
 #include "formats/common/crypto_library.h"
 #include "zds_validator.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 
@@ -76,4 +76,4 @@ std::string zdsQuarantineSummary(const std::vector<ZdsQuarantined>& quarantine,
     return text;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

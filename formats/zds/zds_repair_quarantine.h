@@ -10,7 +10,7 @@
 
 #include "formats/common/region.h"
 
-namespace strata {
+namespace strata::zds {
 
 // A line (or a whole file) moved to the quarantine file.
 struct ZdsQuarantined {
@@ -29,4 +29,4 @@ void writeZdsQuarantine(const std::filesystem::path& path,
 std::string zdsQuarantineSummary(const std::vector<ZdsQuarantined>& quarantine,
                                  const std::filesystem::path& path);
 
-}  // namespace strata
+}  // namespace strata::zds

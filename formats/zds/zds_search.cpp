@@ -9,7 +9,7 @@
 #include "zds_live_set.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -308,4 +308,4 @@ ZdsSearchOutcome searchZdsCollection(const ZdsCollection& c, const ZdsMatcher& m
     return out;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -13,7 +13,7 @@
 #include "formats/common/region.h"
 #include "formats/common/validator.h"
 
-namespace strata {
+namespace strata::zds {
 
 class ZdsCollection;
 
@@ -84,4 +84,4 @@ ZdsSearchOutcome searchZdsCollection(const ZdsCollection& collection, const ZdsM
                                      const std::function<bool(const ZdsSearchHit&)>& onHit,
                                      const ZdsSearchOptions& options = {});
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -251,4 +251,4 @@ std::unique_ptr<Node> buildZdsTree(std::shared_ptr<const ZdsDataset> ds) {
     return root;
 }
 
-}  // namespace strata
+}  // namespace strata::zds

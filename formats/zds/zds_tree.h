@@ -8,7 +8,7 @@
 #include "formats/common/node.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 std::unique_ptr<Node> buildZdsTree(std::shared_ptr<const ZdsDataset> dataset);
 
@@ -16,4 +16,4 @@ std::unique_ptr<Node> buildZdsTree(std::shared_ptr<const ZdsDataset> dataset);
 // zds.zdx.header, zds.zdx.entry, zds.data, zds.document, zds.docs, zds.file (order.ids,
 // doc_index.jsonl), zds.zip.members, zds.zip.member.
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -22,7 +22,7 @@
 #include "zds_live_set.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -1199,4 +1199,4 @@ std::unique_ptr<Validator> makeZdsCopyCheck(const std::filesystem::path& path,
     return std::make_unique<ZdsValidator>(path, copied);
 }
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -14,7 +14,7 @@
 #include "formats/common/file_tree.h"
 #include "formats/common/validator.h"
 
-namespace strata {
+namespace strata::zds {
 
 class ZdsDataset;
 
@@ -66,4 +66,4 @@ bool zdsIdCharsOk(std::string_view id);
 // Offset of the first byte that is not part of valid UTF-8, or npos.
 std::size_t firstInvalidUtf8(std::span<const std::uint8_t> bytes);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -6,7 +6,7 @@
 
 #include "zds_json_line.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace {
 
@@ -81,4 +81,4 @@ const NewDocCheck* NewDocChecks::next(std::size_t n) {
     return &current_[n - currentBegin_];
 }
 
-}  // namespace strata
+}  // namespace strata::zds

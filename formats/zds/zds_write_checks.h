@@ -11,7 +11,7 @@
 #include "formats/common/ordered_pool.h"
 #include "zds_writer.h"
 
-namespace strata {
+namespace strata::zds {
 
 struct NewDocCheck {
     std::string id;          // the decoded `_id`
@@ -47,4 +47,4 @@ private:
     OrderedPool<Batch> pool_;
 };
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -30,7 +30,7 @@
 #include "zds_validator.h"
 #include "zds_write_checks.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
@@ -1260,4 +1260,4 @@ ZdsWriteResult writeZdsDataset(const ZdsDataset* original,
     }
 }
 
-}  // namespace strata
+}  // namespace strata::zds

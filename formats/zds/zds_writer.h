@@ -21,7 +21,7 @@
 #include "formats/common/validator.h"
 #include "zds_reader.h"
 
-namespace strata {
+namespace strata::zds {
 
 class ZdsWriteError : public std::runtime_error {
 public:
@@ -138,4 +138,4 @@ ZdsCollectionWrite keepingHistory(ZdsCollectionWrite write);
 // True when `target` would be written as an archive.
 bool zdsTargetIsArchive(const std::filesystem::path& target);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -12,7 +12,7 @@
 #include "formats/common/le_reader.h"
 #include "zds_jobs.h"
 
-namespace strata {
+namespace strata::zds {
 
 namespace fs = std::filesystem;
 
@@ -345,4 +345,4 @@ ZipSalvage salvageZipMembers(const ByteSource& archive, const fs::path& dest,
     return Scanner(archive, dest, cancel).run();
 }
 
-}  // namespace strata
+}  // namespace strata::zds

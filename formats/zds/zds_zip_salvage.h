@@ -16,7 +16,7 @@
 #include "formats/common/repair.h"
 #include "zds_repair_checksums.h"
 
-namespace strata {
+namespace strata::zds {
 
 struct ZipSalvage {
     std::uint64_t members = 0;        // files written below the folder
@@ -33,4 +33,4 @@ struct ZipSalvage {
 ZipSalvage salvageZipMembers(const ByteSource& archive, const std::filesystem::path& dest,
                              const CancelToken* cancel = nullptr);
 
-}  // namespace strata
+}  // namespace strata::zds

@@ -9,7 +9,7 @@
 #include "../common/bounds.h"
 #include "../common/zip_member_source.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -364,4 +364,4 @@ ZtImportSet readNpzFile(const std::filesystem::path& path) {
     return set;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -16,7 +16,7 @@
 #include "../common/byte_source.h"
 #include "zt_import_set.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 inline constexpr std::string_view kNpyMagic{"\x93NUMPY", 6};
 // A header longer than this is refused (NumPy itself writes a few hundred bytes).
@@ -46,4 +46,4 @@ ZtImportSet readNpyFile(const std::filesystem::path& path);
 // skipped with a note. Throws ZtImportError (ZIP damage included).
 ZtImportSet readNpzFile(const std::filesystem::path& path);
 
-}  // namespace strata
+}  // namespace strata::ztensor

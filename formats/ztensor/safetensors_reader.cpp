@@ -7,7 +7,7 @@
 
 #include "../common/bounds.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -131,4 +131,4 @@ ZtImportSet readSafetensorsFile(const std::filesystem::path& path) {
     return readSafetensors(openMappedFile(path));
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -14,7 +14,7 @@
 #include "../common/byte_source.h"
 #include "zt_import_set.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
 
@@ -22,4 +22,4 @@ inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
 ZtImportSet readSafetensors(const ByteSourcePtr& source);
 ZtImportSet readSafetensorsFile(const std::filesystem::path& path);
 
-}  // namespace strata
+}  // namespace strata::ztensor

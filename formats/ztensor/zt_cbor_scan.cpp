@@ -4,7 +4,7 @@
 
 #include "../common/le_reader.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 std::string cborPath(std::initializer_list<std::string_view> segments) {
     std::string out;
@@ -391,4 +391,4 @@ CborScanResult scanCbor(std::span<const std::uint8_t> bytes, const CborScanLimit
     return Scanner(bytes, limits).run();
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace strata {
+namespace strata::ztensor {
 
 // Offsets relative to the scanned bytes.
 struct CborSpan {
@@ -59,4 +59,4 @@ std::string cborPathText(std::string_view path);
 // Scans the first CBOR data item in `bytes`. Never reads past the end, never recurses.
 CborScanResult scanCbor(std::span<const std::uint8_t> bytes, const CborScanLimits& limits = {});
 
-}  // namespace strata
+}  // namespace strata::ztensor

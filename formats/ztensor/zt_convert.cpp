@@ -13,7 +13,7 @@
 #include "zt_decode.h"
 #include "zt_digest.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -397,4 +397,4 @@ ZtConvertResult ztConvertFile(const ZtFile& file, const ZtConvertPlan& plan,
     return result;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -22,7 +22,7 @@
 #include "zt_file.h"
 #include "zt_writer.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // What digest a component gets in the new file.
 enum class ZtDigestChoice {
@@ -110,4 +110,4 @@ ZtConvertResult ztConvertFile(const ZtFile& file, const ZtConvertPlan& plan,
                               const std::filesystem::path& path,
                               const ZtConvertOptions& options = {});
 
-}  // namespace strata
+}  // namespace strata::ztensor

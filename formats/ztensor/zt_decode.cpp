@@ -12,7 +12,7 @@
 #include "../common/codec_zstd.h"
 #include "zt_sparse.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -265,4 +265,4 @@ ZtStreamResult ztStreamComponent(const ZtFile& file, const ZtComponent& componen
     return result;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

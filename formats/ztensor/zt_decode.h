@@ -12,7 +12,7 @@
 #include "../common/validator.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // Decoded bytes, or why there are none.
 struct ZtBytes {
@@ -64,4 +64,4 @@ ZtStreamResult ztStreamComponent(const ZtFile& file, const ZtComponent& componen
                                  const CancelToken* cancel = nullptr,
                                  const std::function<void(std::uint64_t)>& progress = {});
 
-}  // namespace strata
+}  // namespace strata::ztensor

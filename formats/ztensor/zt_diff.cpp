@@ -14,7 +14,7 @@
 #include "zt_logical.h"
 #include "zt_sparse_diff.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -723,4 +723,4 @@ std::unique_ptr<Differ> makeZtDiffer(std::shared_ptr<const ZtFile> a,
     return std::make_unique<ZtDiffer>(std::move(a), std::move(b));
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -14,7 +14,7 @@
 #include "formats/common/diff.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // Element-by-element comparison of two equally long runs of one dtype.
 struct ZtValueDiff {
@@ -53,4 +53,4 @@ ZtValueComparison ztCompareComponents(const ZtFile& a, const ZtComponent& ca, co
 std::unique_ptr<Differ> makeZtDiffer(std::shared_ptr<const ZtFile> a,
                                      std::shared_ptr<const ZtFile> b);
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <optional>
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -101,4 +101,4 @@ std::string formatZtCrc32c(std::uint32_t value) {
     return buffer;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace strata {
+namespace strata::ztensor {
 
 enum class ZtDigestAlgorithm { Crc32c, Sha256, Unknown };
 
@@ -28,4 +28,4 @@ ZtDigestSpec parseZtDigest(std::string_view text);
 // The digest text Strata writes: "crc32c:0x%08X" or lower-case "sha256:…".
 std::string formatZtCrc32c(std::uint32_t value);
 
-}  // namespace strata
+}  // namespace strata::ztensor

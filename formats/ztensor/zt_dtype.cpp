@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -54,4 +54,4 @@ bool ztDTypeIsFloat(ZtDType dtype) {
     return info(dtype).isFloat;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

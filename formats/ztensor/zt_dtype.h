@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-namespace strata {
+namespace strata::ztensor {
 
 enum class ZtDType : std::uint8_t {
     Float64,
@@ -30,4 +30,4 @@ std::string_view ztDTypeName(ZtDType dtype);
 unsigned ztDTypeSize(ZtDType dtype);
 bool ztDTypeIsFloat(ZtDType dtype);
 
-}  // namespace strata
+}  // namespace strata::ztensor

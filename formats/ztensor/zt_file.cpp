@@ -12,7 +12,7 @@
 #include "zt_cbor_scan.h"
 #include "zt_digest.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 std::string_view ztLayoutName(ZtLayout layout) {
     switch (layout) {
@@ -986,4 +986,4 @@ nlohmann::json ztUnusedManifestKeys(const ZtFile& file) {
     return out;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

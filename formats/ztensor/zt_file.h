@@ -21,7 +21,7 @@
 #include "../common/region.h"
 #include "zt_dtype.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 inline constexpr std::string_view kZtMagicV1 = "ZTEN1000";
 inline constexpr std::string_view kZtMagicV01 = "ZTEN0001";
@@ -179,4 +179,4 @@ bool ztIsReadComponentKey(std::string_view key);
 // with a tensor or role only when it has such members.
 nlohmann::json ztUnusedManifestKeys(const ZtFile& file);
 
-}  // namespace strata
+}  // namespace strata::ztensor

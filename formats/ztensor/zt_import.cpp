@@ -11,7 +11,7 @@
 #include "safetensors_reader.h"
 #include "zt_writer.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -145,4 +145,4 @@ ZtImportResult ztWriteImport(const ZtImportSet& set, const std::filesystem::path
     return result;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

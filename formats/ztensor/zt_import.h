@@ -14,7 +14,7 @@
 #include "zt_file.h"
 #include "zt_import_set.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // "npy", "npz", "safetensors", or "" when the bytes are none of these.
 std::string ztImportKind(const std::filesystem::path& path);
@@ -42,4 +42,4 @@ struct ZtImportResult {
 ZtImportResult ztWriteImport(const ZtImportSet& set, const std::filesystem::path& out,
                              const ZtImportOptions& options = {});
 
-}  // namespace strata
+}  // namespace strata::ztensor

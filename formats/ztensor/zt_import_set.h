@@ -11,7 +11,7 @@
 #include "../common/byte_source.h"
 #include "zt_dtype.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 struct ZtImportTensor {
     std::string name;
@@ -38,4 +38,4 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -9,7 +9,7 @@
 #include "zt_decode.h"
 #include "zt_dtype.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -286,4 +286,4 @@ ZtStatsResult ztTensorStats(const ZtFile& file, const ZtTensor& tensor, const Ca
     return result;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

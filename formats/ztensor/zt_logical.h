@@ -14,7 +14,7 @@
 #include "../common/validator.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // Receives decoded bytes; every piece holds whole elements of the component.
 using ZtBytesConsumer = std::function<void(std::span<const std::uint8_t>)>;
@@ -99,4 +99,4 @@ struct ZtStatsResult {
 ZtStatsResult ztTensorStats(const ZtFile& file, const ZtTensor& tensor,
                             const CancelToken* cancel = nullptr);
 
-}  // namespace strata
+}  // namespace strata::ztensor

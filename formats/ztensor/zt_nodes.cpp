@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -312,4 +312,4 @@ std::vector<std::pair<std::string, std::string>> ztFacts(const ZtFile& file) {
     return facts;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -11,7 +11,7 @@
 #include "../common/node.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // The root node; it keeps `file` (and through it the byte source) alive.
 std::unique_ptr<Node> makeZtNodeTree(std::shared_ptr<const ZtFile> file, std::string label);
@@ -22,4 +22,4 @@ std::vector<std::pair<std::string, std::string>> ztFacts(const ZtFile& file);
 // "[2, 3]" (a scalar is "[]").
 std::string ztShapeText(const std::vector<std::uint64_t>& shape);
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -6,7 +6,7 @@
 
 #include "../common/le_reader.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -238,4 +238,4 @@ void countNonFiniteWith(ZtScanKernel kernel, ZtDType dtype, const std::uint8_t* 
     }
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

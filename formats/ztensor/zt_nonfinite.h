@@ -7,7 +7,7 @@
 
 #include "zt_dtype.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 struct ZtNonFiniteCount {
     std::uint64_t nan = 0;
@@ -36,4 +36,4 @@ void countNonFinite(ZtDType dtype, const std::uint8_t* bytes, std::uint64_t size
 void countNonFiniteWith(ZtScanKernel kernel, ZtDType dtype, const std::uint8_t* bytes,
                         std::uint64_t size, ZtNonFiniteCount& count);
 
-}  // namespace strata
+}  // namespace strata::ztensor

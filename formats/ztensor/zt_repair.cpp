@@ -13,7 +13,7 @@
 #include "zt_validator.h"
 #include "zt_writer.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -393,4 +393,4 @@ RepairReport repairZtFile(const std::filesystem::path& input, const std::filesys
     return report;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -15,11 +15,11 @@
 
 #include "formats/common/repair.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // Throws RepairError when the manifest cannot be read, when no tensor can be recovered, when
 // `output` exists, or when the output fails validation.
 RepairReport repairZtFile(const std::filesystem::path& input, const std::filesystem::path& output,
                           const RepairOptions& options = {});
 
-}  // namespace strata
+}  // namespace strata::ztensor

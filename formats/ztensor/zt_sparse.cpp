@@ -5,7 +5,7 @@
 #include "../common/bounds.h"
 #include "../common/le_reader.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -242,4 +242,4 @@ std::vector<std::uint8_t> ztDensify(const ZtTensor& tensor, const ZtSparseData& 
     return out;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

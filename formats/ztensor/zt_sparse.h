@@ -9,7 +9,7 @@
 #include "zt_decode.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 struct ZtSparseIssue {
     std::string message;
@@ -35,4 +35,4 @@ ZtSparseData ztLoadSparse(const ZtFile& file, const ZtTensor& tensor, std::uint6
 // Row-major dense bytes of a sparse tensor whose ztLoadSparse() found no issues.
 std::vector<std::uint8_t> ztDensify(const ZtTensor& tensor, const ZtSparseData& sparse);
 
-}  // namespace strata
+}  // namespace strata::ztensor

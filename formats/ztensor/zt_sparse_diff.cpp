@@ -9,7 +9,7 @@
 #include "zt_logical.h"
 #include "zt_sparse.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -171,4 +171,4 @@ ZtValueComparison ztCompareByCoordinates(const ZtFile& a, const ZtTensor& ta, co
     return out;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -14,7 +14,7 @@
 #include "zt_diff.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // Per component, the most a sparse side may decode for the comparison.
 inline constexpr std::uint64_t kZtSparseCompareLimit = 1ull << 30;
@@ -27,4 +27,4 @@ ZtValueComparison ztCompareByCoordinates(const ZtFile& a, const ZtTensor& ta, co
                                          const ZtTensor& tb, const CancelToken* cancel,
                                          std::uint64_t maxBytes = kZtSparseCompareLimit);
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -14,7 +14,7 @@
 #include "zt_nonfinite.h"
 #include "zt_sparse.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -515,4 +515,4 @@ std::unique_ptr<Validator> makeZtValidator(std::shared_ptr<const ZtFile> file) {
     return std::make_unique<ZtValidator>(std::move(file));
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -9,7 +9,7 @@
 #include "../common/validator.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 struct ZtValidatorLimits {
     // Sparse components are loaded whole to check their structure; larger ones are skipped
@@ -32,4 +32,4 @@ private:
 
 std::unique_ptr<Validator> makeZtValidator(std::shared_ptr<const ZtFile> file);
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -13,7 +13,7 @@
 #include "../common/bounds.h"
 #include "../common/checksums.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -370,4 +370,4 @@ void ztWriteFile(const std::filesystem::path& path, const std::vector<ZtWriterTe
     file.commit();
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

@@ -19,7 +19,7 @@
 #include "zt_dtype.h"
 #include "zt_file.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 // Manifest members the writer does not know (readers ignore them), kept by a copy: each key with
 // its value already encoded as CBOR, written after the members the writer knows, in key order.
@@ -140,4 +140,4 @@ std::vector<std::uint8_t> ztWriteToBuffer(const std::vector<ZtWriterTensor>& ten
 void ztWriteFile(const std::filesystem::path& path, const std::vector<ZtWriterTensor>& tensors,
                  const ZtWriterOptions& options = {});
 
-}  // namespace strata
+}  // namespace strata::ztensor

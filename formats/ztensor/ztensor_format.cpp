@@ -11,7 +11,7 @@
 namespace strata {
 
 std::optional<Detection> ZTensorFormat::probe(const ProbeInput& input) const {
-    return probeZTensor(input);
+    return ztensor::probeZTensor(input);
 }
 
 std::unique_ptr<OpenedDocument> ZTensorFormat::open(const std::filesystem::path& path,
@@ -23,30 +23,30 @@ std::unique_ptr<OpenedDocument> ZTensorFormat::openSource(const ByteSourcePtr& s
                                                           const Detection& detection) const {
     auto document = openFileDocument(source, detection, "ztensor");
     // Reads the header and the manifest only; damage is kept for the validator, never thrown.
-    std::shared_ptr<const ZtFile> file = ZtFile::open(document->sources.front());
-    document->root = makeZtNodeTree(file, document->path.filename().string());
-    for (auto& fact : ztFacts(*file)) {
+    std::shared_ptr<const ztensor::ZtFile> file = ztensor::ZtFile::open(document->sources.front());
+    document->root = ztensor::makeZtNodeTree(file, document->path.filename().string());
+    for (auto& fact : ztensor::ztFacts(*file)) {
         document->facts.push_back(std::move(fact));
     }
-    document->makeValidator = [file] { return makeZtValidator(file); };
+    document->makeValidator = [file] { return ztensor::makeZtValidator(file); };
     document->formatState = file;
     return document;
 }
 
 std::unique_ptr<Differ> ZTensorFormat::makeDiffer(const OpenedDocument& a,
                                                   const OpenedDocument& b) const {
-    auto fa = a.stateAs<const ZtFile>();
-    auto fb = b.stateAs<const ZtFile>();
+    auto fa = a.stateAs<const ztensor::ZtFile>();
+    auto fb = b.stateAs<const ztensor::ZtFile>();
     if (!fa || !fb) {
         throw DiffError("a zTensor side could not be read (see validate)");
     }
-    return makeZtDiffer(fa, fb);
+    return ztensor::makeZtDiffer(fa, fb);
 }
 
 RepairReport ZTensorFormat::repair(const std::filesystem::path& input,
                                    const std::filesystem::path& output,
                                    const RepairOptions& options) const {
-    return repairZtFile(input, output, options);
+    return ztensor::repairZtFile(input, output, options);
 }
 
 std::string ZTensorFormat::recomputeDigestsText() const {

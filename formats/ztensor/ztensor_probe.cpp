@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-namespace strata {
+namespace strata::ztensor {
 
 namespace {
 
@@ -85,4 +85,4 @@ std::optional<Detection> probeZTensor(const ProbeInput& input) {
     return std::nullopt;
 }
 
-}  // namespace strata
+}  // namespace strata::ztensor

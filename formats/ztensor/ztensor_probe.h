@@ -7,7 +7,7 @@
 
 #include "formats/registry/format_handler.h"
 
-namespace strata {
+namespace strata::ztensor {
 
 inline constexpr std::string_view kZTensorMagicV1{"ZTEN1000", 8};
 inline constexpr std::string_view kZTensorMagicV01{"ZTEN0001", 8};
@@ -31,4 +31,4 @@ std::string_view zTensorVersionName(ZTensorVersion version);
 // `.zt` / `.ztensor` name without the magic → 20.
 std::optional<Detection> probeZTensor(const ProbeInput& input);
 
-}  // namespace strata
+}  // namespace strata::ztensor

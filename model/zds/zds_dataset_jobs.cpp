@@ -44,31 +44,31 @@ Job* startZdsDatasetJob(JobRunner& runner, ZdsDatasetJob kind, const QString& da
     const std::string name = collection.toStdString();
     const QString title = zdsDatasetJobName(kind).remove(QStringLiteral("…"));
     return runner.start(title, [kind, source, dest, name, deflate](JobContext& context) {
-        ZdsJobOptions options;
+        zds::ZdsJobOptions options;
         options.deflate = deflate;
         options.cancel = &context.cancelToken();
         options.progress = context.progressCallback();
         options.collection = name;
-        ZdsJobResult result;
+        zds::ZdsJobResult result;
         try {
             switch (kind) {
                 case ZdsDatasetJob::Pack:
-                    result = packZds(source, dest, options);
+                    result = zds::packZds(source, dest, options);
                     break;
                 case ZdsDatasetJob::Unpack:
-                    result = unpackZds(source, dest, options);
+                    result = zds::unpackZds(source, dest, options);
                     break;
                 case ZdsDatasetJob::Reindex:
-                    result = reindexZds(source, options);
+                    result = zds::reindexZds(source, options);
                     break;
                 case ZdsDatasetJob::Compact:
-                    result = compactZds(source, options);
+                    result = zds::compactZds(source, options);
                     break;
                 case ZdsDatasetJob::ToDocs:
-                    result = convertZds(source, ZdsLayout::Docs, options);
+                    result = zds::convertZds(source, zds::ZdsLayout::Docs, options);
                     break;
                 case ZdsDatasetJob::ToJsonl:
-                    result = convertZds(source, ZdsLayout::Jsonl, options);
+                    result = zds::convertZds(source, zds::ZdsLayout::Jsonl, options);
                     break;
             }
         } catch (const std::exception& e) {

@@ -69,7 +69,7 @@ ZdsTextCheck checkZdsDocumentText(const std::string& text) {
         return check;
     }
     check.id = id->get<std::string>();
-    if (check.id.empty() || check.id.size() > 255 || !zdsIdCharsOk(check.id)) {
+    if (check.id.empty() || check.id.size() > 255 || !zds::zdsIdCharsOk(check.id)) {
         check.error = "the id must be 1 to 255 bytes of letters, digits, '_', '-' or '.': \"" +
                       check.id + "\"";
         return check;

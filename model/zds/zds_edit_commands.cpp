@@ -167,7 +167,7 @@ QString renameZdsDocument(QUndoStack* stack, ZdsTableModel* model, int position,
     if (newId == oldId) {
         return {};
     }
-    if (newId.empty() || newId.size() > 255 || !zdsIdCharsOk(newId)) {
+    if (newId.empty() || newId.size() > 255 || !zds::zdsIdCharsOk(newId)) {
         return QObject::tr(
                    "\"%1\" is not a valid id: 1 to 255 bytes of letters, digits, '_', "
                    "'-' or '.'")

@@ -12,7 +12,7 @@
 
 namespace strata::model {
 
-ZdsEditor::ZdsEditor(Document& document, std::shared_ptr<const ZdsDataset> dataset)
+ZdsEditor::ZdsEditor(Document& document, std::shared_ptr<const zds::ZdsDataset> dataset)
     : FormatEditor(document), dataset_(std::move(dataset)) {
     for (std::size_t i = 0; i < dataset_->collections.size(); ++i) {
         tables_.push_back(new ZdsTableModel(dataset_, i, this));
@@ -46,24 +46,24 @@ bool ZdsEditor::collectionChanged(int collection) const {
     return t != nullptr && t->isEdited();
 }
 
-ZdsCollectionWrite ZdsEditor::collectionWrite(int collection) const {
+zds::ZdsCollectionWrite ZdsEditor::collectionWrite(int collection) const {
     const ZdsTableModel* t = table(collection);
-    ZdsCollectionWrite write;
+    zds::ZdsCollectionWrite write;
     write.name = t->collection().name();
     write.source = &t->collection();
-    write.layout =
-        t->collection().mode() == ZdsStorageMode::Docs ? ZdsLayout::Docs : ZdsLayout::Jsonl;
+    write.layout = t->collection().mode() == zds::ZdsStorageMode::Docs ? zds::ZdsLayout::Docs
+                                                                       : zds::ZdsLayout::Jsonl;
     write.documents.reserve(t->rows().size());
     for (const ZdsRow& row : t->rows()) {
         if (row.changed()) {
-            write.documents.push_back(ZdsWriteDoc::text(row.text->json));
+            write.documents.push_back(zds::ZdsWriteDoc::text(row.text->json));
         } else {
             write.documents.push_back(
-                ZdsWriteDoc::original(static_cast<std::uint64_t>(row.original)));
+                zds::ZdsWriteDoc::original(static_cast<std::uint64_t>(row.original)));
         }
     }
     // A save keeps the collection's superseded and deleted lines (Compact drops them).
-    return keepingHistory(std::move(write));
+    return zds::keepingHistory(std::move(write));
 }
 
 Job* ZdsEditor::startSave(JobRunner& runner, const QString& path, QString* error) {
@@ -88,7 +88,7 @@ Job* ZdsEditor::startWrite(JobRunner& runner, const QString& path, QString* erro
         }
         return nullptr;
     }
-    auto writes = std::make_shared<std::vector<ZdsCollectionWrite>>();
+    auto writes = std::make_shared<std::vector<zds::ZdsCollectionWrite>>();
     for (int i = 0; i < collectionCount(); ++i) {
         if (collectionChanged(i)) {
             writes->push_back(collectionWrite(i));
@@ -102,12 +102,13 @@ Job* ZdsEditor::startWrite(JobRunner& runner, const QString& path, QString* erro
     const QString title = markSaved ? tr("Saving %1").arg(path) : tr("Writing changes to review");
     return runner.start(title, [writes, dataset, target, undoIndex, doc, path, deflate,
                                 markSaved](JobContext& context) {
-        ZdsWriteOptions options;
+        zds::ZdsWriteOptions options;
         options.cancel = &context.cancelToken();
         options.progress = context.progressCallback();
         options.deflate = deflate;
         try {
-            const ZdsWriteResult result = writeZdsDataset(dataset.get(), *writes, target, options);
+            const zds::ZdsWriteResult result =
+                zds::writeZdsDataset(dataset.get(), *writes, target, options);
             if (result.cancelled) {
                 return;
             }

@@ -20,10 +20,10 @@ class ZdsTableModel;
 class ZdsEditor : public FormatEditor {
     Q_OBJECT
 public:
-    ZdsEditor(Document& document, std::shared_ptr<const ZdsDataset> dataset);
+    ZdsEditor(Document& document, std::shared_ptr<const zds::ZdsDataset> dataset);
     ~ZdsEditor() override;
 
-    const std::shared_ptr<const ZdsDataset>& dataset() const { return dataset_; }
+    const std::shared_ptr<const zds::ZdsDataset>& dataset() const { return dataset_; }
     int collectionCount() const { return static_cast<int>(tables_.size()); }
     ZdsTableModel* table(int collection) const;
     // Starts listing the documents of every collection; returns the jobs.
@@ -35,7 +35,7 @@ public:
     // What a save writes for one collection: the old lines of data.jsonl as they are (history
     // included), unchanged rows as index entries for their lines, new and edited rows appended
     // (keepingHistory); for docs/ collections every row in stored order.
-    ZdsCollectionWrite collectionWrite(int collection) const;
+    zds::ZdsCollectionWrite collectionWrite(int collection) const;
 
     // Whether a save into a `.zds` DEFLATEs the members it writes (default: STORE'd, so that
     // data.jsonl and index.bin can be read in place).
@@ -49,7 +49,7 @@ public:
 private:
     // Save (markSaved) or a copy for review (not).
     Job* startWrite(JobRunner& runner, const QString& path, QString* error, bool markSaved);
-    std::shared_ptr<const ZdsDataset> dataset_;
+    std::shared_ptr<const zds::ZdsDataset> dataset_;
     std::vector<ZdsTableModel*> tables_;
     bool deflate_ = false;
 };

@@ -38,11 +38,11 @@ void ZdsSearchResults::clear() {
     endResetModel();
 }
 
-Job* ZdsSearchResults::start(JobRunner& runner, ZdsTableModel* table, const strata::ZdsQuery& query,
-                             QString* error) {
+Job* ZdsSearchResults::start(JobRunner& runner, ZdsTableModel* table,
+                             const strata::zds::ZdsQuery& query, QString* error) {
     clear();
     std::string why;
-    auto compiled = strata::ZdsMatcher::compile(query, &why);
+    auto compiled = strata::zds::ZdsMatcher::compile(query, &why);
     if (!compiled) {
         if (error != nullptr) {
             *error = QString::fromStdString(why);
@@ -56,7 +56,7 @@ Job* ZdsSearchResults::start(JobRunner& runner, ZdsTableModel* table, const stra
         return nullptr;
     }
     table_ = table;
-    auto matcher = std::make_shared<const strata::ZdsMatcher>(std::move(*compiled));
+    auto matcher = std::make_shared<const strata::zds::ZdsMatcher>(std::move(*compiled));
     auto rows = std::make_shared<const std::vector<ZdsRow>>(table->rows());
     const ZdsRowReader reader = table->reader();
     QPointer<ZdsSearchResults> self(this);

@@ -33,7 +33,7 @@ public:
 
     // Cancels a running search, clears the results and starts a new one; nullptr (with
     // *error) for a query that cannot run.
-    Job* start(JobRunner& runner, ZdsTableModel* table, const strata::ZdsQuery& query,
+    Job* start(JobRunner& runner, ZdsTableModel* table, const strata::zds::ZdsQuery& query,
                QString* error = nullptr);
     void cancel();
     void clear();

@@ -106,10 +106,10 @@ std::string ZdsRowReader::text(const ZdsRow& row) const {
         return {};
     }
     const ByteView v = collection->documentBytes(static_cast<std::uint64_t>(row.original));
-    if (collection->mode() == ZdsStorageMode::Docs) {
+    if (collection->mode() == zds::ZdsStorageMode::Docs) {
         // A docs/ file leaves its `_id` to its name: shown, edited and searched with it, as a
         // JSONL line is (a file that is not a JSON object is shown as it is).
-        if (auto line = docsFileAsLine(v.bytes, id(row))) {
+        if (auto line = zds::docsFileAsLine(v.bytes, id(row))) {
             return std::move(*line);
         }
     }
@@ -136,14 +136,14 @@ Region ZdsRowReader::region(std::int64_t original) const {
 struct ZdsTableModel::Batch {
     std::uint64_t first = 0;  // the live index of the first id
     std::vector<std::string> ids;
-    std::shared_ptr<const ZdsLiveSet> live;  // set on the first batch
+    std::shared_ptr<const zds::ZdsLiveSet> live;  // set on the first batch
 };
 
 struct ZdsTableModel::ParsedCache {
     std::unordered_map<int, ordered_json> rows;
 };
 
-ZdsTableModel::ZdsTableModel(std::shared_ptr<const ZdsDataset> dataset, std::size_t collection,
+ZdsTableModel::ZdsTableModel(std::shared_ptr<const zds::ZdsDataset> dataset, std::size_t collection,
                              QObject* parent)
     : QAbstractTableModel(parent),
       dataset_(std::move(dataset)),
@@ -185,8 +185,8 @@ using PostBatch = std::function<void(std::shared_ptr<ZdsTableModel::Batch>)>;
 
 // Lists the live documents: the set is computed (cancellable, with progress), then its ids go
 // to the model in batches.
-void listDocuments(const ZdsCollection& c, JobContext& context, const PostBatch& post) {
-    ZdsLiveOptions options;
+void listDocuments(const zds::ZdsCollection& c, JobContext& context, const PostBatch& post) {
+    zds::ZdsLiveOptions options;
     options.index.cancel = &context.cancelToken();
     options.index.progress = context.progressCallback();
     const auto live = c.liveSet(options);
@@ -215,7 +215,7 @@ Job* ZdsTableModel::startLoading(JobRunner& runner) {
         runner_ = &runner;
     }
     auto dataset = dataset_;
-    const ZdsCollection* c = collection_;
+    const zds::ZdsCollection* c = collection_;
     QPointer<ZdsTableModel> self(this);
     Job* job = runner.start(tr("Listing documents of %1").arg(QString::fromStdString(c->name())),
                             [dataset, c, self](JobContext& context) {
@@ -683,8 +683,8 @@ std::int64_t ZdsTableModel::originalForNode(const Node& node) const {
     if (node.kind() != "zds.zdx.entry" || collection_->zdx() == nullptr) {
         return -1;
     }
-    const ZdxIndex& zdx = *collection_->zdx();
-    const std::uint64_t header = zdx.layout() == ZdxLayout::Binary ? 1 : 0;
+    const zds::ZdxIndex& zdx = *collection_->zdx();
+    const std::uint64_t header = zdx.layout() == zds::ZdxLayout::Binary ? 1 : 0;
     if (node.row() < header) {
         return -1;
     }
@@ -694,7 +694,7 @@ std::int64_t ZdsTableModel::originalForNode(const Node& node) const {
             return static_cast<std::int64_t>(*i);
         }
     }
-    const ZdxEntry e = zdx.entry(entry);  // not the key's last entry, or an unused index
+    const zds::ZdxEntry e = zdx.entry(entry);  // not the key's last entry, or an unused index
     return e.parsed ? originalAtOffset(e.offset) : -1;
 }
 

@@ -43,8 +43,8 @@ struct ZdsRow {
 
 // What a worker needs to read rows without touching the model: the dataset stays alive.
 struct ZdsRowReader {
-    std::shared_ptr<const ZdsDataset> dataset;
-    const ZdsCollection* collection = nullptr;
+    std::shared_ptr<const zds::ZdsDataset> dataset;
+    const zds::ZdsCollection* collection = nullptr;
     std::shared_ptr<const std::vector<std::string>> ids;  // ids of original documents
 
     // The document's JSON text (line ending stripped).
@@ -57,12 +57,12 @@ struct ZdsRowReader {
 class ZdsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    ZdsTableModel(std::shared_ptr<const ZdsDataset> dataset, std::size_t collection,
+    ZdsTableModel(std::shared_ptr<const zds::ZdsDataset> dataset, std::size_t collection,
                   QObject* parent = nullptr);
     ~ZdsTableModel() override;
 
-    const ZdsCollection& collection() const { return *collection_; }
-    const std::shared_ptr<const ZdsDataset>& dataset() const { return dataset_; }
+    const zds::ZdsCollection& collection() const { return *collection_; }
+    const std::shared_ptr<const zds::ZdsDataset>& dataset() const { return dataset_; }
     // True when documents come from the ZDX (their index entries can be shown).
     bool usesIndex() const { return usesIndex_; }
     // What the live set says about the collection's index and data (empty when they agree),
@@ -175,8 +175,8 @@ private:
     // False (and a refresh is due shortly) while the row's bytes are on their way from a server.
     bool rowReady(int stored) const;
 
-    std::shared_ptr<const ZdsDataset> dataset_;
-    const ZdsCollection* collection_;
+    std::shared_ptr<const zds::ZdsDataset> dataset_;
+    const zds::ZdsCollection* collection_;
     bool usesIndex_ = false;
     bool loaded_ = false;
     QPointer<JobRunner> runner_;
@@ -187,7 +187,7 @@ private:
     std::shared_ptr<const SortSpec> applied_;      // what view_ is sorted by, or null
     std::shared_ptr<const SortSpec> pendingSort_;  // what the running sort job sorts by
     std::uint64_t sortGeneration_ = 0;             // a sort result is dropped when this moved on
-    std::shared_ptr<const ZdsLiveSet> live_;
+    std::shared_ptr<const zds::ZdsLiveSet> live_;
     QStringList liveNotes_;
     QString liveBasis_;
     std::shared_ptr<std::vector<std::string>> ids_;

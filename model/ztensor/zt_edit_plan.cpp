@@ -11,59 +11,60 @@
 
 namespace strata::model {
 
-ZtEditPlan ztInitialPlan(const ZtFile& file) {
+ZtEditPlan ztInitialPlan(const ztensor::ZtFile& file) {
     ZtEditPlan plan;
     plan.attributes = file.attributes();
-    for (const ZtTensor& tensor : file.tensors()) {
+    for (const ztensor::ZtTensor& tensor : file.tensors()) {
         plan.tensors.push_back({tensor.name, false, ZtEncodingChoice::Keep, ZtDigestChoice::Keep});
     }
     return plan;
 }
 
-ZtEncoding ztPlannedEncoding(const ZtComponent& component, const ZtTensorEdit& edit) {
+ztensor::ZtEncoding ztPlannedEncoding(const ztensor::ZtComponent& component,
+                                      const ZtTensorEdit& edit) {
     switch (edit.encoding) {
         case ZtEncodingChoice::Raw:
-            return ZtEncoding::Raw;
+            return ztensor::ZtEncoding::Raw;
         case ZtEncodingChoice::Zstd:
-            return ZtEncoding::Zstd;
+            return ztensor::ZtEncoding::Zstd;
         case ZtEncodingChoice::Keep:
             break;
     }
     return component.encoding;
 }
 
-std::optional<ZtDigestAlgorithm> ztPlannedDigest(const ZtComponent& component,
-                                                 const ZtTensorEdit& edit) {
+std::optional<ztensor::ZtDigestAlgorithm> ztPlannedDigest(const ztensor::ZtComponent& component,
+                                                          const ZtTensorEdit& edit) {
     switch (edit.digest) {
         case ZtDigestChoice::None:
             return std::nullopt;
         case ZtDigestChoice::Crc32c:
-            return ZtDigestAlgorithm::Crc32c;
+            return ztensor::ZtDigestAlgorithm::Crc32c;
         case ZtDigestChoice::Sha256:
-            return ZtDigestAlgorithm::Sha256;
+            return ztensor::ZtDigestAlgorithm::Sha256;
         case ZtDigestChoice::Keep:
             break;
     }
     if (!component.digest) {
         return std::nullopt;
     }
-    const ZtDigestSpec spec = parseZtDigest(*component.digest);
-    if (!spec.usable() || spec.algorithm == ZtDigestAlgorithm::Unknown) {
+    const ztensor::ZtDigestSpec spec = ztensor::parseZtDigest(*component.digest);
+    if (!spec.usable() || spec.algorithm == ztensor::ZtDigestAlgorithm::Unknown) {
         return std::nullopt;
     }
     return spec.algorithm;
 }
 
-std::string ztPlanProblem(const ZtFile& file, const ZtEditPlan& plan) {
+std::string ztPlanProblem(const ztensor::ZtFile& file, const ZtEditPlan& plan) {
     if (!file.manifestDecoded() ||
-        (file.layout() != ZtLayout::V1_0 && file.layout() != ZtLayout::V1_1)) {
+        (file.layout() != ztensor::ZtLayout::V1_0 && file.layout() != ztensor::ZtLayout::V1_1)) {
         return "only zTensor v1 files with a readable manifest can be saved";
     }
     if (plan.tensors.size() != file.tensors().size()) {
         return "the edit plan does not match the file";
     }
     for (const auto& [key, value] : plan.attributes) {
-        if (!ztIsValidText(key) || !ztIsValidText(value)) {
+        if (!ztensor::ztIsValidText(key) || !ztensor::ztIsValidText(value)) {
             return "attribute '" + key + "' is not UTF-8 text";
         }
     }
@@ -73,11 +74,11 @@ std::string ztPlanProblem(const ZtFile& file, const ZtEditPlan& plan) {
         if (edit.deleted) {
             continue;
         }
-        const ZtTensor& tensor = file.tensors()[i];
+        const ztensor::ZtTensor& tensor = file.tensors()[i];
         if (edit.name.empty() || !names.insert(edit.name).second) {
             return "tensor name '" + edit.name + "' is empty or used twice";
         }
-        if (!ztIsValidText(edit.name)) {
+        if (!ztensor::ztIsValidText(edit.name)) {
             return "tensor name '" + edit.name + "' is not UTF-8 (rename it to save)";
         }
         if (!tensor.dtype || !tensor.shapeValid) {
@@ -97,13 +98,13 @@ namespace {
 
 // The formats layer's conversion plan for this edit plan: kept tensors in the order of their
 // bytes, under their new names, with their encoding and digest choices.
-ZtConvertPlan convertPlanFor(const ZtFile& file, const ZtEditPlan& plan) {
-    ZtConvertPlan out = ztPlanFor(file);
+ztensor::ZtConvertPlan convertPlanFor(const ztensor::ZtFile& file, const ZtEditPlan& plan) {
+    ztensor::ZtConvertPlan out = ztensor::ztPlanFor(file);
     out.attributes = plan.attributes;
     out.zstdLevel = plan.zstdLevel;
-    std::vector<strata::ZtTensorEdit> kept;
-    for (strata::ZtTensorEdit edit : out.tensors) {
-        const ZtTensor* tensor = file.findTensor(edit.source);
+    std::vector<strata::ztensor::ZtTensorEdit> kept;
+    for (strata::ztensor::ZtTensorEdit edit : out.tensors) {
+        const ztensor::ZtTensor* tensor = file.findTensor(edit.source);
         if (tensor == nullptr) {
             continue;
         }
@@ -118,15 +119,15 @@ ZtConvertPlan convertPlanFor(const ZtFile& file, const ZtEditPlan& plan) {
                 edit.encoding.reset();
                 break;
             case ZtEncodingChoice::Raw:
-                edit.encoding = ZtEncoding::Raw;
+                edit.encoding = ztensor::ZtEncoding::Raw;
                 break;
             case ZtEncodingChoice::Zstd:
-                edit.encoding = ZtEncoding::Zstd;
+                edit.encoding = ztensor::ZtEncoding::Zstd;
                 break;
         }
-        static constexpr strata::ZtDigestChoice kDigests[] = {
-            strata::ZtDigestChoice::Keep, strata::ZtDigestChoice::None,
-            strata::ZtDigestChoice::Crc32c, strata::ZtDigestChoice::Sha256};
+        static constexpr strata::ztensor::ZtDigestChoice kDigests[] = {
+            strata::ztensor::ZtDigestChoice::Keep, strata::ztensor::ZtDigestChoice::None,
+            strata::ztensor::ZtDigestChoice::Crc32c, strata::ztensor::ZtDigestChoice::Sha256};
         edit.digest = kDigests[static_cast<int>(mine.digest)];
         kept.push_back(std::move(edit));
     }
@@ -136,18 +137,20 @@ ZtConvertPlan convertPlanFor(const ZtFile& file, const ZtEditPlan& plan) {
 
 }  // namespace
 
-void ztSavePlan(const ZtFile& file, const ZtEditPlan& plan, const std::filesystem::path& path,
-                const CancelToken* cancel, const std::function<void(double)>& progress) {
+void ztSavePlan(const ztensor::ZtFile& file, const ZtEditPlan& plan,
+                const std::filesystem::path& path, const CancelToken* cancel,
+                const std::function<void(double)>& progress) {
     if (const std::string problem = ztPlanProblem(file, plan); !problem.empty()) {
         throw std::runtime_error(problem);
     }
-    ZtConvertOptions options;
+    ztensor::ZtConvertOptions options;
     options.threads = 0;  // zstd encoding on a worker pool, one thread per core
     options.cancel = cancel;
     if (progress) {
         options.progress = [&progress](double fraction, const std::string&) { progress(fraction); };
     }
-    const ZtConvertResult result = ztConvertFile(file, convertPlanFor(file, plan), path, options);
+    const ztensor::ZtConvertResult result =
+        ztensor::ztConvertFile(file, convertPlanFor(file, plan), path, options);
     if (result.cancelled) {
         throw std::runtime_error("cancelled");
     }

@@ -41,22 +41,22 @@ struct ZtEditPlan {
 };
 
 // The plan that rewrites the file as it is.
-ZtEditPlan ztInitialPlan(const strata::ZtFile& file);
+ZtEditPlan ztInitialPlan(const strata::ztensor::ZtFile& file);
 
 // What a component will be stored as under `edit`.
-strata::ZtEncoding ztPlannedEncoding(const strata::ZtComponent& component,
-                                     const ZtTensorEdit& edit);
-std::optional<strata::ZtDigestAlgorithm> ztPlannedDigest(const strata::ZtComponent& component,
-                                                         const ZtTensorEdit& edit);
+strata::ztensor::ZtEncoding ztPlannedEncoding(const strata::ztensor::ZtComponent& component,
+                                              const ZtTensorEdit& edit);
+std::optional<strata::ztensor::ZtDigestAlgorithm> ztPlannedDigest(
+    const strata::ztensor::ZtComponent& component, const ZtTensorEdit& edit);
 
 // Why the plan cannot be saved (a tensor Strata cannot re-encode, duplicate names), or "".
-std::string ztPlanProblem(const strata::ZtFile& file, const ZtEditPlan& plan);
+std::string ztPlanProblem(const strata::ztensor::ZtFile& file, const ZtEditPlan& plan);
 
 // Writes the file the plan describes to `path` with the formats layer's ztConvertFile (zstd
 // encoding on a worker pool, input digests checked before they are refreshed, AtomicFile: the
 // target is replaced only when everything was written). `progress` gets the fraction done.
 // Throws std::runtime_error (including when cancelled, leaving the target untouched).
-void ztSavePlan(const strata::ZtFile& file, const ZtEditPlan& plan,
+void ztSavePlan(const strata::ztensor::ZtFile& file, const ZtEditPlan& plan,
                 const std::filesystem::path& path, const strata::CancelToken* cancel = nullptr,
                 const std::function<void(double)>& progress = {});
 

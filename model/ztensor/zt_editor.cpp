@@ -45,7 +45,7 @@ bool fail(QString* error, const QString& text) {
 
 }  // namespace
 
-ZtEditor::ZtEditor(Document& document, std::shared_ptr<const ZtFile> file)
+ZtEditor::ZtEditor(Document& document, std::shared_ptr<const ztensor::ZtFile> file)
     : FormatEditor(document), file_(std::move(file)), plan_(ztInitialPlan(*file_)) {}
 
 void ZtEditor::applyPlan(const ZtEditPlan& plan) {

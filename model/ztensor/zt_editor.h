@@ -18,9 +18,9 @@ namespace strata::model {
 class ZtEditor : public FormatEditor {
     Q_OBJECT
 public:
-    ZtEditor(Document& document, std::shared_ptr<const strata::ZtFile> file);
+    ZtEditor(Document& document, std::shared_ptr<const strata::ztensor::ZtFile> file);
 
-    const std::shared_ptr<const strata::ZtFile>& file() const { return file_; }
+    const std::shared_ptr<const strata::ztensor::ZtFile>& file() const { return file_; }
     const ZtEditPlan& plan() const { return plan_; }
 
     // Each pushes one undo step; false (and *error) when the edit is refused or changes nothing.
@@ -46,7 +46,7 @@ signals:
 private:
     bool push(const QString& text, ZtEditPlan next);
 
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     ZtEditPlan plan_;
 };
 

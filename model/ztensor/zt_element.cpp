@@ -33,52 +33,52 @@ double bfloat16Value(std::uint16_t bits) {
 
 }  // namespace
 
-double ztElementValue(ZtDType dtype, const std::uint8_t* p) {
+double ztElementValue(ztensor::ZtDType dtype, const std::uint8_t* p) {
     switch (dtype) {
-        case ZtDType::Float64:
+        case ztensor::ZtDType::Float64:
             return std::bit_cast<double>(decodeLe<std::uint64_t>(p));
-        case ZtDType::Float32:
+        case ztensor::ZtDType::Float32:
             return static_cast<double>(std::bit_cast<float>(decodeLe<std::uint32_t>(p)));
-        case ZtDType::Float16:
+        case ztensor::ZtDType::Float16:
             return halfValue(decodeLe<std::uint16_t>(p));
-        case ZtDType::BFloat16:
+        case ztensor::ZtDType::BFloat16:
             return bfloat16Value(decodeLe<std::uint16_t>(p));
-        case ZtDType::Int64:
+        case ztensor::ZtDType::Int64:
             return static_cast<double>(static_cast<std::int64_t>(decodeLe<std::uint64_t>(p)));
-        case ZtDType::Int32:
+        case ztensor::ZtDType::Int32:
             return static_cast<double>(static_cast<std::int32_t>(decodeLe<std::uint32_t>(p)));
-        case ZtDType::Int16:
+        case ztensor::ZtDType::Int16:
             return static_cast<double>(static_cast<std::int16_t>(decodeLe<std::uint16_t>(p)));
-        case ZtDType::Int8:
+        case ztensor::ZtDType::Int8:
             return static_cast<double>(static_cast<std::int8_t>(p[0]));
-        case ZtDType::UInt64:
+        case ztensor::ZtDType::UInt64:
             return static_cast<double>(decodeLe<std::uint64_t>(p));
-        case ZtDType::UInt32:
+        case ztensor::ZtDType::UInt32:
             return static_cast<double>(decodeLe<std::uint32_t>(p));
-        case ZtDType::UInt16:
+        case ztensor::ZtDType::UInt16:
             return static_cast<double>(decodeLe<std::uint16_t>(p));
-        case ZtDType::UInt8:
+        case ztensor::ZtDType::UInt8:
             return static_cast<double>(p[0]);
-        case ZtDType::Bool:
+        case ztensor::ZtDType::Bool:
             return p[0] != 0 ? 1.0 : 0.0;
     }
     return 0.0;
 }
 
-QString ztElementText(ZtDType dtype, const std::uint8_t* p) {
+QString ztElementText(ztensor::ZtDType dtype, const std::uint8_t* p) {
     switch (dtype) {
-        case ZtDType::Float64:
+        case ztensor::ZtDType::Float64:
             return QString::number(ztElementValue(dtype, p), 'g', 17);
-        case ZtDType::Float32:
+        case ztensor::ZtDType::Float32:
             return QString::number(ztElementValue(dtype, p), 'g', 9);
-        case ZtDType::Float16:
-        case ZtDType::BFloat16:
+        case ztensor::ZtDType::Float16:
+        case ztensor::ZtDType::BFloat16:
             return QString::number(ztElementValue(dtype, p), 'g', 5);
-        case ZtDType::Int64:
+        case ztensor::ZtDType::Int64:
             return QString::number(static_cast<qint64>(decodeLe<std::uint64_t>(p)));
-        case ZtDType::UInt64:
+        case ztensor::ZtDType::UInt64:
             return QString::number(static_cast<quint64>(decodeLe<std::uint64_t>(p)));
-        case ZtDType::Bool:
+        case ztensor::ZtDType::Bool:
             return p[0] != 0 ? QStringLiteral("true") : QStringLiteral("false");
         default:
             return QString::number(static_cast<qint64>(ztElementValue(dtype, p)));

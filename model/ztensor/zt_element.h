@@ -10,9 +10,9 @@
 namespace strata::model {
 
 // The element at `p` as a double (bool: 0 or 1; 64-bit integers may round).
-double ztElementValue(strata::ZtDType dtype, const std::uint8_t* p);
+double ztElementValue(strata::ztensor::ZtDType dtype, const std::uint8_t* p);
 // The element at `p` as people read it: integers exactly, floats with enough digits to
 // tell neighbours apart, bool as true/false.
-QString ztElementText(strata::ZtDType dtype, const std::uint8_t* p);
+QString ztElementText(strata::ztensor::ZtDType dtype, const std::uint8_t* p);
 
 }  // namespace strata::model

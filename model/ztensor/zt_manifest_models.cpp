@@ -103,7 +103,7 @@ QStandardItemModel* ztBuildManifestTree(const nlohmann::json& manifest, QObject*
     return model;
 }
 
-ZtAttributesModel::ZtAttributesModel(std::shared_ptr<const ZtFile> file, ZtEditor* editor,
+ZtAttributesModel::ZtAttributesModel(std::shared_ptr<const ztensor::ZtFile> file, ZtEditor* editor,
                                      QObject* parent)
     : QAbstractTableModel(parent), file_(std::move(file)), editor_(editor) {
     if (editor != nullptr) {

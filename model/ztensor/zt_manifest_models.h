@@ -26,7 +26,7 @@ class ZtAttributesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Read-only without an editor.
-    ZtAttributesModel(std::shared_ptr<const strata::ZtFile> file, ZtEditor* editor,
+    ZtAttributesModel(std::shared_ptr<const strata::ztensor::ZtFile> file, ZtEditor* editor,
                       QObject* parent = nullptr);
 
     // The last refused edit's reason.
@@ -43,7 +43,7 @@ public:
 private:
     const std::vector<std::pair<std::string, std::string>>& attributes() const;
 
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     QPointer<ZtEditor> editor_;
     QString lastError_;
 };

@@ -12,9 +12,9 @@ namespace {
 
 // Calls fn(value) for each whole element of `bytes`, keeping a split element in `carry`.
 template <typename Fn>
-void forEachElement(ZtDType dtype, std::vector<std::uint8_t>& carry,
+void forEachElement(ztensor::ZtDType dtype, std::vector<std::uint8_t>& carry,
                     std::span<const std::uint8_t> bytes, Fn&& fn) {
-    const std::size_t size = ztDTypeSize(dtype);
+    const std::size_t size = ztensor::ztDTypeSize(dtype);
     std::size_t at = 0;
     if (!carry.empty()) {
         const std::size_t take = std::min(size - carry.size(), bytes.size());
@@ -34,7 +34,7 @@ void forEachElement(ZtDType dtype, std::vector<std::uint8_t>& carry,
 
 }  // namespace
 
-ZtStatsAccumulator::ZtStatsAccumulator(ZtDType dtype) : dtype_(dtype) {}
+ZtStatsAccumulator::ZtStatsAccumulator(ztensor::ZtDType dtype) : dtype_(dtype) {}
 
 void ZtStatsAccumulator::feed(std::span<const std::uint8_t> bytes) {
     forEachElement(dtype_, carry_, bytes, [this](double v) { add(v); });
@@ -92,7 +92,8 @@ ZtStats ZtStatsAccumulator::result() const {
     return out;
 }
 
-ZtHistogramAccumulator::ZtHistogramAccumulator(ZtDType dtype, double min, double max, int bins)
+ZtHistogramAccumulator::ZtHistogramAccumulator(ztensor::ZtDType dtype, double min, double max,
+                                               int bins)
     : dtype_(dtype), min_(min), max_(max), bins_(static_cast<std::size_t>(std::max(bins, 1)), 0) {}
 
 void ZtHistogramAccumulator::feed(std::span<const std::uint8_t> bytes) {
@@ -120,14 +121,15 @@ void ZtHistogramAccumulator::add(double value, std::uint64_t count) {
 namespace {
 
 // The component whose decoded bytes are the tensor's (stored) values.
-const ZtComponent* valuesComponent(const ZtFile& file, const ZtTensor& tensor) {
+const ztensor::ZtComponent* valuesComponent(const ztensor::ZtFile& file,
+                                            const ztensor::ZtTensor& tensor) {
     switch (tensor.format) {
-        case ZtTensorFormat::Dense:
+        case ztensor::ZtTensorFormat::Dense:
             return file.component(tensor, "data");
-        case ZtTensorFormat::SparseCsr:
-        case ZtTensorFormat::SparseCoo:
+        case ztensor::ZtTensorFormat::SparseCsr:
+        case ztensor::ZtTensorFormat::SparseCoo:
             return file.component(tensor, "values");
-        case ZtTensorFormat::Other:
+        case ztensor::ZtTensorFormat::Other:
             break;
     }
     return nullptr;
@@ -135,8 +137,8 @@ const ZtComponent* valuesComponent(const ZtFile& file, const ZtTensor& tensor) {
 
 }  // namespace
 
-std::optional<ZtStats> ztComputeStats(const ZtFile& file, const ZtTensor& tensor, int bins,
-                                      const CancelToken* cancel,
+std::optional<ZtStats> ztComputeStats(const ztensor::ZtFile& file, const ztensor::ZtTensor& tensor,
+                                      int bins, const CancelToken* cancel,
                                       const std::function<void(double)>& progress,
                                       std::string* error) {
     auto fail = [&](std::string message) -> std::optional<ZtStats> {
@@ -145,7 +147,7 @@ std::optional<ZtStats> ztComputeStats(const ZtFile& file, const ZtTensor& tensor
         }
         return std::nullopt;
     };
-    const ZtComponent* values = valuesComponent(file, tensor);
+    const ztensor::ZtComponent* values = valuesComponent(file, tensor);
     if (!tensor.dtype || !tensor.byteSize || !tensor.elementCount) {
         return fail("the tensor's dtype or shape is not usable");
     }
@@ -158,12 +160,13 @@ std::optional<ZtStats> ztComputeStats(const ZtFile& file, const ZtTensor& tensor
     auto pass = [&](const std::function<void(std::span<const std::uint8_t>)>& consume,
                     double base) {
         std::uint64_t done = 0;  // the callback receives increments
-        return ztStreamComponent(file, *values, limit, consume, cancel, [&](std::uint64_t n) {
-            done += n;
-            if (progress) {
-                progress(base + 0.5 * std::min(1.0, static_cast<double>(done) / stored));
-            }
-        });
+        return ztensor::ztStreamComponent(
+            file, *values, limit, consume, cancel, [&](std::uint64_t n) {
+                done += n;
+                if (progress) {
+                    progress(base + 0.5 * std::min(1.0, static_cast<double>(done) / stored));
+                }
+            });
     };
     ZtStatsAccumulator first(*tensor.dtype);
     const auto one = pass([&](auto piece) { first.feed(piece); }, 0.0);
@@ -174,9 +177,9 @@ std::optional<ZtStats> ztComputeStats(const ZtFile& file, const ZtTensor& tensor
         return fail(one.exceeded ? "the values decode to more bytes than the tensor allows"
                                  : one.message);
     }
-    const std::uint64_t storedCount = one.produced / ztDTypeSize(*tensor.dtype);
+    const std::uint64_t storedCount = one.produced / ztensor::ztDTypeSize(*tensor.dtype);
     const std::uint64_t implicitZeros =
-        tensor.format == ZtTensorFormat::Dense || storedCount > *tensor.elementCount
+        tensor.format == ztensor::ZtTensorFormat::Dense || storedCount > *tensor.elementCount
             ? 0
             : *tensor.elementCount - storedCount;
     first.addZeros(implicitZeros);

@@ -39,7 +39,7 @@ struct ZtStats {
 // First pass: counts, extremes and moments (Welford), fed any split of the element bytes.
 class ZtStatsAccumulator {
 public:
-    explicit ZtStatsAccumulator(strata::ZtDType dtype);
+    explicit ZtStatsAccumulator(strata::ztensor::ZtDType dtype);
     void feed(std::span<const std::uint8_t> bytes);
     // Adds `count` zeros (a sparse tensor's unstored elements).
     void addZeros(std::uint64_t count);
@@ -48,7 +48,7 @@ public:
 private:
     void add(double value);
 
-    strata::ZtDType dtype_;
+    strata::ztensor::ZtDType dtype_;
     std::vector<std::uint8_t> carry_;
     ZtStats stats_;
     double m2_ = 0;
@@ -57,7 +57,7 @@ private:
 // Second pass: the histogram of finite values over the first pass's range.
 class ZtHistogramAccumulator {
 public:
-    ZtHistogramAccumulator(strata::ZtDType dtype, double min, double max, int bins);
+    ZtHistogramAccumulator(strata::ztensor::ZtDType dtype, double min, double max, int bins);
     void feed(std::span<const std::uint8_t> bytes);
     void addZeros(std::uint64_t count);
     const std::vector<std::uint64_t>& bins() const { return bins_; }
@@ -65,7 +65,7 @@ public:
 private:
     void add(double value, std::uint64_t count = 1);
 
-    strata::ZtDType dtype_;
+    strata::ztensor::ZtDType dtype_;
     std::vector<std::uint8_t> carry_;
     double min_;
     double max_;
@@ -74,8 +74,9 @@ private:
 
 // Streams the tensor's values (dense `data`, or sparse `values` plus implicit zeros). Returns
 // nullopt with *error set when the tensor cannot be read, or when cancelled.
-std::optional<ZtStats> ztComputeStats(const strata::ZtFile& file, const strata::ZtTensor& tensor,
-                                      int bins, const strata::CancelToken* cancel,
+std::optional<ZtStats> ztComputeStats(const strata::ztensor::ZtFile& file,
+                                      const strata::ztensor::ZtTensor& tensor, int bins,
+                                      const strata::CancelToken* cancel,
                                       const std::function<void(double)>& progress,
                                       std::string* error);
 

@@ -9,8 +9,9 @@ namespace strata::model {
 
 namespace {
 
-bool isSparse(const ZtTensor& tensor) {
-    return tensor.format == ZtTensorFormat::SparseCsr || tensor.format == ZtTensorFormat::SparseCoo;
+bool isSparse(const ztensor::ZtTensor& tensor) {
+    return tensor.format == ztensor::ZtTensorFormat::SparseCsr ||
+           tensor.format == ztensor::ZtTensorFormat::SparseCoo;
 }
 
 }  // namespace
@@ -27,15 +28,15 @@ std::uint64_t ZtTensorData::elementCount() const {
     return count;
 }
 
-bool ztLoadIsCheap(const ZtFile& file, const ZtTensor& tensor) {
-    if (tensor.format != ZtTensorFormat::Dense) {
+bool ztLoadIsCheap(const ztensor::ZtFile& file, const ztensor::ZtTensor& tensor) {
+    if (tensor.format != ztensor::ZtTensorFormat::Dense) {
         return false;
     }
-    const ZtComponent* data = file.component(tensor, "data");
-    return data != nullptr && data->encoding == ZtEncoding::Raw;
+    const ztensor::ZtComponent* data = file.component(tensor, "data");
+    return data != nullptr && data->encoding == ztensor::ZtEncoding::Raw;
 }
 
-ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
+ZtTensorData ztLoadTensorData(const ztensor::ZtFile& file, const ztensor::ZtTensor& tensor,
                               std::uint64_t maxDecoded) {
     ZtTensorData out;
     out.name = tensor.name;
@@ -46,11 +47,11 @@ ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
         return out;
     }
     out.dtype = *tensor.dtype;
-    if (tensor.format == ZtTensorFormat::Dense) {
+    if (tensor.format == ztensor::ZtTensorFormat::Dense) {
         // Raw data is only mapped, so no limit applies to it; in a remote file it is not even
         // read here.
         const bool raw = ztLoadIsCheap(file, tensor);
-        const ZtComponent* stored = file.component(tensor, "data");
+        const ztensor::ZtComponent* stored = file.component(tensor, "data");
         if (raw && stored->readable() && stored->data.source->isRemote()) {
             if (*stored->length != *tensor.byteSize) {
                 out.error = "the data holds " + std::to_string(*stored->length) +
@@ -61,8 +62,8 @@ ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
             out.hasDense = true;
             return out;
         }
-        ZtBytes bytes = ztTensorBytes(file, tensor,
-                                      raw ? std::numeric_limits<std::uint64_t>::max() : maxDecoded);
+        ztensor::ZtBytes bytes = ztensor::ztTensorBytes(
+            file, tensor, raw ? std::numeric_limits<std::uint64_t>::max() : maxDecoded);
         if (!bytes.ok()) {
             out.error = bytes.error;
             return out;
@@ -75,7 +76,8 @@ ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
         out.error = "format '" + tensor.formatName + "' has no values Strata can show";
         return out;
     }
-    auto sparse = std::make_shared<ZtSparseData>(ztLoadSparse(file, tensor, maxDecoded));
+    auto sparse =
+        std::make_shared<ztensor::ZtSparseData>(ztensor::ztLoadSparse(file, tensor, maxDecoded));
     if (!sparse->loadError.empty()) {
         out.error = sparse->loadError;
         return out;
@@ -85,7 +87,8 @@ ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
         return out;
     }
     if (out.elementCount() <= kZtDensifyLimit) {
-        auto dense = std::make_shared<std::vector<std::uint8_t>>(ztDensify(tensor, *sparse));
+        auto dense =
+            std::make_shared<std::vector<std::uint8_t>>(ztensor::ztDensify(tensor, *sparse));
         out.dense.bytes = {dense->data(), dense->size()};
         out.dense.keepAlive = dense;
         out.hasDense = true;
@@ -95,7 +98,7 @@ ZtTensorData ztLoadTensorData(const ZtFile& file, const ZtTensor& tensor,
 }
 
 std::uint64_t ztSparseCoordinate(const ZtTensorData& data, std::uint64_t entry, std::size_t axis) {
-    const ZtSparseData& sparse = *data.sparseData;
+    const ztensor::ZtSparseData& sparse = *data.sparseData;
     if (!sparse.coords.view.empty() || sparse.indptr.view.empty()) {
         // COO: coords is ndim × nnz, row-major.
         const auto coords = sparse.coords.bytes();

@@ -20,7 +20,7 @@ inline constexpr std::uint64_t kZtDensifyLimit = 1'000'000;
 
 struct ZtTensorData {
     std::string name;
-    strata::ZtDType dtype = strata::ZtDType::Float32;
+    strata::ztensor::ZtDType dtype = strata::ztensor::ZtDType::Float32;
     std::vector<std::uint64_t> shape;
     bool sparse = false;
     // Row-major little-endian bytes of every element, when hasDense.
@@ -30,7 +30,7 @@ struct ZtTensorData {
     strata::Region denseRegion;
     bool hasDense = false;
     // The loaded components of a sparse tensor (checked: no structural issues).
-    std::shared_ptr<const strata::ZtSparseData> sparseData;
+    std::shared_ptr<const strata::ztensor::ZtSparseData> sparseData;
     // Why nothing (or only part) could be loaded.
     std::string error;
 
@@ -39,11 +39,12 @@ struct ZtTensorData {
 };
 
 // Loads what the views show. Never decodes more than `maxDecoded` bytes of any component.
-ZtTensorData ztLoadTensorData(const strata::ZtFile& file, const strata::ZtTensor& tensor,
-                              std::uint64_t maxDecoded = strata::kZtDefaultLoadLimit);
+ZtTensorData ztLoadTensorData(const strata::ztensor::ZtFile& file,
+                              const strata::ztensor::ZtTensor& tensor,
+                              std::uint64_t maxDecoded = strata::ztensor::kZtDefaultLoadLimit);
 
 // True when loading only maps bytes (a raw dense tensor), so it may run on the GUI thread.
-bool ztLoadIsCheap(const strata::ZtFile& file, const strata::ZtTensor& tensor);
+bool ztLoadIsCheap(const strata::ztensor::ZtFile& file, const strata::ztensor::ZtTensor& tensor);
 
 // The coordinate of sparse entry `entry` along `axis` (CSR: axis 0 is the row, found by binary
 // search of indptr; axis 1 the column index).

@@ -9,16 +9,16 @@
 
 namespace strata::model {
 
-std::vector<ZtDigestStatus> ztDigestStatuses(const ZtFile& file,
+std::vector<ZtDigestStatus> ztDigestStatuses(const ztensor::ZtFile& file,
                                              const std::vector<Diagnostic>& diagnostics) {
     std::vector<ZtDigestStatus> out(file.tensors().size(), ZtDigestStatus::None);
     for (std::size_t t = 0; t < file.tensors().size(); ++t) {
         for (std::size_t c : file.tensors()[t].components) {
-            const ZtComponent& component = file.components()[c];
+            const ztensor::ZtComponent& component = file.components()[c];
             if (!component.digest) {
                 continue;
             }
-            const bool usable = parseZtDigest(*component.digest).usable();
+            const bool usable = ztensor::parseZtDigest(*component.digest).usable();
             out[t] = !usable ? ZtDigestStatus::Bad
                              : (out[t] == ZtDigestStatus::Bad ? out[t] : ZtDigestStatus::Ok);
         }
@@ -27,7 +27,7 @@ std::vector<ZtDigestStatus> ztDigestStatuses(const ZtFile& file,
         if (d.code != "ZT-DIGEST" || d.regions.empty()) {
             continue;
         }
-        for (const ZtComponent& component : file.components()) {
+        for (const ztensor::ZtComponent& component : file.components()) {
             if (component.data == d.regions.front() && component.tensor < out.size()) {
                 out[component.tensor] = ZtDigestStatus::Bad;
             }
@@ -36,7 +36,7 @@ std::vector<ZtDigestStatus> ztDigestStatuses(const ZtFile& file,
     return out;
 }
 
-Job* startZtDigestVerification(JobRunner& runner, std::shared_ptr<const ZtFile> file) {
+Job* startZtDigestVerification(JobRunner& runner, std::shared_ptr<const ztensor::ZtFile> file) {
     auto* job = new ZtDigestJob(QObject::tr("Verifying digests"));
     QPointer<ZtDigestJob> target(job);
     return runner.start(job, [file, target](JobContext& c) {
@@ -49,7 +49,7 @@ Job* startZtDigestVerification(JobRunner& runner, std::shared_ptr<const ZtFile> 
         ValidationOptions options;
         options.cancel = &c.cancelToken();
         options.progress = c.progressCallback();
-        ZtValidator validator(file);
+        ztensor::ZtValidator validator(file);
         if (validator.run(sink, options) == ValidationOutcome::Cancelled) {
             return;
         }
@@ -63,8 +63,8 @@ Job* startZtDigestVerification(JobRunner& runner, std::shared_ptr<const ZtFile> 
     });
 }
 
-Job* startZtStats(JobRunner& runner, std::shared_ptr<const ZtFile> file, std::size_t tensor,
-                  int bins) {
+Job* startZtStats(JobRunner& runner, std::shared_ptr<const ztensor::ZtFile> file,
+                  std::size_t tensor, int bins) {
     const QString name = tensor < file->tensors().size()
                              ? QString::fromStdString(file->tensors()[tensor].name)
                              : QString();

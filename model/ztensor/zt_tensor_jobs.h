@@ -28,17 +28,19 @@ public:
     const std::vector<strata::Diagnostic>& diagnostics() const { return diagnostics_; }
 
 private:
-    friend Job* startZtDigestVerification(JobRunner&, std::shared_ptr<const strata::ZtFile>);
+    friend Job* startZtDigestVerification(JobRunner&,
+                                          std::shared_ptr<const strata::ztensor::ZtFile>);
     std::vector<ZtDigestStatus> statuses_;
     std::vector<strata::Diagnostic> diagnostics_;
 };
 
 // Runs the zTensor validator (digests, zstd frames, sparse structure) over every component.
 // A tensor is Bad when a digest of one of its components does not match or cannot be read.
-Job* startZtDigestVerification(JobRunner& runner, std::shared_ptr<const strata::ZtFile> file);
+Job* startZtDigestVerification(JobRunner& runner,
+                               std::shared_ptr<const strata::ztensor::ZtFile> file);
 
 // The per-tensor digest statuses that `diagnostics` imply (exposed for tests).
-std::vector<ZtDigestStatus> ztDigestStatuses(const strata::ZtFile& file,
+std::vector<ZtDigestStatus> ztDigestStatuses(const strata::ztensor::ZtFile& file,
                                              const std::vector<strata::Diagnostic>& diagnostics);
 
 class ZtStatsJob : public Job {
@@ -50,13 +52,14 @@ public:
     const std::optional<ZtStats>& stats() const { return stats_; }
 
 private:
-    friend Job* startZtStats(JobRunner&, std::shared_ptr<const strata::ZtFile>, std::size_t, int);
+    friend Job* startZtStats(JobRunner&, std::shared_ptr<const strata::ztensor::ZtFile>,
+                             std::size_t, int);
     std::size_t tensor_ = 0;
     std::optional<ZtStats> stats_;
 };
 
 // Statistics and a `bins`-bin histogram of tensor `tensor`.
-Job* startZtStats(JobRunner& runner, std::shared_ptr<const strata::ZtFile> file, std::size_t tensor,
-                  int bins = 64);
+Job* startZtStats(JobRunner& runner, std::shared_ptr<const strata::ztensor::ZtFile> file,
+                  std::size_t tensor, int bins = 64);
 
 }  // namespace strata::model

@@ -12,13 +12,13 @@ namespace strata::model {
 
 namespace {
 
-QString encodingName(ZtEncoding encoding) {
+QString encodingName(ztensor::ZtEncoding encoding) {
     switch (encoding) {
-        case ZtEncoding::Raw:
+        case ztensor::ZtEncoding::Raw:
             return QStringLiteral("raw");
-        case ZtEncoding::Zstd:
+        case ztensor::ZtEncoding::Zstd:
             return QStringLiteral("zstd");
-        case ZtEncoding::Unknown:
+        case ztensor::ZtEncoding::Unknown:
             break;
     }
     return QStringLiteral("?");
@@ -26,8 +26,8 @@ QString encodingName(ZtEncoding encoding) {
 
 }  // namespace
 
-ZtTensorTableModel::ZtTensorTableModel(std::shared_ptr<const ZtFile> file, ZtEditor* editor,
-                                       QObject* parent)
+ZtTensorTableModel::ZtTensorTableModel(std::shared_ptr<const ztensor::ZtFile> file,
+                                       ZtEditor* editor, QObject* parent)
     : QAbstractTableModel(parent),
       file_(std::move(file)),
       editor_(editor),
@@ -76,7 +76,7 @@ std::vector<Region> ZtTensorTableModel::componentRegions(int row) const {
         return out;
     }
     for (std::size_t c : file_->tensors()[static_cast<std::size_t>(row)].components) {
-        const ZtComponent& component = file_->components()[c];
+        const ztensor::ZtComponent& component = file_->components()[c];
         if (component.hasRange()) {
             out.push_back(component.data.clipped());
         }
@@ -101,11 +101,11 @@ std::uint64_t ZtTensorTableModel::storedSize(int row) const {
 }
 
 QString ZtTensorTableModel::encodingText(int row) const {
-    const ZtTensor& tensor = file_->tensors()[static_cast<std::size_t>(row)];
+    const ztensor::ZtTensor& tensor = file_->tensors()[static_cast<std::size_t>(row)];
     std::set<QString> now;
     std::set<QString> planned;
     for (std::size_t c : tensor.components) {
-        const ZtComponent& component = file_->components()[c];
+        const ztensor::ZtComponent& component = file_->components()[c];
         now.insert(QString::fromStdString(component.encodingName));
         if (editor_) {
             planned.insert(encodingName(ztPlannedEncoding(
@@ -123,7 +123,7 @@ QString ZtTensorTableModel::encodingText(int row) const {
 }
 
 QVariant ZtTensorTableModel::displayData(int row, int column) const {
-    const ZtTensor& tensor = file_->tensors()[static_cast<std::size_t>(row)];
+    const ztensor::ZtTensor& tensor = file_->tensors()[static_cast<std::size_t>(row)];
     const QLocale locale = QLocale::c();
     switch (column) {
         case Name: {
@@ -140,7 +140,7 @@ QVariant ZtTensorTableModel::displayData(int row, int column) const {
         case DType:
             return QString::fromStdString(tensor.dtypeName);
         case Shape:
-            return QString::fromStdString(ztShapeText(tensor.shape));
+            return QString::fromStdString(ztensor::ztShapeText(tensor.shape));
         case Encoding:
             return encodingText(row);
         case Stored:
@@ -160,7 +160,7 @@ QVariant ZtTensorTableModel::displayData(int row, int column) const {
 }
 
 QVariant ZtTensorTableModel::sortData(int row, int column) const {
-    const ZtTensor& tensor = file_->tensors()[static_cast<std::size_t>(row)];
+    const ztensor::ZtTensor& tensor = file_->tensors()[static_cast<std::size_t>(row)];
     switch (column) {
         case Stored:
             return static_cast<qulonglong>(storedSize(row));

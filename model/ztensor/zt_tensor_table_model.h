@@ -25,10 +25,10 @@ public:
     // The row's tensor index in the file (stable under sorting and filtering).
     static constexpr int TensorRole = Qt::UserRole + 1;
 
-    ZtTensorTableModel(std::shared_ptr<const strata::ZtFile> file, ZtEditor* editor,
+    ZtTensorTableModel(std::shared_ptr<const strata::ztensor::ZtFile> file, ZtEditor* editor,
                        QObject* parent = nullptr);
 
-    const strata::ZtFile& file() const { return *file_; }
+    const strata::ztensor::ZtFile& file() const { return *file_; }
     // Fills the Digest column (one status per tensor); anything else resets it to Unknown.
     void setDigestStatuses(const std::vector<ZtDigestStatus>& statuses);
     ZtDigestStatus digestStatus(int row) const;
@@ -49,7 +49,7 @@ private:
     QString encodingText(int row) const;
     std::uint64_t storedSize(int row) const;
 
-    std::shared_ptr<const strata::ZtFile> file_;
+    std::shared_ptr<const strata::ztensor::ZtFile> file_;
     QPointer<ZtEditor> editor_;
     std::vector<ZtDigestStatus> digests_;
 };

@@ -32,7 +32,7 @@ ZtValuesModel::ZtValuesModel(QObject* parent)
 }
 
 std::optional<std::vector<std::uint8_t>> ZtValuesModel::elementBytes(std::uint64_t element) const {
-    const std::uint64_t size = ztDTypeSize(data_->dtype);
+    const std::uint64_t size = ztensor::ztDTypeSize(data_->dtype);
     const std::uint64_t at = element * size;
     const strata::Region& region = data_->denseRegion;
     if (region.valid()) {
@@ -259,7 +259,7 @@ QVariant ZtSparseEntriesModel::data(const QModelIndex& index, int role) const {
         return role == Qt::UserRole ? QVariant(static_cast<quint64>(coordinate))
                                     : QVariant(QString::number(coordinate));
     }
-    const std::uint64_t size = ztDTypeSize(data_->dtype);
+    const std::uint64_t size = ztensor::ztDTypeSize(data_->dtype);
     const auto values = data_->sparseData->values.bytes();
     if ((entry + 1) * size > values.size()) {
         return {};

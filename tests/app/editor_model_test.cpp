@@ -812,8 +812,8 @@ private:
 
     // The collection as the reader reads it from disk holds the model's live documents.
     QString checkDisk(const ZdsState& expected) {
-        const auto dataset = ZdsDataset::open(path_.toStdString());
-        const ZdsCollection* c = nullptr;
+        const auto dataset = zds::ZdsDataset::open(path_.toStdString());
+        const zds::ZdsCollection* c = nullptr;
         for (const auto& collection : dataset->collections) {
             c = collection->name() == "test" ? collection.get() : c;
         }

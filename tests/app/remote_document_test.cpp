@@ -221,8 +221,8 @@ private slots:
             QVERIFY(table != nullptr);
             QTRY_VERIFY_WITH_TIMEOUT(table->loaded(), 30000);
             QVERIFY(table->rowCount() > 0 && table->columnCount() > 1);
-            const auto localDataset =
-                strata::ZdsDataset::open(corpusFile(folder.toUtf8().constData()).toStdString());
+            const auto localDataset = strata::zds::ZdsDataset::open(
+                corpusFile(folder.toUtf8().constData()).toStdString());
             QCOMPARE(table->documentCount(), int(localDataset->collections.at(0)->documentCount()));
             QTRY_VERIFY_WITH_TIMEOUT(
                 table->data(table->index(0, 1)).toString() != QStringLiteral("…"), 30000);
@@ -381,15 +381,15 @@ private slots:
         for (std::size_t i = 0; i < values.size(); ++i) {
             values[i] = static_cast<float>(i);
         }
-        strata::ZtWriterTensor tensor;
+        strata::ztensor::ZtWriterTensor tensor;
         tensor.name = "w";
         tensor.shape = {kRows, kColumns};
         tensor.components.push_back({"data",
                                      std::span(reinterpret_cast<const std::uint8_t*>(values.data()),
                                                values.size() * sizeof(float)),
-                                     strata::ZtEncoding::Raw, std::nullopt});
+                                     strata::ztensor::ZtEncoding::Raw, std::nullopt});
         const std::filesystem::path file = dir.filePath(QStringLiteral("big.zt")).toStdString();
-        strata::ztWriteFile(file, {tensor});
+        strata::ztensor::ztWriteFile(file, {tensor});
         strata::test::NginxServer server(dir.path().toStdString());
         strata::test::FaultProxy proxy(server.port());
         // The open's two requests (header block, manifest at the end) come at once; later

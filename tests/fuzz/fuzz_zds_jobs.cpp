@@ -43,26 +43,26 @@ const fs::path& workDir() {
 }
 
 void indexAndSearch(const strata::ByteSourcePtr& data) {
-    strata::ZdsIndexOptions one;
+    strata::zds::ZdsIndexOptions one;
     one.threads = 1;
-    strata::ZdsIndexOptions three;
+    strata::zds::ZdsIndexOptions three;
     three.threads = 3;
-    const auto a = strata::indexJsonLines(*data, one);
-    const auto b = strata::indexJsonLines(*data, three);
+    const auto a = strata::zds::indexJsonLines(*data, one);
+    const auto b = strata::zds::indexJsonLines(*data, three);
     check(a && b && a->size() == b->size());
-    std::vector<strata::ZdsLineEntry> indexable;
+    std::vector<strata::zds::ZdsLineEntry> indexable;
     for (std::size_t i = 0; i < a->size(); ++i) {
-        const strata::ZdsLineEntry& e = (*a)[i];
+        const strata::zds::ZdsLineEntry& e = (*a)[i];
         check(e.id == (*b)[i].id && e.offset == (*b)[i].offset && e.length == (*b)[i].length);
         check(e.offset + e.length <= data->size());
         if (e.hasId && e.id.size() <= 65535) {
             indexable.push_back(e);
         }
     }
-    const std::string zdx = strata::encodeZdx(indexable);
+    const std::string zdx = strata::zds::encodeZdx(indexable);
     // The fast builds (no line table) give the same bytes as the line table.
-    const auto all = strata::buildZdxFromJsonl(*data, three);
-    const auto live = strata::buildLiveZdx(*data, three);
+    const auto all = strata::zds::buildZdxFromJsonl(*data, three);
+    const auto live = strata::zds::buildLiveZdx(*data, three);
     check(all && live);
     std::string allBytes;
     for (const std::string& part : all->parts) {
@@ -74,16 +74,16 @@ void indexAndSearch(const strata::ByteSourcePtr& data) {
         for (const std::string& part : live->parts) {
             liveBytes += part;
         }
-        check(liveBytes == strata::encodeZdx(strata::liveLines(indexable)));
+        check(liveBytes == strata::zds::encodeZdx(strata::zds::liveLines(indexable)));
     }
-    const strata::ZdxIndex index(strata::makeBufferSource(zdx));
+    const strata::zds::ZdxIndex index(strata::makeBufferSource(zdx));
     check(index.entryCount() == indexable.size());
     for (std::size_t i = 0; i < indexable.size() && i < 64; ++i) {
-        const strata::ZdxEntry e = index.entry(i);
+        const strata::zds::ZdxEntry e = index.entry(i);
         check(e.id == indexable[i].id && e.offset == indexable[i].offset);
     }
 
-    using Q = strata::ZdsQuery;
+    using Q = strata::zds::ZdsQuery;
     static const std::vector<Q> queries = {
         {Q::Target::Field, Q::Op::Equals, "/a", "1"},
         {Q::Target::Field, Q::Op::Less, "a", "\"m\""},
@@ -94,7 +94,7 @@ void indexAndSearch(const strata::ByteSourcePtr& data) {
         {Q::Target::Id, Q::Op::Greater, "", "k"},
     };
     for (const Q& q : queries) {
-        const auto m = strata::ZdsMatcher::compile(q, nullptr);
+        const auto m = strata::zds::ZdsMatcher::compile(q, nullptr);
         check(m.has_value());
         for (std::size_t i = 0; i < a->size() && i < 32; ++i) {
             const strata::ByteView line = data->view((*a)[i].offset, (*a)[i].length);
@@ -114,10 +114,10 @@ void unpack(const std::uint8_t* data, std::size_t size) {
         std::ofstream out(archive, std::ios::binary);
         out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     }
-    strata::ZdsJobOptions options;
+    strata::zds::ZdsJobOptions options;
     options.maxUnpackedBytes = 1u << 20;
     try {
-        strata::unpackZds(archive, root / "inner" / "out", options);
+        strata::zds::unpackZds(archive, root / "inner" / "out", options);
     } catch (const std::exception&) {
     }
     // Only the archive and the target folder may exist, and no more than the limit was written.

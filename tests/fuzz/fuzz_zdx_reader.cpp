@@ -67,14 +67,14 @@ void validate(const fs::path& path) {
     strata::CollectingSink sink;
     strata::ValidationOptions options;
     options.maxPerCode = 8;
-    strata::makeZdsValidator(path)->run(sink, options);
+    strata::zds::makeZdsValidator(path)->run(sink, options);
     try {
-        const auto ds = strata::ZdsDataset::open(path);
-        walk(*strata::buildZdsTree(ds), 4);
+        const auto ds = strata::zds::ZdsDataset::open(path);
+        walk(*strata::zds::buildZdsTree(ds), 4);
         for (const auto& c : ds->collections) {
             const std::uint64_t n = std::min<std::uint64_t>(c->documentCount(), 16);
             for (std::uint64_t i = 0; i < n; ++i) {
-                const strata::ZdsDocument doc = c->document(i);
+                const strata::zds::ZdsDocument doc = c->document(i);
                 const strata::ByteView bytes = c->documentBytes(i);
                 check(bytes.size() <= doc.region.length);
             }
@@ -98,21 +98,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t indexSize = std::min<std::size_t>(split, restSize);
 
     auto index = strata::makeBufferSource(std::vector<std::uint8_t>(rest, rest + indexSize));
-    const strata::ZdxIndex zdx(index);
+    const strata::zds::ZdxIndex zdx(index);
     const std::uint64_t entries = zdx.entryCount();
-    check(entries <= index->size() / strata::kZdxEntryFixedSize + 1 ||
-          zdx.layout() == strata::ZdxLayout::Text);
+    check(entries <= index->size() / strata::zds::kZdxEntryFixedSize + 1 ||
+          zdx.layout() == strata::zds::ZdxLayout::Text);
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(entries, 64); ++i) {
-        const strata::ZdxEntry e = zdx.entry(i);
+        const strata::zds::ZdxEntry e = zdx.entry(i);
         check(e.entry.end() <= index->size());
     }
     const std::span<const std::uint8_t> jsonl(rest + indexSize, restSize - indexSize);
     // The writer's fast check accepts only what the full check accepts, with the same id.
-    const strata::JsonLineFacts facts = strata::analyzeJsonLine(jsonl);
-    if (const auto proven = strata::provenDocumentId(jsonl)) {
+    const strata::zds::JsonLineFacts facts = strata::zds::analyzeJsonLine(jsonl);
+    if (const auto proven = strata::zds::provenDocumentId(jsonl)) {
         check(facts.valid && facts.isObject && facts.idIsString && facts.id == *proven);
     }
-    (void)strata::referenceScanId(jsonl);
+    (void)strata::zds::referenceScanId(jsonl);
 
     const fs::path root = workDir() / "dataset";
     const fs::path meta = root / "collections" / "c" / "meta";

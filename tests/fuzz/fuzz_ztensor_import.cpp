@@ -17,8 +17,8 @@ void check(bool condition) {
     }
 }
 
-void checkTensor(const strata::ZtImportTensor& tensor) {
-    std::uint64_t bytes = strata::ztDTypeSize(tensor.dtype);
+void checkTensor(const strata::ztensor::ZtImportTensor& tensor) {
+    std::uint64_t bytes = strata::ztensor::ztDTypeSize(tensor.dtype);
     for (auto dim : tensor.shape) {
         bytes *= dim;  // the reader checked it cannot overflow
     }
@@ -31,14 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto source =
         strata::makeBufferSource(std::vector<std::uint8_t>(data, data + size), "fuzz");
     try {
-        checkTensor(strata::readNpy(source, "x"));
-    } catch (const strata::ZtImportError&) {
+        checkTensor(strata::ztensor::readNpy(source, "x"));
+    } catch (const strata::ztensor::ZtImportError&) {
     }
     try {
-        for (const auto& tensor : strata::readSafetensors(source).tensors) {
+        for (const auto& tensor : strata::ztensor::readSafetensors(source).tensors) {
             checkTensor(tensor);
         }
-    } catch (const strata::ZtImportError&) {
+    } catch (const strata::ztensor::ZtImportError&) {
     }
     return 0;
 }

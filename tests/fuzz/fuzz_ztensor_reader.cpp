@@ -38,21 +38,21 @@ void walk(const strata::Node& node, int depth) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::span<const std::uint8_t> input(data, size);
-    const auto scan = strata::scanCbor(input);
+    const auto scan = strata::ztensor::scanCbor(input);
     check(!scan.ok || scan.end <= size);
 
     auto source =
         strata::makeBufferSource(std::vector<std::uint8_t>(input.begin(), input.end()), "fuzz.zt");
-    const auto file = strata::ZtFile::open(source);
+    const auto file = strata::ztensor::ZtFile::open(source);
     strata::CollectingSink sink;
     strata::ValidationOptions options;
     options.threads = 1;
-    strata::ZtValidatorLimits limits;
+    strata::ztensor::ZtValidatorLimits limits;
     limits.maxSparseLoad = kLimit;
     limits.maxUnboundedDecode = kLimit;
-    strata::ZtValidator(file, limits).run(sink, options);
+    strata::ztensor::ZtValidator(file, limits).run(sink, options);
 
-    const auto root = strata::makeZtNodeTree(file, "fuzz.zt");
+    const auto root = strata::ztensor::makeZtNodeTree(file, "fuzz.zt");
     walk(*root, 0);
     if (size > 0) {
         (void)root->deepestAt(size / 2);
@@ -62,11 +62,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (++tensors > 16) {
             break;
         }
-        const auto bytes = strata::ztTensorBytes(*file, tensor, kLimit);
+        const auto bytes = strata::ztensor::ztTensorBytes(*file, tensor, kLimit);
         check(!bytes.ok() || bytes.view.size() <= kLimit);
         for (std::size_t index : tensor.components) {
             const auto component =
-                strata::ztComponentBytes(*file, file->components()[index], kLimit);
+                strata::ztensor::ztComponentBytes(*file, file->components()[index], kLimit);
             check(!component.ok() || component.view.size() <= kLimit);
         }
     }

@@ -246,7 +246,7 @@ void ZdsDocumentsTabTest::archiveOpensToo() {
 void ZdsDocumentsTabTest::sharesTheOpenedDataset() {
     Fixture f(corpus("valid/jsonl_two_collections"));
     QVERIFY(f.tab);
-    const auto opened = f.view->document()->opened()->stateAs<ZdsDataset>();
+    const auto opened = f.view->document()->opened()->stateAs<zds::ZdsDataset>();
     QVERIFY(opened != nullptr);
     QVERIFY(f.tab->editor()->dataset().get() == opened.get());
     // A row's line is a region of one of the document's own sources.
@@ -372,7 +372,7 @@ model::Job::State runJob(Fixture& f, model::ZdsDatasetJob kind) {
 
 std::size_t validationErrors(const std::filesystem::path& path) {
     CollectingSink sink;
-    makeZdsValidator(path)->run(sink, ValidationOptions{});
+    zds::makeZdsValidator(path)->run(sink, ValidationOptions{});
     return sink.countOf(Severity::Error);
 }
 
@@ -401,11 +401,11 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
         QCOMPARE(runJob(f, model::ZdsDatasetJob::Reindex), model::Job::State::Finished);
         QVERIFY(std::filesystem::exists(meta / "index.bin"));
         QCOMPARE(reload.count(), 1);
-        auto ds = ZdsDataset::open(root);
+        auto ds = zds::ZdsDataset::open(root);
         QVERIFY(ds->collections.at(0)->usesIndex());
 
         QCOMPARE(runJob(f, model::ZdsDatasetJob::Compact), model::Job::State::Finished);
-        ds = ZdsDataset::open(root);
+        ds = zds::ZdsDataset::open(root);
         const std::uint64_t live = ds->collections.at(0)->documentCount();
         QVERIFY(live > 0);
         QCOMPARE(validationErrors(root), std::size_t{0});
@@ -413,7 +413,7 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
         QCOMPARE(runJob(f, model::ZdsDatasetJob::ToDocs), model::Job::State::Finished);
         QVERIFY(std::filesystem::is_directory(root / "collections/test/docs"));
         QVERIFY(!std::filesystem::exists(meta / "data.jsonl"));
-        QCOMPARE(ZdsDataset::open(root)->collections.at(0)->documentCount(), live);
+        QCOMPARE(zds::ZdsDataset::open(root)->collections.at(0)->documentCount(), live);
 
         QCOMPARE(runJob(f, model::ZdsDatasetJob::ToJsonl), model::Job::State::Finished);
         QVERIFY(std::filesystem::exists(meta / "data.jsonl"));
@@ -433,7 +433,7 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
         packTarget = deflated;
         QCOMPARE(runJob(f, model::ZdsDatasetJob::Pack), model::Job::State::Finished);
         CollectingSink sink;
-        makeZdsValidator(deflated.toStdString())->run(sink, ValidationOptions{});
+        zds::makeZdsValidator(deflated.toStdString())->run(sink, ValidationOptions{});
         bool warned = false;
         for (const Diagnostic& d : sink.diagnostics()) {
             warned = warned || d.code == "ZDS-ZIP-DEFLATED";
@@ -447,9 +447,9 @@ void ZdsDocumentsTabTest::datasetJobsFromTheMenu() {
         QVERIFY(jobAction(f.tab, model::ZdsDatasetJob::Pack) == nullptr);  // an archive
         QCOMPARE(runJob(f, model::ZdsDatasetJob::Unpack), model::Job::State::Finished);
         QVERIFY(QFileInfo(unpacked).isDir());
-        const auto ds = ZdsDataset::open(unpacked.toStdString());
+        const auto ds = zds::ZdsDataset::open(unpacked.toStdString());
         QCOMPARE(ds->collections.at(0)->documentCount(),
-                 ZdsDataset::open(root)->collections.at(0)->documentCount());
+                 zds::ZdsDataset::open(root)->collections.at(0)->documentCount());
         // A second unpack into the now full folder fails and says why.
         QCOMPARE(runJob(f, model::ZdsDatasetJob::Unpack), model::Job::State::Failed);
     }

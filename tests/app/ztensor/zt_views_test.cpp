@@ -123,7 +123,7 @@ void ZtViewsTest::rowSelectsComponentBytes() {
     auto* tensors = tab<ZtTensorsTab>(*view_, "ztTensorsTab");
     auto* values = tab<ZtValuesTab>(*view_, "ztValuesTab");
     const auto& file = tensors->tableModel()->file();
-    const ZtTensor* big = file.findTensor("t_big_f32");
+    const ztensor::ZtTensor* big = file.findTensor("t_big_f32");
     QVERIFY(big);
     const auto index = static_cast<std::size_t>(big - file.tensors().data());
     tensors->selectTensor(index);
@@ -204,7 +204,7 @@ void ZtViewsTest::valuesOfZstdTensorLoadInBackground() {
     open(QStringLiteral("valid/dense_zstd.zt"));
     auto* values = tab<ZtValuesTab>(*view_, "ztValuesTab");
     const auto& file = tab<ZtTensorsTab>(*view_, "ztTensorsTab")->tableModel()->file();
-    const ZtTensor* f32 = file.findTensor("t_float32");
+    const ztensor::ZtTensor* f32 = file.findTensor("t_float32");
     QSignalSpy loaded(values, &ZtValuesTab::loaded);
     values->showTensor(static_cast<int>(f32 - file.tensors().data()));
     QCOMPARE(values->valuesModel()->rowCount(), 0);  // not yet: a job decodes it
@@ -222,7 +222,7 @@ void ZtViewsTest::sparseTensorShowsNonZeros() {
     open(QStringLiteral("valid/sparse_raw.zt"));
     auto* values = tab<ZtValuesTab>(*view_, "ztValuesTab");
     const auto& file = tab<ZtTensorsTab>(*view_, "ztTensorsTab")->tableModel()->file();
-    const ZtTensor* coo = file.findTensor("coo_i32");
+    const ztensor::ZtTensor* coo = file.findTensor("coo_i32");
     QSignalSpy loaded(values, &ZtValuesTab::loaded);
     values->showTensor(static_cast<int>(coo - file.tensors().data()));
     QVERIFY(loaded.count() > 0 || loaded.wait(30000));

@@ -87,7 +87,7 @@ fs::path makeDocsDataset(const fs::path& work, long long n) {
                   "{\n  \"n\": " + std::to_string(i) + ",\n  \"text\": \"document " +
                       std::to_string(i) + " lorem ipsum\",\n  \"tags\": [\"a\", \"b\"]\n}");
     }
-    reindexZds(root);  // meta/order.ids and meta/doc_index.jsonl
+    zds::reindexZds(root);  // meta/order.ids and meta/doc_index.jsonl
     markComplete(root);
     return root;
 }

@@ -77,13 +77,13 @@ const fs::path& millionDataset() {
         if (fs::exists(p / "collections/default/meta/index.bin", ec)) {
             return p;
         }
-        ZdsCollectionWrite w;
+        zds::ZdsCollectionWrite w;
         w.name = "default";
         w.documents.reserve(kMillion);
         for (int i = 0; i < kMillion; ++i) {
-            w.documents.push_back(ZdsWriteDoc::text(docLine(static_cast<std::uint64_t>(i))));
+            w.documents.push_back(zds::ZdsWriteDoc::text(docLine(static_cast<std::uint64_t>(i))));
         }
-        writeZdsDataset(nullptr, {w}, p);
+        zds::writeZdsDataset(nullptr, {w}, p);
         return p;
     }();
     return path;
@@ -92,11 +92,11 @@ const fs::path& millionDataset() {
 // index.bin rebuilt from data.jsonl: the ZDX bytes, no entry kept per line.
 void BM_ZdxRebuild(benchmark::State& state) {
     const ByteSourcePtr data = openMappedFile(bigJsonl());
-    ZdsIndexOptions options;
+    zds::ZdsIndexOptions options;
     options.threads = static_cast<unsigned>(state.range(0));
     std::uint64_t entries = 0;
     for (auto _ : state) {
-        const auto zdx = buildZdxFromJsonl(*data, options);
+        const auto zdx = zds::buildZdxFromJsonl(*data, options);
         entries = zdx->indexed;
         benchmark::DoNotOptimize(zdx->parts.data());
     }
@@ -108,11 +108,11 @@ BENCHMARK(BM_ZdxRebuild)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseReal
 // index.bin as reindex writes it: only the last line of each id, repeated ids found by hashing.
 void BM_ZdxRebuildLive(benchmark::State& state) {
     const ByteSourcePtr data = openMappedFile(bigJsonl());
-    ZdsIndexOptions options;
+    zds::ZdsIndexOptions options;
     options.threads = static_cast<unsigned>(state.range(0));
     std::uint64_t entries = 0;
     for (auto _ : state) {
-        const auto zdx = buildLiveZdx(*data, options);
+        const auto zdx = zds::buildLiveZdx(*data, options);
         entries = zdx->indexed;
         benchmark::DoNotOptimize(zdx->parts.data());
     }
@@ -132,7 +132,7 @@ void BM_ReindexJob(benchmark::State& state) {
         fs::create_symlink(bigJsonl(), meta / "data.jsonl");
     }
     for (auto _ : state) {
-        const ZdsJobResult r = reindexZds(root);
+        const zds::ZdsJobResult r = zds::reindexZds(root);
         benchmark::DoNotOptimize(r.documents);
     }
     state.SetBytesProcessed(
@@ -144,10 +144,10 @@ BENCHMARK(BM_ReindexJob)->Unit(benchmark::kMillisecond)->UseRealTime()->Iteratio
 // and compact, used when a line is beyond what ZDX can describe).
 void BM_IndexJsonLines(benchmark::State& state) {
     const ByteSourcePtr data = openMappedFile(bigJsonl());
-    ZdsIndexOptions options;
+    zds::ZdsIndexOptions options;
     options.threads = 2;
     for (auto _ : state) {
-        const auto lines = indexJsonLines(*data, options);
+        const auto lines = zds::indexJsonLines(*data, options);
         benchmark::DoNotOptimize(lines->data());
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * data->size()));
@@ -157,8 +157,8 @@ BENCHMARK(BM_IndexJsonLines)->Unit(benchmark::kMillisecond)->UseRealTime()->Iter
 void BM_OpenMillionWithIndex(benchmark::State& state) {
     const fs::path path = millionDataset();
     for (auto _ : state) {
-        const auto ds = ZdsDataset::open(path);
-        const ZdsCollection& c = *ds->collections.at(0);
+        const auto ds = zds::ZdsDataset::open(path);
+        const zds::ZdsCollection& c = *ds->collections.at(0);
         benchmark::DoNotOptimize(c.documentCount());
         benchmark::DoNotOptimize(c.documentBytes(kMillion / 2).size());
     }
@@ -166,9 +166,9 @@ void BM_OpenMillionWithIndex(benchmark::State& state) {
 BENCHMARK(BM_OpenMillionWithIndex)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_GetById(benchmark::State& state) {
-    const auto ds = ZdsDataset::open(millionDataset());
-    const ZdsCollection& c = *ds->collections.at(0);
-    const ZdsIdMap map(*c.zdx());
+    const auto ds = zds::ZdsDataset::open(millionDataset());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
+    const zds::ZdsIdMap map(*c.zdx());
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> pick(0, kMillion - 1);
     for (auto _ : state) {
@@ -184,21 +184,21 @@ void BM_GetById(benchmark::State& state) {
 BENCHMARK(BM_GetById)->Unit(benchmark::kMicrosecond);
 
 void BM_BuildIdMap(benchmark::State& state) {
-    const auto ds = ZdsDataset::open(millionDataset());
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(millionDataset());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     for (auto _ : state) {
-        const ZdsIdMap map(*c.zdx());
+        const zds::ZdsIdMap map(*c.zdx());
         benchmark::DoNotOptimize(map.size());
     }
 }
 BENCHMARK(BM_BuildIdMap)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OneGetWithoutMap(benchmark::State& state) {
-    const auto ds = ZdsDataset::open(millionDataset());
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(millionDataset());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     (void)c.zdx()->entryCount();
     for (auto _ : state) {
-        benchmark::DoNotOptimize(findIdInZdx(*c.zdx(), "k00999999"));
+        benchmark::DoNotOptimize(zds::findIdInZdx(*c.zdx(), "k00999999"));
     }
 }
 BENCHMARK(BM_OneGetWithoutMap)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -210,7 +210,7 @@ void BM_ValidateMillion(benchmark::State& state) {
     for (auto _ : state) {
         CollectingSink sink;
         ValidationOptions options;
-        makeZdsValidator(path)->run(sink, options);
+        zds::makeZdsValidator(path)->run(sink, options);
         if (sink.countOf(Severity::Error) != 0) {
             state.SkipWithError("the generated dataset has errors");
         }
@@ -221,15 +221,15 @@ BENCHMARK(BM_ValidateMillion)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_WriteMillion(benchmark::State& state) {
     // Built once: the timing is the writer's, not a copy of a million strings per iteration.
-    std::vector<ZdsCollectionWrite> writes(1);
-    ZdsCollectionWrite& w = writes.front();
+    std::vector<zds::ZdsCollectionWrite> writes(1);
+    zds::ZdsCollectionWrite& w = writes.front();
     w.name = "default";
     for (int i = 0; i < kMillion; ++i) {
-        w.documents.push_back(ZdsWriteDoc::text(docLine(static_cast<std::uint64_t>(i))));
+        w.documents.push_back(zds::ZdsWriteDoc::text(docLine(static_cast<std::uint64_t>(i))));
     }
     const fs::path target = benchDir() / "write-million";
     for (auto _ : state) {
-        writeZdsDataset(nullptr, writes, target);
+        zds::writeZdsDataset(nullptr, writes, target);
     }
     fs::remove_all(target);
 }

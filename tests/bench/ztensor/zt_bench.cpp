@@ -50,20 +50,21 @@ std::filesystem::path benchFile(unsigned tensors) {
         return path;
     }
     std::vector<std::vector<std::uint8_t>> data;
-    std::vector<ZtWriterTensor> list;
+    std::vector<ztensor::ZtWriterTensor> list;
     // Eight distinct blocks, reused, keep generation quick.
     for (unsigned i = 0; i < 8; ++i) {
         data.push_back(weights(kTensorBytes, i + 1));
     }
     for (unsigned i = 0; i < tensors; ++i) {
-        ZtWriterTensor t;
+        ztensor::ZtWriterTensor t;
         t.name = "layer." + std::to_string(i) + ".weight";
-        t.dtype = ZtDType::Float32;
+        t.dtype = ztensor::ZtDType::Float32;
         t.shape = {4096, kTensorBytes / 4 / 4096};
-        t.components.push_back({"data", data[i % 8], ZtEncoding::Raw, ZtDigestAlgorithm::Crc32c});
+        t.components.push_back(
+            {"data", data[i % 8], ztensor::ZtEncoding::Raw, ztensor::ZtDigestAlgorithm::Crc32c});
         list.push_back(std::move(t));
     }
-    ztWriteFile(path, list);
+    ztensor::ztWriteFile(path, list);
     return path;
 }
 
@@ -74,8 +75,8 @@ std::filesystem::path editedBenchFile() {
     if (!std::filesystem::exists(path) ||
         std::filesystem::file_size(path) != std::filesystem::file_size(from)) {
         std::filesystem::copy_file(from, path, std::filesystem::copy_options::overwrite_existing);
-        const auto file = ZtFile::open(openMappedFile(from));
-        const ZtComponent* data = file->component(file->tensors()[10], "data");
+        const auto file = ztensor::ZtFile::open(openMappedFile(from));
+        const ztensor::ZtComponent* data = file->component(file->tensors()[10], "data");
         std::fstream out(path, std::ios::in | std::ios::out | std::ios::binary);
         out.seekp(static_cast<std::streamoff>(*data->offset + 4096));
         const float changed = 1.5f;
@@ -87,7 +88,7 @@ std::filesystem::path editedBenchFile() {
 void BM_ZtOpen1GiB(benchmark::State& state) {
     const auto path = benchFile(64);
     for (auto _ : state) {
-        auto file = ZtFile::open(openMappedFile(path));
+        auto file = ztensor::ZtFile::open(openMappedFile(path));
         benchmark::DoNotOptimize(file->tensors().size());
     }
     state.counters["file_MiB"] = static_cast<double>(std::filesystem::file_size(path) >> 20);
@@ -97,7 +98,7 @@ BENCHMARK(BM_ZtOpen1GiB)->Unit(benchmark::kMillisecond);
 void BM_ZtOpen16MiB(benchmark::State& state) {
     const auto path = benchFile(1);
     for (auto _ : state) {
-        auto file = ZtFile::open(openMappedFile(path));
+        auto file = ztensor::ZtFile::open(openMappedFile(path));
         benchmark::DoNotOptimize(file->tensors().size());
     }
 }
@@ -144,8 +145,8 @@ BENCHMARK(BM_ZtMemoryRead1GiB)
 // Two 1 GiB files compared value by value (one element differs) on `threads` workers: to hold
 // against BM_ZtMemoryRead1GiB, bytes counted on both sides.
 void BM_ZtCompare1GiB(benchmark::State& state) {
-    const auto a = ZtFile::open(openMappedFile(benchFile(64)));
-    const auto b = ZtFile::open(openMappedFile(editedBenchFile()));
+    const auto a = ztensor::ZtFile::open(openMappedFile(benchFile(64)));
+    const auto b = ztensor::ZtFile::open(openMappedFile(editedBenchFile()));
     struct Count final : DiffSink {
         std::uint64_t seen = 0;
         bool add(Difference) override {
@@ -157,7 +158,7 @@ void BM_ZtCompare1GiB(benchmark::State& state) {
         Count sink;
         DiffOptions options;
         options.threads = static_cast<unsigned>(state.range(0));
-        makeZtDiffer(a, b)->run(sink, options);
+        ztensor::makeZtDiffer(a, b)->run(sink, options);
         if (sink.seen != 1) {
             state.SkipWithError("expected exactly one changed tensor");
         }
@@ -185,13 +186,13 @@ BENCHMARK(BM_ZtMemcpy256MiB)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Full validation: every crc32c digest, padding and layout check; `threads` workers.
 void BM_ZtVerifyDigests1GiB(benchmark::State& state) {
-    const auto file = ZtFile::open(openMappedFile(benchFile(64)));
+    const auto file = ztensor::ZtFile::open(openMappedFile(benchFile(64)));
     std::uint64_t errors = 0;
     for (auto _ : state) {
         CollectingSink sink;
         ValidationOptions options;
         options.threads = static_cast<unsigned>(state.range(0));
-        ZtValidator(file).run(sink, options);
+        ztensor::ZtValidator(file).run(sink, options);
         errors += sink.countOf(Severity::Error);
     }
     if (errors != 0) {
@@ -210,15 +211,15 @@ BENCHMARK(BM_ZtVerifyDigests1GiB)
 // Reading every tensor's logical bytes into memory, as the reference's read_tensor does (its
 // "read every tensor" figure).
 void BM_ZtReadAllTensors1GiB(benchmark::State& state) {
-    const auto file = ZtFile::open(openMappedFile(benchFile(64)));
+    const auto file = ztensor::ZtFile::open(openMappedFile(benchFile(64)));
     std::vector<std::uint8_t> tensor;
     for (auto _ : state) {
         for (const auto& t : file->tensors()) {
             tensor.clear();
-            ztReadComponent(*file, *file->component(t, "data"),
-                            [&](std::span<const std::uint8_t> piece) {
-                                tensor.insert(tensor.end(), piece.begin(), piece.end());
-                            });
+            ztensor::ztReadComponent(*file, *file->component(t, "data"),
+                                     [&](std::span<const std::uint8_t> piece) {
+                                         tensor.insert(tensor.end(), piece.begin(), piece.end());
+                                     });
             benchmark::DoNotOptimize(tensor.data());
         }
     }
@@ -228,14 +229,14 @@ BENCHMARK(BM_ZtReadAllTensors1GiB)->Unit(benchmark::kMillisecond)->UseRealTime()
 
 // raw → zstd (level 3, crc32c) of 256 MiB on `threads` workers, output discarded.
 void BM_ZtReencodeZstd256MiB(benchmark::State& state) {
-    const auto file = ZtFile::open(openMappedFile(benchFile(16)));
-    ZtConvertPlan plan = ztPlanFor(*file);
-    ztSetEncoding(plan, ZtEncoding::Zstd);
-    ZtConvertOptions options;
+    const auto file = ztensor::ZtFile::open(openMappedFile(benchFile(16)));
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+    ztensor::ztSetEncoding(plan, ztensor::ZtEncoding::Zstd);
+    ztensor::ZtConvertOptions options;
     options.threads = static_cast<unsigned>(state.range(0));
     std::uint64_t written = 0;
     for (auto _ : state) {
-        written = ztConvert(
+        written = ztensor::ztConvert(
                       *file, plan, [](std::span<const std::uint8_t>) {}, options)
                       .bytesOut;
     }

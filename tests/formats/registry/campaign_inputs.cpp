@@ -207,7 +207,7 @@ fs::path generateZdsFolder(std::mt19937_64& rng, const fs::path& dir) {
     for (std::uint64_t c = 0, collections = 1 + below(rng, 2); c < collections; ++c) {
         const std::string name = "c" + std::to_string(c);
         std::string data;
-        std::map<std::string, ZdsLineEntry> live;
+        std::map<std::string, zds::ZdsLineEntry> live;
         std::vector<std::string> order;
         for (std::uint64_t n = 0, lines = 5 + below(rng, 60); n < lines; ++n) {
             const std::string id = "d" + std::to_string(below(rng, lines));
@@ -218,7 +218,7 @@ fs::path generateZdsFolder(std::mt19937_64& rng, const fs::path& dir) {
             live[id] = {id, data.size(), line.size(), true};
             data += line;
         }
-        std::vector<ZdsLineEntry> entries;
+        std::vector<zds::ZdsLineEntry> entries;
         for (const std::string& id : order) {
             if (below(rng, 8) != 0) {  // else deleted: its lines stay, unlisted
                 entries.push_back(live[id]);
@@ -228,7 +228,7 @@ fs::path generateZdsFolder(std::mt19937_64& rng, const fs::path& dir) {
                   [](const auto& a, const auto& b) { return a.offset < b.offset; });
         const fs::path meta = root / "collections" / name / "meta";
         writeText(meta / "data.jsonl", data);
-        writeText(meta / "index.bin", encodeZdx(entries));
+        writeText(meta / "index.bin", zds::encodeZdx(entries));
         writeText(meta / "manifest.json", "{\"collection\":\"" + name + "\",\"doc_count\":" +
                                               std::to_string(entries.size()) + "}");
     }
@@ -236,15 +236,15 @@ fs::path generateZdsFolder(std::mt19937_64& rng, const fs::path& dir) {
 }
 
 fs::path generateZdsWritten(std::mt19937_64& rng, const fs::path& dir, bool archive) {
-    ZdsCollectionWrite w;
+    zds::ZdsCollectionWrite w;
     w.name = "main";
-    w.layout = archive || below(rng, 2) ? ZdsLayout::Jsonl : ZdsLayout::Docs;
+    w.layout = archive || below(rng, 2) ? zds::ZdsLayout::Jsonl : zds::ZdsLayout::Docs;
     for (std::uint64_t i = 0, n = 3 + below(rng, 50); i < n; ++i) {
-        w.documents.push_back(ZdsWriteDoc::text(zdsDocument(rng, "doc" + std::to_string(i))));
+        w.documents.push_back(zds::ZdsWriteDoc::text(zdsDocument(rng, "doc" + std::to_string(i))));
     }
     fs::create_directories(dir);
     const fs::path target = dir / (archive ? "dataset.zds" : "dataset");
-    writeZdsDataset(nullptr, {w}, target);
+    zds::writeZdsDataset(nullptr, {w}, target);
     return target;
 }
 
@@ -264,9 +264,9 @@ fs::path generateZds(std::mt19937_64& rng, const fs::path& dir) {
 // output holds no document the original does not.
 void checkZdsOutput(const CaseFiles& files, const RepairReport&,
                     std::vector<std::string>& violations) {
-    const auto original = ZdsDataset::open(files.original);
+    const auto original = zds::ZdsDataset::open(files.original);
     std::map<std::string, std::set<std::string>> outDocs;  // collection -> document bytes
-    const auto repaired = ZdsDataset::open(files.output);
+    const auto repaired = zds::ZdsDataset::open(files.output);
     for (const auto& c : repaired->collections) {
         for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
             outDocs[c->name()].insert(bytesText(c->documentBytes(i).bytes));
@@ -285,7 +285,7 @@ void checkZdsOutput(const CaseFiles& files, const RepairReport&,
             });
         std::set<std::string> originalDocs;
         for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
-            const ZdsDocument doc = c->document(i);
+            const zds::ZdsDocument doc = c->document(i);
             const std::string bytes = bytesText(c->documentBytes(doc).bytes);
             originalDocs.insert(bytes);
             if (archive || listDamaged) {
@@ -316,15 +316,16 @@ void checkZdsOutput(const CaseFiles& files, const RepairReport&,
 // --- zTensor -------------------------------------------------------------------------------
 
 fs::path generateZTensor(std::mt19937_64& rng, const fs::path& dir) {
-    static constexpr ZtDType kTypes[] = {ZtDType::Float32, ZtDType::Int32, ZtDType::UInt8,
-                                         ZtDType::Float64, ZtDType::Int64};
+    static constexpr ztensor::ZtDType kTypes[] = {
+        ztensor::ZtDType::Float32, ztensor::ZtDType::Int32, ztensor::ZtDType::UInt8,
+        ztensor::ZtDType::Float64, ztensor::ZtDType::Int64};
     static constexpr std::size_t kSizes[] = {4, 4, 1, 8, 8};
     const std::uint64_t count = 1 + below(rng, 8);
     std::vector<std::vector<std::uint8_t>> data(count);
-    std::vector<ZtWriterTensor> tensors(count);
+    std::vector<ztensor::ZtWriterTensor> tensors(count);
     for (std::uint64_t t = 0; t < count; ++t) {
         const std::size_t type = below(rng, std::size(kTypes));
-        ZtWriterTensor& tensor = tensors[t];
+        ztensor::ZtWriterTensor& tensor = tensors[t];
         tensor.name = "layer" + std::to_string(t) + (below(rng, 4) == 0 ? ".weight" : ".bias");
         tensor.dtype = kTypes[type];
         tensor.shape = {1 + below(rng, 40), 1 + below(rng, 6)};
@@ -332,18 +333,19 @@ fs::path generateZTensor(std::mt19937_64& rng, const fs::path& dir) {
         for (auto& byte : data[t]) {
             byte = static_cast<std::uint8_t>(below(rng, 16));  // finite floats, compressible
         }
-        ZtWriterComponent component;
+        ztensor::ZtWriterComponent component;
         component.role = "data";
         component.data = data[t];
-        component.encoding = below(rng, 2) ? ZtEncoding::Zstd : ZtEncoding::Raw;
-        component.digest = below(rng, 2) ? ZtDigestAlgorithm::Sha256 : ZtDigestAlgorithm::Crc32c;
+        component.encoding = below(rng, 2) ? ztensor::ZtEncoding::Zstd : ztensor::ZtEncoding::Raw;
+        component.digest =
+            below(rng, 2) ? ztensor::ZtDigestAlgorithm::Sha256 : ztensor::ZtDigestAlgorithm::Crc32c;
         tensor.components.push_back(component);
     }
-    ZtWriterOptions options;
+    ztensor::ZtWriterOptions options;
     options.attributes = {{"model", "campaign"}, {"seed", std::to_string(below(rng, 1000))}};
     fs::create_directories(dir);
     const fs::path path = dir / "model.zt";
-    ztWriteFile(path, tensors, options);
+    ztensor::ztWriteFile(path, tensors, options);
     return path;
 }
 
@@ -547,8 +549,8 @@ ContentRule zdsRule(const Difference& d, const CaseFiles&) {
 // Whether every component of tensor `name` in the damaged input carries a digest.
 bool digestedInInput(const CaseFiles& files, std::string_view name) {
     try {
-        const auto file = ZtFile::open(openMappedFile(files.input));
-        for (const ZtTensor& t : file->tensors()) {
+        const auto file = ztensor::ZtFile::open(openMappedFile(files.input));
+        for (const ztensor::ZtTensor& t : file->tensors()) {
             if (t.name == name) {
                 return std::all_of(t.components.begin(), t.components.end(), [&](std::size_t c) {
                     return file->components()[c].digest.has_value();

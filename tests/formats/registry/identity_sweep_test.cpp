@@ -311,10 +311,10 @@ std::vector<fs::path> generateZds(const fs::path& dir, std::mt19937& rng) {
         }
         writeText(ds / "collections" / collection / "meta/data.jsonl", lines);
     }
-    reindexZds(ds);
-    packZds(ds, dir / "dataset.zds");
+    zds::reindexZds(ds);
+    zds::packZds(ds, dir / "dataset.zds");
     fs::copy(ds, dir / "docs", fs::copy_options::recursive);
-    convertZds(dir / "docs", ZdsLayout::Docs);
+    zds::convertZds(dir / "docs", zds::ZdsLayout::Docs);
     return {ds, dir / "dataset.zds", dir / "docs"};
 }
 
@@ -408,48 +408,54 @@ std::vector<fs::path> generateZt(const fs::path& dir, std::mt19937& rng) {
     const auto csrIndptr = bytes(std::vector<std::uint64_t>{0, 2, 2, 3});
     const auto cooValues = bytes(std::vector<std::int32_t>{7, -8});
     const auto cooCoords = bytes(std::vector<std::uint64_t>{0, 2, 1, 0});
-    std::vector<ZtWriterTensor> tensors;
-    tensors.push_back({"weights",
-                       ZtDType::Float32,
-                       {20, 15},
-                       "dense",
-                       {{"data", f32Bytes, ZtEncoding::Zstd, ZtDigestAlgorithm::Crc32c}}});
-    tensors.push_back({"raw",
-                       ZtDType::Float32,
-                       {300},
-                       "dense",
-                       {{"data", f32Bytes, ZtEncoding::Raw, ZtDigestAlgorithm::Sha256}}});
+    std::vector<ztensor::ZtWriterTensor> tensors;
+    tensors.push_back(
+        {"weights",
+         ztensor::ZtDType::Float32,
+         {20, 15},
+         "dense",
+         {{"data", f32Bytes, ztensor::ZtEncoding::Zstd, ztensor::ZtDigestAlgorithm::Crc32c}}});
+    tensors.push_back(
+        {"raw",
+         ztensor::ZtDType::Float32,
+         {300},
+         "dense",
+         {{"data", f32Bytes, ztensor::ZtEncoding::Raw, ztensor::ZtDigestAlgorithm::Sha256}}});
     tensors.push_back({"ints",
-                       ZtDType::Int64,
+                       ztensor::ZtDType::Int64,
                        {4},
                        "dense",
-                       {{"data", i64Bytes, ZtEncoding::Raw, std::nullopt}}});
-    tensors.push_back(
-        {"scalar", ZtDType::Int32, {}, "dense", {{"data", scalar, ZtEncoding::Raw, std::nullopt}}});
+                       {{"data", i64Bytes, ztensor::ZtEncoding::Raw, std::nullopt}}});
+    tensors.push_back({"scalar",
+                       ztensor::ZtDType::Int32,
+                       {},
+                       "dense",
+                       {{"data", scalar, ztensor::ZtEncoding::Raw, std::nullopt}}});
     tensors.push_back({"empty",
-                       ZtDType::Float64,
+                       ztensor::ZtDType::Float64,
                        {0, 3},
                        "dense",
-                       {{"data", {}, ZtEncoding::Raw, std::nullopt}}});
-    tensors.push_back({"csr",
-                       ZtDType::Float32,
-                       {3, 4},
-                       "sparse_csr",
-                       {{"values", csrValues, ZtEncoding::Raw, std::nullopt},
-                        {"indices", csrIndices, ZtEncoding::Zstd, std::nullopt},
-                        {"indptr", csrIndptr, ZtEncoding::Raw, ZtDigestAlgorithm::Crc32c}}});
+                       {{"data", {}, ztensor::ZtEncoding::Raw, std::nullopt}}});
+    tensors.push_back(
+        {"csr",
+         ztensor::ZtDType::Float32,
+         {3, 4},
+         "sparse_csr",
+         {{"values", csrValues, ztensor::ZtEncoding::Raw, std::nullopt},
+          {"indices", csrIndices, ztensor::ZtEncoding::Zstd, std::nullopt},
+          {"indptr", csrIndptr, ztensor::ZtEncoding::Raw, ztensor::ZtDigestAlgorithm::Crc32c}}});
     tensors.push_back({"coo",
-                       ZtDType::Int32,
+                       ztensor::ZtDType::Int32,
                        {3, 2},
                        "sparse_coo",
-                       {{"values", cooValues, ZtEncoding::Raw, std::nullopt},
-                        {"coords", cooCoords, ZtEncoding::Raw, std::nullopt}}});
-    ZtWriterOptions options;
+                       {{"values", cooValues, ztensor::ZtEncoding::Raw, std::nullopt},
+                        {"coords", cooCoords, ztensor::ZtEncoding::Raw, std::nullopt}}});
+    ztensor::ZtWriterOptions options;
     options.attributes = {{"author", "sweep"}, {"empty", ""}, {"note", "λ"}};
     const fs::path many = dir / "many.zt";
-    ztWriteFile(many, tensors, options);
+    ztensor::ztWriteFile(many, tensors, options);
     const fs::path none = dir / "none.zt";
-    ztWriteFile(none, {}, options);
+    ztensor::ztWriteFile(none, {}, options);
 
     test::ZtBuilder builder;
     const std::uint64_t at = builder.add(f32Bytes);

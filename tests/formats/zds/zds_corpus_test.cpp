@@ -27,10 +27,10 @@ json parseBytes(const ByteView& v) {
 
 // Documents as the reference's JSONL reader presents them: id → object without `_id`; with
 // no index a later line with the same id replaces an earlier one.
-std::map<std::string, json> readDocuments(const ZdsCollection& c) {
+std::map<std::string, json> readDocuments(const zds::ZdsCollection& c) {
     std::map<std::string, json> docs;
     for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
-        const ZdsDocument doc = c.document(i);
+        const zds::ZdsDocument doc = c.document(i);
         json value = parseBytes(c.documentBytes(i));
         if (value.is_object()) {
             value.erase("_id");
@@ -66,12 +66,12 @@ TEST_P(ZdsValidCorpus, ValidatesWithoutErrors) {
 
 TEST_P(ZdsValidCorpus, ReadsWhatTheReferenceReads) {
     const std::string name = GetParam();
-    const auto dataset = ZdsDataset::open(corpusDir() / "valid" / name);
+    const auto dataset = zds::ZdsDataset::open(corpusDir() / "valid" / name);
     const json expected = loadJson(corpusDir() / "expected" / (expectedName(name) + ".json"));
     const json& dump = expected["dump"];
     if (dump.is_null()) {  // jsonl_100k: a summary instead of every document
         ASSERT_EQ(dataset->collections.size(), 1u);
-        const ZdsCollection& c = *dataset->collections[0];
+        const zds::ZdsCollection& c = *dataset->collections[0];
         EXPECT_EQ(c.documentCount(), 100000u);
         const auto docs = readDocuments(c);
         for (const auto& [id, doc] : expected["dump_first_docs"]["big"]["fast_store"].items()) {
@@ -123,8 +123,8 @@ TEST_P(ZdsValidCorpus, ReadsWhatTheReferenceReads) {
 }
 
 TEST_P(ZdsValidCorpus, TreeOpensAndDocumentsHaveRegions) {
-    const auto dataset = ZdsDataset::open(corpusDir() / "valid" / GetParam());
-    const auto root = buildZdsTree(dataset);
+    const auto dataset = zds::ZdsDataset::open(corpusDir() / "valid" / GetParam());
+    const auto root = zds::buildZdsTree(dataset);
     ASSERT_EQ(root->kind(), "zds.dataset");
     for (std::uint64_t i = 0; i < root->childCount(); ++i) {
         const Node* c = root->child(i);
@@ -167,11 +167,11 @@ INSTANTIATE_TEST_SUITE_P(Corpus, ZdsValidCorpus, ::testing::ValuesIn(validNames(
 
 TEST(ZdsReader, IndexedCollectionOpensWithoutScanningData) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto dataset = ZdsDataset::open(corpusDir() / "valid" / "jsonl_100k");
-    const ZdsCollection& c = *dataset->collections.at(0);
+    const auto dataset = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_100k");
+    const zds::ZdsCollection& c = *dataset->collections.at(0);
     ASSERT_TRUE(c.usesIndex());
     EXPECT_EQ(c.documentCount(), 100000u);
-    const ZdsDocument doc = c.document(12345);
+    const zds::ZdsDocument doc = c.document(12345);
     const json value = parseBytes(c.documentBytes(12345));
     EXPECT_EQ(value["_id"], doc.id);
     EXPECT_EQ(doc.region.source, c.data.get());
@@ -179,8 +179,8 @@ TEST(ZdsReader, IndexedCollectionOpensWithoutScanningData) {
 
 TEST(ZdsReader, ArchiveMembersMatchTheFolderFiles) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto folder = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
-    const auto archive = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections.zds");
+    const auto folder = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
+    const auto archive = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections.zds");
     ASSERT_TRUE(archive->archive());
     for (std::size_t i = 0; i < folder->collections.size(); ++i) {
         const auto& a = *folder->collections[i];

@@ -40,7 +40,7 @@ struct Collected final : DiffSink {
 };
 
 Collected diff(const fs::path& a, const fs::path& b, DiffSummary* summary = nullptr) {
-    auto differ = makeZdsDiffer(ZdsDataset::open(a), ZdsDataset::open(b));
+    auto differ = zds::makeZdsDiffer(zds::ZdsDataset::open(a), zds::ZdsDataset::open(b));
     Collected sink;
     EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
     if (summary != nullptr) {
@@ -117,9 +117,9 @@ TEST(ZdsDiff, TheSameDocumentsStoredDifferentlyAreTheSameContent) {
     const fs::path a = dir.path() / "a";
     writeData(a, "one", kBase);
     // Packed, converted to docs/ and with whitespace and key order changed: no content change.
-    packZds(a, dir.path() / "a.zds");
+    zds::packZds(a, dir.path() / "a.zds");
     fs::copy(a, dir.path() / "docs", fs::copy_options::recursive);
-    convertZds(dir.path() / "docs", ZdsLayout::Docs);
+    zds::convertZds(dir.path() / "docs", zds::ZdsLayout::Docs);
     writeData(dir.path() / "spaced", "one",
               R"({ "m": {"k": [1, 2]}, "n": 1, "_id": "a" })"
               "\n"
@@ -198,8 +198,8 @@ TEST(ZdsDiff, StopsWhenTheSinkHasEnough) {
         int seen = 0;
         bool add(Difference) override { return ++seen <= 1; }
     } one;
-    auto differ =
-        makeZdsDiffer(ZdsDataset::open(dir.path() / "a"), ZdsDataset::open(dir.path() / "b"));
+    auto differ = zds::makeZdsDiffer(zds::ZdsDataset::open(dir.path() / "a"),
+                                     zds::ZdsDataset::open(dir.path() / "b"));
     EXPECT_EQ(differ->run(one, {}), DiffOutcome::Stopped);
     EXPECT_EQ(differ->summary().removed, 1u);
 }

@@ -67,8 +67,8 @@ TEST(ZdsHostile, HugeZdxCountIsAnErrorNotAnAllocation) {
     writeFile(meta / "data.jsonl", kLine);
     writeFile(meta / "index.bin",
               zdxHeader(1ull << 60) + zdxEntry("a", 0, static_cast<std::uint32_t>(kLine.size())));
-    const auto ds = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     EXPECT_EQ(c.zdx()->declaredCount(), 1ull << 60);
     EXPECT_EQ(c.zdx()->entryCount(), 1u);
     EXPECT_EQ(c.documentCount(), 1u);
@@ -85,12 +85,12 @@ TEST(ZdsHostile, IdLengthPastEndOfIndex) {
     putLe(index, 0xFFFF, 2);
     index += "abc";
     writeFile(meta / "index.bin", index);
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     EXPECT_EQ(ds->collections.at(0)->zdx()->entryCount(), 0u);
     CollectingSink sink;
     zds_test::validate(dir.path(), sink);
     EXPECT_TRUE(sink.hasCode("ZDS-ZDX-TRUNCATED")) << zds_test::describe(sink);
-    const auto root = buildZdsTree(ds);
+    const auto root = zds::buildZdsTree(ds);
     EXPECT_GE(root->childCount(), 1u);
 }
 
@@ -99,11 +99,11 @@ TEST(ZdsHostile, EntryOffsetsNearTwoToThe64) {
     const fs::path meta = dir.path() / "collections" / "c" / "meta";
     writeFile(meta / "data.jsonl", kLine);
     writeFile(meta / "index.bin", zdxHeader(1) + zdxEntry("a", ~0ull - 3, 0xFFFFFFFF));
-    const auto ds = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     // The entry misses every line; the document is found by its _id among the lines.
     ASSERT_EQ(c.documentCount(), 1u);
-    EXPECT_EQ(c.document(0).flags, kZdsLiveRelocated);
+    EXPECT_EQ(c.document(0).flags, zds::kZdsLiveRelocated);
     const ByteView bytes = c.documentBytes(0);
     EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
               kLine.substr(0, kLine.size() - 1));
@@ -173,8 +173,8 @@ TEST(ZdsHostile, ZipMemberClaimingAHugeSize) {
     const fs::path zip = dir.path() / "huge.zds";
     writeFile(zip, makeZip({{"collections/c/meta/data.jsonl", deflated, kZipMethodDeflate,
                              crcOf(kLine), 0xFFFFFFF0u}}));
-    const auto ds = ZdsDataset::open(zip);
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(zip);
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     EXPECT_EQ(c.data->size(), 0xFFFFFFF0u);  // what it claims; reading stops at the real end
     EXPECT_EQ(c.documentCount(), 1u);
     EXPECT_EQ(c.document(0).id, "a");
@@ -211,17 +211,18 @@ TEST(ZdsHostile, ZipCrcMismatchOnStoredMember) {
 }
 
 TEST(ZdsValidatorRules, IdCharactersAndUtf8) {
-    EXPECT_TRUE(zdsIdCharsOk("doc_001.a-b"));
-    EXPECT_FALSE(zdsIdCharsOk("a b"));
-    EXPECT_FALSE(zdsIdCharsOk("ñ"));
+    EXPECT_TRUE(zds::zdsIdCharsOk("doc_001.a-b"));
+    EXPECT_FALSE(zds::zdsIdCharsOk("a b"));
+    EXPECT_FALSE(zds::zdsIdCharsOk("ñ"));
     const std::string good = "ok \xc3\xb1 \xf0\x9f\x9a\x80";
-    EXPECT_EQ(firstInvalidUtf8({reinterpret_cast<const std::uint8_t*>(good.data()), good.size()}),
-              std::string::npos);
+    EXPECT_EQ(
+        zds::firstInvalidUtf8({reinterpret_cast<const std::uint8_t*>(good.data()), good.size()}),
+        std::string::npos);
     const std::string bad = "t0\xff";
-    EXPECT_EQ(firstInvalidUtf8({reinterpret_cast<const std::uint8_t*>(bad.data()), bad.size()}),
-              2u);
+    EXPECT_EQ(
+        zds::firstInvalidUtf8({reinterpret_cast<const std::uint8_t*>(bad.data()), bad.size()}), 2u);
     const std::string surrogate = "\xed\xa0\x80";
-    EXPECT_EQ(firstInvalidUtf8(
+    EXPECT_EQ(zds::firstInvalidUtf8(
                   {reinterpret_cast<const std::uint8_t*>(surrogate.data()), surrogate.size()}),
               0u);
 }
@@ -234,7 +235,7 @@ TEST(ZdsValidatorRules, CancelStopsEarly) {
     options.cancel = &token;
     CollectingSink sink;
     const auto outcome =
-        makeZdsValidator(zds_test::corpusDir() / "valid" / "jsonl_100k")->run(sink, options);
+        zds::makeZdsValidator(zds_test::corpusDir() / "valid" / "jsonl_100k")->run(sink, options);
     EXPECT_EQ(outcome, ValidationOutcome::Cancelled);
 }
 
@@ -248,7 +249,7 @@ TEST(ZdsValidatorRules, MaxPerCodeSummarises) {
     ValidationOptions options;
     options.maxPerCode = 5;
     CollectingSink sink;
-    makeZdsValidator(dir.path())->run(sink, options);
+    zds::makeZdsValidator(dir.path())->run(sink, options);
     std::size_t chars = 0;
     for (const Diagnostic& d : sink.diagnostics()) {
         chars += d.code == "ZDS-ID-CHARS" ? 1 : 0;

@@ -58,9 +58,9 @@ TEST(ZdsUnpack, RefusesPathEscapesBeforeWritingAnything) {
         const fs::path zip = dir.path() / "inner" / "slip.zds";
         makeZip(zip, {{"collections/default/meta/data.jsonl", kData, false}, {evil, "x", false}});
         try {
-            unpackZds(zip, dir.path() / "inner" / "out");
+            zds::unpackZds(zip, dir.path() / "inner" / "out");
             ADD_FAILURE() << evil << " was unpacked";
-        } catch (const ZdsJobError& e) {
+        } catch (const zds::ZdsJobError& e) {
             EXPECT_NE(std::string(e.what()).find("outside"), std::string::npos) << e.what();
         }
         EXPECT_FALSE(fs::exists(dir.path() / "evil.txt"));
@@ -85,9 +85,9 @@ TEST(ZdsUnpack, RefusesAMemberClaimingFourGigabytes) {
     }
     zds_test::writeAll(zip, bytes);
     try {
-        unpackZds(zip, dir.path() / "out");
+        zds::unpackZds(zip, dir.path() / "out");
         ADD_FAILURE() << "the bomb was unpacked";
-    } catch (const ZdsJobError& e) {
+    } catch (const zds::ZdsJobError& e) {
         EXPECT_NE(std::string(e.what()).find("times"), std::string::npos) << e.what();
     } catch (const ZipError&) {
         // libzip refusing the lie is as good.
@@ -96,7 +96,7 @@ TEST(ZdsUnpack, RefusesAMemberClaimingFourGigabytes) {
 
     // Opening and reading it as a dataset is bounded too.
     try {
-        const auto ds = ZdsDataset::open(zip);
+        const auto ds = zds::ZdsDataset::open(zip);
         for (const auto& c : ds->collections) {
             const std::uint64_t n = std::min<std::uint64_t>(c->documentCount(), 10);
             for (std::uint64_t i = 0; i < n; ++i) {
@@ -112,9 +112,9 @@ TEST(ZdsUnpack, SizeLimitDuplicatesAndDamagedData) {
     ScratchDir dir("limits");
     const fs::path zip = dir.path() / "ok.zds";
     makeZip(zip, {{"collections/default/meta/data.jsonl", kData, true}});
-    ZdsJobOptions small;
+    zds::ZdsJobOptions small;
     small.maxUnpackedBytes = 10;
-    EXPECT_THROW(unpackZds(zip, dir.path() / "out", small), ZdsJobError);
+    EXPECT_THROW(zds::unpackZds(zip, dir.path() / "out", small), zds::ZdsJobError);
     EXPECT_FALSE(fs::exists(dir.path() / "out"));
 
     const fs::path dup = dir.path() / "dup.zds";
@@ -128,10 +128,10 @@ TEST(ZdsUnpack, SizeLimitDuplicatesAndDamagedData) {
     zds_test::writeAll(dup, bytes);
 
     const fs::path crc = corpusDir() / "corrupt" / "zip_corrupt_member_data.zds";
-    EXPECT_THROW(unpackZds(crc, dir.path() / "crc"), std::runtime_error);
+    EXPECT_THROW(zds::unpackZds(crc, dir.path() / "crc"), std::runtime_error);
     EXPECT_FALSE(fs::exists(dir.path() / "crc"));
 
-    const ZdsJobResult r = unpackZds(zip, dir.path() / "out");
+    const zds::ZdsJobResult r = zds::unpackZds(zip, dir.path() / "out");
     EXPECT_EQ(r.files, 1u);
     EXPECT_EQ(zds_test::readAll(dir.path() / "out/collections/default/meta/data.jsonl"), kData);
 }
@@ -140,8 +140,8 @@ TEST(ZdsUnpack, SizeLimitDuplicatesAndDamagedData) {
 fs::path hugeCountDataset(const fs::path& root) {
     const fs::path meta = root / "collections" / "default" / "meta";
     zds_test::writeAll(meta / "data.jsonl", kData);
-    std::string zdx = encodeZdxHeader(1ull << 60);
-    appendZdxEntry(zdx, "a", 0, 18);
+    std::string zdx = zds::encodeZdxHeader(1ull << 60);
+    zds::appendZdxEntry(zdx, "a", 0, 18);
     zds_test::writeAll(meta / "index.bin", zdx);
     return root;
 }
@@ -152,7 +152,7 @@ TEST(ZdsJobs, ReindexRepairsAHugeCount) {
     CollectingSink before;
     zds_test::validate(ds, before);
     EXPECT_GT(before.countOf(Severity::Error), 0u);
-    const ZdsJobResult r = reindexZds(ds);
+    const zds::ZdsJobResult r = zds::reindexZds(ds);
     EXPECT_EQ(r.documents, 2u);
     CollectingSink after;
     zds_test::validate(ds, after);
@@ -165,7 +165,7 @@ TEST(ZdsJobs, CompactIgnoresAHugeCountAndKeepsLiveLines) {
     const fs::path ds = hugeCountDataset(dir.path() / "ds");
     zds_test::writeAll(ds / "collections/default/meta/data.jsonl",
                        kData + "{\"_id\":\"a\",\"v\":3}\n\n{\"no_id\":1}\n");
-    const ZdsJobResult r = compactZds(ds);
+    const zds::ZdsJobResult r = zds::compactZds(ds);
     EXPECT_EQ(r.documents, 2u);
     EXPECT_EQ(zds_test::readAll(ds / "collections/default/meta/data.jsonl"),
               "{\"_id\":\"b\",\"v\":2}\n{\"_id\":\"a\",\"v\":3}\n");
@@ -177,11 +177,11 @@ TEST(ZdsJobs, CompactIgnoresAHugeCountAndKeepsLiveLines) {
 
 TEST(ZdsJobs, ChooseCollection) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto two = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
-    EXPECT_EQ(chooseZdsCollection(*two, "test").name(), "test");
-    EXPECT_THROW(chooseZdsCollection(*two, ""), ZdsJobError);
-    const auto one = ZdsDataset::open(corpusDir() / "valid" / "docs_mode");
-    EXPECT_EQ(chooseZdsCollection(*one, "").name(), "default");
+    const auto two = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
+    EXPECT_EQ(zds::chooseZdsCollection(*two, "test").name(), "test");
+    EXPECT_THROW(zds::chooseZdsCollection(*two, ""), zds::ZdsJobError);
+    const auto one = zds::ZdsDataset::open(corpusDir() / "valid" / "docs_mode");
+    EXPECT_EQ(zds::chooseZdsCollection(*one, "").name(), "default");
 }
 
 // ---- indexer ----
@@ -201,7 +201,7 @@ TEST(ZdsLineIndex, AgreesWithTheParserOnAwkwardLines) {
         data += lines[i] + (i + 1 < lines.size() ? "\n" : "");
     }
     const auto source = makeBufferSource(data);
-    const auto entries = indexJsonLines(*source);
+    const auto entries = zds::indexJsonLines(*source);
     ASSERT_TRUE(entries);
     ASSERT_EQ(entries->size(), lines.size() - 1);  // the blank line is not a document
     const std::vector<std::string> ids = {"plain", "escaped", "outer", "spaced",
@@ -221,12 +221,12 @@ TEST(ZdsLineIndex, ThreadsGiveTheSameEntries) {
     }
     ASSERT_GT(data.size(), 32u << 20);
     const auto source = makeBufferSource(data);
-    ZdsIndexOptions one;
+    zds::ZdsIndexOptions one;
     one.threads = 1;
-    ZdsIndexOptions four;
+    zds::ZdsIndexOptions four;
     four.threads = 4;
-    const auto a = indexJsonLines(*source, one);
-    const auto b = indexJsonLines(*source, four);
+    const auto a = zds::indexJsonLines(*source, one);
+    const auto b = zds::indexJsonLines(*source, four);
     ASSERT_TRUE(a && b);
     ASSERT_EQ(a->size(), 700000u);
     ASSERT_EQ(a->size(), b->size());
@@ -236,25 +236,25 @@ TEST(ZdsLineIndex, ThreadsGiveTheSameEntries) {
     }
     CancelToken cancel;
     cancel.cancel();
-    ZdsIndexOptions cancelled;
+    zds::ZdsIndexOptions cancelled;
     cancelled.cancel = &cancel;
-    EXPECT_FALSE(indexJsonLines(*source, cancelled));
+    EXPECT_FALSE(zds::indexJsonLines(*source, cancelled));
 
-    const std::string zdx = encodeZdx(*a);
-    const ZdxIndex index(makeBufferSource(zdx));
+    const std::string zdx = zds::encodeZdx(*a);
+    const zds::ZdxIndex index(makeBufferSource(zdx));
     ASSERT_EQ(index.entryCount(), a->size());
-    const ZdsIdMap map(index);
+    const zds::ZdsIdMap map(index);
     const auto hit = map.find("k123456");
     ASSERT_TRUE(hit);
     EXPECT_EQ(hit->offset, (*a)[123456].offset);
-    EXPECT_EQ(findIdInZdx(index, "k123456")->length, (*a)[123456].length);
+    EXPECT_EQ(zds::findIdInZdx(index, "k123456")->length, (*a)[123456].length);
     EXPECT_FALSE(map.find("nope"));
 }
 
 TEST(ZdsLineIndex, EncoderRefusesWhatZdxCannotHold) {
     std::string out;
-    EXPECT_THROW(appendZdxEntry(out, std::string(70000, 'x'), 0, 1), std::length_error);
-    EXPECT_THROW(appendZdxEntry(out, "x", 0, 1ull << 32), std::length_error);
+    EXPECT_THROW(zds::appendZdxEntry(out, std::string(70000, 'x'), 0, 1), std::length_error);
+    EXPECT_THROW(zds::appendZdxEntry(out, "x", 0, 1ull << 32), std::length_error);
 }
 
 // Lines where the fast path (no parse for `{"_id":"plain"...`) could go wrong: it must give
@@ -290,14 +290,14 @@ std::span<const std::uint8_t> bytesOf(const std::string& s) {
 
 TEST(ZdsLineIndex, FastPathAgreesWithTheParser) {
     for (const std::string& line : kTrickyLines) {
-        EXPECT_EQ(jsonLineId(bytesOf(line)), parsedJsonLineId(bytesOf(line))) << line;
+        EXPECT_EQ(zds::jsonLineId(bytesOf(line)), zds::parsedJsonLineId(bytesOf(line))) << line;
         const std::string crlf = line + "\r";
-        EXPECT_EQ(jsonLineId(bytesOf(crlf)), parsedJsonLineId(bytesOf(line))) << line;
+        EXPECT_EQ(zds::jsonLineId(bytesOf(crlf)), zds::parsedJsonLineId(bytesOf(line))) << line;
     }
-    EXPECT_EQ(jsonLineId(bytesOf(R"({"_id":"esc\"aped"})")), std::string("esc\"aped"));
-    EXPECT_EQ(jsonLineId(bytesOf(R"({"_id":"first","_id":"second"})")), std::string("first"));
-    EXPECT_EQ(jsonLineId(bytesOf(R"({"_id":"uni\u00e9"})")), std::string("uni\xc3\xa9"));
-    EXPECT_FALSE(jsonLineId(bytesOf(R"({"_id":7})")));
+    EXPECT_EQ(zds::jsonLineId(bytesOf(R"({"_id":"esc\"aped"})")), std::string("esc\"aped"));
+    EXPECT_EQ(zds::jsonLineId(bytesOf(R"({"_id":"first","_id":"second"})")), std::string("first"));
+    EXPECT_EQ(zds::jsonLineId(bytesOf(R"({"_id":"uni\u00e9"})")), std::string("uni\xc3\xa9"));
+    EXPECT_FALSE(zds::jsonLineId(bytesOf(R"({"_id":7})")));
 }
 
 // A JSONL body of tricky lines, repeated with distinct ids, with repeated ids (the last line
@@ -336,7 +336,7 @@ std::string trickyJsonl(int blocks) {
     return data;
 }
 
-std::string joined(const ZdxBuild& build) {
+std::string joined(const zds::ZdxBuild& build) {
     std::string out;
     for (const std::string& part : build.parts) {
         out += part;
@@ -348,22 +348,22 @@ TEST(ZdsLineIndex, FastBuildsEqualTheLineTable) {
     const std::string data = trickyJsonl(200000);
     ASSERT_GT(data.size(), 32u << 20);  // two slices of at least 16 MiB
     const auto source = makeBufferSource(data);
-    ZdsIndexOptions one;
+    zds::ZdsIndexOptions one;
     one.threads = 1;
-    const auto table = indexJsonLines(*source, one);
+    const auto table = zds::indexJsonLines(*source, one);
     ASSERT_TRUE(table);
-    const std::vector<ZdsLineEntry> live = liveLines(*table);
-    const std::string expectedLive = encodeZdx(live);
-    const std::string expectedAll = encodeZdx(*table);
+    const std::vector<zds::ZdsLineEntry> live = zds::liveLines(*table);
+    const std::string expectedLive = zds::encodeZdx(live);
+    const std::string expectedAll = zds::encodeZdx(*table);
     const auto withoutId = static_cast<std::uint64_t>(
         std::count_if(table->begin(), table->end(), [](const auto& e) { return !e.hasId; }));
     for (const unsigned threads : {1u, 2u, 3u}) {
-        ZdsIndexOptions options;
+        zds::ZdsIndexOptions options;
         options.threads = threads;
-        const auto all = buildZdxFromJsonl(*source, options);
+        const auto all = zds::buildZdxFromJsonl(*source, options);
         ASSERT_TRUE(all);
         EXPECT_TRUE(joined(*all) == expectedAll) << threads << " threads";
-        const auto fast = buildLiveZdx(*source, options);
+        const auto fast = zds::buildLiveZdx(*source, options);
         ASSERT_TRUE(fast);
         EXPECT_TRUE(fast->complete);
         EXPECT_TRUE(joined(*fast) == expectedLive) << threads << " threads";
@@ -373,20 +373,20 @@ TEST(ZdsLineIndex, FastBuildsEqualTheLineTable) {
         EXPECT_EQ(fast->superseded, table->size() - withoutId - live.size());
     }
     // Each id once; `dup` at its last line.
-    const ZdxIndex index(makeBufferSource(expectedLive));
-    const auto hit = findIdInZdx(index, "dup");
+    const zds::ZdxIndex index(makeBufferSource(expectedLive));
+    const auto hit = zds::findIdInZdx(index, "dup");
     ASSERT_TRUE(hit);
     const std::string lastDup = R"("at":)" + std::to_string(199999 / 97 * 97) + "}";
     EXPECT_NE(data.substr(hit->offset, hit->length).find(lastDup), std::string::npos);
-    const auto dup2 = findIdInZdx(index, "dup2");
+    const auto dup2 = zds::findIdInZdx(index, "dup2");
     ASSERT_TRUE(dup2);
     EXPECT_NE(data.substr(dup2->offset, dup2->length).find("plain"), std::string::npos);
 
     CancelToken cancel;
     cancel.cancel();
-    ZdsIndexOptions cancelled;
+    zds::ZdsIndexOptions cancelled;
     cancelled.cancel = &cancel;
-    EXPECT_FALSE(buildLiveZdx(*source, cancelled));
+    EXPECT_FALSE(zds::buildLiveZdx(*source, cancelled));
 }
 
 TEST(ZdsLineIndex, SmallInputsAndEdges) {
@@ -395,10 +395,10 @@ TEST(ZdsLineIndex, SmallInputsAndEdges) {
           std::string("{\"_id\":\"a\"}\r\n{\"_id\":\"a\"}\r\n"),
           std::string("{\"_id\":\"x\"}\n{\"_id\":\"y\"}\n{\"_id\":\"x\"}")}) {
         const auto source = makeBufferSource(data);
-        const auto table = indexJsonLines(*source);
-        const auto fast = buildLiveZdx(*source);
+        const auto table = zds::indexJsonLines(*source);
+        const auto fast = zds::buildLiveZdx(*source);
         ASSERT_TRUE(table && fast);
-        EXPECT_TRUE(joined(*fast) == encodeZdx(liveLines(*table))) << data;
+        EXPECT_TRUE(joined(*fast) == zds::encodeZdx(zds::liveLines(*table))) << data;
     }
 }
 
@@ -408,18 +408,18 @@ TEST(ZdsJobs, ReindexAndCompactMatchTheLineTable) {
     const std::string data = trickyJsonl(3000);
     const fs::path meta = dir.path() / "ds/collections/default/meta";
     zds_test::writeAll(meta / "data.jsonl", data);
-    const ZdsJobResult r = reindexZds(dir.path() / "ds");
-    const auto table = indexJsonLines(*makeBufferSource(data));
-    const std::vector<ZdsLineEntry> live = liveLines(*table);
+    const zds::ZdsJobResult r = zds::reindexZds(dir.path() / "ds");
+    const auto table = zds::indexJsonLines(*makeBufferSource(data));
+    const std::vector<zds::ZdsLineEntry> live = zds::liveLines(*table);
     EXPECT_EQ(r.documents, live.size());
-    EXPECT_TRUE(zds_test::readAll(meta / "index.bin") == encodeZdx(live));
+    EXPECT_TRUE(zds_test::readAll(meta / "index.bin") == zds::encodeZdx(live));
     ASSERT_EQ(r.notes.size(), 2u);  // lines without ids, superseded lines
 
     fs::remove(meta / "index.bin");
-    const ZdsJobResult c = compactZds(dir.path() / "ds");
+    const zds::ZdsJobResult c = zds::compactZds(dir.path() / "ds");
     EXPECT_EQ(c.documents, live.size());
     std::string expected;  // the live lines in file order, bytes kept, each ending in '\n'
-    for (const ZdsLineEntry& e : live) {
+    for (const zds::ZdsLineEntry& e : live) {
         std::string line = data.substr(e.offset, e.length);
         if (line.back() == '\n') {
             line.pop_back();
@@ -436,13 +436,13 @@ TEST(ZdsJobs, ReindexRefusesAnIdZdxCannotHold) {
     const std::string data =
         "{\"_id\":\"a\"}\n{\"_id\":\"" + std::string(70000, 'x') + "\"}\n{\"_id\":\"b\"}\n";
     zds_test::writeAll(meta / "data.jsonl", data);
-    const auto fast = buildLiveZdx(*makeBufferSource(data));
+    const auto fast = zds::buildLiveZdx(*makeBufferSource(data));
     ASSERT_TRUE(fast);
     EXPECT_FALSE(fast->complete);
     try {
-        reindexZds(dir.path() / "ds");
+        zds::reindexZds(dir.path() / "ds");
         FAIL() << "reindex accepted an id of 70000 bytes";
-    } catch (const ZdsJobError& e) {
+    } catch (const zds::ZdsJobError& e) {
         EXPECT_NE(std::string(e.what()).find("65535"), std::string::npos) << e.what();
     }
     EXPECT_FALSE(fs::exists(meta / "index.bin"));
@@ -450,13 +450,13 @@ TEST(ZdsJobs, ReindexRefusesAnIdZdxCannotHold) {
 
 // ---- search ----
 
-std::vector<std::string> searchIds(const ZdsCollection& c, ZdsQuery q) {
+std::vector<std::string> searchIds(const zds::ZdsCollection& c, zds::ZdsQuery q) {
     std::string error;
-    const auto m = ZdsMatcher::compile(q, &error);
+    const auto m = zds::ZdsMatcher::compile(q, &error);
     EXPECT_TRUE(m) << error;
     std::vector<std::string> ids;
     if (m) {
-        searchZdsCollection(c, *m, [&](const ZdsSearchHit& h) {
+        zds::searchZdsCollection(c, *m, [&](const zds::ZdsSearchHit& h) {
             ids.push_back(h.id);
             return true;
         });
@@ -466,11 +466,11 @@ std::vector<std::string> searchIds(const ZdsCollection& c, ZdsQuery q) {
 
 TEST(ZdsSearch, FieldsIdsAndText) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
-    const ZdsCollection& train = chooseZdsCollection(*ds, "train");
-    const ZdsCollection& test = chooseZdsCollection(*ds, "test");
-    using T = ZdsQuery::Target;
-    using Op = ZdsQuery::Op;
+    const auto ds = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections");
+    const zds::ZdsCollection& train = zds::chooseZdsCollection(*ds, "train");
+    const zds::ZdsCollection& test = zds::chooseZdsCollection(*ds, "test");
+    using T = zds::ZdsQuery::Target;
+    using Op = zds::ZdsQuery::Op;
     EXPECT_EQ(searchIds(train, {T::Field, Op::Equals, "score", "0.95"}),
               std::vector<std::string>{"doc_001"});
     EXPECT_EQ(searchIds(train, {T::Field, Op::Equals, "/metadata/source", "api"}),
@@ -490,10 +490,10 @@ TEST(ZdsSearch, FieldsIdsAndText) {
               (std::vector<std::string>{"t07", "t08"}));
 
     std::string error;
-    EXPECT_FALSE(ZdsMatcher::compile({T::Id, Op::Regex, "", "("}, &error));
+    EXPECT_FALSE(zds::ZdsMatcher::compile({T::Id, Op::Regex, "", "("}, &error));
     EXPECT_FALSE(error.empty());
-    EXPECT_FALSE(ZdsMatcher::compile({T::Field, Op::Equals, "", "1"}, &error));
-    EXPECT_FALSE(ZdsMatcher::compile({T::Field, Op::Less, "i", "true"}, &error));
+    EXPECT_FALSE(zds::ZdsMatcher::compile({T::Field, Op::Equals, "", "1"}, &error));
+    EXPECT_FALSE(zds::ZdsMatcher::compile({T::Field, Op::Less, "i", "true"}, &error));
 }
 
 TEST(ZdsSearch, RegexOnASixteenMegabyteLineIsBounded) {
@@ -501,39 +501,39 @@ TEST(ZdsSearch, RegexOnASixteenMegabyteLineIsBounded) {
     // at the end of 16 MB is not, and neither search can hang or exhaust the stack.
     const std::string line = R"({"_id":"big","s":")" + std::string(16u << 20, 'a') + "b\"}";
     const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(line.data()), line.size());
-    const auto start = ZdsMatcher::compile(
-        {ZdsQuery::Target::Text, ZdsQuery::Op::Regex, "", "\"s\":\"a{100}"}, nullptr);
+    const auto start = zds::ZdsMatcher::compile(
+        {zds::ZdsQuery::Target::Text, zds::ZdsQuery::Op::Regex, "", "\"s\":\"a{100}"}, nullptr);
     ASSERT_TRUE(start);
     EXPECT_TRUE(start->matches("big", bytes));
-    const auto end =
-        ZdsMatcher::compile({ZdsQuery::Target::Text, ZdsQuery::Op::Regex, "", "a+b"}, nullptr);
+    const auto end = zds::ZdsMatcher::compile(
+        {zds::ZdsQuery::Target::Text, zds::ZdsQuery::Op::Regex, "", "a+b"}, nullptr);
     ASSERT_TRUE(end);
     EXPECT_FALSE(end->matches("big", bytes));
-    const auto field =
-        ZdsMatcher::compile({ZdsQuery::Target::Field, ZdsQuery::Op::Regex, "s", "^a+$"}, nullptr);
+    const auto field = zds::ZdsMatcher::compile(
+        {zds::ZdsQuery::Target::Field, zds::ZdsQuery::Op::Regex, "s", "^a+$"}, nullptr);
     ASSERT_TRUE(field);
     EXPECT_TRUE(field->matches("big", bytes));
 }
 
 TEST(ZdsSearch, CancelAndLimit) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_100k");
-    const ZdsCollection& c = *ds->collections.at(0);
-    const auto m =
-        ZdsMatcher::compile({ZdsQuery::Target::Text, ZdsQuery::Op::Contains, "", "row"}, nullptr);
+    const auto ds = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_100k");
+    const zds::ZdsCollection& c = *ds->collections.at(0);
+    const auto m = zds::ZdsMatcher::compile(
+        {zds::ZdsQuery::Target::Text, zds::ZdsQuery::Op::Contains, "", "row"}, nullptr);
     ASSERT_TRUE(m);
-    ZdsSearchOptions limited;
+    zds::ZdsSearchOptions limited;
     limited.maxHits = 5;
     std::uint64_t hits = 0;
-    searchZdsCollection(
-        c, *m, [&](const ZdsSearchHit&) { return ++hits, true; }, limited);
+    zds::searchZdsCollection(
+        c, *m, [&](const zds::ZdsSearchHit&) { return ++hits, true; }, limited);
     EXPECT_EQ(hits, 5u);
     CancelToken cancel;
     cancel.cancel();
-    ZdsSearchOptions cancelled;
+    zds::ZdsSearchOptions cancelled;
     cancelled.cancel = &cancel;
-    EXPECT_TRUE(searchZdsCollection(
-                    c, *m, [](const ZdsSearchHit&) { return true; }, cancelled)
+    EXPECT_TRUE(zds::searchZdsCollection(
+                    c, *m, [](const zds::ZdsSearchHit&) { return true; }, cancelled)
                     .cancelled);
 }
 

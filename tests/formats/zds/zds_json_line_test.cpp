@@ -17,8 +17,8 @@ std::span<const std::uint8_t> bytes(const std::string& s) {
 
 // Whatever provenDocumentId says must agree with analyzeJsonLine.
 void expectAgreement(const std::string& text) {
-    const JsonLineFacts facts = analyzeJsonLine(bytes(text));
-    const auto proven = provenDocumentId(bytes(text));
+    const zds::JsonLineFacts facts = zds::analyzeJsonLine(bytes(text));
+    const auto proven = zds::provenDocumentId(bytes(text));
     if (proven) {
         EXPECT_TRUE(facts.valid && facts.isObject && facts.idIsString) << text;
         EXPECT_EQ(*proven, facts.id) << text;
@@ -26,9 +26,9 @@ void expectAgreement(const std::string& text) {
 }
 
 TEST(ZdsJsonLine, FastCheckAcceptsPlainDocuments) {
-    EXPECT_EQ(provenDocumentId(bytes(R"({"_id":"k1","i":1,"t":"small doc"})")), "k1");
-    EXPECT_EQ(provenDocumentId(bytes(R"( {"a":[1,2,{"b":null}], "_id" : "x\"y"} )")), "x\"y");
-    EXPECT_EQ(provenDocumentId(bytes(R"({"_id":1,"_id":"last"})")), "last");
+    EXPECT_EQ(zds::provenDocumentId(bytes(R"({"_id":"k1","i":1,"t":"small doc"})")), "k1");
+    EXPECT_EQ(zds::provenDocumentId(bytes(R"( {"a":[1,2,{"b":null}], "_id" : "x\"y"} )")), "x\"y");
+    EXPECT_EQ(zds::provenDocumentId(bytes(R"({"_id":1,"_id":"last"})")), "last");
 }
 
 TEST(ZdsJsonLine, FastCheckLeavesEveryDoubtToTheFullCheck) {
@@ -87,7 +87,7 @@ TEST(ZdsJsonLine, DeepNestingAgrees) {
 
 // The reason a line is not JSON reads as a sentence, without the library's error tag.
 TEST(ZdsJsonLine, ErrorsReadWithoutTheLibrarysTag) {
-    const JsonLineFacts facts = analyzeJsonLine(bytes(R"({"_id":"a",)"));
+    const zds::JsonLineFacts facts = zds::analyzeJsonLine(bytes(R"({"_id":"a",)"));
     EXPECT_FALSE(facts.valid);
     EXPECT_TRUE(facts.error.starts_with("parse error at line 1")) << facts.error;
     EXPECT_EQ(jsonErrorText("[json.exception.type_error.302] type must be string"),

@@ -77,12 +77,12 @@ TEST_F(ZdsLeftovers, StageFoldersAndTemporaryFilesAreReported) {
 
     // The next write removes the stale stage.
     {
-        const auto ds = ZdsDataset::open(dataset_);
-        std::vector<ZdsCollectionWrite> all;
+        const auto ds = zds::ZdsDataset::open(dataset_);
+        std::vector<zds::ZdsCollectionWrite> all;
         for (const auto& c : ds->collections) {
-            all.push_back(unchangedCollection(*c));
+            all.push_back(zds::unchangedCollection(*c));
         }
-        writeZdsDataset(ds.get(), all, dataset_);
+        zds::writeZdsDataset(ds.get(), all, dataset_);
     }
     EXPECT_FALSE(fs::exists(stage));
 }
@@ -104,18 +104,18 @@ TEST_F(ZdsLeftovers, AStageHoldingAMovedOutCollectionIsAnErrorAndIsKept) {
     EXPECT_TRUE(removal.removed.empty());
     EXPECT_TRUE(fs::exists(stage / ("c-" + collection.filename().string() + ".old")));
     // A write refuses rather than deleting the stage.
-    const auto ds = ZdsDataset::open(dataset_);
-    std::vector<ZdsCollectionWrite> all;
+    const auto ds = zds::ZdsDataset::open(dataset_);
+    std::vector<zds::ZdsCollectionWrite> all;
     for (const auto& c : ds->collections) {
-        all.push_back(unchangedCollection(*c));
+        all.push_back(zds::unchangedCollection(*c));
     }
-    EXPECT_THROW(writeZdsDataset(ds.get(), all, dataset_), ZdsWriteError);
+    EXPECT_THROW(zds::writeZdsDataset(ds.get(), all, dataset_), zds::ZdsWriteError);
     EXPECT_TRUE(fs::exists(stage / ("c-" + collection.filename().string() + ".old")));
 }
 
 TEST_F(ZdsLeftovers, ArchivesAreBuiltInsideTheStage) {
     const fs::path archive = dir_.path() / "set.zds";
-    packZds(dataset_, archive, {});
+    zds::packZds(dataset_, archive, {});
     ASSERT_TRUE(fs::is_regular_file(archive));
     std::vector<std::string> beside;
     for (const auto& entry : fs::directory_iterator(dir_.path())) {
@@ -128,7 +128,7 @@ TEST_F(ZdsLeftovers, ArchivesAreBuiltInsideTheStage) {
     fs::remove(archive);
     zds_test::writeAll(archive, "old");
     fs::permissions(archive, fs::perms::owner_read | fs::perms::owner_write);
-    packZds(dataset_, archive, {});
+    zds::packZds(dataset_, archive, {});
     EXPECT_EQ(fs::status(archive).permissions(), fs::perms::owner_read | fs::perms::owner_write);
 
     // A pack killed while libzip writes the archive leaves its stage beside the archive, under
@@ -136,13 +136,13 @@ TEST_F(ZdsLeftovers, ArchivesAreBuiltInsideTheStage) {
     const std::uintmax_t before = fs::file_size(archive);
     const pid_t child = ::fork();
     if (child == 0) {
-        ZdsJobOptions options;
+        zds::ZdsJobOptions options;
         options.progress = [](double, const std::string& text) {
             if (text == "writing archive") {
                 ::_exit(0);  // as if killed
             }
         };
-        packZds(dataset_, archive, options);
+        zds::packZds(dataset_, archive, options);
         ::_exit(1);
     }
     int status = 0;
@@ -158,7 +158,7 @@ TEST_F(ZdsLeftovers, ArchivesAreBuiltInsideTheStage) {
     EXPECT_EQ(found[0].file, stage.string());
 
     // The next pack removes it.
-    packZds(dataset_, archive, {});
+    zds::packZds(dataset_, archive, {});
     EXPECT_FALSE(fs::exists(stage));
 }
 

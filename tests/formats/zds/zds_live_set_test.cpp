@@ -36,8 +36,8 @@ using zds_test::writeAll;
 using Documents = std::map<std::string, std::string>;
 
 Documents liveDocuments(const fs::path& dataset, const std::string& collection) {
-    const auto ds = ZdsDataset::open(dataset);
-    const ZdsCollection& c = chooseZdsCollection(*ds, collection);
+    const auto ds = zds::ZdsDataset::open(dataset);
+    const zds::ZdsCollection& c = zds::chooseZdsCollection(*ds, collection);
     Documents out;
     for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
         const ByteView v = c.documentBytes(i);
@@ -74,7 +74,7 @@ std::string dataOf(const std::vector<std::string>& lines, std::vector<Entry>* at
     std::string data;
     for (const std::string& l : lines) {
         const auto id =
-            jsonLineId(std::span(reinterpret_cast<const std::uint8_t*>(l.data()), l.size()));
+            zds::jsonLineId(std::span(reinterpret_cast<const std::uint8_t*>(l.data()), l.size()));
         at->push_back({id.value_or(""), data.size(), l.size() + 1});
         data += l + "\n";
     }
@@ -82,9 +82,9 @@ std::string dataOf(const std::vector<std::string>& lines, std::vector<Entry>* at
 }
 
 std::string binaryIndex(const std::vector<Entry>& entries) {
-    std::string out = encodeZdxHeader(entries.size());
+    std::string out = zds::encodeZdxHeader(entries.size());
     for (const Entry& e : entries) {
-        appendZdxEntry(out, e.id, e.offset, e.length);
+        zds::appendZdxEntry(out, e.id, e.offset, e.length);
     }
     return out;
 }
@@ -134,9 +134,9 @@ TEST(ZdsLiveSet, BinaryIndexIsTheLiveSet) {
     const Store s;
     writeStore(dir.path(), s, binaryIndex(s.live()));
     EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     const auto live = ds->collections.at(0)->liveSet();
-    EXPECT_EQ(live->basis(), ZdsLiveBasis::Index);
+    EXPECT_EQ(live->basis(), zds::ZdsLiveBasis::Index);
     EXPECT_TRUE(live->notes().empty());
     // Stored order is file order.
     EXPECT_EQ(std::string(live->id(2)), "d3");
@@ -149,7 +149,7 @@ TEST(ZdsLiveSet, CompactOfATextIndexKeepsDeletedDocumentsDeleted) {
     const Store s;
     writeStore(dir.path(), s, textIndex(s.live()));
     EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
-    const ZdsJobResult r = compactZds(dir.path());
+    const zds::ZdsJobResult r = zds::compactZds(dir.path());
     EXPECT_EQ(r.documents, 4u);
     EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
     EXPECT_EQ(readAll(metaOf(dir.path()) / "data.jsonl").find("\"d4\""), std::string::npos);
@@ -167,7 +167,7 @@ TEST(ZdsLiveSet, CompactWithAnEntryOnTheWrongLineKeepsTheIndexSet) {
     // d1 is found by its _id among the lines; d4 stays deleted.
     const Documents before = liveDocuments(dir.path(), "");
     EXPECT_EQ(before, s.expected());
-    const ZdsJobResult r = compactZds(dir.path());
+    const zds::ZdsJobResult r = zds::compactZds(dir.path());
     EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
     EXPECT_TRUE(anyNoteContains(r.notes, "does not point at a line with its _id"));
     CollectingSink sink;
@@ -186,14 +186,14 @@ TEST(ZdsLiveSet, KeysWithoutTheirOwnLineSurviveRewrites) {
     Documents expected = s.expected();
     expected["alias"] = s.lines[0];
     EXPECT_EQ(liveDocuments(dir.path(), ""), expected);
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     const auto live = ds->collections.at(0)->liveSet();
-    EXPECT_EQ(live->countFlag(kZdsLiveKeyMismatch), 1u);
+    EXPECT_EQ(live->countFlag(zds::kZdsLiveKeyMismatch), 1u);
     EXPECT_FALSE(live->notes().empty());
 
-    compactZds(dir.path());
+    zds::compactZds(dir.path());
     EXPECT_EQ(liveDocuments(dir.path(), ""), expected);
-    reindexZds(dir.path());
+    zds::reindexZds(dir.path());
     EXPECT_EQ(liveDocuments(dir.path(), ""), expected);
 }
 
@@ -203,16 +203,16 @@ TEST(ZdsLiveSet, EntriesPointingNowhereAreListedButUnreadable) {
     auto entries = s.live();
     entries.push_back({"ghost", 1u << 30, 10});
     writeStore(dir.path(), s, binaryIndex(entries));
-    const auto ds = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     const auto live = c.liveSet();
     ASSERT_EQ(live->size(), 5u);  // the reference lists it too
     const auto ghost = live->find("ghost");
     ASSERT_TRUE(ghost);
-    EXPECT_EQ(live->flags(*ghost), kZdsLiveUnreadable);
+    EXPECT_EQ(live->flags(*ghost), zds::kZdsLiveUnreadable);
     EXPECT_TRUE(c.documentBytes(*ghost).empty());
     // A rewrite cannot keep what has no bytes: it says so.
-    const ZdsJobResult r = compactZds(dir.path());
+    const zds::ZdsJobResult r = zds::compactZds(dir.path());
     EXPECT_TRUE(anyNoteContains(r.notes, "'ghost' cannot be read"));
     EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
 }
@@ -225,9 +225,9 @@ TEST(ZdsLiveSet, UnreadableIndexFallsBackToTheLinesAndSaysSo) {
     std::string index = binaryIndex(s.live());
     index[0] = 'X';
     writeStore(dir.path(), s, index);
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     const auto live = ds->collections.at(0)->liveSet();
-    EXPECT_EQ(live->basis(), ZdsLiveBasis::Lines);
+    EXPECT_EQ(live->basis(), zds::ZdsLiveBasis::Lines);
     EXPECT_TRUE(anyNoteContains(live->notes(), "deleted only from the index are live again"));
     Documents withD4 = s.expected();
     withD4["d4"] = s.lines[4];
@@ -241,9 +241,9 @@ TEST(ZdsLiveSet, UnreadableIndexFallsBackToTheLinesAndSaysSo) {
 TEST(ZdsLiveSet, EmptyIndexIsRebuiltFromTheLines) {
     ScratchDir dir("live_empty_index");
     const Store s;
-    writeStore(dir.path(), s, encodeZdxHeader(0));
-    const auto ds = ZdsDataset::open(dir.path());
-    EXPECT_EQ(ds->collections.at(0)->liveSet()->basis(), ZdsLiveBasis::Lines);
+    writeStore(dir.path(), s, zds::encodeZdxHeader(0));
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    EXPECT_EQ(ds->collections.at(0)->liveSet()->basis(), zds::ZdsLiveBasis::Lines);
     EXPECT_EQ(ds->collections.at(0)->documentCount(), 5u);
 }
 
@@ -254,16 +254,16 @@ TEST(ZdsLiveSet, ReindexKeepsTheSetUnlessAskedToUseTheLines) {
     auto entries = s.live();
     entries[1].offset += 1;  // d1's entry is off by one byte
     writeStore(dir.path(), s, textIndex(entries));
-    reindexZds(dir.path());
+    zds::reindexZds(dir.path());
     EXPECT_EQ(liveDocuments(dir.path(), ""), s.expected());
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     const auto live = ds->collections.at(0)->liveSet();
-    EXPECT_EQ(live->basis(), ZdsLiveBasis::Index);  // rewritten as binary ZDX
+    EXPECT_EQ(live->basis(), zds::ZdsLiveBasis::Index);  // rewritten as binary ZDX
     EXPECT_TRUE(live->notes().empty());
 
-    ZdsJobOptions fromLines;
+    zds::ZdsJobOptions fromLines;
     fromLines.fromLines = true;
-    const ZdsJobResult r = reindexZds(dir.path(), fromLines);
+    const zds::ZdsJobResult r = zds::reindexZds(dir.path(), fromLines);
     EXPECT_TRUE(anyNoteContains(r.notes, "live again")) << r.notes.size();
     EXPECT_EQ(liveDocuments(dir.path(), "").size(), 5u);
 }
@@ -276,16 +276,16 @@ TEST(ZdsLiveSet, EveryJobKeepsTheSameDocuments) {
     writeStore(ds, s, textIndex(s.live()));
     const auto values = asValues(s.expected());
 
-    packZds(ds, dir.path() / "packed.zds");
+    zds::packZds(ds, dir.path() / "packed.zds");
     EXPECT_EQ(liveDocuments(dir.path() / "packed.zds", ""), s.expected());
-    unpackZds(dir.path() / "packed.zds", dir.path() / "unpacked");
+    zds::unpackZds(dir.path() / "packed.zds", dir.path() / "unpacked");
     EXPECT_EQ(liveDocuments(dir.path() / "unpacked", ""), s.expected());
 
-    convertZds(ds, ZdsLayout::Docs);
+    zds::convertZds(ds, zds::ZdsLayout::Docs);
     EXPECT_EQ(asValues(liveDocuments(ds, "")), values);
-    convertZds(ds, ZdsLayout::Jsonl);
+    zds::convertZds(ds, zds::ZdsLayout::Jsonl);
     EXPECT_EQ(asValues(liveDocuments(ds, "")), values);
-    compactZds(ds);
+    zds::compactZds(ds);
     EXPECT_EQ(asValues(liveDocuments(ds, "")), values);
 }
 
@@ -295,7 +295,7 @@ TEST(ZdsLiveSet, ConvertToDocsWritesTheEngineMetadata) {
     ScratchDir dir("live_docsmeta");
     const Store s;
     writeStore(dir.path(), s, binaryIndex(s.live()));
-    convertZds(dir.path(), ZdsLayout::Docs);
+    zds::convertZds(dir.path(), zds::ZdsLayout::Docs);
     const fs::path coll = dir.path() / "collections/default";
     const fs::path meta = coll / "meta";
     EXPECT_FALSE(fs::exists(meta / "data.jsonl"));
@@ -304,11 +304,11 @@ TEST(ZdsLiveSet, ConvertToDocsWritesTheEngineMetadata) {
     // order.ids: every id once, in stored order.
     EXPECT_EQ(readAll(meta / "order.ids"), "d0\nd1\nd3\nd2\n");
     // doc_index.jsonl: one entry per document, each naming its file and its size.
-    std::map<std::string, ZdsDocIndexEntry> index;
+    std::map<std::string, zds::ZdsDocIndexEntry> index;
     std::string error;
     const std::string docIndexText = readAll(meta / "doc_index.jsonl");
-    for (const ZdsTextLine& l : zdsTextLines(docIndexText)) {
-        const auto e = parseZdsDocIndexLine(l.text, &error);
+    for (const zds::ZdsTextLine& l : zds::zdsTextLines(docIndexText)) {
+        const auto e = zds::parseZdsDocIndexLine(l.text, &error);
         ASSERT_TRUE(e) << error;
         EXPECT_EQ(e->size, fs::file_size(coll / "docs" / (e->docId + ".json")));
         index[e->docId] = *e;
@@ -317,8 +317,8 @@ TEST(ZdsLiveSet, ConvertToDocsWritesTheEngineMetadata) {
     // schemas.jsonl: the schema every document uses, with the right count.
     std::map<std::string, std::uint64_t> counts;
     const std::string schemasText = readAll(meta / "schemas.jsonl");
-    for (const ZdsTextLine& l : zdsTextLines(schemasText)) {
-        const auto e = parseZdsSchemaLine(l.text, &error);
+    for (const zds::ZdsTextLine& l : zds::zdsTextLines(schemasText)) {
+        const auto e = zds::parseZdsSchemaLine(l.text, &error);
         ASSERT_TRUE(e) << error;
         EXPECT_EQ(e->schema, nlohmann::json::parse(R"({"v":"integer"})"));
         counts[e->schemaId] = e->count;
@@ -332,13 +332,13 @@ TEST(ZdsLiveSet, ConvertToDocsWritesTheEngineMetadata) {
     std::set<std::string> put;
     int commits = 0;
     const std::string journalText = readAll(meta / "journal.log");
-    for (const ZdsTextLine& l : zdsTextLines(journalText)) {
-        const auto e = parseZdsJournalLine(l.text, &error);
+    for (const zds::ZdsTextLine& l : zds::zdsTextLines(journalText)) {
+        const auto e = zds::parseZdsJournalLine(l.text, &error);
         ASSERT_TRUE(e) << error;
-        if (e->op == ZdsJournalEntry::Op::Put) {
+        if (e->op == zds::ZdsJournalEntry::Op::Put) {
             put.insert(e->docId);
         }
-        commits += e->op == ZdsJournalEntry::Op::Commit ? 1 : 0;
+        commits += e->op == zds::ZdsJournalEntry::Op::Commit ? 1 : 0;
     }
     EXPECT_EQ(put, (std::set<std::string>{"d0", "d1", "d2", "d3"}));
     EXPECT_EQ(commits, 1);
@@ -358,23 +358,24 @@ TEST(ZdsLiveSet, DocsRewriteAppendsToTheJournal) {
     ScratchDir dir("live_journal");
     const Store s;
     writeStore(dir.path(), s, binaryIndex(s.live()));
-    convertZds(dir.path(), ZdsLayout::Docs);
+    zds::convertZds(dir.path(), zds::ZdsLayout::Docs);
     const fs::path meta = dir.path() / "collections/default/meta";
     const std::string before = readAll(meta / "journal.log");
-    const auto ds = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *ds->collections.at(0);
-    ZdsCollectionWrite w = unchangedCollection(c);
-    w.documents.erase(w.documents.begin());                               // delete d0
-    w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"d9","w":"x"})"));  // add d9
-    writeZdsDataset(ds.get(), {w}, dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
+    zds::ZdsCollectionWrite w = zds::unchangedCollection(c);
+    w.documents.erase(w.documents.begin());                                    // delete d0
+    w.documents.push_back(zds::ZdsWriteDoc::text(R"({"_id":"d9","w":"x"})"));  // add d9
+    zds::writeZdsDataset(ds.get(), {w}, dir.path());
     const std::string after = readAll(meta / "journal.log");
     ASSERT_EQ(after.compare(0, before.size(), before), 0);
-    const auto added = zdsTextLines(std::string_view(after).substr(before.size()));
+    const auto added = zds::zdsTextLines(std::string_view(after).substr(before.size()));
     ASSERT_EQ(added.size(), 3u);  // PUT d9, DELETE d0, COMMIT 2
     std::string error;
-    EXPECT_EQ(parseZdsJournalLine(added[0].text, &error)->docId, "d9");
-    EXPECT_EQ(parseZdsJournalLine(added[1].text, &error)->op, ZdsJournalEntry::Op::Delete);
-    EXPECT_EQ(parseZdsJournalLine(added[2].text, &error)->batchId, 2u);
+    EXPECT_EQ(zds::parseZdsJournalLine(added[0].text, &error)->docId, "d9");
+    EXPECT_EQ(zds::parseZdsJournalLine(added[1].text, &error)->op,
+              zds::ZdsJournalEntry::Op::Delete);
+    EXPECT_EQ(zds::parseZdsJournalLine(added[2].text, &error)->batchId, 2u);
     CollectingSink sink;
     zds_test::validate(dir.path(), sink);
     EXPECT_EQ(sink.diagnostics().size(), 0u) << zds_test::describe(sink);
@@ -405,7 +406,7 @@ TEST(ZdsLiveSet, PackKeepsEmptyCollectionsAndEmptyDatasets) {
     fs::create_directories(ds / "collections/empty/meta");
     writeAll(ds / "collections/empty/meta/data.jsonl", "");
     fs::create_directories(ds / "collections/bare");
-    packZds(ds, dir.path() / "ds.zds");
+    zds::packZds(ds, dir.path() / "ds.zds");
     const auto names = memberNames(dir.path() / "ds.zds");
     for (const char* folder :
          {"collections/", "collections/default/", "collections/default/meta/", "collections/empty/",
@@ -415,21 +416,21 @@ TEST(ZdsLiveSet, PackKeepsEmptyCollectionsAndEmptyDatasets) {
     CollectingSink sink;
     zds_test::validate(dir.path() / "ds.zds", sink);
     EXPECT_EQ(zds_test::errorCount(sink), 0u) << zds_test::describe(sink);
-    unpackZds(dir.path() / "ds.zds", dir.path() / "back");
+    zds::unpackZds(dir.path() / "ds.zds", dir.path() / "back");
     EXPECT_TRUE(fs::is_directory(dir.path() / "back/collections/bare"));
     EXPECT_TRUE(fs::is_regular_file(dir.path() / "back/collections/empty/meta/data.jsonl"));
     EXPECT_EQ(liveDocuments(dir.path() / "back", "default"), s.expected());
-    const auto back = ZdsDataset::open(dir.path() / "back");
+    const auto back = zds::ZdsDataset::open(dir.path() / "back");
     EXPECT_EQ(back->collections.size(), 3u);
 
     // A dataset with no collection at all.
     fs::create_directories(dir.path() / "none/collections");
-    packZds(dir.path() / "none", dir.path() / "none.zds");
+    zds::packZds(dir.path() / "none", dir.path() / "none.zds");
     EXPECT_EQ(memberNames(dir.path() / "none.zds").count("collections/"), 1u);
     CollectingSink emptySink;
     zds_test::validate(dir.path() / "none.zds", emptySink);
     EXPECT_EQ(zds_test::errorCount(emptySink), 0u) << zds_test::describe(emptySink);
-    unpackZds(dir.path() / "none.zds", dir.path() / "none_back");
+    zds::unpackZds(dir.path() / "none.zds", dir.path() / "none_back");
     EXPECT_TRUE(fs::is_directory(dir.path() / "none_back/collections"));
 }
 
@@ -444,9 +445,9 @@ void writeDocsStore(const fs::path& ds) {
 TEST(ZdsLiveSet, DocsWithoutMetadataAreListedWithANote) {
     ScratchDir dir("live_docs_bare");
     writeDocsStore(dir.path());
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     const auto live = ds->collections.at(0)->liveSet();
-    EXPECT_EQ(live->basis(), ZdsLiveBasis::DocFiles);
+    EXPECT_EQ(live->basis(), zds::ZdsLiveBasis::DocFiles);
     EXPECT_EQ(live->size(), 2u);
     EXPECT_TRUE(anyNoteContains(live->notes(), "zippy CLI lists no documents"));
     CollectingSink sink;
@@ -454,12 +455,12 @@ TEST(ZdsLiveSet, DocsWithoutMetadataAreListedWithANote) {
     EXPECT_TRUE(sink.hasCode("ZDS-DOCINDEX-ABSENT")) << zds_test::describe(sink);
     EXPECT_EQ(zds_test::errorCount(sink), 0u);
     // reindex writes the metadata the engine needs.
-    reindexZds(dir.path());
+    zds::reindexZds(dir.path());
     CollectingSink after;
     zds_test::validate(dir.path(), after);
     EXPECT_EQ(after.diagnostics().size(), 0u) << zds_test::describe(after);
-    EXPECT_EQ(ZdsDataset::open(dir.path())->collections.at(0)->liveSet()->basis(),
-              ZdsLiveBasis::OrderIds);
+    EXPECT_EQ(zds::ZdsDataset::open(dir.path())->collections.at(0)->liveSet()->basis(),
+              zds::ZdsLiveBasis::OrderIds);
 }
 
 // Each kind of damage to the docs-mode metadata has its own code.
@@ -544,8 +545,8 @@ TEST(ZdsLiveSet, MetadataReadBesideTheDocumentsReportsAsInOneGo) {
              "\n");
     writeAll(meta / "order.ids", "a\nq\n");
     writeAll(meta / "journal.log", "{\"op\":\"PUT\"}\n");
-    const auto dataset = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *dataset->collections.at(0);
+    const auto dataset = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *dataset->collections.at(0);
     const std::unordered_set<std::string> files{"a", "b"};
     std::vector<std::string> once;
     std::vector<std::string> twoSteps;
@@ -553,8 +554,8 @@ TEST(ZdsLiveSet, MetadataReadBesideTheDocumentsReportsAsInOneGo) {
         return [&out](Severity, const std::string& code, std::string message, std::vector<Region>,
                       std::string) { out.push_back(code + " " + message); };
     };
-    checkZdsDocsMetadata(c, files, false, into(once));
-    ZdsDocsMetadataCheck check(c, false);
+    zds::checkZdsDocsMetadata(c, files, false, into(once));
+    zds::ZdsDocsMetadataCheck check(c, false);
     std::thread reader([&check] { check.read(); });
     reader.join();
     check.check(files, into(twoSteps));
@@ -567,7 +568,7 @@ TEST(ZdsLiveSet, StrictCollectionsHoldOneSchema) {
     writeDocsStore(dir.path());
     const fs::path c = dir.path() / "collections/default";
     writeAll(c / "docs/b.json", "{\n  \"w\": \"x\"\n}");
-    reindexZds(dir.path());
+    zds::reindexZds(dir.path());
     writeAll(c / "meta/manifest.json", R"({"collection":"default","strict":true,"doc_count":2})");
     CollectingSink sink;
     zds_test::validate(dir.path(), sink);
@@ -578,13 +579,13 @@ TEST(ZdsLiveSet, StrictCollectionsHoldOneSchema) {
 // key counts its last value, -0 and 1.0 are not sizes, big numbers are not either.
 TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
     std::string error;
-    const auto plain =
-        parseZdsDocIndexLine(R"({"doc_id":"a\u00e9","schema_id":"s","size":12,"mtime":3})", &error);
+    const auto plain = zds::parseZdsDocIndexLine(
+        R"({"doc_id":"a\u00e9","schema_id":"s","size":12,"mtime":3})", &error);
     ASSERT_TRUE(plain);
     EXPECT_EQ(plain->docId, "a\xc3\xa9");
     EXPECT_EQ(plain->size, 12u);
     EXPECT_EQ(plain->mtime, 3u);
-    const auto repeated = parseZdsDocIndexLine(
+    const auto repeated = zds::parseZdsDocIndexLine(
         R"({"doc_id":"a","size":1,"schema_id":"s","size":7,"mtime":3,"extra":[1,{"x":2}]})",
         &error);
     ASSERT_TRUE(repeated);
@@ -599,16 +600,16 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
           R"({"doc_id":"a","schema_id":"s","size":1})", R"(["doc_id"])",
           R"({"doc_id":"a","schema_id":"s","size":1,"mtime":3} x)"}) {
         error.clear();
-        EXPECT_FALSE(parseZdsDocIndexLine(bad, &error)) << bad;
+        EXPECT_FALSE(zds::parseZdsDocIndexLine(bad, &error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;
     }
-    const auto put = parseZdsJournalLine(
+    const auto put = zds::parseZdsJournalLine(
         R"({"op":"PUT","timestamp":"2026-11-22T19:22:14.2Z","doc_id":"a","schema_id":"s","size":5})",
         &error);
     ASSERT_TRUE(put);
-    EXPECT_EQ(put->op, ZdsJournalEntry::Op::Put);
+    EXPECT_EQ(put->op, zds::ZdsJournalEntry::Op::Put);
     EXPECT_EQ(put->size, 5u);
-    const auto commit = parseZdsJournalLine(
+    const auto commit = zds::parseZdsJournalLine(
         R"({"op":"COMMIT","timestamp":"2026-11-22T19:22:14Z","batch_id":9})", &error);
     ASSERT_TRUE(commit);
     EXPECT_EQ(commit->batchId, 9u);
@@ -618,7 +619,7 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
           R"({"op":"COMMIT","timestamp":"2026-11-22T19:22:14Z","batch_id":-0})",
           R"({"op":"MOVE","timestamp":"2026-11-22T19:22:14Z"})"}) {
         error.clear();
-        EXPECT_FALSE(parseZdsJournalLine(bad, &error)) << bad;
+        EXPECT_FALSE(zds::parseZdsJournalLine(bad, &error)) << bad;
         EXPECT_FALSE(error.empty()) << bad;
     }
 }
@@ -628,11 +629,12 @@ TEST(ZdsDocsMeta, FastLineParseAgreesWithTheFullParse) {
 // first element, integers beyond int64 as numbers), and nothing for what does not parse.
 std::optional<std::string> shapeOfTree(const std::string& text) {
     const auto parsed = nlohmann::json::parse(text, nullptr, false);
-    return parsed.is_discarded() ? std::nullopt : std::optional(zdsSchemaOf(parsed).dump());
+    return parsed.is_discarded() ? std::nullopt : std::optional(zds::zdsSchemaOf(parsed).dump());
 }
 
 std::optional<std::string> shapeOfText(const std::string& text) {
-    return zdsDocShape(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+    return zds::zdsDocShape(
+        std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
 // A random JSON value of at most `depth` levels.
@@ -699,9 +701,9 @@ TEST(ZdsLiveSet, ManyDocFilesHoldNoMappingEach) {
         writeAll(dir.path() / "collections/default/docs" / (id + ".json"),
                  R"({"_id":")" + id + R"(","v":)" + std::to_string(i) + "}");
     }
-    reindexZds(dir.path());
-    const auto ds = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *ds->collections.at(0);
+    zds::reindexZds(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     ASSERT_EQ(c.documentCount(), static_cast<std::uint64_t>(kDocs));
     std::uint64_t bytes = 0;
     for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
@@ -709,19 +711,19 @@ TEST(ZdsLiveSet, ManyDocFilesHoldNoMappingEach) {
     }
     EXPECT_GT(bytes, 0u);
     // One id through order.ids and its one file, as the live set answers.
-    const ZdsIndexedLookup hit = lookUpThroughIndex(c, "d100005");
-    ASSERT_EQ(hit.outcome, ZdsIndexedLookup::Outcome::Found);
+    const zds::ZdsIndexedLookup hit = zds::lookUpThroughIndex(c, "d100005");
+    ASSERT_EQ(hit.outcome, zds::ZdsIndexedLookup::Outcome::Found);
     EXPECT_EQ(hit.document.region.length, c.document(*c.liveSet()->find("d100005")).region.length);
-    EXPECT_EQ(lookUpThroughIndex(c, "d1").outcome, ZdsIndexedLookup::Outcome::Absent);
+    EXPECT_EQ(zds::lookUpThroughIndex(c, "d1").outcome, zds::ZdsIndexedLookup::Outcome::Absent);
     CollectingSink sink;
-    auto validator = makeZdsValidator(dir.path(), ds);
+    auto validator = zds::makeZdsValidator(dir.path(), ds);
     validator->run(sink, ValidationOptions{});
     EXPECT_EQ(sink.diagnostics().size(), 0u) << zds_test::describe(sink);
     EXPECT_EQ(mappingsUnder(dir.path() / "collections/default/docs"), 0u);
 }
 
 // The docs/ files a storage holds open, counted by name.
-std::size_t openedDocFiles(const ZdsStorage& storage) {
+std::size_t openedDocFiles(const zds::ZdsStorage& storage) {
     std::size_t n = 0;
     for (const ByteSourcePtr& src : storage.openedSources()) {
         n += src->name().find("/docs/") != std::string::npos ? 1 : 0;
@@ -738,17 +740,17 @@ TEST(ZdsLiveSet, DocsAreOpenedWhenReadNotWhenListed) {
     for (const char* id : {"a", "b", "c"}) {
         writeAll(docs / (std::string(id) + ".json"), R"({"v":")" + std::string(id) + "\"}");
     }
-    reindexZds(dir.path());
+    zds::reindexZds(dir.path());
     writeAll(metaOf(dir.path()) / "order.ids", "a\nmissing\nb\nc\n");
-    const auto ds = ZdsDataset::open(dir.path());
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(dir.path());
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     const auto live = c.liveSet();
     ASSERT_EQ(live->size(), 4u);
     EXPECT_EQ(openedDocFiles(c.storage()), 0u);
 
     // Listed without a file: unreadable once asked, and the validator's ZDS-ORDER-MISSING.
     const std::uint64_t missing = *live->find("missing");
-    EXPECT_TRUE(live->flags(missing) & kZdsLiveUnreadable);
+    EXPECT_TRUE(live->flags(missing) & zds::kZdsLiveUnreadable);
     EXPECT_FALSE(live->region(missing).valid());
     CollectingSink sink;
     zds_test::validate(dir.path(), sink);
@@ -767,9 +769,9 @@ TEST(ZdsLiveSet, DocsAreOpenedWhenReadNotWhenListed) {
 
     fs::remove(docs / "c.json");
     const std::uint64_t gone = *live->find("c");
-    EXPECT_TRUE(live->flags(gone) & kZdsLiveUnreadable);
+    EXPECT_TRUE(live->flags(gone) & zds::kZdsLiveUnreadable);
     EXPECT_FALSE(c.document(gone).region.valid());
-    EXPECT_TRUE(c.document(gone).flags & kZdsLiveUnreadable);
+    EXPECT_TRUE(c.document(gone).flags & zds::kZdsLiveUnreadable);
 }
 
 // The validator reads each docs/ file once and lets it go; a file it reports on stays open,
@@ -780,11 +782,11 @@ TEST(ZdsLiveSet, ValidatorKeepsOnlyTheDocFilesItReports) {
     for (int i = 0; i < 50; ++i) {
         writeAll(docs / ("d" + std::to_string(i) + ".json"), R"({"v":)" + std::to_string(i) + "}");
     }
-    reindexZds(dir.path());
+    zds::reindexZds(dir.path());
     writeAll(docs / "d7.json", "{\"v\": 7,");
-    const auto ds = ZdsDataset::open(dir.path());
+    const auto ds = zds::ZdsDataset::open(dir.path());
     CollectingSink sink;
-    makeZdsValidator(dir.path(), ds)->run(sink, ValidationOptions{});
+    zds::makeZdsValidator(dir.path(), ds)->run(sink, ValidationOptions{});
     const Diagnostic* bad = nullptr;
     for (const Diagnostic& d : sink.diagnostics()) {
         if (d.code == "ZDS-JSON") {
@@ -804,25 +806,25 @@ TEST(ZdsLiveSet, ValidatorKeepsOnlyTheDocFilesItReports) {
 TEST(ZdsDocsMeta, SchemasAndTimestamps) {
     using nlohmann::json;
     EXPECT_EQ(
-        zdsSchemaOf(json::parse(R"({"a":1,"b":[1.5,"x"],"c":{"d":null},"e":[],"f":true})")),
+        zds::zdsSchemaOf(json::parse(R"({"a":1,"b":[1.5,"x"],"c":{"d":null},"e":[],"f":true})")),
         json::parse(R"({"a":"integer","b":["number"],"c":{"d":"null"},"e":[],"f":"boolean"})"));
-    EXPECT_EQ(zdsSchemaOf(json::parse("18446744073709551615")), "number");
-    EXPECT_EQ(zdsSchemaId(json::parse(R"({"b":1,"a":2})")),
-              zdsSchemaId(json::parse(R"({"a":2,"b":1})")));
-    EXPECT_EQ(zdsSchemaId(json::parse(R"({"a":"integer"})")).size(), 64u);
-    EXPECT_TRUE(isZdsTimestamp("2026-11-22T19:22:14.219194078Z"));
-    EXPECT_TRUE(isZdsTimestamp("2026-11-22T19:22:14+02:00"));
-    EXPECT_FALSE(isZdsTimestamp("2026-11-22 19:22:14"));
-    EXPECT_FALSE(isZdsTimestamp("yesterday"));
+    EXPECT_EQ(zds::zdsSchemaOf(json::parse("18446744073709551615")), "number");
+    EXPECT_EQ(zds::zdsSchemaId(json::parse(R"({"b":1,"a":2})")),
+              zds::zdsSchemaId(json::parse(R"({"a":2,"b":1})")));
+    EXPECT_EQ(zds::zdsSchemaId(json::parse(R"({"a":"integer"})")).size(), 64u);
+    EXPECT_TRUE(zds::isZdsTimestamp("2026-11-22T19:22:14.219194078Z"));
+    EXPECT_TRUE(zds::isZdsTimestamp("2026-11-22T19:22:14+02:00"));
+    EXPECT_FALSE(zds::isZdsTimestamp("2026-11-22 19:22:14"));
+    EXPECT_FALSE(zds::isZdsTimestamp("yesterday"));
 }
 
 // The index-only lookup `zds get` uses says what the live set says, or defers to it: for every
 // live id, for ids the live set does not hold, in every collection of `dataset`.
 void expectLookupAgreesWithTheLiveSet(const fs::path& dataset, int* found) {
     SCOPED_TRACE(dataset.string());
-    const auto ds = ZdsDataset::open(dataset);
+    const auto ds = zds::ZdsDataset::open(dataset);
     for (const auto& collection : ds->collections) {
-        const ZdsCollection& c = *collection;
+        const zds::ZdsCollection& c = *collection;
         const auto live = c.liveSet();
         std::vector<std::string> ids = {"", "no-such-id", "d4", "ghost"};
         // Each lookup reads the whole index: a sample of a large collection (its ends, and
@@ -834,15 +836,15 @@ void expectLookupAgreesWithTheLiveSet(const fs::path& dataset, int* found) {
             }
         }
         for (const std::string& id : ids) {
-            const ZdsIndexedLookup quick = lookUpThroughIndex(c, id);
+            const zds::ZdsIndexedLookup quick = zds::lookUpThroughIndex(c, id);
             const auto index = live->find(id);
             switch (quick.outcome) {
-                case ZdsIndexedLookup::Outcome::Absent:
+                case zds::ZdsIndexedLookup::Outcome::Absent:
                     EXPECT_FALSE(index) << id;
                     break;
-                case ZdsIndexedLookup::Outcome::Found: {
+                case zds::ZdsIndexedLookup::Outcome::Found: {
                     ASSERT_TRUE(index) << id;
-                    const ZdsDocument doc = c.document(*index);
+                    const zds::ZdsDocument doc = c.document(*index);
                     EXPECT_EQ(quick.document.id, doc.id);
                     EXPECT_EQ(quick.document.region.offset, doc.region.offset) << id;
                     EXPECT_EQ(quick.document.region.length, doc.region.length) << id;
@@ -853,9 +855,9 @@ void expectLookupAgreesWithTheLiveSet(const fs::path& dataset, int* found) {
                     ++*found;
                     break;
                 }
-                case ZdsIndexedLookup::Outcome::NeedsLiveSet:
+                case zds::ZdsIndexedLookup::Outcome::NeedsLiveSet:
                     EXPECT_FALSE(live->fromIndex() && index && live->flags(*index) == 0 &&
-                                 zdsIndexProblem(c).empty())
+                                 zds::zdsIndexProblem(c).empty())
                         << id << " could have been answered from the index";
                     break;
             }
@@ -876,7 +878,7 @@ TEST(ZdsLiveSet, IndexLookupAgreesWithTheLiveSetOnEveryCorpusDataset) {
                 continue;
             }
             try {
-                (void)ZdsDataset::open(entry.path());
+                (void)zds::ZdsDataset::open(entry.path());
             } catch (const std::exception&) {
                 continue;  // damaged beyond opening: nothing to look up
             }

@@ -48,11 +48,11 @@ fs::path makeDataset(const fs::path& root, const std::vector<Line>& lines, bool 
                      int manifestCount = -1) {
     const fs::path meta = root / "collections" / "c" / "meta";
     std::string data;
-    std::vector<ZdsLineEntry> entries;
+    std::vector<zds::ZdsLineEntry> entries;
     for (const Line& l : lines) {
         if (l.indexed) {
-            ZdsLineEntry e;
-            e.id = *extractJsonId(bytesOf(l.text));
+            zds::ZdsLineEntry e;
+            e.id = *zds::extractJsonId(bytesOf(l.text));
             e.hasId = true;
             e.offset = data.size();
             e.length = l.text.size() + 1;
@@ -62,7 +62,7 @@ fs::path makeDataset(const fs::path& root, const std::vector<Line>& lines, bool 
     }
     writeAll(meta / "data.jsonl", data);
     if (index) {
-        writeAll(meta / "index.bin", encodeZdx(entries));
+        writeAll(meta / "index.bin", zds::encodeZdx(entries));
     }
     const int count = manifestCount >= 0 ? manifestCount : static_cast<int>(entries.size());
     writeAll(meta / "manifest.json",
@@ -75,7 +75,7 @@ std::string doc(const std::string& id, int v) {
 }
 
 Docs liveDocs(const fs::path& path) {
-    const auto ds = ZdsDataset::open(path);
+    const auto ds = zds::ZdsDataset::open(path);
     Docs out;
     for (const auto& c : ds->collections) {
         for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
@@ -103,7 +103,7 @@ std::vector<RepairStep> besidesTheScan(std::vector<RepairStep> losses) {
 
 std::vector<nlohmann::json> quarantined(const fs::path& output) {
     std::vector<nlohmann::json> out;
-    const std::string text = readAll(zdsQuarantinePath(output));
+    const std::string text = readAll(zds::zdsQuarantinePath(output));
     std::size_t at = 0;
     while (at < text.size()) {
         const std::size_t nl = text.find('\n', at);
@@ -136,13 +136,13 @@ std::string allSteps(const RepairReport& r) {
 void expectRefused(const fs::path& input, const fs::path& output, const RepairOptions& options,
                    const std::string& code) {
     try {
-        repairZdsDataset(input, output, options);
+        zds::repairZdsDataset(input, output, options);
         ADD_FAILURE() << "a damaged output was published";
     } catch (const RepairError& e) {
         EXPECT_NE(std::string(e.what()).find(code), std::string::npos) << e.what();
     }
     EXPECT_FALSE(fs::exists(output));
-    EXPECT_FALSE(fs::exists(zdsQuarantinePath(output)));
+    EXPECT_FALSE(fs::exists(zds::zdsQuarantinePath(output)));
     for (const auto& entry : fs::directory_iterator(output.parent_path())) {
         EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
     }
@@ -154,7 +154,7 @@ struct NoSink final : DiffSink {
 
 // Whether readers find the same content in both datasets (`strata-cli diff A B` exits 0).
 bool sameContent(const fs::path& a, const fs::path& b) {
-    auto differ = makeZdsDiffer(ZdsDataset::open(a), ZdsDataset::open(b));
+    auto differ = zds::makeZdsDiffer(zds::ZdsDataset::open(a), zds::ZdsDataset::open(b));
     NoSink sink;
     EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
     return differ->summary().contentEqual();
@@ -168,16 +168,16 @@ void writeIndex(const fs::path& root, const std::vector<std::pair<std::string, i
     for (std::size_t at = data.find('\n'); at != std::string::npos; at = data.find('\n', at + 1)) {
         starts.push_back(at + 1);
     }
-    std::vector<ZdsLineEntry> zdx;
+    std::vector<zds::ZdsLineEntry> zdx;
     for (const auto& [key, line] : entries) {
-        ZdsLineEntry e;
+        zds::ZdsLineEntry e;
         e.id = key;
         e.hasId = true;
         e.offset = starts.at(static_cast<std::size_t>(line - 1));
         e.length = starts.at(static_cast<std::size_t>(line)) - e.offset;
         zdx.push_back(e);
     }
-    writeAll(meta / "index.bin", encodeZdx(zdx));
+    writeAll(meta / "index.bin", zds::encodeZdx(zdx));
 }
 
 // Where a member of an archive keeps its CRC-32: in its local header and in the central
@@ -239,13 +239,13 @@ TEST(ZdsRepair, IntactDatasetComesBackWhole) {
     ScratchDir dir("repair_intact");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete()) << allSteps(r);
     EXPECT_TRUE(r.written);
     EXPECT_EQ(r.recovered, 3u);
     expectValid(out);
     EXPECT_EQ(liveDocs(out), liveDocs(in));
-    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+    EXPECT_FALSE(fs::exists(zds::zdsQuarantinePath(out)));
     for (const auto& e : fs::directory_iterator(dir.path())) {
         EXPECT_EQ(e.path().filename().string().find(".strata-"), std::string::npos);
     }
@@ -257,7 +257,7 @@ TEST(ZdsRepair, GarbageLineIsQuarantinedWithItsLineAndBytes) {
     const auto in = makeDataset(
         dir.path() / "in", {{doc("a", 1)}, {garbage, false}, {"{\"x\":1}", false}, {doc("b", 2)}});
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     ASSERT_EQ(r.losses.size(), 2u) << allSteps(r);
     EXPECT_EQ(r.recovered, 2u);
     EXPECT_EQ(r.lostKnown, 0u);  // neither line was a live document
@@ -286,7 +286,7 @@ TEST(ZdsRepair, MissingIndexKeepsTheLastLineOfEachId) {
     const auto in =
         makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("a", 3)}}, false);
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete()) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions,
                          "dropped line 1 (bytes 0 to 18): an older version of 'a' "
@@ -306,7 +306,7 @@ TEST(ZdsRepair, TruncatedIndexSaysTheLinesDecide) {
     const std::string bytes = readAll(index);
     writeAll(index, bytes.substr(0, bytes.size() - 5));
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete()) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions,
                          "meta/index.bin is not readable (it ends in the middle of "
@@ -327,7 +327,7 @@ TEST(ZdsRepair, DeletedDocumentsStayDeletedAndStaleEntriesAreFollowed) {
     text.replace(text.find("\"v\":1"), 5, "\"v\":1000");
     writeAll(data, text);
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete()) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions, "'deleted' is not listed by the index (a deleted document)"))
         << allSteps(r);
@@ -353,7 +353,7 @@ TEST(ZdsRepair, KeepSupersededKeepsHistoryWithoutIndexEntries) {
     RepairOptions keep;
     keep.keepSuperseded = true;
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out, keep);
+    const RepairReport r = zds::repairZdsDataset(in, out, keep);
     ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);  // the garbage line
     EXPECT_EQ(r.recovered, 3u);
     EXPECT_TRUE(mentions(r.actions, "kept 2 superseded or deleted lines")) << allSteps(r);
@@ -377,7 +377,7 @@ TEST(ZdsRepair, KeepSupersededKeepsHistoryWithoutIndexEntries) {
     const auto noIndex =
         makeDataset(dir.path() / "in2", {{doc("a", 1)}, {doc("b", 1)}, {doc("a", 2)}}, false);
     const auto out2 = dir.path() / "out2";
-    const RepairReport r2 = repairZdsDataset(noIndex, out2, keep);
+    const RepairReport r2 = zds::repairZdsDataset(noIndex, out2, keep);
     EXPECT_TRUE(r2.complete()) << allSteps(r2);
     expectValid(out2);
     EXPECT_EQ(liveDocs(out2), (Docs{{"a", doc("a", 2)}, {"b", doc("b", 1)}}));
@@ -399,7 +399,7 @@ TEST(ZdsRepair, LineNamedOnlyAfterTheDeclaredEntriesIsReported) {
     bytes[8] = 2;  // the count says two entries; the third follows anyway
     writeAll(index, bytes);
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
     EXPECT_EQ(r.lostKnown, 0u);  // not a live document: readers do not see it
     EXPECT_NE(r.losses[0].description.find("line 3 (bytes 36 to 54): 'c' is named only in the "
@@ -418,7 +418,7 @@ TEST(ZdsRepair, LiveDocumentWithADamagedLineIsLost) {
     text[text.find("\"v\":2") + 3] = '@';  // same length: the index still points at it
     writeAll(data, text);
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
     EXPECT_EQ(r.lostKnown, 1u);
     EXPECT_NE(r.losses[0].description.find("document 'b' is lost: its line 2 (bytes 18 to 36) is "
@@ -436,7 +436,7 @@ TEST(ZdsRepair, EntryPastTheEndOfTheDataIsLost) {
     const fs::path data = in / "collections/c/meta/data.jsonl";
     writeAll(data, readAll(data).substr(0, 36));  // just after b's line
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
     EXPECT_EQ(r.lostKnown, 1u);
     EXPECT_NE(r.losses[0].description.find("document 'c' is lost: the index lists it but no line"),
@@ -453,7 +453,7 @@ TEST(ZdsRepair, EmptyCollectionFolderIsKept) {
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}});
     fs::create_directories(in / "collections" / "empty");
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete()) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions, "collection 'empty': the collection holds neither"))
         << allSteps(r);
@@ -468,7 +468,7 @@ TEST(ZdsRepair, ManifestAndZdsJsonCountsAreFixed) {
     writeAll(in / "zds.json",
              R"({"version":"1.0","collections":{"c":{"count":7},"gone":{"count":3}}})");
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     EXPECT_TRUE(r.complete());
     EXPECT_TRUE(mentions(r.actions, "doc_count 99 set to 2")) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions, "zds.json: the count of collection 'c' 7 set to 2"));
@@ -490,26 +490,26 @@ TEST(ZdsRepair, NeverReplacesAndDryRunWritesNothing) {
     const auto out = dir.path() / "out";
     RepairOptions dry;
     dry.dryRun = true;
-    const RepairReport plan = repairZdsDataset(in, out, dry);
+    const RepairReport plan = zds::repairZdsDataset(in, out, dry);
     EXPECT_EQ(plan.losses.size(), 1u);
     EXPECT_FALSE(plan.written);
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
-    writeAll(zdsQuarantinePath(out), "mine");
-    EXPECT_THROW(repairZdsDataset(in, out), RepairError);
+    writeAll(zds::zdsQuarantinePath(out), "mine");
+    EXPECT_THROW(zds::repairZdsDataset(in, out), RepairError);
     EXPECT_FALSE(fs::exists(out));
-    EXPECT_EQ(readAll(zdsQuarantinePath(out)), "mine");
-    fs::remove(zdsQuarantinePath(out));
-    EXPECT_THROW(repairZdsDataset(in, in / "collections" / "fixed"), RepairError);
+    EXPECT_EQ(readAll(zds::zdsQuarantinePath(out)), "mine");
+    fs::remove(zds::zdsQuarantinePath(out));
+    EXPECT_THROW(zds::repairZdsDataset(in, in / "collections" / "fixed"), RepairError);
     EXPECT_FALSE(fs::exists(in / "collections" / "fixed"));
     fs::create_directory(out);
-    EXPECT_THROW(repairZdsDataset(in, out), RepairError);
+    EXPECT_THROW(zds::repairZdsDataset(in, out), RepairError);
     EXPECT_TRUE(fs::is_empty(out));
 }
 
 TEST(ZdsRepair, NothingRecoverableIsAnError) {
     ScratchDir dir("repair_nothing");
     const auto in = makeDataset(dir.path() / "in", {{"{\"_id\":\"a\" broken"}}, false);
-    EXPECT_THROW(repairZdsDataset(in, dir.path() / "out"), RepairError);
+    EXPECT_THROW(zds::repairZdsDataset(in, dir.path() / "out"), RepairError);
     EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }
 
@@ -549,21 +549,21 @@ TEST(ZdsRepair, TheFinalCheckRefusesWhatIsNotTheCopy) {
     expectRefused(in, dir.path() / "appended", appended, "ZDS-COPY-MISMATCH");
     RepairOptions untouched;
     untouched.beforeOutputCheck = [](const fs::path&) {};
-    EXPECT_NO_THROW(repairZdsDataset(in, dir.path() / "out", untouched));
+    EXPECT_NO_THROW(zds::repairZdsDataset(in, dir.path() / "out", untouched));
     expectValid(dir.path() / "out");
 }
 
 // The copy check on its own: a collection checked against its own lines gives what a full
 // validation gives; one line or entry too many or too few is an error.
-class OwnLines final : public ZdsCopiedLines {
+class OwnLines final : public zds::ZdsCopiedLines {
 public:
-    OwnLines(const ZdsCollection& c, std::uint64_t count) : c_(c), count_(count) {}
+    OwnLines(const zds::ZdsCollection& c, std::uint64_t count) : c_(c), count_(count) {}
     std::uint64_t count() const override { return count_; }
     std::uint64_t listedCount() const override { return count_; }
-    ZdsCopiedLine line(std::uint64_t n) const override {
-        ZdsCopiedLine out;
+    zds::ZdsCopiedLine line(std::uint64_t n) const override {
+        zds::ZdsCopiedLine out;
         if (n < c_.documentCount()) {
-            const ZdsDocument d = c_.document(n);
+            const zds::ZdsDocument d = c_.document(n);
             out.bytes = c_.documentBytes(d);
             out.key = d.id;
         } else {
@@ -577,22 +577,22 @@ public:
     }
 
 private:
-    const ZdsCollection& c_;
+    const zds::ZdsCollection& c_;
     std::uint64_t count_;
 };
 
 TEST(ZdsRepair, CopyCheckOnItsOwn) {
     ScratchDir dir("repair_copy_check");
     const auto path = makeDataset(dir.path() / "ds", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
-    const auto ds = ZdsDataset::open(path);
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(path);
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     for (const std::uint64_t count : {3, 2, 4}) {
         SCOPED_TRACE(count);
         const OwnLines lines(c, count);
-        ZdsCopiedData copied;
+        zds::ZdsCopiedData copied;
         copied.collections.emplace("c", &lines);
         CollectingSink sink;
-        EXPECT_EQ(makeZdsCopyCheck(path, &copied)->run(sink, ValidationOptions{}),
+        EXPECT_EQ(zds::makeZdsCopyCheck(path, &copied)->run(sink, ValidationOptions{}),
                   ValidationOutcome::Completed);
         std::size_t mismatches = 0;
         for (const Diagnostic& d : sink.diagnostics()) {
@@ -611,8 +611,8 @@ TEST(ZdsRepair, ArchiveInputToFolderAndArchive) {
     ScratchDir dir("repair_archive");
     const auto folder = makeDataset(dir.path() / "in", {{doc("a", 1)}, {"not json", false}});
     const auto archive = dir.path() / "in.zds";
-    packZds(folder, archive);
-    const RepairReport toFolder = repairZdsDataset(archive, dir.path() / "out");
+    zds::packZds(folder, archive);
+    const RepairReport toFolder = zds::repairZdsDataset(archive, dir.path() / "out");
     EXPECT_EQ(toFolder.losses.size(), 1u) << allSteps(toFolder);
     expectValid(dir.path() / "out");
     const RepairReport toArchive = repairPath(archive, dir.path() / "out.zds");
@@ -634,15 +634,15 @@ TEST(ZdsRepair, ArchiveWithoutCentralDirectoryIsScanned) {
     for (const bool deflate : {false, true}) {
         SCOPED_TRACE(deflate ? "DEFLATE" : "STORE");
         const auto archive = dir.path() / (deflate ? "deflated.zds" : "stored.zds");
-        ZdsJobOptions pack;
+        zds::ZdsJobOptions pack;
         pack.deflate = deflate;
-        packZds(folder, archive, pack);
+        zds::packZds(folder, archive, pack);
         std::string bytes = readAll(archive);
         const std::size_t eocd = bytes.rfind(std::string("PK\x05\x06", 4));
         ASSERT_NE(eocd, std::string::npos);
         bytes.replace(eocd, 4, "XXXX");
         writeAll(archive, bytes);
-        EXPECT_THROW(ZdsDataset::open(archive), std::exception);
+        EXPECT_THROW(zds::ZdsDataset::open(archive), std::exception);
 
         const auto out = dir.path() / (deflate ? "out-deflated" : "out-stored");
         const RepairReport r = repairPath(archive, out);
@@ -676,12 +676,12 @@ TEST(ZdsRepair, ArchiveWithoutCentralDirectoryIsScanned) {
 TEST(ZdsRepair, FilePerDocumentCollection) {
     ScratchDir dir("repair_docs");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}, {doc("c", 3)}});
-    convertZds(in, ZdsLayout::Docs);
+    zds::convertZds(in, zds::ZdsLayout::Docs);
     const fs::path docs = in / "collections/c/docs";
     writeAll(docs / "b.json", "{\"v\": 2,");
     writeAll(docs / "extra.json", "{\"v\": 9}");
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
     EXPECT_NE(r.losses[0].description.find("document 'b' is lost: docs/b.json is not JSON"),
               std::string::npos);
@@ -703,12 +703,12 @@ TEST(ZdsRepair, FilePerDocumentCollection) {
 TEST(ZdsRepair, DamagedJournalIsNotKept) {
     ScratchDir dir("repair_journal");
     const auto in = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
-    convertZds(in, ZdsLayout::Docs);
+    zds::convertZds(in, zds::ZdsLayout::Docs);
     const fs::path journal = in / "collections/c/meta/journal.log";
     const std::string old = readAll(journal) + "{\"op\":\"PUT\", broken\n";
     writeAll(journal, old);
     const auto out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(in, out);
+    const RepairReport r = zds::repairZdsDataset(in, out);
     ASSERT_EQ(r.losses.size(), 1u) << allSteps(r);
     EXPECT_NE(r.losses[0].description.find("meta/journal.log: line "), std::string::npos)
         << allSteps(r);
@@ -743,7 +743,7 @@ TEST(ZdsRepair, DamagedNamesAreNotCopied) {
     for (const std::string name : {"out", "out.zds"}) {
         SCOPED_TRACE(name);
         const fs::path out = dir.path() / name;
-        const RepairReport r = repairZdsDataset(in, out);
+        const RepairReport r = zds::repairZdsDataset(in, out);
         EXPECT_FALSE(r.complete());
         EXPECT_TRUE(mentions(r.losses, "collection 'ba\\x01d' has a damaged name")) << allSteps(r);
         EXPECT_TRUE(mentions(r.losses, "notes/re\\xFFadme.txt has a damaged name")) << allSteps(r);
@@ -754,7 +754,7 @@ TEST(ZdsRepair, DamagedNamesAreNotCopied) {
         EXPECT_EQ(liveDocs(out), (Docs{{"a", doc("a", 1)}, {"b", doc("b", 2)}}));
         const auto q = quarantined(out);
         EXPECT_EQ(q.size(), 2u);
-        const auto ds = ZdsDataset::open(out);
+        const auto ds = zds::ZdsDataset::open(out);
         EXPECT_EQ(ds->collections.size(), 1u);
         EXPECT_TRUE(ds->storage().hasFile("notes/fine.txt"));
         EXPECT_FALSE(ds->storage().hasDirectory("m\x19tadata"));
@@ -785,7 +785,7 @@ TEST(ZdsRepair, KilledRepairLeavesNoHalfWrittenOutput) {
         SCOPED_TRACE("killed at progress call " + std::to_string(killAt));
         const auto out = dir.path() / ("out" + std::to_string(killAt));
         const test::KilledRepair run = test::repairKilledAt(
-            killAt, [&](const RepairOptions& options) { repairZdsDataset(in, out, options); });
+            killAt, [&](const RepairOptions& options) { zds::repairZdsDataset(in, out, options); });
         if (killAt == 1) {
             EXPECT_FALSE(run.finished);
         }
@@ -798,7 +798,7 @@ TEST(ZdsRepair, KilledRepairLeavesNoHalfWrittenOutput) {
             EXPECT_EQ(quarantined(out).size(), 1u);
         } else {
             EXPECT_FALSE(fs::exists(out));
-            EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+            EXPECT_FALSE(fs::exists(zds::zdsQuarantinePath(out)));
         }
     }
 }
@@ -806,10 +806,10 @@ TEST(ZdsRepair, KilledRepairLeavesNoHalfWrittenOutput) {
 // Every non-blank line of every data.jsonl and every docs/ file of a dataset, as bytes.
 std::set<std::string> everyDocumentText(const fs::path& path) {
     std::set<std::string> out;
-    const auto ds = ZdsDataset::open(path);
+    const auto ds = zds::ZdsDataset::open(path);
     for (const auto& c : ds->collections) {
         if (c->data) {
-            const auto starts = scanLineStarts(*c->data);
+            const auto starts = zds::scanLineStarts(*c->data);
             for (std::size_t i = 0; i < starts.size(); ++i) {
                 const std::uint64_t end = i + 1 < starts.size() ? starts[i + 1] : c->data->size();
                 const ByteView v = c->data->view(starts[i], end - starts[i]);
@@ -829,15 +829,16 @@ std::set<std::string> everyDocumentText(const fs::path& path) {
 }
 
 // The input, or, for an archive only a scan can read, the valid dataset it was made from.
-std::shared_ptr<ZdsDataset> openOrBase(const fs::path& path, const std::string& name) {
+std::shared_ptr<zds::ZdsDataset> openOrBase(const fs::path& path, const std::string& name) {
     try {
-        return ZdsDataset::open(path);
+        return zds::ZdsDataset::open(path);
     } catch (const std::exception&) {
     }
     const auto cases = nlohmann::json::parse(readAll(path.parent_path() / "cases.json"));
     for (const auto& c : cases) {
         if (c["name"] == name) {
-            return ZdsDataset::open(zds_test::corpusDir() / "valid" / c["base"].get<std::string>());
+            return zds::ZdsDataset::open(zds_test::corpusDir() / "valid" /
+                                         c["base"].get<std::string>());
         }
     }
     throw std::runtime_error(name + ": no base in cases.json");
@@ -886,7 +887,7 @@ TEST(ZdsRepair, CorpusCases) {
             }
             live += c->documentCount();
         }
-        const auto ds = ZdsDataset::open(out);
+        const auto ds = zds::ZdsDataset::open(out);
         for (const auto& c : ds->collections) {
             for (std::uint64_t i = 0; i < c->documentCount(); ++i) {
                 const ByteView v = c->documentBytes(i);
@@ -937,7 +938,7 @@ TEST(ZdsRepair, RandomDamageRecoversExactlyTheIntactDocuments) {
         const fs::path out = dir.path() / ("out" + std::to_string(round));
         RepairReport r;
         try {
-            r = repairZdsDataset(in, out);
+            r = zds::repairZdsDataset(in, out);
         } catch (const RepairError& e) {
             ADD_FAILURE() << e.what();
             continue;
@@ -952,7 +953,7 @@ TEST(ZdsRepair, RandomDamageRecoversExactlyTheIntactDocuments) {
         const auto texts = everyDocumentText(in);
         std::uint64_t offset = 0;
         for (const Line& l : lines) {
-            const std::string id = *extractJsonId(bytesOf(l.text));
+            const std::string id = *zds::extractJsonId(bytesOf(l.text));
             const std::string line = l.text + "\n";
             const bool survived = offset + line.size() <= damaged.size() &&
                                   damaged.compare(offset, line.size(), line) == 0 &&
@@ -985,9 +986,9 @@ fs::path makeTwoCollectionArchive(const fs::path& parent, bool deflate = false) 
     writeAll(folder / "zds.json",
              R"({"name":"two","collections":{"c":{"count":3},"other":{"count":2}}})");
     const fs::path archive = dir / "in.zds";
-    ZdsJobOptions pack;
+    zds::ZdsJobOptions pack;
     pack.deflate = deflate;
-    packZds(folder, archive, pack);
+    zds::packZds(folder, archive, pack);
     return archive;
 }
 
@@ -1018,7 +1019,7 @@ TEST(ZdsRepair, DataMemberFailingItsCrcIsQuarantinedNotRecovered) {
     for (const fs::path& input : {archive, damaged, deflated}) {
         SCOPED_TRACE(input.string());
         const fs::path out = dir.path() / ("out" + std::to_string(++run));
-        const RepairReport r = repairZdsDataset(input, out);
+        const RepairReport r = zds::repairZdsDataset(input, out);
         EXPECT_FALSE(r.complete());
         EXPECT_EQ(r.recovered, 2u) << allSteps(r);
         EXPECT_EQ(r.lostKnown, 3u) << allSteps(r);
@@ -1057,7 +1058,7 @@ TEST(ZdsRepair, ScanReportsBytesNoLocalHeaderAccountsFor) {
     writeAll(archive, bytes);
     breakCentralDirectory(archive);
     const fs::path out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(archive, out);
+    const RepairReport r = zds::repairZdsDataset(archive, out);
     const auto losses = besidesTheScan(r.losses);
     ASSERT_EQ(losses.size(), 1u) << allSteps(r);
     EXPECT_NE(losses[0].description.find("bytes " + std::to_string(header) + " to "),
@@ -1079,7 +1080,7 @@ TEST(ZdsRepair, IndexMemberFailingItsCrcIsCheckedAgainstTheLines) {
     const fs::path intactIndex = dir.path() / "intact-index.zds";
     fs::copy_file(archive, intactIndex);
     breakRecordedCrc(intactIndex, "collections/c/meta/index.bin");
-    const RepairReport r = repairZdsDataset(intactIndex, dir.path() / "out1");
+    const RepairReport r = zds::repairZdsDataset(intactIndex, dir.path() / "out1");
     EXPECT_TRUE(r.complete()) << allSteps(r);
     EXPECT_TRUE(mentions(r.actions, "meta/index.bin fails its CRC-32")) << allSteps(r);
     expectValid(dir.path() / "out1");
@@ -1094,7 +1095,7 @@ TEST(ZdsRepair, IndexMemberFailingItsCrcIsCheckedAgainstTheLines) {
     writeAll(flippedKey, bytes);
     ASSERT_TRUE(liveDocs(flippedKey).contains("brAvo"));
     const fs::path out = dir.path() / "out2";
-    const RepairReport r2 = repairZdsDataset(flippedKey, out);
+    const RepairReport r2 = zds::repairZdsDataset(flippedKey, out);
     ASSERT_EQ(r2.losses.size(), 1u) << allSteps(r2);
     EXPECT_NE(r2.losses[0].description.find("the index lists 'brAvo' at line 2"), std::string::npos)
         << allSteps(r2);
@@ -1106,7 +1107,7 @@ TEST(ZdsRepair, IndexMemberFailingItsCrcIsCheckedAgainstTheLines) {
                                    {"charlie", doc("charlie", 3)},
                                    {"x", doc("x", 1)},
                                    {"y", doc("y", 2)}}));
-    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+    EXPECT_FALSE(fs::exists(zds::zdsQuarantinePath(out)));
 }
 
 // A manifest.json member whose CRC-32 fails: written afresh (collection and doc_count only),
@@ -1117,14 +1118,14 @@ TEST(ZdsRepair, ManifestMemberFailingItsCrcIsWrittenAfresh) {
     breakRecordedCrc(archive, "collections/c/meta/manifest.json");
     breakRecordedCrc(archive, "zds.json");
     const fs::path out = dir.path() / "out.zds";
-    const RepairReport r = repairZdsDataset(archive, out);
+    const RepairReport r = zds::repairZdsDataset(archive, out);
     ASSERT_EQ(r.losses.size(), 2u) << allSteps(r);
     EXPECT_TRUE(mentions(r.losses, "meta/manifest.json fails its CRC-32")) << allSteps(r);
     EXPECT_TRUE(mentions(r.losses, "zds.json fails its CRC-32")) << allSteps(r);
     EXPECT_EQ(r.recovered, 5u);
     expectValid(out);
     EXPECT_TRUE(sameContent(archive, out));
-    const auto ds = ZdsDataset::open(out);
+    const auto ds = zds::ZdsDataset::open(out);
     const ByteSourcePtr manifest = ds->collections.at(0)->manifest;
     const ByteView v = manifest->view(0, manifest->size());
     const auto json = nlohmann::json::parse(v.bytes.begin(), v.bytes.end());
@@ -1152,13 +1153,13 @@ TEST(ZdsRepair, CancelDuringTheChecksumCheckWritesNothing) {
     };
     const fs::path out = dir.path() / "out";
     try {
-        repairZdsDataset(archive, out, options);
+        zds::repairZdsDataset(archive, out, options);
         ADD_FAILURE() << "the repair was not cancelled";
     } catch (const RepairError& e) {
         EXPECT_EQ(std::string(e.what()), "cancelled");
     }
     EXPECT_FALSE(fs::exists(out));
-    EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+    EXPECT_FALSE(fs::exists(zds::zdsQuarantinePath(out)));
     // The check of one member stops too.
     const auto zip = ZipArchive::open(archive);
     EXPECT_TRUE(zip->checkCrc(*zip->find("collections/c/meta/data.jsonl"), &token).cancelled);
@@ -1169,13 +1170,13 @@ TEST(ZdsRepair, CancelDuringTheChecksumCheckWritesNothing) {
 TEST(ZdsRepair, DocumentListFailingItsCrcKeepsEveryIntactFile) {
     ScratchDir dir("repair_crc_order");
     const auto folder = makeDataset(dir.path() / "in", {{doc("a", 1)}, {doc("b", 2)}});
-    convertZds(folder, ZdsLayout::Docs);
+    zds::convertZds(folder, zds::ZdsLayout::Docs);
     const fs::path archive = dir.path() / "in.zds";
-    packZds(folder, archive);
+    zds::packZds(folder, archive);
     breakRecordedCrc(archive, "collections/c/meta/order.ids");
     breakRecordedCrc(archive, "collections/c/docs/b.json");
     const fs::path out = dir.path() / "out";
-    const RepairReport r = repairZdsDataset(archive, out);
+    const RepairReport r = zds::repairZdsDataset(archive, out);
     EXPECT_TRUE(mentions(r.losses, "meta/order.ids fails its CRC-32")) << allSteps(r);
     EXPECT_TRUE(mentions(r.losses, "document 'b' is lost: docs/b.json fails its CRC-32"))
         << allSteps(r);
@@ -1243,7 +1244,7 @@ TEST(ZdsRepair, DamagedIndexKeysGiveWayToTheLinesOwnIds) {
         const fs::path in = makeDataset(dir.path() / ("in-" + c.name), lines);
         writeIndex(in, c.entries);
         const fs::path out = dir.path() / ("out-" + c.name);
-        const RepairReport r = repairZdsDataset(in, out);
+        const RepairReport r = zds::repairZdsDataset(in, out);
         EXPECT_EQ(r.complete(), c.complete) << allSteps(r);
         if (!c.loss.empty()) {
             EXPECT_TRUE(mentions(r.losses, c.loss)) << allSteps(r);
@@ -1276,7 +1277,7 @@ TEST(ZdsRepair, EveryValidCorpusDatasetComesBackTheSame) {
         EXPECT_TRUE(r.complete()) << allSteps(r);
         expectValid(out);
         EXPECT_TRUE(sameContent(entry.path(), out));
-        EXPECT_FALSE(fs::exists(zdsQuarantinePath(out)));
+        EXPECT_FALSE(fs::exists(zds::zdsQuarantinePath(out)));
         ++checked;
     }
     EXPECT_GE(checked, 17u);
@@ -1310,7 +1311,7 @@ TEST(ZdsRepair, RandomArchiveDamageNeverRecoversAChangedMember) {
         const fs::path out = dir.path() / ("out" + std::to_string(round));
         RepairReport r;
         try {
-            r = repairZdsDataset(in, out);
+            r = zds::repairZdsDataset(in, out);
         } catch (const RepairError&) {
             continue;  // nothing recoverable (both data members changed)
         }
@@ -1332,7 +1333,7 @@ TEST(ZdsRepair, RandomArchiveDamageNeverRecoversAChangedMember) {
         if (r.complete()) {
             bool opens = true;
             try {
-                ZdsDataset::open(in);
+                zds::ZdsDataset::open(in);
             } catch (const std::exception&) {
                 opens = false;
             }
@@ -1370,7 +1371,7 @@ TEST(ZdsRepair, MemberNamedOutsideTheDatasetIsALoss) {
     for (const fs::path& input : {archive, broken}) {
         SCOPED_TRACE(input.string());
         const fs::path out = dir.path() / ("out" + std::to_string(++run));
-        const RepairReport r = repairZdsDataset(input, out);
+        const RepairReport r = zds::repairZdsDataset(input, out);
         const auto losses = besidesTheScan(r.losses);
         ASSERT_EQ(losses.size(), 1u) << allSteps(r);
         EXPECT_NE(losses[0].description.find("archive member '../evil.txt'"), std::string::npos)

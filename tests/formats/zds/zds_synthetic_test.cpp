@@ -27,9 +27,9 @@ struct Case {
 };
 
 std::string zdxFor(const std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t>>& e) {
-    std::string out = encodeZdxHeader(e.size());
+    std::string out = zds::encodeZdxHeader(e.size());
     for (const auto& [id, offset, length] : e) {
-        appendZdxEntry(out, id, offset, length);
+        zds::appendZdxEntry(out, id, offset, length);
     }
     return out;
 }

@@ -26,7 +26,7 @@ inline std::filesystem::path corpusDir() {
 inline void validate(const std::filesystem::path& path, CollectingSink& sink) {
     static std::vector<std::unique_ptr<Validator>> keep;
     ValidationOptions options;
-    keep.push_back(makeZdsValidator(path));
+    keep.push_back(zds::makeZdsValidator(path));
     keep.back()->run(sink, options);
 }
 

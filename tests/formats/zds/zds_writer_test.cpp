@@ -27,7 +27,7 @@ std::string bytesOf(const ByteView& v) {
 
 // id → document bytes, for every collection.
 std::map<std::string, std::map<std::string, std::string>> snapshot(const fs::path& path) {
-    const auto ds = ZdsDataset::open(path);
+    const auto ds = zds::ZdsDataset::open(path);
     std::map<std::string, std::map<std::string, std::string>> out;
     for (const auto& c : ds->collections) {
         auto& docs = out[c->name()];
@@ -38,10 +38,10 @@ std::map<std::string, std::map<std::string, std::string>> snapshot(const fs::pat
     return out;
 }
 
-std::vector<ZdsCollectionWrite> rewriteAll(const ZdsDataset& ds) {
-    std::vector<ZdsCollectionWrite> out;
+std::vector<zds::ZdsCollectionWrite> rewriteAll(const zds::ZdsDataset& ds) {
+    std::vector<zds::ZdsCollectionWrite> out;
     for (const auto& c : ds.collections) {
-        out.push_back(unchangedCollection(*c));
+        out.push_back(zds::unchangedCollection(*c));
     }
     return out;
 }
@@ -73,8 +73,8 @@ TEST_P(ZdsWriterCorpus, UnchangedSaveReadsBackTheSameDocuments) {
     fs::copy(src, copy, fs::copy_options::recursive);
     const auto before = snapshot(copy);
     {
-        const auto ds = ZdsDataset::open(copy);
-        const ZdsWriteResult r = writeZdsDataset(ds.get(), rewriteAll(*ds), copy);
+        const auto ds = zds::ZdsDataset::open(copy);
+        const zds::ZdsWriteResult r = zds::writeZdsDataset(ds.get(), rewriteAll(*ds), copy);
         EXPECT_FALSE(r.cancelled);
     }
     EXPECT_EQ(snapshot(copy), before);
@@ -102,8 +102,8 @@ TEST(ZdsWriter, SecondUnchangedSaveIsByteIdentical) {
     const fs::path meta = copy / "collections" / "main" / "meta";
     ASSERT_TRUE(fs::exists(meta / "data.jsonl"));
     const auto save = [&] {
-        const auto ds = ZdsDataset::open(copy);
-        writeZdsDataset(ds.get(), rewriteAll(*ds), copy);
+        const auto ds = zds::ZdsDataset::open(copy);
+        zds::writeZdsDataset(ds.get(), rewriteAll(*ds), copy);
     };
     save();  // drops lines no index entry points at
     const std::string data = zds_test::readAll(meta / "data.jsonl");
@@ -120,23 +120,23 @@ TEST(ZdsWriter, EditsKeepUntouchedBytesAndIndexAgrees) {
     fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
     const auto before = snapshot(copy);
     {
-        const auto ds = ZdsDataset::open(copy);
-        const ZdsCollection* train = nullptr;
+        const auto ds = zds::ZdsDataset::open(copy);
+        const zds::ZdsCollection* train = nullptr;
         for (const auto& c : ds->collections) {
             if (c->name() == "train") {
                 train = c.get();
             }
         }
         ASSERT_NE(train, nullptr);
-        ZdsCollectionWrite w = unchangedCollection(*train);
+        zds::ZdsCollectionWrite w = zds::unchangedCollection(*train);
         ASSERT_GE(w.documents.size(), 3u);
         const std::string removedId = train->document(*w.documents[1].originalIndex).id;
         const std::string changedId = train->document(*w.documents[0].originalIndex).id;
         w.documents.erase(w.documents.begin() + 1);
-        w.documents[0] = ZdsWriteDoc::text(R"({"_id":")" + changedId + R"(","fixed":true})");
+        w.documents[0] = zds::ZdsWriteDoc::text(R"({"_id":")" + changedId + R"(","fixed":true})");
         w.documents.push_back(
-            ZdsWriteDoc::text("{\"_id\":\"new_doc\",\n \"n\": 123456789012345678901234}"));
-        writeZdsDataset(ds.get(), {w}, copy);
+            zds::ZdsWriteDoc::text("{\"_id\":\"new_doc\",\n \"n\": 123456789012345678901234}"));
+        zds::writeZdsDataset(ds.get(), {w}, copy);
         auto after = snapshot(copy);
         EXPECT_EQ(after["test"], before.at("test"));
         auto& docs = after["train"];
@@ -153,7 +153,7 @@ TEST(ZdsWriter, EditsKeepUntouchedBytesAndIndexAgrees) {
     std::string report;
     EXPECT_EQ(validationErrors(copy, &report), 0u) << report;
     EXPECT_EQ(report.find("COUNT"), std::string::npos) << report;
-    const auto ds = ZdsDataset::open(copy);
+    const auto ds = zds::ZdsDataset::open(copy);
     const auto manifest =
         nlohmann::json::parse(zds_test::readAll(copy / "collections/train/meta/manifest.json"));
     const auto zdsJson = nlohmann::json::parse(zds_test::readAll(copy / "zds.json"));
@@ -190,34 +190,34 @@ TEST(ZdsWriter, KeepingHistoryKeepsEveryOldLine) {
                             R"({"_id":"d","v":1})";  // no final newline
     zds_test::writeAll(meta / "data.jsonl", old);
     // The index lists a (its second line), b, c and d: "gone" was deleted.
-    std::vector<ZdsLineEntry> entries;
+    std::vector<zds::ZdsLineEntry> entries;
     for (const auto& [id, line] :
          std::vector<std::pair<std::string, std::string>>{{"b", R"({"_id":"b","v":1})"},
                                                           {"a", R"({"_id":"a","v":2})"},
                                                           {"c", R"({"_id":"c","v":1})"},
                                                           {"d", R"({"_id":"d","v":1})"}}) {
-        ZdsLineEntry e;
+        zds::ZdsLineEntry e;
         e.id = id;
         e.hasId = true;
         e.offset = old.find(line);
         e.length = line.size() + 1;
         entries.push_back(e);
     }
-    zds_test::writeAll(meta / "index.bin", encodeZdx(entries));
+    zds_test::writeAll(meta / "index.bin", zds::encodeZdx(entries));
     {
-        const auto dataset = ZdsDataset::open(ds);
-        const ZdsCollection& c = *dataset->collections.at(0);
+        const auto dataset = zds::ZdsDataset::open(ds);
+        const zds::ZdsCollection& c = *dataset->collections.at(0);
         ASSERT_EQ(c.documentCount(), 4u);
-        ZdsCollectionWrite w = unchangedCollection(c);  // a, b, c, d in stored order
+        zds::ZdsCollectionWrite w = zds::unchangedCollection(c);  // a, b, c, d in stored order
         ASSERT_EQ(c.document(*w.documents[0].originalIndex).id, "b");
         w.documents.erase(w.documents.begin());  // b deleted
-        for (ZdsWriteDoc& d : w.documents) {
+        for (zds::ZdsWriteDoc& d : w.documents) {
             if (c.document(*d.originalIndex).id == "c") {
-                d = ZdsWriteDoc::text(R"({"_id":"c","v":2})");  // c edited
+                d = zds::ZdsWriteDoc::text(R"({"_id":"c","v":2})");  // c edited
             }
         }
-        w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"e","v":1})"));  // e added
-        writeZdsDataset(dataset.get(), {keepingHistory(std::move(w))}, ds);
+        w.documents.push_back(zds::ZdsWriteDoc::text(R"({"_id":"e","v":1})"));  // e added
+        zds::writeZdsDataset(dataset.get(), {zds::keepingHistory(std::move(w))}, ds);
     }
     // The edit of c follows its old line; e, a new id, comes after every old line.
     const std::string data = zds_test::readAll(meta / "data.jsonl");
@@ -242,15 +242,15 @@ TEST(ZdsWriter, KeepingHistoryKeepsEveryOldLine) {
 
 TEST(ZdsWriter, NewDatasetFromTextOnly) {
     ScratchDir dir("new");
-    ZdsCollectionWrite w;
+    zds::ZdsCollectionWrite w;
     w.name = "default";
     for (int i = 0; i < 5; ++i) {
-        w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"d)" + std::to_string(i) + R"(","i":)" +
-                                                std::to_string(i) + "}"));
+        w.documents.push_back(zds::ZdsWriteDoc::text(R"({"_id":"d)" + std::to_string(i) +
+                                                     R"(","i":)" + std::to_string(i) + "}"));
     }
     for (const char* name : {"folder", "archive.zds"}) {
         const fs::path target = dir.path() / name;
-        writeZdsDataset(nullptr, {w}, target);
+        zds::writeZdsDataset(nullptr, {w}, target);
         const auto snap = snapshot(target);
         ASSERT_EQ(snap.count("default"), 1u) << name;
         EXPECT_EQ(snap.at("default").size(), 5u);
@@ -264,17 +264,17 @@ TEST(ZdsWriter, ArchiveMembersAreStoredUnlessAskedToDeflate) {
     STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("store");
     const fs::path target = dir.path() / "out.zds";
-    const auto ds = ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections.zds");
-    writeZdsDataset(ds.get(), rewriteAll(*ds), target);
+    const auto ds = zds::ZdsDataset::open(corpusDir() / "valid" / "jsonl_two_collections.zds");
+    zds::writeZdsDataset(ds.get(), rewriteAll(*ds), target);
     const auto archive = ZipArchive::open(target);
     for (const ZipMember& m : archive->members()) {
         if (m.name.ends_with("data.jsonl") || m.name.ends_with("index.bin")) {
             EXPECT_EQ(m.method, kZipMethodStore) << m.name;
         }
     }
-    ZdsWriteOptions options;
+    zds::ZdsWriteOptions options;
     options.deflate = true;
-    writeZdsDataset(ds.get(), rewriteAll(*ds), target, options);
+    zds::writeZdsDataset(ds.get(), rewriteAll(*ds), target, options);
     const auto deflated = ZipArchive::open(target);
     bool sawDeflate = false;
     for (const ZipMember& m : deflated->members()) {
@@ -288,11 +288,11 @@ TEST(ZdsWriter, SaveAsFolderFromArchiveAndBack) {
     STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("saveas");
     const fs::path zds = corpusDir() / "valid" / "docs_mode.zds";
-    const auto ds = ZdsDataset::open(zds);
-    writeZdsDataset(ds.get(), rewriteAll(*ds), dir.path() / "folder");
+    const auto ds = zds::ZdsDataset::open(zds);
+    zds::writeZdsDataset(ds.get(), rewriteAll(*ds), dir.path() / "folder");
     EXPECT_EQ(snapshot(dir.path() / "folder"), snapshot(zds));
-    const auto folder = ZdsDataset::open(dir.path() / "folder");
-    writeZdsDataset(folder.get(), rewriteAll(*folder), dir.path() / "again.zds");
+    const auto folder = zds::ZdsDataset::open(dir.path() / "folder");
+    zds::writeZdsDataset(folder.get(), rewriteAll(*folder), dir.path() / "again.zds");
     EXPECT_EQ(snapshot(dir.path() / "again.zds"), snapshot(zds));
 }
 
@@ -300,14 +300,14 @@ TEST(ZdsWriter, LayoutConversionKeepsValues) {
     STRATA_SKIP_WITHOUT_CORPUS();
     ScratchDir dir("conv");
     const fs::path src = corpusDir() / "valid" / "docs_mode";
-    const auto ds = ZdsDataset::open(src);
-    ZdsCollectionWrite w = unchangedCollection(*ds->collections.at(0));
-    w.layout = ZdsLayout::Jsonl;
+    const auto ds = zds::ZdsDataset::open(src);
+    zds::ZdsCollectionWrite w = zds::unchangedCollection(*ds->collections.at(0));
+    w.layout = zds::ZdsLayout::Jsonl;
     const fs::path jsonl = dir.path() / "jsonl";
-    writeZdsDataset(ds.get(), {w}, jsonl);
-    const auto converted = ZdsDataset::open(jsonl);
-    const ZdsCollection& c = *converted->collections.at(0);
-    ASSERT_EQ(c.mode(), ZdsStorageMode::Jsonl);
+    zds::writeZdsDataset(ds.get(), {w}, jsonl);
+    const auto converted = zds::ZdsDataset::open(jsonl);
+    const zds::ZdsCollection& c = *converted->collections.at(0);
+    ASSERT_EQ(c.mode(), zds::ZdsStorageMode::Jsonl);
     ASSERT_EQ(c.documentCount(), 3u);
     std::vector<std::string> ids;
     for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
@@ -318,10 +318,10 @@ TEST(ZdsWriter, LayoutConversionKeepsValues) {
     EXPECT_EQ(ids, (std::vector<std::string>{"doc_b", "doc_a", "doc_c"}));
 
     // And back to one file per document, compared as JSON values.
-    ZdsCollectionWrite back = unchangedCollection(c);
-    back.layout = ZdsLayout::Docs;
+    zds::ZdsCollectionWrite back = zds::unchangedCollection(c);
+    back.layout = zds::ZdsLayout::Docs;
     const fs::path docs = dir.path() / "docs";
-    writeZdsDataset(converted.get(), {back}, docs);
+    zds::writeZdsDataset(converted.get(), {back}, docs);
     const auto original = snapshot(src);
     const auto again = snapshot(docs);
     for (const auto& [id, bytes] : original.at("default")) {
@@ -336,18 +336,18 @@ TEST(ZdsWriter, BadDocumentsThrowAndLeaveTheDatasetAlone) {
     const fs::path copy = dir.path() / "ds";
     fs::copy(corpusDir() / "valid" / "jsonl_two_collections", copy, fs::copy_options::recursive);
     const auto before = snapshot(copy);
-    const auto ds = ZdsDataset::open(copy);
+    const auto ds = zds::ZdsDataset::open(copy);
     for (const std::string& text : {std::string(R"({"v":1})"), std::string(R"({"_id":7})"),
                                     std::string("[1,2]"), std::string(R"({"_id":"x",)")}) {
-        ZdsCollectionWrite w = unchangedCollection(*ds->collections.at(0));
-        w.documents.push_back(ZdsWriteDoc::text(text));
-        EXPECT_THROW(writeZdsDataset(ds.get(), {w}, copy), ZdsWriteError) << text;
+        zds::ZdsCollectionWrite w = zds::unchangedCollection(*ds->collections.at(0));
+        w.documents.push_back(zds::ZdsWriteDoc::text(text));
+        EXPECT_THROW(zds::writeZdsDataset(ds.get(), {w}, copy), zds::ZdsWriteError) << text;
     }
-    ZdsCollectionWrite docs;
+    zds::ZdsCollectionWrite docs;
     docs.name = "train";
-    docs.layout = ZdsLayout::Docs;
-    docs.documents.push_back(ZdsWriteDoc::text(R"({"_id":"../escape"})"));
-    EXPECT_THROW(writeZdsDataset(ds.get(), {docs}, copy), ZdsWriteError);
+    docs.layout = zds::ZdsLayout::Docs;
+    docs.documents.push_back(zds::ZdsWriteDoc::text(R"({"_id":"../escape"})"));
+    EXPECT_THROW(zds::writeZdsDataset(ds.get(), {docs}, copy), zds::ZdsWriteError);
     EXPECT_FALSE(fs::exists(dir.path() / "escape.json"));
     EXPECT_EQ(snapshot(copy), before);
 }
@@ -358,40 +358,40 @@ TEST(ZdsWriter, CancelLeavesTheDatasetAlone) {
     const fs::path copy = dir.path() / "ds";
     fs::copy(corpusDir() / "valid" / "jsonl_100k", copy, fs::copy_options::recursive);
     const std::string data = zds_test::readAll(copy / "collections/default/meta/data.jsonl");
-    const auto ds = ZdsDataset::open(copy);
-    std::vector<ZdsCollectionWrite> writes = rewriteAll(*ds);
+    const auto ds = zds::ZdsDataset::open(copy);
+    std::vector<zds::ZdsCollectionWrite> writes = rewriteAll(*ds);
     int n = 0;
     for (auto& d : writes.at(0).documents) {
-        d = ZdsWriteDoc::text(R"({"_id":"n)" + std::to_string(n++) + R"(","x":1})");
+        d = zds::ZdsWriteDoc::text(R"({"_id":"n)" + std::to_string(n++) + R"(","x":1})");
     }
     CancelToken cancel;
-    ZdsWriteOptions options;
+    zds::ZdsWriteOptions options;
     options.cancel = &cancel;
     options.progress = [&](double fraction, const std::string&) {
         if (fraction > 0.2) {
             cancel.cancel();
         }
     };
-    EXPECT_TRUE(writeZdsDataset(ds.get(), writes, copy, options).cancelled);
+    EXPECT_TRUE(zds::writeZdsDataset(ds.get(), writes, copy, options).cancelled);
     EXPECT_EQ(zds_test::readAll(copy / "collections/default/meta/data.jsonl"), data);
 }
 
 TEST(ZdsWriter, SixteenMegabyteDocument) {
     ScratchDir dir("big");
     const std::string big = R"({"_id":"big","s":")" + std::string(16u << 20, 'x') + "\"}";
-    ZdsCollectionWrite w;
+    zds::ZdsCollectionWrite w;
     w.name = "default";
-    w.documents = {ZdsWriteDoc::text(R"({"_id":"small"})"), ZdsWriteDoc::text(big)};
+    w.documents = {zds::ZdsWriteDoc::text(R"({"_id":"small"})"), zds::ZdsWriteDoc::text(big)};
     for (const char* name : {"folder", "big.zds"}) {
         const fs::path target = dir.path() / name;
-        writeZdsDataset(nullptr, {w}, target);
+        zds::writeZdsDataset(nullptr, {w}, target);
         const auto snap = snapshot(target);
         EXPECT_EQ(snap.at("default").at("big"), big);
         std::string report;
         EXPECT_EQ(validationErrors(target, &report), 0u) << report;
     }
     const auto data = openMappedFile(dir.path() / "folder/collections/default/meta/data.jsonl");
-    const auto lines = indexJsonLines(*data);
+    const auto lines = zds::indexJsonLines(*data);
     ASSERT_TRUE(lines);
     ASSERT_EQ(lines->size(), 2u);
     EXPECT_EQ((*lines)[1].id, "big");
@@ -403,43 +403,43 @@ TEST(ZdsWriter, SixteenMegabyteDocument) {
 // the one reported, whatever batch it falls in.
 TEST(ZdsWriter, ManyNewDocumentsInOrderAndFirstProblemWins) {
     ScratchDir dir("many");
-    ZdsCollectionWrite w;
+    zds::ZdsCollectionWrite w;
     w.name = "default";
     std::string expected;
     for (int i = 0; i < 20000; ++i) {
         std::string doc = R"({"_id":"n)" + std::to_string(i) + R"(","v":)" + std::to_string(i) +
                           (i % 5000 == 7 ? ",\n\"nl\":1}" : "}");
-        w.documents.push_back(ZdsWriteDoc::text(doc));
+        w.documents.push_back(zds::ZdsWriteDoc::text(doc));
         std::replace(doc.begin(), doc.end(), '\n', ' ');
         expected += doc + "\n";
     }
     const fs::path target = dir.path() / "ds";
-    writeZdsDataset(nullptr, {w}, target);
+    zds::writeZdsDataset(nullptr, {w}, target);
     EXPECT_EQ(zds_test::readAll(target / "collections/default/meta/data.jsonl"), expected);
     std::string report;
     EXPECT_EQ(validationErrors(target, &report), 0u) << report;
 
-    ZdsCollectionWrite bad = w;
-    bad.documents[13000] = ZdsWriteDoc::text(R"({"_id":5})");
-    bad.documents[17000] = ZdsWriteDoc::text("not json");
+    zds::ZdsCollectionWrite bad = w;
+    bad.documents[13000] = zds::ZdsWriteDoc::text(R"({"_id":5})");
+    bad.documents[17000] = zds::ZdsWriteDoc::text("not json");
     try {
-        writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
+        zds::writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
         ADD_FAILURE() << "no error";
-    } catch (const ZdsWriteError& e) {
+    } catch (const zds::ZdsWriteError& e) {
         EXPECT_EQ(std::string(e.what()), "collection default, new document 13000: no string _id");
     }
-    bad.documents[9000] = ZdsWriteDoc::text(R"({"_id":"n3"})");
+    bad.documents[9000] = zds::ZdsWriteDoc::text(R"({"_id":"n3"})");
     try {
-        writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
+        zds::writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
         ADD_FAILURE() << "no error";
-    } catch (const ZdsWriteError& e) {
+    } catch (const zds::ZdsWriteError& e) {
         EXPECT_EQ(std::string(e.what()), "collection default: id n3 appears twice");
     }
-    bad.documents[100] = ZdsWriteDoc::text(R"({"_id":"x",)");
+    bad.documents[100] = zds::ZdsWriteDoc::text(R"({"_id":"x",)");
     try {
-        writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
+        zds::writeZdsDataset(nullptr, {bad}, dir.path() / "bad");
         ADD_FAILURE() << "no error";
-    } catch (const ZdsWriteError& e) {
+    } catch (const zds::ZdsWriteError& e) {
         EXPECT_EQ(std::string(e.what()).rfind("collection default, new document 100: not a JSON "
                                               "object: ",
                                               0),
@@ -453,14 +453,14 @@ TEST(ZdsWriter, ManyNewDocumentsInOrderAndFirstProblemWins) {
 
 constexpr int kKillDocs = 60000;
 
-ZdsCollectionWrite generation(int version) {
-    ZdsCollectionWrite w;
+zds::ZdsCollectionWrite generation(int version) {
+    zds::ZdsCollectionWrite w;
     w.name = "default";
     const int count = kKillDocs + version * 1000;
     for (int i = 0; i < count; ++i) {
-        w.documents.push_back(ZdsWriteDoc::text(R"({"_id":"k)" + std::to_string(i) + R"(","v":)" +
-                                                std::to_string(version) +
-                                                R"(,"pad":"................................"})"));
+        w.documents.push_back(zds::ZdsWriteDoc::text(
+            R"({"_id":"k)" + std::to_string(i) + R"(","v":)" + std::to_string(version) +
+            R"(,"pad":"................................"})"));
     }
     return w;
 }
@@ -468,9 +468,9 @@ ZdsCollectionWrite generation(int version) {
 // The dataset is whole: index and data agree, every document has one generation's value, and
 // the count is that generation's.
 void expectOneGeneration(const fs::path& path, int a, int b) {
-    const auto ds = ZdsDataset::open(path);
+    const auto ds = zds::ZdsDataset::open(path);
     ASSERT_EQ(ds->collections.size(), 1u);
-    const ZdsCollection& c = *ds->collections[0];
+    const zds::ZdsCollection& c = *ds->collections[0];
     ASSERT_TRUE(c.usesIndex());
     const std::uint64_t n = c.documentCount();
     const int version = n == kKillDocs + a * 1000u ? a : b;
@@ -489,7 +489,7 @@ TEST(ZdsWriterCrash, KilledSaveLeavesOldOrNew) {
     std::mt19937 rng(::testing::UnitTest::GetInstance()->random_seed());
     for (const char* name : {"folder", "archive.zds"}) {
         const fs::path target = dir.path() / name;
-        writeZdsDataset(nullptr, {generation(1)}, target);
+        zds::writeZdsDataset(nullptr, {generation(1)}, target);
         for (int round = 0; round < 6; ++round) {
             const int next = 2 + round % 2;
             const int previous = round == 0 ? 1 : 2 + (round + 1) % 2;
@@ -497,8 +497,8 @@ TEST(ZdsWriterCrash, KilledSaveLeavesOldOrNew) {
             ASSERT_GE(child, 0);
             if (child == 0) {
                 try {
-                    const auto ds = ZdsDataset::open(target);
-                    writeZdsDataset(ds.get(), {generation(next)}, target);
+                    const auto ds = zds::ZdsDataset::open(target);
+                    zds::writeZdsDataset(ds.get(), {generation(next)}, target);
                 } catch (...) {
                     ::_exit(3);
                 }
@@ -512,8 +512,8 @@ TEST(ZdsWriterCrash, KilledSaveLeavesOldOrNew) {
             ASSERT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 3);
             expectOneGeneration(target, previous, next);
             // Bring the dataset to the known next generation for the next round.
-            const auto ds = ZdsDataset::open(target);
-            writeZdsDataset(ds.get(), {generation(next)}, target);
+            const auto ds = zds::ZdsDataset::open(target);
+            zds::writeZdsDataset(ds.get(), {generation(next)}, target);
             expectOneGeneration(target, next, next);
         }
     }

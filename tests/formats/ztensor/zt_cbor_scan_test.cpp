@@ -15,37 +15,37 @@ std::vector<std::uint8_t> cbor(const nlohmann::json& value) {
 TEST(ZtCborScan, RecordsWhereEachEntryLies) {
     const nlohmann::json doc = {{"tensors", {{"x", {{"shape", {2, 3}}, {"dtype", "int8"}}}}}};
     const auto bytes = cbor(doc);
-    const auto result = scanCbor(bytes);
+    const auto result = ztensor::scanCbor(bytes);
     ASSERT_TRUE(result.ok) << result.error;
     EXPECT_EQ(result.end, bytes.size());
     EXPECT_EQ(result.rootMajor, 5);
-    const auto it = result.entries.find(cborPath({"tensors", "x", "dtype"}));
+    const auto it = result.entries.find(ztensor::cborPath({"tensors", "x", "dtype"}));
     ASSERT_NE(it, result.entries.end());
     // The value is the text "int8": one head byte and four characters.
     EXPECT_EQ(it->second.value.length, 5u);
     EXPECT_EQ(std::string(bytes.begin() + static_cast<long>(it->second.value.offset) + 1,
                           bytes.begin() + static_cast<long>(it->second.value.offset) + 5),
               "int8");
-    const auto dim = result.entries.find(cborPath({"tensors", "x", "shape", "1"}));
+    const auto dim = result.entries.find(ztensor::cborPath({"tensors", "x", "shape", "1"}));
     ASSERT_NE(dim, result.entries.end());
     EXPECT_EQ(bytes[dim->second.value.offset], 0x03);
-    EXPECT_EQ(cborPathText(cborPath({"a", "b"})), "a/b");
+    EXPECT_EQ(ztensor::cborPathText(ztensor::cborPath({"a", "b"})), "a/b");
 }
 
 TEST(ZtCborScan, AcceptsIndefiniteLengthContainersAndKeys) {
     // {_ "a": [_ 1, 2], (_ "k", "ey"): "v"}
     const std::vector<std::uint8_t> bytes = {0xBF, 0x61, 'a', 0x9F, 0x01, 0x02, 0xFF, 0x7F, 0x61,
                                              'k',  0x62, 'e', 'y',  0xFF, 0x61, 'v',  0xFF};
-    const auto result = scanCbor(bytes);
+    const auto result = ztensor::scanCbor(bytes);
     ASSERT_TRUE(result.ok) << result.error;
     EXPECT_EQ(result.end, bytes.size());
     EXPECT_TRUE(result.entries.count("key"));
-    EXPECT_TRUE(result.entries.count(cborPath({"a", "1"})));
+    EXPECT_TRUE(result.entries.count(ztensor::cborPath({"a", "1"})));
 }
 
 TEST(ZtCborScan, ReportsDuplicateKeys) {
     const std::vector<std::uint8_t> bytes = {0xA2, 0x61, 'a', 0x01, 0x61, 'a', 0x02};
-    const auto result = scanCbor(bytes);
+    const auto result = ztensor::scanCbor(bytes);
     ASSERT_TRUE(result.ok);
     ASSERT_EQ(result.duplicateKeys.size(), 1u);
     EXPECT_EQ(result.duplicateKeys[0], "a");
@@ -67,7 +67,7 @@ TEST(ZtCborScan, RejectsMalformedInput) {
         {0x63, 0xED, 0xA0, 0x80},                                // a surrogate in UTF-8
     };
     for (const auto& bytes : bad) {
-        const auto result = scanCbor(bytes);
+        const auto result = ztensor::scanCbor(bytes);
         EXPECT_FALSE(result.ok) << "input of " << bytes.size() << " bytes";
         EXPECT_FALSE(result.error.empty());
     }
@@ -76,28 +76,28 @@ TEST(ZtCborScan, RejectsMalformedInput) {
 TEST(ZtCborScan, StopsNestingBombsWithoutRecursion) {
     std::vector<std::uint8_t> arrays(1'000'000, 0x81);
     arrays.push_back(0x00);
-    auto result = scanCbor(arrays);
+    auto result = ztensor::scanCbor(arrays);
     EXPECT_FALSE(result.ok);
     EXPECT_NE(result.error.find("nesting"), std::string::npos) << result.error;
 
     std::vector<std::uint8_t> tags(1'000'000, 0xC6);
     tags.push_back(0x00);
-    result = scanCbor(tags);
+    result = ztensor::scanCbor(tags);
     EXPECT_FALSE(result.ok);
 
     std::vector<std::uint8_t> indefinite(1'000'000, 0x9F);
-    result = scanCbor(indefinite);
+    result = ztensor::scanCbor(indefinite);
     EXPECT_FALSE(result.ok);
 }
 
 TEST(ZtCborScan, AcceptsUtf8Text) {
     const auto bytes = cbor(nlohmann::json("größe ✓ 🙂"));
-    EXPECT_TRUE(scanCbor(bytes).ok);
+    EXPECT_TRUE(ztensor::scanCbor(bytes).ok);
 }
 
 TEST(ZtCborScan, ReportsWhereTheFirstItemEnds) {
     const std::vector<std::uint8_t> bytes = {0xA0, 0x00, 0x00};
-    const auto result = scanCbor(bytes);
+    const auto result = ztensor::scanCbor(bytes);
     ASSERT_TRUE(result.ok);
     EXPECT_EQ(result.end, 1u);
 }

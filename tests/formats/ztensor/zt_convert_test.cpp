@@ -26,16 +26,16 @@ std::vector<std::uint8_t> readAll(const std::filesystem::path& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::shared_ptr<const ZtFile> openCorpus(const std::string& name) {
-    return ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / name));
+std::shared_ptr<const ztensor::ZtFile> openCorpus(const std::string& name) {
+    return ztensor::ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / name));
 }
 
-std::vector<std::uint8_t> convert(const ZtFile& file, const ZtConvertPlan& plan,
+std::vector<std::uint8_t> convert(const ztensor::ZtFile& file, const ztensor::ZtConvertPlan& plan,
                                   unsigned threads = 2) {
     std::vector<std::uint8_t> out;
-    ZtConvertOptions options;
+    ztensor::ZtConvertOptions options;
     options.threads = threads;
-    const ZtConvertResult result = ztConvert(
+    const ztensor::ZtConvertResult result = ztensor::ztConvert(
         file, plan,
         [&](std::span<const std::uint8_t> bytes) {
             out.insert(out.end(), bytes.begin(), bytes.end());
@@ -47,10 +47,10 @@ std::vector<std::uint8_t> convert(const ZtFile& file, const ZtConvertPlan& plan,
 }
 
 // name → (dense: sha256 of data; sparse: sha256 of each component), as hex.
-std::map<std::string, std::vector<std::string>> logical(const ZtFile& file) {
+std::map<std::string, std::vector<std::string>> logical(const ztensor::ZtFile& file) {
     std::map<std::string, std::vector<std::string>> out;
     for (const auto& tensor : file.tensors()) {
-        const ZtTensorSummary summary = ztSummarizeTensor(file, tensor);
+        const ztensor::ZtTensorSummary summary = ztensor::ztSummarizeTensor(file, tensor);
         EXPECT_TRUE(summary.ok) << tensor.name << ": " << summary.error;
         auto& entry = out[tensor.name];
         entry.push_back(tensor.dtypeName + " " + tensor.formatName);
@@ -61,8 +61,8 @@ std::map<std::string, std::vector<std::string>> logical(const ZtFile& file) {
     return out;
 }
 
-std::shared_ptr<const ZtFile> reopen(std::vector<std::uint8_t> bytes) {
-    return ZtFile::open(makeBufferSource(std::move(bytes), "converted.zt"));
+std::shared_ptr<const ztensor::ZtFile> reopen(std::vector<std::uint8_t> bytes) {
+    return ztensor::ZtFile::open(makeBufferSource(std::move(bytes), "converted.zt"));
 }
 
 // Stable test names (gtest would print the parameters' addresses and bytes).
@@ -86,7 +86,7 @@ protected:
 TEST_P(ZtConvertCorpus, UnchangedPlanRewritesReferenceFilesByteForByte) {
     const auto file = openCorpus(GetParam());
     const auto original = readAll(ztCorpusDir() / "valid" / GetParam());
-    EXPECT_EQ(convert(*file, ztPlanFor(*file)), original);
+    EXPECT_EQ(convert(*file, ztensor::ztPlanFor(*file)), original);
 }
 
 INSTANTIATE_TEST_SUITE_P(ReferenceWritten, ZtConvertCorpus,
@@ -97,24 +97,26 @@ INSTANTIATE_TEST_SUITE_P(ReferenceWritten, ZtConvertCorpus,
                          corpusCaseName);
 
 struct Recoding {
-    std::optional<ZtEncoding> encoding;
-    ZtDigestChoice digest;
+    std::optional<ztensor::ZtEncoding> encoding;
+    ztensor::ZtDigestChoice digest;
     bool recompress;
 };
 
 std::string testName(const Recoding& r) {
-    const char* encoding = !r.encoding ? "keep" : *r.encoding == ZtEncoding::Zstd ? "zstd" : "raw";
+    const char* encoding = !r.encoding                                ? "keep"
+                           : *r.encoding == ztensor::ZtEncoding::Zstd ? "zstd"
+                                                                      : "raw";
     std::string digest = "keepdigest";
     switch (r.digest) {
-        case ZtDigestChoice::Keep:
+        case ztensor::ZtDigestChoice::Keep:
             break;
-        case ZtDigestChoice::None:
+        case ztensor::ZtDigestChoice::None:
             digest = "nodigest";
             break;
-        case ZtDigestChoice::Crc32c:
+        case ztensor::ZtDigestChoice::Crc32c:
             digest = "crc32c";
             break;
-        case ZtDigestChoice::Sha256:
+        case ztensor::ZtDigestChoice::Sha256:
             digest = "sha256";
             break;
     }
@@ -141,9 +143,9 @@ std::string roundTripCaseName(
 TEST_P(ZtConvertRoundTrip, KeepsLogicalContentsAndValidates) {
     const auto& [name, recoding] = GetParam();
     const auto file = openCorpus(name.c_str());
-    ZtConvertPlan plan = ztPlanFor(*file);
-    ztSetEncoding(plan, recoding.encoding);
-    ztSetDigest(plan, recoding.digest);
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+    ztensor::ztSetEncoding(plan, recoding.encoding);
+    ztensor::ztSetDigest(plan, recoding.digest);
     plan.recompress = recoding.recompress;
     plan.zstdLevel = 7;
     const auto bytes = convert(*file, plan);
@@ -153,12 +155,12 @@ TEST_P(ZtConvertRoundTrip, KeepsLogicalContentsAndValidates) {
         if (recoding.encoding) {
             EXPECT_EQ(c.encoding, *recoding.encoding) << c.role;
         }
-        if (recoding.digest == ZtDigestChoice::None) {
+        if (recoding.digest == ztensor::ZtDigestChoice::None) {
             EXPECT_FALSE(c.digest.has_value());
-        } else if (recoding.digest == ZtDigestChoice::Sha256) {
+        } else if (recoding.digest == ztensor::ZtDigestChoice::Sha256) {
             ASSERT_TRUE(c.digest.has_value());
             EXPECT_EQ(c.digest->rfind("sha256:", 0), 0u);
-        } else if (recoding.digest == ZtDigestChoice::Crc32c) {
+        } else if (recoding.digest == ztensor::ZtDigestChoice::Crc32c) {
             ASSERT_TRUE(c.digest.has_value());
             EXPECT_EQ(c.digest->rfind("crc32c:0x", 0), 0u);
         }
@@ -169,23 +171,25 @@ TEST_P(ZtConvertRoundTrip, KeepsLogicalContentsAndValidates) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllFormats, ZtConvertRoundTrip,
-    ::testing::Combine(::testing::Values("dense_raw.zt", "dense_zstd_crc32c.zt", "sparse_raw.zt",
-                                         "sparse_zstd_crc32c.zt", "attrs_extra_keys.zt"),
-                       ::testing::Values(Recoding{ZtEncoding::Zstd, ZtDigestChoice::Sha256, false},
-                                         Recoding{ZtEncoding::Raw, ZtDigestChoice::None, false},
-                                         Recoding{ZtEncoding::Raw, ZtDigestChoice::Crc32c, false},
-                                         Recoding{std::nullopt, ZtDigestChoice::Keep, true},
-                                         Recoding{ZtEncoding::Zstd, ZtDigestChoice::Crc32c, true})),
+    ::testing::Combine(
+        ::testing::Values("dense_raw.zt", "dense_zstd_crc32c.zt", "sparse_raw.zt",
+                          "sparse_zstd_crc32c.zt", "attrs_extra_keys.zt"),
+        ::testing::Values(
+            Recoding{ztensor::ZtEncoding::Zstd, ztensor::ZtDigestChoice::Sha256, false},
+            Recoding{ztensor::ZtEncoding::Raw, ztensor::ZtDigestChoice::None, false},
+            Recoding{ztensor::ZtEncoding::Raw, ztensor::ZtDigestChoice::Crc32c, false},
+            Recoding{std::nullopt, ztensor::ZtDigestChoice::Keep, true},
+            Recoding{ztensor::ZtEncoding::Zstd, ztensor::ZtDigestChoice::Crc32c, true})),
     roundTripCaseName);
 
 TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorpus("dense_raw.zt");
-    ZtConvertPlan plan = ztPlanFor(*file);
-    ASSERT_TRUE(ztRenameTensor(plan, "t_int8", "bytes"));
-    ASSERT_TRUE(ztRemoveTensor(plan, "t_bool"));
-    EXPECT_FALSE(ztRemoveTensor(plan, "t_bool"));
-    EXPECT_FALSE(ztRenameTensor(plan, "missing", "x"));
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+    ASSERT_TRUE(ztensor::ztRenameTensor(plan, "t_int8", "bytes"));
+    ASSERT_TRUE(ztensor::ztRemoveTensor(plan, "t_bool"));
+    EXPECT_FALSE(ztensor::ztRemoveTensor(plan, "t_bool"));
+    EXPECT_FALSE(ztensor::ztRenameTensor(plan, "missing", "x"));
     plan.attributes = {{"b", "2"}, {"a", "1"}};
     plan.generator = "Strata tests";
     const auto converted = reopen(convert(*file, plan));
@@ -193,8 +197,8 @@ TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
     EXPECT_EQ(converted->findTensor("t_bool"), nullptr);
     EXPECT_EQ(converted->findTensor("t_int8"), nullptr);
     ASSERT_NE(converted->findTensor("bytes"), nullptr);
-    EXPECT_EQ(ztSummarizeTensor(*converted, *converted->findTensor("bytes")).sha256,
-              ztSummarizeTensor(*file, *file->findTensor("t_int8")).sha256);
+    EXPECT_EQ(ztensor::ztSummarizeTensor(*converted, *converted->findTensor("bytes")).sha256,
+              ztensor::ztSummarizeTensor(*file, *file->findTensor("t_int8")).sha256);
     const std::vector<std::pair<std::string, std::string>> sorted = {{"a", "1"}, {"b", "2"}};
     EXPECT_EQ(converted->attributes(), sorted);
     EXPECT_EQ(converted->generator(), "Strata tests");
@@ -203,34 +207,34 @@ TEST(ZtConvert, RenamesDropsAndEditsAttributes) {
 TEST(ZtConvert, SingleThreadGivesTheSameBytes) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorpus("dense_raw.zt");
-    ZtConvertPlan plan = ztPlanFor(*file);
-    ztSetEncoding(plan, ZtEncoding::Zstd);
-    ztSetDigest(plan, ZtDigestChoice::Crc32c);
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+    ztensor::ztSetEncoding(plan, ztensor::ZtEncoding::Zstd);
+    ztensor::ztSetDigest(plan, ztensor::ZtDigestChoice::Crc32c);
     EXPECT_EQ(convert(*file, plan, 1), convert(*file, plan, 3));
 }
 
 TEST(ZtConvert, RejectsBadPlans) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorpus("dense_raw.zt");
-    ZtConvertPlan plan = ztPlanFor(*file);
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
     plan.tensors[1].name = plan.tensors[0].name;
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
-    plan = ztPlanFor(*file);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
+    plan = ztensor::ztPlanFor(*file);
     plan.tensors[0].source = "missing";
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
-    plan = ztPlanFor(*file);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
+    plan = ztensor::ztPlanFor(*file);
     plan.tensors[0].name.clear();
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
-    plan = ztPlanFor(*file);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
+    plan = ztensor::ztPlanFor(*file);
     plan.zstdLevel = 99;
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
-    plan = ztPlanFor(*file);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
+    plan = ztensor::ztPlanFor(*file);
     plan.attributes = {{"k", "1"}, {"k", "2"}};
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
 }
 
-std::shared_ptr<const ZtFile> openCorrupt(const std::string& name) {
-    return ZtFile::open(openMappedFile(ztCorpusDir() / "corrupt" / name));
+std::shared_ptr<const ztensor::ZtFile> openCorrupt(const std::string& name) {
+    return ztensor::ZtFile::open(openMappedFile(ztCorpusDir() / "corrupt" / name));
 }
 
 TEST(ZtConvert, RefusesDamagedData) {
@@ -241,14 +245,14 @@ TEST(ZtConvert, RefusesDamagedData) {
         if (!file->manifestDecoded()) {
             continue;
         }
-        ZtConvertPlan plan = ztPlanFor(*file);
-        ztSetEncoding(plan, ZtEncoding::Raw);
+        ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+        ztensor::ztSetEncoding(plan, ztensor::ZtEncoding::Raw);
         std::vector<std::uint8_t> sink;
-        EXPECT_THROW(ztConvert(*file, plan,
-                               [&](std::span<const std::uint8_t> b) {
-                                   sink.insert(sink.end(), b.begin(), b.end());
-                               }),
-                     ZtConvertError)
+        EXPECT_THROW(ztensor::ztConvert(*file, plan,
+                                        [&](std::span<const std::uint8_t> b) {
+                                            sink.insert(sink.end(), b.begin(), b.end());
+                                        }),
+                     ztensor::ZtConvertError)
             << name;
     }
 }
@@ -256,7 +260,7 @@ TEST(ZtConvert, RefusesDamagedData) {
 TEST(ZtConvert, WrongDigestCanBeRefreshedWhenNotVerified) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const auto file = openCorrupt("digest_mismatch.zt");
-    ZtConvertPlan plan = ztPlanFor(*file);
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
     plan.verifyDigests = false;
     const auto bytes = convert(*file, plan);
     const auto validation = ztValidate(bytes);
@@ -271,21 +275,23 @@ TEST(ZtConvert, FileIsReplacedOnlyWhenComplete) {
     writeFileAtomically(target, std::vector<std::uint8_t>{'o', 'l', 'd'});
 
     const auto damaged = openCorrupt("digest_mismatch.zt");
-    EXPECT_THROW(ztConvertFile(*damaged, ztPlanFor(*damaged), target), ZtConvertError);
+    EXPECT_THROW(ztensor::ztConvertFile(*damaged, ztensor::ztPlanFor(*damaged), target),
+                 ztensor::ZtConvertError);
     EXPECT_EQ(readAll(target), (std::vector<std::uint8_t>{'o', 'l', 'd'}));
 
     CancelToken cancel;
     cancel.cancel();
     const auto file = openCorpus("dense_raw.zt");
-    ZtConvertOptions options;
+    ztensor::ZtConvertOptions options;
     options.cancel = &cancel;
-    EXPECT_TRUE(ztConvertFile(*file, ztPlanFor(*file), target, options).cancelled);
+    EXPECT_TRUE(
+        ztensor::ztConvertFile(*file, ztensor::ztPlanFor(*file), target, options).cancelled);
     EXPECT_EQ(readAll(target), (std::vector<std::uint8_t>{'o', 'l', 'd'}));
 
     double last = 0;
     options = {};
     options.progress = [&](double fraction, const std::string&) { last = fraction; };
-    const auto result = ztConvertFile(*file, ztPlanFor(*file), target, options);
+    const auto result = ztensor::ztConvertFile(*file, ztensor::ztPlanFor(*file), target, options);
     EXPECT_EQ(result.tensors, file->tensors().size());
     EXPECT_DOUBLE_EQ(last, 1.0);
     EXPECT_EQ(readAll(target), readAll(ztCorpusDir() / "valid" / "dense_raw.zt"));
@@ -298,29 +304,31 @@ TEST(ZtConvert, FileIsReplacedOnlyWhenComplete) {
 TEST(ZtConvert, TwentyThousandTensorsConvertWithTheirContents) {
     constexpr int kTensors = 20000;
     std::vector<std::uint8_t> bytes;
-    ZtWriter writer(
+    ztensor::ZtWriter writer(
         [&](std::span<const std::uint8_t> b) { bytes.insert(bytes.end(), b.begin(), b.end()); });
     for (int i = 0; i < kTensors; ++i) {
         const std::vector<std::uint8_t> data{static_cast<std::uint8_t>(i),
                                              static_cast<std::uint8_t>(i >> 8)};
         writer.add({"t" + std::to_string(i),
-                    ZtDType::UInt8,
+                    ztensor::ZtDType::UInt8,
                     {2},
                     "dense",
-                    {{"data", data, ZtEncoding::Raw, std::nullopt}}});
+                    {{"data", data, ztensor::ZtEncoding::Raw, std::nullopt}}});
     }
-    EXPECT_THROW(
-        writer.add(
-            {"t7", ZtDType::UInt8, {0}, "dense", {{"data", {}, ZtEncoding::Raw, std::nullopt}}}),
-        std::invalid_argument);
+    EXPECT_THROW(writer.add({"t7",
+                             ztensor::ZtDType::UInt8,
+                             {0},
+                             "dense",
+                             {{"data", {}, ztensor::ZtEncoding::Raw, std::nullopt}}}),
+                 std::invalid_argument);
     writer.finish();
     const auto file = reopen(std::move(bytes));
     ASSERT_EQ(file->tensors().size(), static_cast<std::size_t>(kTensors));
-    ZtConvertPlan plan = ztPlanFor(*file);
-    ASSERT_TRUE(ztRenameTensor(plan, "t19999", "last"));
-    ASSERT_TRUE(ztRemoveTensor(plan, "t5"));
-    ztSetEncoding(plan, ZtEncoding::Zstd);
-    ztSetDigest(plan, ZtDigestChoice::Crc32c);
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+    ASSERT_TRUE(ztensor::ztRenameTensor(plan, "t19999", "last"));
+    ASSERT_TRUE(ztensor::ztRemoveTensor(plan, "t5"));
+    ztensor::ztSetEncoding(plan, ztensor::ZtEncoding::Zstd);
+    ztensor::ztSetDigest(plan, ztensor::ZtDigestChoice::Crc32c);
     const auto converted = reopen(convert(*file, plan));
     EXPECT_EQ(converted->status(), Status::Ok);
     EXPECT_EQ(converted->tensors().size(), static_cast<std::size_t>(kTensors) - 1);

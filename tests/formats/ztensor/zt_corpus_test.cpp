@@ -37,7 +37,7 @@ TEST(ZtCorpus, ValidFilesHaveNoErrorsOrWarnings) {
         const auto v = ztValidate(openMappedFile(entry.path()));
         EXPECT_EQ(v.outcome, ValidationOutcome::Completed);
         EXPECT_LT(v.worst(), Severity::Warning) << entry.path().filename() << "\n" << v.describe();
-        EXPECT_EQ(v.file->layout(), ZtLayout::V1_0);
+        EXPECT_EQ(v.file->layout(), ztensor::ZtLayout::V1_0);
         EXPECT_TRUE(v.file->manifestDecoded());
     }
     EXPECT_EQ(files, 13u);
@@ -47,7 +47,7 @@ TEST(ZtCorpus, LogicalTensorsMatchTheReference) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const auto dir = ztCorpusDir();
     std::ifstream lines(dir / "expected" / "logical.jsonl");
-    std::map<std::string, std::shared_ptr<const ZtFile>> files;
+    std::map<std::string, std::shared_ptr<const ztensor::ZtFile>> files;
     std::size_t checked = 0;
     std::string line;
     while (std::getline(lines, line)) {
@@ -55,41 +55,42 @@ TEST(ZtCorpus, LogicalTensorsMatchTheReference) {
         const std::string fileName = expected["file"];
         auto& file = files[fileName];
         if (!file) {
-            file = ZtFile::open(openMappedFile(dir / "valid" / fileName));
+            file = ztensor::ZtFile::open(openMappedFile(dir / "valid" / fileName));
         }
         SCOPED_TRACE(fileName + " " + expected["name"].dump());
         if (expected["name"].is_null()) {
             EXPECT_TRUE(file->tensors().empty());
             continue;
         }
-        const ZtTensor* tensor = file->findTensor(expected["name"].get<std::string>());
+        const ztensor::ZtTensor* tensor = file->findTensor(expected["name"].get<std::string>());
         ASSERT_NE(tensor, nullptr);
         EXPECT_EQ(tensor->dtypeName, expected["dtype"]);
         EXPECT_EQ(tensor->shape, expected["shape"].get<std::vector<std::uint64_t>>());
         EXPECT_EQ(tensor->formatName, expected["format"]);
         for (const auto& [role, stored] : expected["stored_components"].items()) {
-            const ZtComponent* c = file->component(*tensor, role);
+            const ztensor::ZtComponent* c = file->component(*tensor, role);
             ASSERT_NE(c, nullptr) << role;
             EXPECT_EQ(c->offset, stored["offset"].get<std::uint64_t>());
             EXPECT_EQ(c->length, stored["length"].get<std::uint64_t>());
             EXPECT_EQ(c->data.offset, stored["offset"].get<std::uint64_t>());
         }
         if (expected.contains("sha256")) {
-            const ZtBytes bytes = ztTensorBytes(*file, *tensor);
+            const ztensor::ZtBytes bytes = ztensor::ztTensorBytes(*file, *tensor);
             ASSERT_TRUE(bytes.ok()) << bytes.error;
             EXPECT_EQ(bytes.view.size(), expected["nbytes"].get<std::uint64_t>());
             EXPECT_EQ(sha256Hex(bytes.bytes()), expected["sha256"]);
         }
         if (expected.contains("components_sha256")) {
             for (const auto& [role, digest] : expected["components_sha256"].items()) {
-                const ZtBytes bytes = ztComponentBytes(*file, *file->component(*tensor, role));
+                const ztensor::ZtBytes bytes =
+                    ztensor::ztComponentBytes(*file, *file->component(*tensor, role));
                 ASSERT_TRUE(bytes.ok()) << role << ": " << bytes.error;
                 EXPECT_EQ(bytes.view.size(),
                           expected["components_nbytes"][role].get<std::uint64_t>());
                 EXPECT_EQ(sha256Hex(bytes.bytes()), digest) << role;
             }
             // Sparse tensors also expand to dense bytes of the declared size.
-            const ZtBytes dense = ztTensorBytes(*file, *tensor);
+            const ztensor::ZtBytes dense = ztensor::ztTensorBytes(*file, *tensor);
             ASSERT_TRUE(dense.ok()) << dense.error;
             EXPECT_EQ(dense.view.size(), *tensor->byteSize);
         }
@@ -100,14 +101,16 @@ TEST(ZtCorpus, LogicalTensorsMatchTheReference) {
 
 TEST(ZtCorpus, SparseTensorsExpandToTheReferenceEntries) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto file = ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "sparse_raw.zt"));
-    const ZtTensor* csr = file->findTensor("csr_f32");
+    const auto file =
+        ztensor::ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "sparse_raw.zt"));
+    const ztensor::ZtTensor* csr = file->findTensor("csr_f32");
     ASSERT_NE(csr, nullptr);
-    const ZtBytes dense = ztTensorBytes(*file, *csr);
+    const ztensor::ZtBytes dense = ztensor::ztTensorBytes(*file, *csr);
     ASSERT_TRUE(dense.ok()) << dense.error;
     // indptr [0, 2, 2, 4], indices [0, 2, 1, 3] in a 3×4 matrix: entries at (0,0), (0,2),
     // (2,1), (2,3) hold values 0..3 in order; everything else is zero.
-    const ZtBytes values = ztComponentBytes(*file, *file->component(*csr, "values"));
+    const ztensor::ZtBytes values =
+        ztensor::ztComponentBytes(*file, *file->component(*csr, "values"));
     ASSERT_TRUE(values.ok());
     const std::size_t positions[] = {0, 2, 9, 11};
     for (std::size_t k = 0; k < 4; ++k) {
@@ -225,7 +228,7 @@ TEST(ZtCorpus, DamagedManifestsAreStillShown) {
     for (const char* name : {"manifest_size_minus1.zt", "trailing_bytes_before_trailer.zt",
                              "manifest_size_eq_filesize_minus16.zt", "manifest_size_zero.zt"}) {
         SCOPED_TRACE(name);
-        const auto file = ZtFile::open(openMappedFile(dir / name));
+        const auto file = ztensor::ZtFile::open(openMappedFile(dir / name));
         EXPECT_TRUE(file->manifestDecoded());
         EXPECT_NE(file->findTensor("x"), nullptr);
     }

@@ -45,8 +45,9 @@ std::vector<std::uint8_t> bytesOf(const std::vector<T>& values) {
 }
 
 struct Spec {
-    Spec(std::string n, ZtDType d, std::vector<std::uint64_t> s, std::vector<std::uint8_t> bytes,
-         ZtEncoding e = ZtEncoding::Raw, std::optional<ZtDigestAlgorithm> g = std::nullopt)
+    Spec(std::string n, ztensor::ZtDType d, std::vector<std::uint64_t> s,
+         std::vector<std::uint8_t> bytes, ztensor::ZtEncoding e = ztensor::ZtEncoding::Raw,
+         std::optional<ztensor::ZtDigestAlgorithm> g = std::nullopt)
         : name(std::move(n)),
           dtype(d),
           shape(std::move(s)),
@@ -54,21 +55,21 @@ struct Spec {
           encoding(e),
           digest(g) {}
     std::string name;
-    ZtDType dtype;
+    ztensor::ZtDType dtype;
     std::vector<std::uint64_t> shape;
     std::vector<std::uint8_t> data;
-    ZtEncoding encoding;
-    std::optional<ZtDigestAlgorithm> digest;
+    ztensor::ZtEncoding encoding;
+    std::optional<ztensor::ZtDigestAlgorithm> digest;
 };
 
-std::shared_ptr<const ZtFile> build(const std::vector<Spec>& tensors,
-                                    ZtWriterOptions options = {}) {
+std::shared_ptr<const ztensor::ZtFile> build(const std::vector<Spec>& tensors,
+                                             ztensor::ZtWriterOptions options = {}) {
     std::vector<std::uint8_t> out;
-    ZtWriter writer(
+    ztensor::ZtWriter writer(
         [&](std::span<const std::uint8_t> b) { out.insert(out.end(), b.begin(), b.end()); },
         options);
     for (const Spec& s : tensors) {
-        ZtWriterTensor t;
+        ztensor::ZtWriterTensor t;
         t.name = s.name;
         t.dtype = s.dtype;
         t.shape = s.shape;
@@ -76,12 +77,12 @@ std::shared_ptr<const ZtFile> build(const std::vector<Spec>& tensors,
         writer.add(t);
     }
     writer.finish();
-    return ZtFile::open(makeBufferSource(std::move(out), "test.zt"));
+    return ztensor::ZtFile::open(makeBufferSource(std::move(out), "test.zt"));
 }
 
-Collected diff(std::shared_ptr<const ZtFile> a, std::shared_ptr<const ZtFile> b,
+Collected diff(std::shared_ptr<const ztensor::ZtFile> a, std::shared_ptr<const ztensor::ZtFile> b,
                DiffOptions options = {}, DiffSummary* summary = nullptr) {
-    auto differ = makeZtDiffer(std::move(a), std::move(b));
+    auto differ = ztensor::makeZtDiffer(std::move(a), std::move(b));
     Collected sink;
     EXPECT_EQ(differ->run(sink, options), DiffOutcome::Completed);
     if (summary != nullptr) {
@@ -122,13 +123,13 @@ struct Entry {
 // A float32 tensor of `shape` [rows, cols] from entries, written as "dense", "sparse_coo" (the
 // entries in the order given) or "sparse_csr" (rows in order, each row's entries in the order
 // given), raw or zstd.
-std::shared_ptr<const ZtFile> matrix(const std::string& format, std::vector<std::uint64_t> shape,
-                                     const std::vector<Entry>& entries,
-                                     ZtEncoding encoding = ZtEncoding::Raw) {
+std::shared_ptr<const ztensor::ZtFile> matrix(
+    const std::string& format, std::vector<std::uint64_t> shape, const std::vector<Entry>& entries,
+    ztensor::ZtEncoding encoding = ztensor::ZtEncoding::Raw) {
     std::vector<float> values;
     std::vector<std::uint64_t> a, b;  // coords (rows then cols) or indices / indptr
     std::vector<std::uint8_t> dense;
-    ZtWriterTensor t;
+    ztensor::ZtWriterTensor t;
     t.name = "m";
     t.shape = shape;
     t.format = format;
@@ -169,14 +170,14 @@ std::shared_ptr<const ZtFile> matrix(const std::string& format, std::vector<std:
         t.components.push_back({"indptr", bb, encoding, std::nullopt});
     }
     std::vector<std::uint8_t> out;
-    ZtWriter writer(
+    ztensor::ZtWriter writer(
         [&](std::span<const std::uint8_t> bytes) {
             out.insert(out.end(), bytes.begin(), bytes.end());
         },
         {});
     writer.add(t);
     writer.finish();
-    return ZtFile::open(makeBufferSource(std::move(out), "sparse.zt"));
+    return ztensor::ZtFile::open(makeBufferSource(std::move(out), "sparse.zt"));
 }
 
 // The same values at the same coordinates compare equal whatever the order of the stored
@@ -187,7 +188,7 @@ TEST(ZtDiff, SparseTensorsAreComparedByCoordinates) {
     const std::vector<std::uint64_t> shape{3, 4};
     const auto coo = matrix("sparse_coo", shape, entries);
     const auto versions = {matrix("sparse_coo", shape, shuffled),
-                           matrix("sparse_coo", shape, shuffled, ZtEncoding::Zstd),
+                           matrix("sparse_coo", shape, shuffled, ztensor::ZtEncoding::Zstd),
                            matrix("sparse_csr", shape, entries),
                            matrix("sparse_csr", shape, shuffled), matrix("dense", shape, entries)};
     EXPECT_TRUE(diff(coo, coo).all.empty());
@@ -259,21 +260,22 @@ TEST(ZtDiff, DuplicateCoordinatesAreNotComparedByCoordinates) {
 }
 
 TEST(ZtDiff, AFileEqualsItself) {
-    const auto f = build({{"w", ZtDType::Float32, {4, 3}, bytesOf(ramp(12))},
-                          {"b", ZtDType::Int64, {2}, bytesOf(std::vector<std::int64_t>{1, -2})}});
+    const auto f =
+        build({{"w", ztensor::ZtDType::Float32, {4, 3}, bytesOf(ramp(12))},
+               {"b", ztensor::ZtDType::Int64, {2}, bytesOf(std::vector<std::int64_t>{1, -2})}});
     DiffSummary summary;
     EXPECT_TRUE(diff(f, f, {}, &summary).all.empty());
     EXPECT_EQ(summary.compared, 2u);
 }
 
 TEST(ZtDiff, SameValuesStoredAnotherWayAreOnlyEncoding) {
-    const auto raw = build({{"w", ZtDType::Float32, {1000}, bytesOf(ramp(1000))}});
+    const auto raw = build({{"w", ztensor::ZtDType::Float32, {1000}, bytesOf(ramp(1000))}});
     const auto packed = build({{"w",
-                                ZtDType::Float32,
+                                ztensor::ZtDType::Float32,
                                 {1000},
                                 bytesOf(ramp(1000)),
-                                ZtEncoding::Zstd,
-                                ZtDigestAlgorithm::Sha256}});
+                                ztensor::ZtEncoding::Zstd,
+                                ztensor::ZtDigestAlgorithm::Sha256}});
     DiffSummary summary;
     const Collected c = diff(raw, packed, {}, &summary);
     ASSERT_EQ(c.all.size(), 1u);
@@ -287,14 +289,14 @@ TEST(ZtDiff, AKnownSetOfEditsIsReportedExactly) {
     std::vector<float> edited = ramp(100);
     edited[7] = 100.0f;  // |Δ| = 96.5
     edited[42] += 1.0f;  // |Δ| = 1
-    ZtWriterOptions withAttr;
+    ztensor::ZtWriterOptions withAttr;
     withAttr.attributes = {{"epoch", "3"}};
-    const auto a = build({{"w", ZtDType::Float32, {100}, bytesOf(ramp(100))},
-                          {"gone", ZtDType::UInt8, {2}, {1, 2}},
-                          {"shape", ZtDType::Float32, {4}, bytesOf(ramp(4))}});
-    const auto b = build({{"w", ZtDType::Float32, {100}, bytesOf(edited)},
-                          {"new", ZtDType::UInt8, {1}, {9}},
-                          {"shape", ZtDType::Float32, {2, 2}, bytesOf(ramp(4))}},
+    const auto a = build({{"w", ztensor::ZtDType::Float32, {100}, bytesOf(ramp(100))},
+                          {"gone", ztensor::ZtDType::UInt8, {2}, {1, 2}},
+                          {"shape", ztensor::ZtDType::Float32, {4}, bytesOf(ramp(4))}});
+    const auto b = build({{"w", ztensor::ZtDType::Float32, {100}, bytesOf(edited)},
+                          {"new", ztensor::ZtDType::UInt8, {1}, {9}},
+                          {"shape", ztensor::ZtDType::Float32, {2, 2}, bytesOf(ramp(4))}},
                          withAttr);
     const auto c = diff(a, b).byPath();
     ASSERT_EQ(c.size(), 5u);
@@ -313,10 +315,12 @@ TEST(ZtDiff, AKnownSetOfEditsIsReportedExactly) {
 }
 
 TEST(ZtDiff, SwappingSidesMirrorsTheResult) {
-    const auto a = build({{"x", ZtDType::Int32, {3}, bytesOf(std::vector<std::int32_t>{1, 2, 3})},
-                          {"y", ZtDType::UInt8, {1}, {1}}});
-    const auto b = build({{"x", ZtDType::Int32, {3}, bytesOf(std::vector<std::int32_t>{1, 5, 3})},
-                          {"z", ZtDType::UInt8, {1}, {1}}});
+    const auto a =
+        build({{"x", ztensor::ZtDType::Int32, {3}, bytesOf(std::vector<std::int32_t>{1, 2, 3})},
+               {"y", ztensor::ZtDType::UInt8, {1}, {1}}});
+    const auto b =
+        build({{"x", ztensor::ZtDType::Int32, {3}, bytesOf(std::vector<std::int32_t>{1, 5, 3})},
+               {"z", ztensor::ZtDType::UInt8, {1}, {1}}});
     const auto ab = diff(a, b).byPath();
     const auto ba = diff(b, a).byPath();
     ASSERT_EQ(ab.size(), ba.size());
@@ -331,9 +335,12 @@ TEST(ZtDiff, SwappingSidesMirrorsTheResult) {
 TEST(ZtDiff, ZstdAgainstRawStillFindsTheChangedElement) {
     std::vector<float> edited = ramp(300000);
     edited[299999] = -1.0f;
-    const auto a =
-        build({{"w", ZtDType::Float32, {300000}, bytesOf(ramp(300000)), ZtEncoding::Zstd}});
-    const auto b = build({{"w", ZtDType::Float32, {300000}, bytesOf(edited)}});
+    const auto a = build({{"w",
+                           ztensor::ZtDType::Float32,
+                           {300000},
+                           bytesOf(ramp(300000)),
+                           ztensor::ZtEncoding::Zstd}});
+    const auto b = build({{"w", ztensor::ZtDType::Float32, {300000}, bytesOf(edited)}});
     const auto c = diff(a, b).byPath();
     ASSERT_EQ(c.size(), 1u);
     EXPECT_EQ(field(c.at("tensor/w"), "data.first_index"), "299999");
@@ -344,17 +351,17 @@ TEST(ZtDiff, QuickModeComparesDigestsWithoutReadingValues) {
     std::vector<float> edited = ramp(10);
     edited[1] = 9.0f;
     const auto a = build({{"w",
-                           ZtDType::Float32,
+                           ztensor::ZtDType::Float32,
                            {10},
                            bytesOf(ramp(10)),
-                           ZtEncoding::Raw,
-                           ZtDigestAlgorithm::Sha256}});
+                           ztensor::ZtEncoding::Raw,
+                           ztensor::ZtDigestAlgorithm::Sha256}});
     const auto b = build({{"w",
-                           ZtDType::Float32,
+                           ztensor::ZtDType::Float32,
                            {10},
                            bytesOf(edited),
-                           ZtEncoding::Raw,
-                           ZtDigestAlgorithm::Sha256}});
+                           ztensor::ZtEncoding::Raw,
+                           ztensor::ZtDigestAlgorithm::Sha256}});
     DiffOptions quick;
     quick.quick = true;
     const auto c = diff(a, b, quick).byPath();
@@ -368,8 +375,9 @@ TEST(ZtDiff, HalfFloatsAndNonFiniteValues) {
     // f16: 1.0 = 0x3C00, 2.0 = 0x4000, +inf = 0x7C00.
     const std::vector<std::uint16_t> a{0x3C00, 0x3C00, 0x3C00};
     const std::vector<std::uint16_t> b{0x3C00, 0x4000, 0x7C00};
-    ZtValueDiff v;
-    ztCompareElements(ZtDType::Float16, bytesOf(a).data(), bytesOf(b).data(), 3, 10, v);
+    ztensor::ZtValueDiff v;
+    ztensor::ztCompareElements(ztensor::ZtDType::Float16, bytesOf(a).data(), bytesOf(b).data(), 3,
+                               10, v);
     EXPECT_EQ(v.elements, 3u);
     EXPECT_EQ(v.differing, 2u);
     EXPECT_EQ(*v.firstDiffering, 11u);
@@ -381,8 +389,9 @@ TEST(ZtDiff, HalfFloatsAndNonFiniteValues) {
 
 TEST(ZtDiff, SignedZeroDiffersInBitsNotInDistance) {
     const std::vector<double> a{0.0}, b{-0.0};
-    ZtValueDiff v;
-    ztCompareElements(ZtDType::Float64, bytesOf(a).data(), bytesOf(b).data(), 1, 0, v);
+    ztensor::ZtValueDiff v;
+    ztensor::ztCompareElements(ztensor::ZtDType::Float64, bytesOf(a).data(), bytesOf(b).data(), 1,
+                               0, v);
     EXPECT_EQ(v.differing, 1u);
     EXPECT_EQ(v.maxAbs, 0.0);
 }
@@ -391,12 +400,13 @@ TEST(ZtDiff, ParallelRawComparisonMergesTalliesInOrder) {
     std::vector<std::int16_t> base(3'000'000, 7), edited = base;
     edited[2'999'998] = 9;
     edited[1'500'000] = 4;
-    const auto a = build({{"t", ZtDType::Int16, {3'000'000}, bytesOf(base)}});
-    const auto b = build({{"t", ZtDType::Int16, {3'000'000}, bytesOf(edited)}});
+    const auto a = build({{"t", ztensor::ZtDType::Int16, {3'000'000}, bytesOf(base)}});
+    const auto b = build({{"t", ztensor::ZtDType::Int16, {3'000'000}, bytesOf(edited)}});
     for (unsigned threads : {1u, 2u, 5u}) {
-        const ZtComponent& ca = *a->component(a->tensors()[0], "data");
-        const ZtComponent& cb = *b->component(b->tensors()[0], "data");
-        const auto r = ztCompareComponents(*a, ca, *b, cb, ZtDType::Int16, nullptr, threads);
+        const ztensor::ZtComponent& ca = *a->component(a->tensors()[0], "data");
+        const ztensor::ZtComponent& cb = *b->component(b->tensors()[0], "data");
+        const auto r =
+            ztensor::ztCompareComponents(*a, ca, *b, cb, ztensor::ZtDType::Int16, nullptr, threads);
         ASSERT_TRUE(r.ok) << r.error;
         EXPECT_EQ(r.diff.elements, 3'000'000u);
         EXPECT_EQ(r.diff.differing, 2u);
@@ -407,7 +417,7 @@ TEST(ZtDiff, ParallelRawComparisonMergesTalliesInOrder) {
 
 // A sparse float32 tensor whose values are 14 bytes: three elements and half of a fourth (an
 // error the validator reports; the diff must still end).
-std::shared_ptr<const ZtFile> csrWithPartialValues(std::uint8_t lastByte) {
+std::shared_ptr<const ztensor::ZtFile> csrWithPartialValues(std::uint8_t lastByte) {
     test::ZtBuilder builder;
     std::vector<std::uint8_t> values = test::f32Bytes({1.0f, 2.0f, 3.0f});
     values.insert(values.end(), {0x00, lastByte});
@@ -421,7 +431,7 @@ std::shared_ptr<const ZtFile> csrWithPartialValues(std::uint8_t lastByte) {
                                     {{"values", {{"offset", valuesAt}, {"length", 14}}},
                                      {"indices", {{"offset", indicesAt}, {"length", 24}}},
                                      {"indptr", {{"offset", indptrAt}, {"length", 32}}}}}};
-    return ZtFile::open(
+    return ztensor::ZtFile::open(
         makeBufferSource(builder.finish(test::ztManifest({{"csr", tensor}})), "partial.zt"));
 }
 
@@ -437,7 +447,7 @@ TEST(ZtDiff, APartialLastElementEndsTheComparison) {
 }
 
 // A one-tensor file whose manifest gets `edit` applied (attributes, members readers ignore).
-std::shared_ptr<const ZtFile> edited(const std::function<void(nlohmann::json&)>& edit) {
+std::shared_ptr<const ztensor::ZtFile> edited(const std::function<void(nlohmann::json&)>& edit) {
     test::ZtBuilder builder;
     const std::uint64_t at = builder.add(test::f32Bytes({1.0f}));
     nlohmann::json manifest =
@@ -447,7 +457,7 @@ std::shared_ptr<const ZtFile> edited(const std::function<void(nlohmann::json&)>&
                             {"format", "dense"},
                             {"components", {{"data", {{"offset", at}, {"length", 4}}}}}}}});
     edit(manifest);
-    return ZtFile::open(makeBufferSource(builder.finish(manifest), "edited.zt"));
+    return ztensor::ZtFile::open(makeBufferSource(builder.finish(manifest), "edited.zt"));
 }
 
 TEST(ZtDiff, AttributesCompareAsTheManifestHoldsThem) {
@@ -478,11 +488,11 @@ TEST(ZtDiff, ManifestMembersReadersDoNotUseAreCompared) {
 }
 
 TEST(ZtDiff, AnUnreadableManifestIsAClearError) {
-    const auto good = build({{"w", ZtDType::UInt8, {1}, {1}}});
+    const auto good = build({{"w", ztensor::ZtDType::UInt8, {1}, {1}}});
     const auto bad =
-        ZtFile::open(makeBufferSource(std::string("ZTEN1000garbage-garbage"), "bad.zt"));
+        ztensor::ZtFile::open(makeBufferSource(std::string("ZTEN1000garbage-garbage"), "bad.zt"));
     Collected sink;
-    auto differ = makeZtDiffer(good, bad);
+    auto differ = ztensor::makeZtDiffer(good, bad);
     try {
         differ->run(sink, {});
         FAIL() << "expected a DiffError";
@@ -508,8 +518,9 @@ TEST(ZtDiff, RandomEditsAreReportedExactlyAndMirror) {
                 v = float(rng() % 1000) / 8.0f;
             }
             const std::vector<std::uint64_t> shape{values.size()};
-            const ZtEncoding encoding = rng() % 2 == 0 ? ZtEncoding::Zstd : ZtEncoding::Raw;
-            a.emplace_back(name, ZtDType::Float32, shape, bytesOf(values), encoding);
+            const ztensor::ZtEncoding encoding =
+                rng() % 2 == 0 ? ztensor::ZtEncoding::Zstd : ztensor::ZtEncoding::Raw;
+            a.emplace_back(name, ztensor::ZtDType::Float32, shape, bytesOf(values), encoding);
             switch (rng() % 5) {
                 case 0:
                     expected[name] = DiffKind::Removed;
@@ -523,15 +534,16 @@ TEST(ZtDiff, RandomEditsAreReportedExactlyAndMirror) {
                             changed[at] += 1.0f + float(rng() % 7);
                         }
                     }
-                    b.emplace_back(name, ZtDType::Float32, shape, bytesOf(changed), encoding);
+                    b.emplace_back(name, ztensor::ZtDType::Float32, shape, bytesOf(changed),
+                                   encoding);
                     expected[name] = DiffKind::Changed;
                     differing[name] = edited.size();
                     break;
                 }
                 case 2:
-                    b.emplace_back(
-                        name, ZtDType::Float32, shape, bytesOf(values),
-                        encoding == ZtEncoding::Raw ? ZtEncoding::Zstd : ZtEncoding::Raw);
+                    b.emplace_back(name, ztensor::ZtDType::Float32, shape, bytesOf(values),
+                                   encoding == ztensor::ZtEncoding::Raw ? ztensor::ZtEncoding::Zstd
+                                                                        : ztensor::ZtEncoding::Raw);
                     expected[name] = DiffKind::Encoding;
                     break;
                 default:
@@ -541,7 +553,7 @@ TEST(ZtDiff, RandomEditsAreReportedExactlyAndMirror) {
         }
         for (unsigned t = rng() % 3; t > 0; --t) {
             const std::string name = "new" + std::to_string(t);
-            b.emplace_back(name, ZtDType::UInt8, std::vector<std::uint64_t>{1},
+            b.emplace_back(name, ztensor::ZtDType::UInt8, std::vector<std::uint64_t>{1},
                            std::vector<std::uint8_t>{std::uint8_t(t)});
             expected[name] = DiffKind::Added;
         }
@@ -624,8 +636,8 @@ TEST(ZtDiff, RandomSparseMatricesAreComparedByCoordinates) {
             lb = "sparse_coo";
         }
         const auto fa = matrix(la, shape, entries(a, {}));
-        const auto fb =
-            matrix(lb, shape, entries(b, zeros), pick(2) ? ZtEncoding::Zstd : ZtEncoding::Raw);
+        const auto fb = matrix(lb, shape, entries(b, zeros),
+                               pick(2) ? ztensor::ZtEncoding::Zstd : ztensor::ZtEncoding::Raw);
         SCOPED_TRACE("round " + std::to_string(round) + ": " + la + " against " + lb);
         EXPECT_TRUE(diff(fa, fa).all.empty());
         for (const auto& [x, y] : {std::pair{fa, fb}, std::pair{fb, fa}}) {
@@ -654,15 +666,15 @@ TEST(ZtDiff, TwentyThousandTensorsAreMatchedByName) {
     for (int i = 0; i < kTensors; ++i) {
         const std::string name = "layer." + std::to_string(i) + ".weight";
         const std::vector<std::uint8_t> value{static_cast<std::uint8_t>(i), 1};
-        a.emplace_back(name, ZtDType::UInt8, std::vector<std::uint64_t>{2}, value);
+        a.emplace_back(name, ztensor::ZtDType::UInt8, std::vector<std::uint64_t>{2}, value);
         if (i == 4321) {
             continue;  // removed
         }
         std::vector<std::uint8_t> changed = value;
         changed[1] += i == 17 ? 1 : 0;
-        b.emplace_back(name, ZtDType::UInt8, std::vector<std::uint64_t>{2}, changed);
+        b.emplace_back(name, ztensor::ZtDType::UInt8, std::vector<std::uint64_t>{2}, changed);
     }
-    b.emplace_back("extra", ZtDType::UInt8, std::vector<std::uint64_t>{1},
+    b.emplace_back("extra", ztensor::ZtDType::UInt8, std::vector<std::uint64_t>{1},
                    std::vector<std::uint8_t>{9});
     DiffSummary summary;
     const auto c = diff(build(a), build(b), {}, &summary).byPath();

@@ -16,17 +16,17 @@ namespace strata {
 namespace {
 
 struct Layout {
-    ZtDType dtype;
+    ztensor::ZtDType dtype;
     unsigned width;
     std::uint64_t exponent;
     std::uint64_t mantissa;
 };
 
 constexpr Layout kLayouts[] = {
-    {ZtDType::Float64, 8, 0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull},
-    {ZtDType::Float32, 4, 0x7F800000u, 0x007FFFFFu},
-    {ZtDType::Float16, 2, 0x7C00u, 0x03FFu},
-    {ZtDType::BFloat16, 2, 0x7F80u, 0x007Fu},
+    {ztensor::ZtDType::Float64, 8, 0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull},
+    {ztensor::ZtDType::Float32, 4, 0x7F800000u, 0x007FFFFFu},
+    {ztensor::ZtDType::Float16, 2, 0x7C00u, 0x03FFu},
+    {ztensor::ZtDType::BFloat16, 2, 0x7F80u, 0x007Fu},
 };
 
 void store(std::vector<std::uint8_t>& bytes, std::size_t index, unsigned width,
@@ -38,15 +38,15 @@ void store(std::vector<std::uint8_t>& bytes, std::size_t index, unsigned width,
 
 constexpr std::size_t kElementCounts[] = {0, 1, 3, 15, 16, 17, 33, 100, 127, 128, 129, 1001, 4099};
 
-constexpr ZtScanKernel kKernels[] = {ZtScanKernel::Scalar, ZtScanKernel::Avx2,
-                                     ZtScanKernel::Avx512};
+constexpr ztensor::ZtScanKernel kKernels[] = {
+    ztensor::ZtScanKernel::Scalar, ztensor::ZtScanKernel::Avx2, ztensor::ZtScanKernel::Avx512};
 
 TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
     std::mt19937_64 random(5);
     for (const Layout& layout : kLayouts) {
         for (const std::size_t elements : kElementCounts) {
             std::vector<std::uint8_t> bytes(elements * layout.width + 1);  // + a partial element
-            ZtNonFiniteCount expected;
+            ztensor::ZtNonFiniteCount expected;
             for (std::size_t i = 0; i < elements; ++i) {
                 std::uint64_t bits = random() & (layout.exponent | layout.mantissa);
                 switch (random() % 5) {
@@ -68,8 +68,8 @@ TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
                 store(bytes, i, layout.width, bits);
             }
             bytes.back() = 0xFF;  // the partial element is never counted
-            for (const ZtScanKernel kernel : kKernels) {
-                if (!ztScanKernelAvailable(kernel)) {
+            for (const ztensor::ZtScanKernel kernel : kKernels) {
+                if (!ztensor::ztScanKernelAvailable(kernel)) {
                     continue;
                 }
                 // Element data need not be aligned to anything (a tensor may start at any
@@ -77,15 +77,15 @@ TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
                 for (const std::size_t shift : {0u, 1u, 3u, 7u}) {
                     std::vector<std::uint8_t> shifted(shift + bytes.size(), 0xFF);
                     std::copy(bytes.begin(), bytes.end(), shifted.begin() + shift);
-                    ZtNonFiniteCount actual;
-                    countNonFiniteWith(kernel, layout.dtype, shifted.data() + shift, bytes.size(),
-                                       actual);
+                    ztensor::ZtNonFiniteCount actual;
+                    ztensor::countNonFiniteWith(kernel, layout.dtype, shifted.data() + shift,
+                                                bytes.size(), actual);
                     EXPECT_EQ(actual.nan, expected.nan)
-                        << ztDTypeName(layout.dtype) << " x" << elements << " +" << shift << ' '
-                        << ztScanKernelName(kernel);
+                        << ztensor::ztDTypeName(layout.dtype) << " x" << elements << " +" << shift
+                        << ' ' << ztensor::ztScanKernelName(kernel);
                     EXPECT_EQ(actual.inf, expected.inf)
-                        << ztDTypeName(layout.dtype) << " x" << elements << " +" << shift << ' '
-                        << ztScanKernelName(kernel);
+                        << ztensor::ztDTypeName(layout.dtype) << " x" << elements << " +" << shift
+                        << ' ' << ztensor::ztScanKernelName(kernel);
                 }
             }
         }
@@ -93,21 +93,21 @@ TEST(ZtDType, NonFiniteCountsMatchAnElementByElementCountAtEveryLength) {
 }
 
 TEST(ZtDType, TheWidestAvailableKernelIsChosen) {
-    EXPECT_TRUE(ztScanKernelAvailable(ZtScanKernel::Scalar));
-    EXPECT_TRUE(ztScanKernelAvailable(ztScanKernel()));
+    EXPECT_TRUE(ztensor::ztScanKernelAvailable(ztensor::ZtScanKernel::Scalar));
+    EXPECT_TRUE(ztensor::ztScanKernelAvailable(ztensor::ztScanKernel()));
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
-        EXPECT_EQ(ztScanKernel(), ZtScanKernel::Avx512);
+        EXPECT_EQ(ztensor::ztScanKernel(), ztensor::ZtScanKernel::Avx512);
     } else if (__builtin_cpu_supports("avx2")) {
-        EXPECT_EQ(ztScanKernel(), ZtScanKernel::Avx2);
+        EXPECT_EQ(ztensor::ztScanKernel(), ztensor::ZtScanKernel::Avx2);
     }
 #endif
 }
 
 TEST(ZtDType, IntegerDTypesHaveNoNonFiniteValues) {
     const std::vector<std::uint8_t> bytes(64, 0xFF);
-    ZtNonFiniteCount count;
-    countNonFinite(ZtDType::Int32, bytes.data(), bytes.size(), count);
+    ztensor::ZtNonFiniteCount count;
+    ztensor::countNonFinite(ztensor::ZtDType::Int32, bytes.data(), bytes.size(), count);
     EXPECT_EQ(count.nan + count.inf, 0u);
 }
 

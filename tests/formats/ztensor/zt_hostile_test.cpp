@@ -59,9 +59,10 @@ TEST(ZtHostile, ZstdComponentClaimingATerabyte) {
     const auto bytes = singleTensor({std::uint64_t{1} << 38}, "float32", frame, "zstd");
     const auto v = ztValidate(bytes);
     EXPECT_TRUE(v.has("ZT-ZSTD")) << v.describe();
-    const ZtBytes logical = ztTensorBytes(*v.file, v.file->tensors()[0]);
+    const ztensor::ZtBytes logical = ztensor::ztTensorBytes(*v.file, v.file->tensors()[0]);
     EXPECT_FALSE(logical.ok());
-    const ZtBytes component = ztComponentBytes(*v.file, v.file->components()[0], 1 << 16);
+    const ztensor::ZtBytes component =
+        ztensor::ztComponentBytes(*v.file, v.file->components()[0], 1 << 16);
     EXPECT_FALSE(component.ok());
 }
 
@@ -74,7 +75,7 @@ TEST(ZtHostile, ZstdBombDecodesOnlyToTheDeclaredSize) {
     const Diagnostic* d = v.find("ZT-ZSTD");
     ASSERT_NE(d, nullptr) << v.describe();
     EXPECT_NE(d->message.find("more than the 16 bytes"), std::string::npos) << d->message;
-    EXPECT_FALSE(ztTensorBytes(*v.file, v.file->tensors()[0]).ok());
+    EXPECT_FALSE(ztensor::ztTensorBytes(*v.file, v.file->tensors()[0]).ok());
 }
 
 TEST(ZtHostile, CborNestingBombs) {
@@ -113,7 +114,7 @@ TEST(ZtHostile, ShapesThatOverflow) {
           nlohmann::json{std::uint64_t{1} << 62}, nlohmann::json{~std::uint64_t{0}, 2}}) {
         const auto v = ztValidate(singleTensor(shape, "float32", data));
         EXPECT_TRUE(v.has("ZT-SHAPE")) << shape.dump() << "\n" << v.describe();
-        EXPECT_FALSE(ztTensorBytes(*v.file, v.file->tensors()[0]).ok());
+        EXPECT_FALSE(ztensor::ztTensorBytes(*v.file, v.file->tensors()[0]).ok());
     }
     const auto v = ztValidate(singleTensor({2, "3"}, "float32", data));
     EXPECT_TRUE(v.has("ZT-SHAPE"));
@@ -132,7 +133,7 @@ TEST(ZtHostile, ComponentRangesThatOverflow) {
     const auto v = ztValidate(bytes);
     EXPECT_TRUE(v.has("ZT-COMPONENT-BOUNDS")) << v.describe();
     // The tree still builds and can be walked.
-    auto root = makeZtNodeTree(v.file, "test.zt");
+    auto root = ztensor::makeZtNodeTree(v.file, "test.zt");
     for (std::uint64_t i = 0; i < root->childCount(); ++i) {
         EXPECT_NE(root->child(i), nullptr);
     }
@@ -154,7 +155,7 @@ TEST(ZtHostile, SparseIndicesPointingFarAway) {
                                        {"indptr", {{"offset", indptr}, {"length", 24}}}}}}}}));
     const auto v = ztValidate(bytes);
     EXPECT_TRUE(v.has("ZT-SPARSE")) << v.describe();
-    EXPECT_FALSE(ztTensorBytes(*v.file, v.file->tensors()[0]).ok());
+    EXPECT_FALSE(ztensor::ztTensorBytes(*v.file, v.file->tensors()[0]).ok());
 }
 
 // Every valid corpus file, damaged at random: opening, validating, building the tree and
@@ -186,7 +187,7 @@ TEST(ZtHostile, RandomDamageToCorpusFiles) {
             }
             const auto v = ztValidate(bytes, 1 + round % 2);
             EXPECT_EQ(v.outcome, ValidationOutcome::Completed);
-            auto root = makeZtNodeTree(v.file, name);
+            auto root = ztensor::makeZtNodeTree(v.file, name);
             for (std::uint64_t i = 0; i < root->childCount(); ++i) {
                 Node* child = root->child(i);
                 for (std::uint64_t j = 0; j < child->childCount(); ++j) {
@@ -197,7 +198,7 @@ TEST(ZtHostile, RandomDamageToCorpusFiles) {
                 }
             }
             for (const auto& tensor : v.file->tensors()) {
-                (void)ztTensorBytes(*v.file, tensor, 1 << 20);
+                (void)ztensor::ztTensorBytes(*v.file, tensor, 1 << 20);
             }
         }
     }

@@ -76,7 +76,7 @@ ByteSourcePtr source(Bytes bytes, const char* name = "input") {
     return makeBufferSource(std::move(bytes), name);
 }
 
-Bytes tensorBytes(const ZtImportTensor& t) {
+Bytes tensorBytes(const ztensor::ZtImportTensor& t) {
     return {t.data.bytes.begin(), t.data.bytes.end()};
 }
 
@@ -99,17 +99,19 @@ private:
 };
 
 TEST(NpyReader, EveryDtype) {
-    const std::vector<std::pair<std::string, ZtDType>> types = {
-        {"<f8", ZtDType::Float64}, {"<f4", ZtDType::Float32}, {"<f2", ZtDType::Float16},
-        {"<i8", ZtDType::Int64},   {"<i4", ZtDType::Int32},   {"<i2", ZtDType::Int16},
-        {"|i1", ZtDType::Int8},    {"<u8", ZtDType::UInt64},  {"<u4", ZtDType::UInt32},
-        {"<u2", ZtDType::UInt16},  {"|u1", ZtDType::UInt8},   {"|b1", ZtDType::Bool}};
+    const std::vector<std::pair<std::string, ztensor::ZtDType>> types = {
+        {"<f8", ztensor::ZtDType::Float64}, {"<f4", ztensor::ZtDType::Float32},
+        {"<f2", ztensor::ZtDType::Float16}, {"<i8", ztensor::ZtDType::Int64},
+        {"<i4", ztensor::ZtDType::Int32},   {"<i2", ztensor::ZtDType::Int16},
+        {"|i1", ztensor::ZtDType::Int8},    {"<u8", ztensor::ZtDType::UInt64},
+        {"<u4", ztensor::ZtDType::UInt32},  {"<u2", ztensor::ZtDType::UInt16},
+        {"|u1", ztensor::ZtDType::UInt8},   {"|b1", ztensor::ZtDType::Bool}};
     for (const auto& [descr, dtype] : types) {
-        Bytes data(3 * ztDTypeSize(dtype));
+        Bytes data(3 * ztensor::ztDTypeSize(dtype));
         for (std::size_t i = 0; i < data.size(); ++i) {
             data[i] = static_cast<std::uint8_t>(i + 1);
         }
-        const auto t = readNpy(source(npy(descr, false, "(3,)", data)), "t");
+        const auto t = ztensor::readNpy(source(npy(descr, false, "(3,)", data)), "t");
         EXPECT_EQ(t.dtype, dtype) << descr;
         EXPECT_EQ(t.shape, (std::vector<std::uint64_t>{3}));
         EXPECT_EQ(tensorBytes(t), data) << descr;
@@ -117,21 +119,21 @@ TEST(NpyReader, EveryDtype) {
 }
 
 TEST(NpyReader, ScalarsEmptyAndVersion2) {
-    auto t = readNpy(source(npy("<f4", false, "()", le<float>({2.5f}))), "s");
+    auto t = ztensor::readNpy(source(npy("<f4", false, "()", le<float>({2.5f}))), "s");
     EXPECT_TRUE(t.shape.empty());
     EXPECT_EQ(tensorBytes(t), le<float>({2.5f}));
-    t = readNpy(source(npy("<i4", false, "(0, 4)", {}, 2)), "e");
+    t = ztensor::readNpy(source(npy("<i4", false, "(0, 4)", {}, 2)), "e");
     EXPECT_EQ(t.shape, (std::vector<std::uint64_t>{0, 4}));
     EXPECT_TRUE(t.data.empty());
 }
 
 TEST(NpyReader, BigEndianAndFortranOrderBecomeLittleEndianRowMajor) {
     // Logical [[1, 2, 3], [4, 5, 6]] stored column-major, big-endian.
-    const auto t =
-        readNpy(source(npy(">i4", true, "(2, 3)", be<std::int32_t>({1, 4, 2, 5, 3, 6}))), "m");
+    const auto t = ztensor::readNpy(
+        source(npy(">i4", true, "(2, 3)", be<std::int32_t>({1, 4, 2, 5, 3, 6}))), "m");
     EXPECT_EQ(tensorBytes(t), le<std::int32_t>({1, 2, 3, 4, 5, 6}));
-    const auto f =
-        readNpy(source(npy("<f8", true, "(2, 2, 2)", le<double>({0, 4, 2, 6, 1, 5, 3, 7}))), "f");
+    const auto f = ztensor::readNpy(
+        source(npy("<f8", true, "(2, 2, 2)", le<double>({0, 4, 2, 6, 1, 5, 3, 7}))), "f");
     EXPECT_EQ(tensorBytes(f), le<double>({0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
@@ -150,24 +152,24 @@ TEST(NpyReader, HostileHeaders) {
         npy("|f4", false, "(2,)", f4),                        // '|' on a multi-byte type
     };
     for (const auto& bytes : bad) {
-        EXPECT_THROW(readNpy(source(bytes), "x"), ZtImportError);
+        EXPECT_THROW(ztensor::readNpy(source(bytes), "x"), ztensor::ZtImportError);
     }
     // A header length pointing past the end, and an unterminated dict.
     Bytes longHeader = npy("<f4", false, "(2,)", f4);
     longHeader[8] = 0xFF;
     longHeader[9] = 0xFF;
-    EXPECT_THROW(readNpy(source(longHeader), "x"), ZtImportError);
+    EXPECT_THROW(ztensor::readNpy(source(longHeader), "x"), ztensor::ZtImportError);
     Bytes open = npy("<f4", false, "(2,)", f4);
     std::replace(open.begin(), open.end(), static_cast<std::uint8_t>('}'),
                  static_cast<std::uint8_t>(' '));
-    EXPECT_THROW(readNpy(source(open), "x"), ZtImportError);
+    EXPECT_THROW(ztensor::readNpy(source(open), "x"), ztensor::ZtImportError);
     // Extra keys and missing keys.
     const std::string extra = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}";
     Bytes withExtra = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<std::uint8_t>(extra.size()),
                        0};
     withExtra.insert(withExtra.end(), extra.begin(), extra.end());
     withExtra.insert(withExtra.end(), f4.begin(), f4.end());
-    EXPECT_THROW(readNpy(source(withExtra), "x"), ZtImportError);
+    EXPECT_THROW(ztensor::readNpy(source(withExtra), "x"), ztensor::ZtImportError);
 }
 
 // Past the 128-byte header, hands out at most 7 bytes per view, as a streamed archive member
@@ -193,7 +195,8 @@ private:
 
 TEST(NpyReader, SourcesWithShortViewsAreReadInPieces) {
     const Bytes values = le<std::int32_t>({1, 2, 3, 4, 5, 6, 7, 8, 9});
-    const auto t = readNpy(std::make_shared<StingySource>(npy("<i4", false, "(9,)", values)), "s");
+    const auto t =
+        ztensor::readNpy(std::make_shared<StingySource>(npy("<i4", false, "(9,)", values)), "s");
     EXPECT_EQ(tensorBytes(t), values);
 }
 
@@ -220,7 +223,7 @@ TEST(NpzReader, StoredAndDeflatedMembers) {
     addZipMember(archive, "notes.txt", text, true);
     ASSERT_EQ(zip_close(archive), 0);
 
-    const ZtImportSet set = ztReadImport(path);
+    const ztensor::ZtImportSet set = ztensor::ztReadImport(path);
     EXPECT_EQ(set.kind, "npz");
     ASSERT_EQ(set.tensors.size(), 2u);
     EXPECT_EQ(set.tensors[0].name, "a");
@@ -234,9 +237,9 @@ TEST(NpzReader, StoredAndDeflatedMembers) {
 TEST(NpzReader, DamagedArchives) {
     TempDir dir;
     const auto notZip = dir.file("bad.npz", Bytes{'P', 'K', 3, 4, 0, 0, 0});
-    EXPECT_THROW(ztReadImport(notZip), ZtImportError);
+    EXPECT_THROW(ztensor::ztReadImport(notZip), ztensor::ZtImportError);
     const auto junk = dir.file("junk.bin", Bytes{1, 2, 3});
-    EXPECT_THROW(ztReadImport(junk), ZtImportError);
+    EXPECT_THROW(ztensor::ztReadImport(junk), ztensor::ZtImportError);
 }
 
 TEST(SafetensorsReader, TensorsAndMetadata) {
@@ -249,10 +252,10 @@ TEST(SafetensorsReader, TensorsAndMetadata) {
     const std::string header = R"({"b":{"dtype":"I32","shape":[3],"data_offsets":[4,16]},)"
                                R"("a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]},)"
                                R"("__metadata__":{"format":"pt"}})";
-    const ZtImportSet set = readSafetensors(source(safetensors(header, data)));
+    const ztensor::ZtImportSet set = ztensor::readSafetensors(source(safetensors(header, data)));
     ASSERT_EQ(set.tensors.size(), 2u);
     EXPECT_EQ(set.tensors[0].name, "a");  // in data order
-    EXPECT_EQ(set.tensors[0].dtype, ZtDType::Float16);
+    EXPECT_EQ(set.tensors[0].dtype, ztensor::ZtDType::Float16);
     EXPECT_EQ(set.tensors[1].name, "b");
     EXPECT_EQ(tensorBytes(set.tensors[1]), le<std::int32_t>({7, -8, 9}));
     const std::vector<std::pair<std::string, std::string>> meta = {{"format", "pt"}};
@@ -260,18 +263,20 @@ TEST(SafetensorsReader, TensorsAndMetadata) {
 }
 
 TEST(SafetensorsReader, EveryDtype) {
-    const std::vector<std::pair<std::string, ZtDType>> types = {
-        {"F64", ZtDType::Float64},   {"F32", ZtDType::Float32}, {"F16", ZtDType::Float16},
-        {"BF16", ZtDType::BFloat16}, {"I64", ZtDType::Int64},   {"I32", ZtDType::Int32},
-        {"I16", ZtDType::Int16},     {"I8", ZtDType::Int8},     {"U64", ZtDType::UInt64},
-        {"U32", ZtDType::UInt32},    {"U16", ZtDType::UInt16},  {"U8", ZtDType::UInt8},
-        {"BOOL", ZtDType::Bool}};
+    const std::vector<std::pair<std::string, ztensor::ZtDType>> types = {
+        {"F64", ztensor::ZtDType::Float64}, {"F32", ztensor::ZtDType::Float32},
+        {"F16", ztensor::ZtDType::Float16}, {"BF16", ztensor::ZtDType::BFloat16},
+        {"I64", ztensor::ZtDType::Int64},   {"I32", ztensor::ZtDType::Int32},
+        {"I16", ztensor::ZtDType::Int16},   {"I8", ztensor::ZtDType::Int8},
+        {"U64", ztensor::ZtDType::UInt64},  {"U32", ztensor::ZtDType::UInt32},
+        {"U16", ztensor::ZtDType::UInt16},  {"U8", ztensor::ZtDType::UInt8},
+        {"BOOL", ztensor::ZtDType::Bool}};
     for (const auto& [name, dtype] : types) {
-        const unsigned size = ztDTypeSize(dtype);
+        const unsigned size = ztensor::ztDTypeSize(dtype);
         const std::string header = R"({"t":{"dtype":")" + name +
                                    R"(","shape":[2],"data_offsets":[0,)" +
                                    std::to_string(2 * size) + "]}}";
-        const auto set = readSafetensors(source(safetensors(header, Bytes(2 * size, 1))));
+        const auto set = ztensor::readSafetensors(source(safetensors(header, Bytes(2 * size, 1))));
         ASSERT_EQ(set.tensors.size(), 1u);
         EXPECT_EQ(set.tensors[0].dtype, dtype) << name;
     }
@@ -293,37 +298,38 @@ TEST(SafetensorsReader, HostileHeaders) {
         std::string(10000, '[') + std::string(10000, ']'),
     };
     for (const auto& header : headers) {
-        EXPECT_THROW(readSafetensors(source(safetensors(header, data))), ZtImportError)
+        EXPECT_THROW(ztensor::readSafetensors(source(safetensors(header, data))),
+                     ztensor::ZtImportError)
             << header.substr(0, 80);
     }
     Bytes huge = safetensors("{}", data);
     huge[7] = 0x7F;  // header size ~2^62
-    EXPECT_THROW(readSafetensors(source(huge)), ZtImportError);
-    EXPECT_THROW(readSafetensors(source(Bytes{1, 2, 3})), ZtImportError);
+    EXPECT_THROW(ztensor::readSafetensors(source(huge)), ztensor::ZtImportError);
+    EXPECT_THROW(ztensor::readSafetensors(source(Bytes{1, 2, 3})), ztensor::ZtImportError);
 }
 
 TEST(ZtImport, WritesReadableZtFiles) {
     TempDir dir;
     const auto in = dir.file(
         "m.npy", npy("<f2", false, "(2, 2)", le<std::uint16_t>({0x3C00, 0x4000, 0x0000, 0xBC00})));
-    EXPECT_EQ(ztImportKind(in), "npy");
-    const ZtImportSet set = ztReadImport(in);
+    EXPECT_EQ(ztensor::ztImportKind(in), "npy");
+    const ztensor::ZtImportSet set = ztensor::ztReadImport(in);
     ASSERT_EQ(set.tensors.size(), 1u);
     EXPECT_EQ(set.tensors[0].name, "m");
-    for (auto encoding : {ZtEncoding::Raw, ZtEncoding::Zstd}) {
-        ZtImportOptions options;
+    for (auto encoding : {ztensor::ZtEncoding::Raw, ztensor::ZtEncoding::Zstd}) {
+        ztensor::ZtImportOptions options;
         options.encoding = encoding;
-        options.digest = ZtDigestAlgorithm::Sha256;
+        options.digest = ztensor::ZtDigestAlgorithm::Sha256;
         options.threads = 2;
         const auto out = dir / "m.zt";
-        const auto result = ztWriteImport(set, out, options);
+        const auto result = ztensor::ztWriteImport(set, out, options);
         EXPECT_EQ(result.tensors, 1u);
         const auto validation = test::ztValidate(openMappedFile(out));
         EXPECT_EQ(validation.errors(), 0u) << validation.describe();
-        const ZtTensor* t = validation.file->findTensor("m");
+        const ztensor::ZtTensor* t = validation.file->findTensor("m");
         ASSERT_NE(t, nullptr);
-        EXPECT_EQ(t->dtype, ZtDType::Float16);
-        const auto stats = ztTensorStats(*validation.file, *t);
+        EXPECT_EQ(t->dtype, ztensor::ZtDType::Float16);
+        const auto stats = ztensor::ztTensorStats(*validation.file, *t);
         ASSERT_TRUE(stats.ok) << stats.error;
         EXPECT_EQ(*stats.stats.min, -1.0);
         EXPECT_EQ(*stats.stats.max, 2.0);
@@ -333,10 +339,10 @@ TEST(ZtImport, WritesReadableZtFiles) {
 
 TEST(ZtImport, DuplicateNamesAreRefused) {
     TempDir dir;
-    ZtImportSet set;
-    set.tensors.push_back({"x", ZtDType::UInt8, {1}, {}});
-    set.tensors.push_back({"x", ZtDType::UInt8, {1}, {}});
-    EXPECT_THROW(ztWriteImport(set, dir / "d.zt"), ZtImportError);
+    ztensor::ZtImportSet set;
+    set.tensors.push_back({"x", ztensor::ZtDType::UInt8, {1}, {}});
+    set.tensors.push_back({"x", ztensor::ZtDType::UInt8, {1}, {}});
+    EXPECT_THROW(ztensor::ztWriteImport(set, dir / "d.zt"), ztensor::ZtImportError);
     EXPECT_FALSE(std::filesystem::exists(dir / "d.zt"));
 }
 

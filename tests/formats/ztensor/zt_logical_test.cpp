@@ -24,11 +24,11 @@ TEST(ZtLogical, SummariesMatchTheCorpus) {
         if (want["name"].is_null()) {
             continue;
         }
-        const auto file =
-            ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / want["file"].get<std::string>()));
-        const ZtTensor* tensor = file->findTensor(want["name"].get<std::string>());
+        const auto file = ztensor::ZtFile::open(
+            openMappedFile(ztCorpusDir() / "valid" / want["file"].get<std::string>()));
+        const ztensor::ZtTensor* tensor = file->findTensor(want["name"].get<std::string>());
         ASSERT_NE(tensor, nullptr) << line;
-        const ZtTensorSummary summary = ztSummarizeTensor(*file, *tensor);
+        const ztensor::ZtTensorSummary summary = ztensor::ztSummarizeTensor(*file, *tensor);
         ASSERT_TRUE(summary.ok) << summary.error;
         if (want.contains("sha256")) {
             EXPECT_EQ(toHex(summary.sha256), want["sha256"]) << line;
@@ -47,32 +47,33 @@ TEST(ZtLogical, SummariesMatchTheCorpus) {
 
 TEST(ZtLogical, ElementValues) {
     const std::uint8_t half[] = {0x00, 0x3C};  // 1.0
-    EXPECT_EQ(ztElementValue(ZtDType::Float16, half), 1.0);
-    EXPECT_EQ(ztHalfToFloat(0xC000), -2.0f);
-    EXPECT_EQ(ztHalfToFloat(0x7BFF), 65504.0f);
-    EXPECT_EQ(ztHalfToFloat(0x0001), std::ldexp(1.0f, -24));
-    EXPECT_TRUE(std::isinf(ztHalfToFloat(0x7C00)));
-    EXPECT_TRUE(std::isnan(ztHalfToFloat(0x7E00)));
-    EXPECT_EQ(ztBFloat16ToFloat(0x3F80), 1.0f);
-    EXPECT_EQ(ztBFloat16ToFloat(0xC040), -3.0f);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Float16, half), 1.0);
+    EXPECT_EQ(ztensor::ztHalfToFloat(0xC000), -2.0f);
+    EXPECT_EQ(ztensor::ztHalfToFloat(0x7BFF), 65504.0f);
+    EXPECT_EQ(ztensor::ztHalfToFloat(0x0001), std::ldexp(1.0f, -24));
+    EXPECT_TRUE(std::isinf(ztensor::ztHalfToFloat(0x7C00)));
+    EXPECT_TRUE(std::isnan(ztensor::ztHalfToFloat(0x7E00)));
+    EXPECT_EQ(ztensor::ztBFloat16ToFloat(0x3F80), 1.0f);
+    EXPECT_EQ(ztensor::ztBFloat16ToFloat(0xC040), -3.0f);
     const std::uint8_t minusOne[] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-    EXPECT_EQ(ztElementValue(ZtDType::Int64, minusOne), -1.0);
-    EXPECT_EQ(ztElementValue(ZtDType::Int32, minusOne), -1.0);
-    EXPECT_EQ(ztElementValue(ZtDType::Int16, minusOne), -1.0);
-    EXPECT_EQ(ztElementValue(ZtDType::Int8, minusOne), -1.0);
-    EXPECT_EQ(ztElementValue(ZtDType::UInt16, minusOne), 65535.0);
-    EXPECT_EQ(ztElementValue(ZtDType::UInt8, minusOne), 255.0);
-    EXPECT_EQ(ztElementValue(ZtDType::Bool, minusOne), 1.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Int64, minusOne), -1.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Int32, minusOne), -1.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Int16, minusOne), -1.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Int8, minusOne), -1.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::UInt16, minusOne), 65535.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::UInt8, minusOne), 255.0);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Bool, minusOne), 1.0);
     const std::uint8_t twoPointFive[] = {0, 0, 0, 0, 0, 0, 4, 0x40};
-    EXPECT_EQ(ztElementValue(ZtDType::Float64, twoPointFive), 2.5);
+    EXPECT_EQ(ztensor::ztElementValue(ztensor::ZtDType::Float64, twoPointFive), 2.5);
 }
 
 TEST(ZtLogical, StatsOfDenseAndSparseTensors) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto sparse = ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "sparse_raw.zt"));
-    const ZtTensor* csr = sparse->findTensor("csr_f32");
+    const auto sparse =
+        ztensor::ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "sparse_raw.zt"));
+    const ztensor::ZtTensor* csr = sparse->findTensor("csr_f32");
     ASSERT_NE(csr, nullptr);
-    const auto stats = ztTensorStats(*sparse, *csr);
+    const auto stats = ztensor::ztTensorStats(*sparse, *csr);
     ASSERT_TRUE(stats.ok) << stats.error;
     EXPECT_EQ(stats.stats.count, 12u);  // 3 × 4, four stored values
     EXPECT_GE(stats.stats.zeros, 8u);
@@ -87,8 +88,8 @@ TEST(ZtLogical, StatsOfDenseAndSparseTensors) {
                             {"shape", {8}},
                             {"format", "dense"},
                             {"components", {{"data", {{"offset", offset}, {"length", 32}}}}}}}}));
-    const auto file = ZtFile::open(makeBufferSource(bytes, "t.zt"));
-    const auto dense = ztTensorStats(*file, *file->findTensor("t"));
+    const auto file = ztensor::ZtFile::open(makeBufferSource(bytes, "t.zt"));
+    const auto dense = ztensor::ztTensorStats(*file, *file->findTensor("t"));
     ASSERT_TRUE(dense.ok) << dense.error;
     EXPECT_EQ(dense.stats.count, 8u);
     EXPECT_EQ(dense.stats.nan, 1u);
@@ -107,12 +108,13 @@ TEST(ZtLogical, StatsOfDenseAndSparseTensors) {
 
 TEST(ZtLogical, ReadComponentCutsAtElementsAndChecksSizes) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto file = ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "dense_zstd.zt"));
-    const ZtTensor* big = file->findTensor("t_big_f32");
+    const auto file =
+        ztensor::ZtFile::open(openMappedFile(ztCorpusDir() / "valid" / "dense_zstd.zt"));
+    const ztensor::ZtTensor* big = file->findTensor("t_big_f32");
     ASSERT_NE(big, nullptr);
     std::uint64_t total = 0;
     bool aligned = true;
-    const auto read = ztReadComponent(
+    const auto read = ztensor::ztReadComponent(
         *file, *file->component(*big, "data"),
         [&](std::span<const std::uint8_t> piece) {
             total += piece.size();
@@ -125,9 +127,9 @@ TEST(ZtLogical, ReadComponentCutsAtElementsAndChecksSizes) {
     (void)aligned;
 
     const auto damaged =
-        ZtFile::open(openMappedFile(ztCorpusDir() / "corrupt" / "zstd_wrong_shape.zt"));
+        ztensor::ZtFile::open(openMappedFile(ztCorpusDir() / "corrupt" / "zstd_wrong_shape.zt"));
     for (const auto& tensor : damaged->tensors()) {
-        EXPECT_FALSE(ztSummarizeTensor(*damaged, tensor).ok);
+        EXPECT_FALSE(ztensor::ztSummarizeTensor(*damaged, tensor).ok);
     }
 }
 

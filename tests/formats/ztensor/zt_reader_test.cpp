@@ -29,12 +29,13 @@ nlohmann::json dense(const std::string& dtype, const nlohmann::json& shape, std:
 
 TEST(ZtReader, OpensOnlyTheHeaderAndManifestAndBuildsTheTree) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto file = ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
+    const auto file =
+        ztensor::ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
     ASSERT_TRUE(file->manifestDecoded());
     EXPECT_EQ(file->version(), "1.0");
     EXPECT_EQ(file->generator(), "zTensor-Rust v0.1.0");
     EXPECT_EQ(file->tensors().size(), 16u);
-    auto root = makeZtNodeTree(file, "dense_raw.zt");
+    auto root = ztensor::makeZtNodeTree(file, "dense_raw.zt");
     EXPECT_EQ(root->kind(), "ztensor.file");
     ASSERT_GE(root->childCount(), 4u);
     EXPECT_EQ(root->child(0)->kind(), "ztensor.magic");
@@ -47,7 +48,7 @@ TEST(ZtReader, OpensOnlyTheHeaderAndManifestAndBuildsTheTree) {
         EXPECT_GE(root->child(i)->region().offset, last);
         last = root->child(i)->region().offset;
     }
-    const ZtTensor* f64 = file->findTensor("t_float64");
+    const ztensor::ZtTensor* f64 = file->findTensor("t_float64");
     ASSERT_NE(f64, nullptr);
     const auto& data = file->components()[f64->components[0]];
     const Node* hit = root->deepestAt(*data.offset + 3);
@@ -68,7 +69,7 @@ TEST(ZtReader, OpensOnlyTheHeaderAndManifestAndBuildsTheTree) {
     const Node* inManifest = root->deepestAt(tensor->region().offset + 1);
     ASSERT_NE(inManifest, nullptr);
     EXPECT_EQ(inManifest->kind(), "ztensor.tensor");
-    EXPECT_FALSE(ztFacts(*file).empty());
+    EXPECT_FALSE(ztensor::ztFacts(*file).empty());
 }
 
 TEST(ZtReader, ZeroLengthComponentsShareOffsetsWithoutOverlap) {
@@ -89,7 +90,8 @@ TEST(ZtReader, ZeroLengthComponentsShareOffsetsWithoutOverlap) {
 
 TEST(ZtReader, TensorsComeInFileOrder) {
     STRATA_SKIP_WITHOUT_CORPUS();
-    const auto file = ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
+    const auto file =
+        ztensor::ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw.zt"));
     ASSERT_FALSE(file->tensors().empty());
     // The reference writer sorts tensor names bytewise.
     EXPECT_EQ(file->tensors().front().name, "t_bfloat16");
@@ -130,7 +132,7 @@ TEST(ZtReader, AnEmptyComponentInsideTheManifestDoesNotHideIt) {
     EXPECT_LT(v.worst(), Severity::Warning) << v.describe();
     ASSERT_LT(v.file->manifest().offset, empty);
     ASSERT_GT(v.file->manifest().end(), empty + 2);
-    auto root = makeZtNodeTree(v.file, "t.zt");
+    auto root = ztensor::makeZtNodeTree(v.file, "t.zt");
     const Node* hit = root->deepestAt(empty + 1);
     ASSERT_NE(hit, nullptr);
     EXPECT_NE(hit, root.get());
@@ -185,17 +187,17 @@ TEST(ZtReader, OtherFileVersionsAreRecognised) {
     auto v11 = withSize({'Z', 'T', 'E', 'N', '1', '0', '0', '0'});
     v11.insert(v11.end(), {'Z', 'T', 'E', 'N', '1', '0', '0', '0'});
     auto v = ztValidate(v11);
-    EXPECT_EQ(v.file->layout(), ZtLayout::V1_1);
+    EXPECT_EQ(v.file->layout(), ztensor::ZtLayout::V1_1);
     EXPECT_TRUE(v.has("ZT-VERSION"));
     EXPECT_TRUE(v.file->manifestDecoded());
-    EXPECT_FALSE(makeZtNodeTree(v.file, "v11")->fields().empty());
+    EXPECT_FALSE(ztensor::makeZtNodeTree(v.file, "v11")->fields().empty());
 
     v = ztValidate(withSize({'Z', 'T', 'E', 'N', '0', '0', '0', '1'}));
-    EXPECT_EQ(v.file->layout(), ZtLayout::V0_1);
+    EXPECT_EQ(v.file->layout(), ztensor::ZtLayout::V0_1);
     EXPECT_TRUE(v.has("ZT-VERSION"));
 
     v = ztValidate(withSize({0x89, 'Z', 'T', '2', '\r', '\n', 0x1A, '\n'}));
-    EXPECT_EQ(v.file->layout(), ZtLayout::V2);
+    EXPECT_EQ(v.file->layout(), ztensor::ZtLayout::V2);
     EXPECT_TRUE(v.has("ZT-VERSION"));
     EXPECT_FALSE(v.has("ZT-MAGIC"));
 }
@@ -238,7 +240,7 @@ TEST(ZtReader, Sha256AndCrc32cDigests) {
     tensor["components"]["data"]["digest"] = "sha256:" + std::string(64, '0');
     v = ztValidate(builder.finish(ztManifest({{"x", tensor}})));
     EXPECT_TRUE(v.has("ZT-DIGEST")) << v.describe();
-    tensor["components"]["data"]["digest"] = formatZtCrc32c(crc32c(data));
+    tensor["components"]["data"]["digest"] = ztensor::formatZtCrc32c(crc32c(data));
     v = ztValidate(builder.finish(ztManifest({{"x", tensor}})));
     EXPECT_LT(v.worst(), Severity::Warning) << v.describe();
     tensor["components"]["data"]["digest"] = "md5:00";
@@ -250,14 +252,14 @@ TEST(ZtReader, Sha256AndCrc32cDigests) {
 }
 
 TEST(ZtReader, DigestParsing) {
-    EXPECT_TRUE(parseZtDigest("crc32c:0x1A2B3C4D").usable());
-    EXPECT_TRUE(parseZtDigest("crc32c:0x1a2b3c4d").warning.empty());
-    EXPECT_FALSE(parseZtDigest("crc32c:0x1A2B").warning.empty());
-    EXPECT_FALSE(parseZtDigest("crc32c:0xZZZZ").usable());
-    EXPECT_FALSE(parseZtDigest("crc32c:0x1805104B9").usable());
-    EXPECT_FALSE(parseZtDigest("sha256:00").usable());
-    EXPECT_FALSE(parseZtDigest("805104B9").usable());
-    EXPECT_EQ(formatZtCrc32c(0x805104B9u), "crc32c:0x805104B9");
+    EXPECT_TRUE(ztensor::parseZtDigest("crc32c:0x1A2B3C4D").usable());
+    EXPECT_TRUE(ztensor::parseZtDigest("crc32c:0x1a2b3c4d").warning.empty());
+    EXPECT_FALSE(ztensor::parseZtDigest("crc32c:0x1A2B").warning.empty());
+    EXPECT_FALSE(ztensor::parseZtDigest("crc32c:0xZZZZ").usable());
+    EXPECT_FALSE(ztensor::parseZtDigest("crc32c:0x1805104B9").usable());
+    EXPECT_FALSE(ztensor::parseZtDigest("sha256:00").usable());
+    EXPECT_FALSE(ztensor::parseZtDigest("805104B9").usable());
+    EXPECT_EQ(ztensor::formatZtCrc32c(0x805104B9u), "crc32c:0x805104B9");
 }
 
 TEST(ZtReader, UnknownFormatsShowTheirComponents) {
@@ -276,7 +278,7 @@ TEST(ZtReader, UnknownFormatsShowTheirComponents) {
                                        {"zero_point", {{"offset", z}, {"length", 1}}}}}}}}));
     const auto v = ztValidate(bytes);
     EXPECT_TRUE(v.has("ZT-FORMAT"));
-    auto root = makeZtNodeTree(v.file, "q.zt");
+    auto root = ztensor::makeZtNodeTree(v.file, "q.zt");
     const Node* manifest = nullptr;
     for (std::uint64_t i = 0; i < root->childCount(); ++i) {
         if (root->child(i)->kind() == "ztensor.manifest") {
@@ -285,8 +287,8 @@ TEST(ZtReader, UnknownFormatsShowTheirComponents) {
     }
     ASSERT_NE(manifest, nullptr);
     EXPECT_EQ(manifest->child(0)->childCount(), 3u);
-    const ZtBytes scale =
-        ztComponentBytes(*v.file, *v.file->component(v.file->tensors()[0], "scale"));
+    const ztensor::ZtBytes scale =
+        ztensor::ztComponentBytes(*v.file, *v.file->component(v.file->tensors()[0], "scale"));
     ASSERT_TRUE(scale.ok());
     EXPECT_EQ(scale.view.size(), 4u);
 }
@@ -304,11 +306,11 @@ TEST(ZtReader, ZstdComponentsDecodeOnDemand) {
     tensor["components"]["data"]["encoding"] = "zstd";
     const auto v = ztValidate(builder.finish(ztManifest({{"x", tensor}})));
     EXPECT_LT(v.worst(), Severity::Warning) << v.describe();
-    const ZtBytes logical = ztTensorBytes(*v.file, v.file->tensors()[0]);
+    const ztensor::ZtBytes logical = ztensor::ztTensorBytes(*v.file, v.file->tensors()[0]);
     ASSERT_TRUE(logical.ok()) << logical.error;
     EXPECT_TRUE(std::equal(raw.begin(), raw.end(), logical.bytes().begin(), logical.bytes().end()));
     // A limit below the size refuses rather than truncating.
-    EXPECT_FALSE(ztTensorBytes(*v.file, v.file->tensors()[0], 100).ok());
+    EXPECT_FALSE(ztensor::ztTensorBytes(*v.file, v.file->tensors()[0], 100).ok());
 }
 
 TEST(ZtReader, NonFiniteValuesAreCountedAsInfo) {
@@ -380,12 +382,12 @@ TEST(ZtReader, ManyProblemsAreCappedPerCode) {
         tensors["t" + std::to_string(i)] = dense("uint8", {1}, a + 1, 1);
     }
     auto v = test::ZtValidation{};
-    v.file = ZtFile::open(makeBufferSource(builder.finish(ztManifest(tensors))));
+    v.file = ztensor::ZtFile::open(makeBufferSource(builder.finish(ztManifest(tensors))));
     ValidationOptions options;
     options.maxPerCode = 5;
     double lastProgress = -1;
     options.progress = [&](double fraction, const std::string&) { lastProgress = fraction; };
-    ZtValidator(v.file).run(*v.sink, options);
+    ztensor::ZtValidator(v.file).run(*v.sink, options);
     std::size_t aligned = 0;
     for (const auto& d : v.sink->diagnostics()) {
         aligned += d.code == "ZT-ALIGN" ? 1 : 0;
@@ -399,12 +401,12 @@ TEST(ZtReader, CancelledValidationStops) {
     STRATA_SKIP_WITHOUT_CORPUS();
     CancelToken cancel;
     cancel.cancel();
-    const auto file =
-        ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw_crc32c.zt"));
+    const auto file = ztensor::ZtFile::open(
+        openMappedFile(test::ztCorpusDir() / "valid" / "dense_raw_crc32c.zt"));
     CollectingSink sink;
     ValidationOptions options;
     options.cancel = &cancel;
-    EXPECT_EQ(ZtValidator(file).run(sink, options), ValidationOutcome::Cancelled);
+    EXPECT_EQ(ztensor::ZtValidator(file).run(sink, options), ValidationOutcome::Cancelled);
 }
 
 TEST(ZtReader, ParallelAndSerialValidationAgree) {

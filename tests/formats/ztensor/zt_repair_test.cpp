@@ -54,30 +54,32 @@ std::vector<std::vector<std::uint8_t>> tensorValues() {
 
 std::vector<std::uint8_t> sixTensors(bool digests = true) {
     static const auto values = tensorValues();
-    std::vector<ZtWriterTensor> tensors;
+    std::vector<ztensor::ZtWriterTensor> tensors;
     for (int t = 0; t < 6; ++t) {
-        ZtWriterComponent data{"data", values[std::size_t(t)],
-                               t % 2 == 0 ? ZtEncoding::Raw : ZtEncoding::Zstd, std::nullopt};
+        ztensor::ZtWriterComponent data{
+            "data", values[std::size_t(t)],
+            t % 2 == 0 ? ztensor::ZtEncoding::Raw : ztensor::ZtEncoding::Zstd, std::nullopt};
         if (digests) {
-            data.digest = ZtDigestAlgorithm::Crc32c;
+            data.digest = ztensor::ZtDigestAlgorithm::Crc32c;
         }
-        tensors.push_back({"t" + std::to_string(t), ZtDType::Float32, {256}, "dense", {data}});
+        tensors.push_back(
+            {"t" + std::to_string(t), ztensor::ZtDType::Float32, {256}, "dense", {data}});
     }
-    ZtWriterOptions options;
+    ztensor::ZtWriterOptions options;
     options.attributes = {{"note", "kept"}};
-    return ztWriteToBuffer(tensors, options);
+    return ztensor::ztWriteToBuffer(tensors, options);
 }
 
-std::shared_ptr<const ZtFile> openZt(const fs::path& path) {
-    return ZtFile::open(openMappedFile(path));
+std::shared_ptr<const ztensor::ZtFile> openZt(const fs::path& path) {
+    return ztensor::ZtFile::open(openMappedFile(path));
 }
 
 // Tensor name -> logical bytes.
 std::map<std::string, std::vector<std::uint8_t>> contents(const fs::path& path) {
     const auto file = openZt(path);
     std::map<std::string, std::vector<std::uint8_t>> out;
-    for (const ZtTensor& t : file->tensors()) {
-        const ZtBytes bytes = ztTensorBytes(*file, t);
+    for (const ztensor::ZtTensor& t : file->tensors()) {
+        const ztensor::ZtBytes bytes = ztensor::ztTensorBytes(*file, t);
         EXPECT_TRUE(bytes.ok()) << bytes.error;
         out[t.name].assign(bytes.bytes().begin(), bytes.bytes().end());
     }
@@ -90,7 +92,7 @@ bool validates(const fs::path& path) {
     return v.errors() == 0;
 }
 
-const ZtComponent& dataOf(const ZtFile& file, const std::string& tensor) {
+const ztensor::ZtComponent& dataOf(const ztensor::ZtFile& file, const std::string& tensor) {
     return *file.component(*file.findTensor(tensor), "data");
 }
 
@@ -104,7 +106,7 @@ Span damageTensor(const Scratch& dir, std::vector<std::uint8_t> bytes, const std
                   std::uint64_t at, std::uint8_t mask) {
     writeBytes(dir / "good.zt", bytes);
     const auto good = openZt(dir / "good.zt");
-    const ZtComponent& data = dataOf(*good, name);
+    const ztensor::ZtComponent& data = dataOf(*good, name);
     bytes[*data.offset + at] ^= mask;
     writeBytes(dir / "in.zt", bytes);
     return {*data.offset, *data.length};
@@ -113,7 +115,7 @@ Span damageTensor(const Scratch& dir, std::vector<std::uint8_t> bytes, const std
 TEST(ZtRepair, AnIntactFileComesBackWhole) {
     Scratch dir;
     writeBytes(dir / "in.zt", sixTensors());
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     EXPECT_TRUE(report.complete());
     EXPECT_TRUE(report.written);
     EXPECT_EQ(report.recovered, 6u);
@@ -125,13 +127,13 @@ TEST(ZtRepair, AnIntactFileComesBackWhole) {
     // The same stored bytes and digests: the copy vouches for nothing the original did not.
     const auto in = openZt(dir / "in.zt");
     EXPECT_EQ(dataOf(*out, "t1").digest, dataOf(*in, "t1").digest);
-    EXPECT_EQ(dataOf(*out, "t1").encoding, ZtEncoding::Zstd);
+    EXPECT_EQ(dataOf(*out, "t1").encoding, ztensor::ZtEncoding::Zstd);
 }
 
 TEST(ZtRepair, ATensorFailingItsDigestIsLostAndTheOthersKept) {
     Scratch dir;
     const Span t2 = damageTensor(dir, sixTensors(), "t2", 17, 0x40);
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     ASSERT_EQ(report.losses.size(), 1u);
     EXPECT_NE(report.losses[0].description.find("tensor 't2' is lost: ZT-DIGEST"),
               std::string::npos)
@@ -151,7 +153,7 @@ TEST(ZtRepair, RecomputingDigestsKeepsTheTensorAndSaysWhatThatVouchesFor) {
     damageTensor(dir, sixTensors(), "t4", 3, 0x01);
     RepairOptions options;
     options.recomputeDigests = true;
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt", options);
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt", options);
     EXPECT_TRUE(report.complete());
     EXPECT_EQ(report.recovered, 6u);
     ASSERT_EQ(report.actions.size(), 1u);
@@ -165,12 +167,12 @@ TEST(ZtRepair, AZstdComponentThatDoesNotDecodeIsLost) {
     auto bytes = sixTensors(false);
     writeBytes(dir / "good.zt", bytes);
     const auto good = openZt(dir / "good.zt");
-    const ZtComponent& t3 = dataOf(*good, "t3");
+    const ztensor::ZtComponent& t3 = dataOf(*good, "t3");
     for (std::uint64_t i = 4; i < 12; ++i) {
         bytes[*t3.offset + i] = 0xFF;  // past the zstd frame header
     }
     writeBytes(dir / "in.zt", bytes);
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     ASSERT_EQ(report.losses.size(), 1u);
     EXPECT_NE(report.losses[0].description.find("tensor 't3' is lost"), std::string::npos);
     EXPECT_EQ(report.recovered, 5u);
@@ -193,7 +195,7 @@ TEST(ZtRepair, AMisalignedComponentIsMovedToAnAlignedOffset) {
             {"components", {{"data", {{"offset", 8}, {"length", 8}, {"encoding", "raw"}}}}}}}}}};
     writeBytes(dir / "in.zt", builder.finish(manifest));
     ASSERT_TRUE(test::ztValidate(openMappedFile(dir / "in.zt")).has("ZT-ALIGN"));
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     EXPECT_TRUE(report.complete());
     ASSERT_FALSE(report.actions.empty());
     EXPECT_NE(report.actions[0].description.find("ZT-ALIGN"), std::string::npos);
@@ -209,13 +211,13 @@ TEST(ZtRepair, TheFinalCheckRefusesADamagedStageAndHonoursCancel) {
     RepairOptions damaged;
     damaged.beforeOutputCheck = [](const fs::path& stage) {
         std::vector<std::uint8_t> bytes = readBytes(stage);
-        const auto file = ZtFile::open(openMappedFile(stage));
+        const auto file = ztensor::ZtFile::open(openMappedFile(stage));
         const std::uint64_t at = *dataOf(*file, "t2").offset + 7;
         bytes[at] ^= 0x10;
         writeBytes(stage, bytes);
     };
     try {
-        repairZtFile(dir / "in.zt", dir / "out.zt", damaged);
+        ztensor::repairZtFile(dir / "in.zt", dir / "out.zt", damaged);
         ADD_FAILURE() << "a damaged output was published";
     } catch (const RepairError& e) {
         EXPECT_NE(std::string(e.what()).find("ZT-DIGEST"), std::string::npos) << e.what();
@@ -226,7 +228,7 @@ TEST(ZtRepair, TheFinalCheckRefusesADamagedStageAndHonoursCancel) {
     RepairOptions cancelled;
     cancelled.cancel = &cancel;
     cancelled.beforeOutputCheck = [&cancel](const fs::path&) { cancel.cancel(); };
-    EXPECT_THROW(repairZtFile(dir / "in.zt", dir / "out.zt", cancelled), RepairError);
+    EXPECT_THROW(ztensor::repairZtFile(dir / "in.zt", dir / "out.zt", cancelled), RepairError);
     EXPECT_FALSE(fs::exists(dir / "out.zt"));
     for (const auto& entry : fs::directory_iterator(dir.path())) {
         EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);
@@ -238,7 +240,7 @@ TEST(ZtRepair, AnUnreadableManifestIsRefused) {
     auto bytes = sixTensors();
     bytes.resize(bytes.size() - 20);
     writeBytes(dir / "in.zt", bytes);
-    EXPECT_THROW(repairZtFile(dir / "in.zt", dir / "out.zt"), RepairError);
+    EXPECT_THROW(ztensor::repairZtFile(dir / "in.zt", dir / "out.zt"), RepairError);
     EXPECT_FALSE(fs::exists(dir / "out.zt"));
 }
 
@@ -246,11 +248,11 @@ TEST(ZtRepair, NeverReplacesAFileAndADryRunWritesNothing) {
     Scratch dir;
     writeBytes(dir / "in.zt", sixTensors());
     writeBytes(dir / "taken.zt", {1, 2, 3});
-    EXPECT_THROW(repairZtFile(dir / "in.zt", dir / "taken.zt"), RepairError);
+    EXPECT_THROW(ztensor::repairZtFile(dir / "in.zt", dir / "taken.zt"), RepairError);
     EXPECT_EQ(readBytes(dir / "taken.zt"), (std::vector<std::uint8_t>{1, 2, 3}));
     RepairOptions dry;
     dry.dryRun = true;
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt", dry);
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt", dry);
     EXPECT_EQ(report.recovered, 6u);
     EXPECT_FALSE(report.written);
     EXPECT_FALSE(fs::exists(dir / "out.zt"));
@@ -271,15 +273,15 @@ TEST(ZtRepair, RandomDamageKeepsExactlyTheIntactTensors) {
         std::set<std::string> damaged;
         const int flips = 1 + int(random() % 3);
         for (int f = 0; f < flips; ++f) {
-            const ZtTensor& t = good->tensors()[random() % good->tensors().size()];
-            const ZtComponent& c = *good->component(t, "data");
+            const ztensor::ZtTensor& t = good->tensors()[random() % good->tensors().size()];
+            const ztensor::ZtComponent& c = *good->component(t, "data");
             bytes[*c.offset + random() % *c.length] ^= std::uint8_t(1 + random() % 255);
             damaged.insert(t.name);
         }
         const fs::path in = dir / ("in" + std::to_string(round) + ".zt");
         const fs::path out = dir / ("out" + std::to_string(round) + ".zt");
         writeBytes(in, bytes);
-        const RepairReport report = repairZtFile(in, out);
+        const RepairReport report = ztensor::repairZtFile(in, out);
         auto expected = goodContents;
         for (const auto& name : damaged) {
             expected.erase(name);
@@ -292,8 +294,8 @@ TEST(ZtRepair, RandomDamageKeepsExactlyTheIntactTensors) {
 
 TEST(ZtRepair, AFileWithNoTensorsComesBackWhole) {
     Scratch dir;
-    writeBytes(dir / "in.zt", ztWriteToBuffer({}));
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    writeBytes(dir / "in.zt", ztensor::ztWriteToBuffer({}));
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     EXPECT_TRUE(report.complete()) << report.losses.front().description;
     EXPECT_FALSE(report.recomputingDigestsKeepsMore);
     EXPECT_TRUE(report.written);
@@ -327,18 +329,18 @@ std::vector<std::uint8_t> withUnusedMembers(bool numberAttribute) {
 TEST(ZtRepair, ManifestMembersNoReaderUsesAreKept) {
     Scratch dir;
     writeBytes(dir / "in.zt", withUnusedMembers(false));
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     EXPECT_TRUE(report.complete()) << report.losses.front().description;
     EXPECT_TRUE(validates(dir / "out.zt"));
-    EXPECT_EQ(ztUnusedManifestKeys(*openZt(dir / "out.zt")),
-              ztUnusedManifestKeys(*openZt(dir / "in.zt")));
+    EXPECT_EQ(ztensor::ztUnusedManifestKeys(*openZt(dir / "out.zt")),
+              ztensor::ztUnusedManifestKeys(*openZt(dir / "in.zt")));
     EXPECT_EQ(openZt(dir / "out.zt")->generator(), "Strata tests");  // who made it stays said
 }
 
 TEST(ZtRepair, AnAttributeThatIsNotTextIsALoss) {
     Scratch dir;
     writeBytes(dir / "in.zt", withUnusedMembers(true));
-    const RepairReport report = repairZtFile(dir / "in.zt", dir / "out.zt");
+    const RepairReport report = ztensor::repairZtFile(dir / "in.zt", dir / "out.zt");
     ASSERT_FALSE(report.complete());
     EXPECT_NE(report.losses.front().description.find("attribute 'epochs'"), std::string::npos)
         << report.losses.front().description;
@@ -362,15 +364,15 @@ TEST(ZtRepair, DamagedCorpusFilesRepairToValidFilesOrAreRefused) {
         }
         const fs::path out = dir / (entry.path().stem().string() + ".repaired.zt");
         try {
-            const RepairReport report = repairZtFile(entry.path(), out);
+            const RepairReport report = ztensor::repairZtFile(entry.path(), out);
             EXPECT_TRUE(validates(out)) << entry.path();
             const auto in = openZt(entry.path());
             const auto repairedFile = openZt(out);
-            for (const ZtTensor& t : repairedFile->tensors()) {
-                const ZtTensor* original = in->findTensor(t.name);
+            for (const ztensor::ZtTensor& t : repairedFile->tensors()) {
+                const ztensor::ZtTensor* original = in->findTensor(t.name);
                 ASSERT_NE(original, nullptr) << entry.path() << " " << t.name;
-                const ZtBytes before = ztTensorBytes(*in, *original);
-                const ZtBytes after = ztTensorBytes(*repairedFile, t);
+                const ztensor::ZtBytes before = ztensor::ztTensorBytes(*in, *original);
+                const ztensor::ZtBytes after = ztensor::ztTensorBytes(*repairedFile, t);
                 ASSERT_TRUE(after.ok()) << entry.path() << " " << t.name;
                 if (before.ok()) {
                     EXPECT_TRUE(std::ranges::equal(before.bytes(), after.bytes()))

@@ -27,7 +27,7 @@ inline std::filesystem::path ztCorpusDir() {
 // at the next multiple of 64 with zero padding, the CBOR manifest, its size.
 class ZtBuilder {
 public:
-    ZtBuilder() { bytes_.assign(kZtMagicV1.begin(), kZtMagicV1.end()); }
+    ZtBuilder() { bytes_.assign(ztensor::kZtMagicV1.begin(), ztensor::kZtMagicV1.end()); }
 
     // Appends a component and returns its offset.
     std::uint64_t add(const std::vector<std::uint8_t>& data) {
@@ -87,7 +87,7 @@ inline std::vector<std::uint8_t> u64Bytes(const std::vector<std::uint64_t>& valu
 }
 
 struct ZtValidation {
-    std::shared_ptr<const ZtFile> file;
+    std::shared_ptr<const ztensor::ZtFile> file;
     std::shared_ptr<CollectingSink> sink = std::make_shared<CollectingSink>();
     ValidationOutcome outcome = ValidationOutcome::Completed;
 
@@ -113,10 +113,10 @@ struct ZtValidation {
 
 inline ZtValidation ztValidate(ByteSourcePtr source, unsigned threads = 2) {
     ZtValidation v;
-    v.file = ZtFile::open(std::move(source));
+    v.file = ztensor::ZtFile::open(std::move(source));
     ValidationOptions options;
     options.threads = threads;
-    v.outcome = ZtValidator(v.file).run(*v.sink, options);
+    v.outcome = ztensor::ZtValidator(v.file).run(*v.sink, options);
     return v;
 }
 

@@ -182,8 +182,8 @@ std::span<const std::uint8_t> asBytes(std::string_view text) {
     return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
 }
 
-ZtConvertOptions twoThreads() {
-    ZtConvertOptions options;
+ztensor::ZtConvertOptions twoThreads() {
+    ztensor::ZtConvertOptions options;
     options.threads = 2;
     return options;
 }
@@ -430,30 +430,35 @@ TEST(ZtWriterConformance, ConvertingReferenceFilesGivesTheReferenceFiles) {
     STRATA_SKIP_WITHOUT_CORPUS();
     struct Case {
         const char* from;
-        std::optional<ZtEncoding> encoding;
-        ZtDigestChoice digest;
+        std::optional<ztensor::ZtEncoding> encoding;
+        ztensor::ZtDigestChoice digest;
         const char* to;
     };
     const Case cases[] = {
-        {"dense_raw.zt", ZtEncoding::Zstd, ZtDigestChoice::Keep, "dense_zstd.zt"},
-        {"dense_zstd_crc32c.zt", ZtEncoding::Raw, ZtDigestChoice::Keep, "dense_raw_crc32c.zt"},
-        {"dense_raw.zt", std::nullopt, ZtDigestChoice::Crc32c, "dense_raw_crc32c.zt"},
-        {"dense_zstd_crc32c.zt", std::nullopt, ZtDigestChoice::None, "dense_zstd.zt"},
-        {"sparse_raw.zt", ZtEncoding::Zstd, ZtDigestChoice::Crc32c, "sparse_zstd_crc32c.zt"},
-        {"sparse_zstd_crc32c.zt", ZtEncoding::Raw, ZtDigestChoice::None, "sparse_raw.zt"},
-        {"single_f32_raw.zt", std::nullopt, ZtDigestChoice::Crc32c, "single_f32_raw_crc32c.zt"},
-        {"single_f32_raw_crc32c.zt", ZtEncoding::Raw, ZtDigestChoice::None, "single_f32_raw.zt"},
-        {"empty.zt", ZtEncoding::Zstd, ZtDigestChoice::Crc32c, "empty.zt"},
+        {"dense_raw.zt", ztensor::ZtEncoding::Zstd, ztensor::ZtDigestChoice::Keep, "dense_zstd.zt"},
+        {"dense_zstd_crc32c.zt", ztensor::ZtEncoding::Raw, ztensor::ZtDigestChoice::Keep,
+         "dense_raw_crc32c.zt"},
+        {"dense_raw.zt", std::nullopt, ztensor::ZtDigestChoice::Crc32c, "dense_raw_crc32c.zt"},
+        {"dense_zstd_crc32c.zt", std::nullopt, ztensor::ZtDigestChoice::None, "dense_zstd.zt"},
+        {"sparse_raw.zt", ztensor::ZtEncoding::Zstd, ztensor::ZtDigestChoice::Crc32c,
+         "sparse_zstd_crc32c.zt"},
+        {"sparse_zstd_crc32c.zt", ztensor::ZtEncoding::Raw, ztensor::ZtDigestChoice::None,
+         "sparse_raw.zt"},
+        {"single_f32_raw.zt", std::nullopt, ztensor::ZtDigestChoice::Crc32c,
+         "single_f32_raw_crc32c.zt"},
+        {"single_f32_raw_crc32c.zt", ztensor::ZtEncoding::Raw, ztensor::ZtDigestChoice::None,
+         "single_f32_raw.zt"},
+        {"empty.zt", ztensor::ZtEncoding::Zstd, ztensor::ZtDigestChoice::Crc32c, "empty.zt"},
     };
     const fs::path dir = test::ztCorpusDir() / "valid";
     for (const Case& c : cases) {
         SCOPED_TRACE(std::string(c.from) + " -> " + c.to);
-        const auto file = ZtFile::open(openMappedFile(dir / c.from));
-        ZtConvertPlan plan = ztPlanFor(*file);
-        ztSetEncoding(plan, c.encoding);
-        ztSetDigest(plan, c.digest);
+        const auto file = ztensor::ZtFile::open(openMappedFile(dir / c.from));
+        ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+        ztensor::ztSetEncoding(plan, c.encoding);
+        ztensor::ztSetDigest(plan, c.digest);
         const fs::path out = scratch(c.to);
-        ASSERT_FALSE(ztConvertFile(*file, plan, out, twoThreads()).cancelled);
+        ASSERT_FALSE(ztensor::ztConvertFile(*file, plan, out, twoThreads()).cancelled);
         const std::string written = slurp(out);
         const ReadFile read = readZt(written);
         EXPECT_TRUE(read.problems.empty()) << nlohmann::json(read.problems).dump(1);
@@ -468,17 +473,17 @@ TEST(ZtWriterConformance, ConvertingReferenceFilesGivesTheReferenceFiles) {
 TEST(ZtWriterConformance, EditsSavedThroughTheWriterReadBackTensorByTensor) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const fs::path dir = test::ztCorpusDir() / "valid";
-    const auto file = ZtFile::open(openMappedFile(dir / "sparse_raw.zt"));
+    const auto file = ztensor::ZtFile::open(openMappedFile(dir / "sparse_raw.zt"));
     const ReadFile before = readZt(slurp(dir / "sparse_raw.zt"));
     ASSERT_TRUE(before.problems.empty());
-    ZtConvertPlan plan = ztPlanFor(*file);
-    ASSERT_TRUE(ztRenameTensor(plan, "csr_f32", "renamed/été"));
-    ASSERT_TRUE(ztRemoveTensor(plan, "dense_alongside"));
-    plan.tensors.back().encoding = ZtEncoding::Zstd;
-    plan.tensors.front().digest = ZtDigestChoice::Sha256;
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
+    ASSERT_TRUE(ztensor::ztRenameTensor(plan, "csr_f32", "renamed/été"));
+    ASSERT_TRUE(ztensor::ztRemoveTensor(plan, "dense_alongside"));
+    plan.tensors.back().encoding = ztensor::ZtEncoding::Zstd;
+    plan.tensors.front().digest = ztensor::ZtDigestChoice::Sha256;
     plan.attributes = {{"zeta", "last"}, {"alpha", "first"}, {"description", "ünïcode"}};
     const fs::path out = scratch("edited.zt");
-    ztConvertFile(*file, plan, out, twoThreads());
+    ztensor::ztConvertFile(*file, plan, out, twoThreads());
     const ReadFile after = readZt(slurp(out));
     EXPECT_TRUE(after.problems.empty()) << nlohmann::json(after.problems).dump(1);
     EXPECT_EQ(after.attributes,
@@ -554,17 +559,17 @@ TEST(ZtWriterConformance, ImportedArraysReadBackTensorByTensor) {
         {"model.safetensors",
          {{"b", le({0x3f80, 0xbf80}, 2)}, {"a", le({1, 0, 1}, 1)}, {"z", le({~0ull, 7}, 8)}}}};
     for (const auto& [input, tensors] : expected) {
-        for (ZtEncoding encoding : {ZtEncoding::Raw, ZtEncoding::Zstd}) {
-            for (auto digest :
-                 {std::optional<ZtDigestAlgorithm>{}, std::optional(ZtDigestAlgorithm::Crc32c),
-                  std::optional(ZtDigestAlgorithm::Sha256)}) {
-                SCOPED_TRACE(input + (encoding == ZtEncoding::Zstd ? " zstd" : " raw"));
+        for (ztensor::ZtEncoding encoding : {ztensor::ZtEncoding::Raw, ztensor::ZtEncoding::Zstd}) {
+            for (auto digest : {std::optional<ztensor::ZtDigestAlgorithm>{},
+                                std::optional(ztensor::ZtDigestAlgorithm::Crc32c),
+                                std::optional(ztensor::ZtDigestAlgorithm::Sha256)}) {
+                SCOPED_TRACE(input + (encoding == ztensor::ZtEncoding::Zstd ? " zstd" : " raw"));
                 const fs::path out = scratch("imported.zt");
-                ZtImportOptions options;
+                ztensor::ZtImportOptions options;
                 options.encoding = encoding;
                 options.digest = digest;
                 options.threads = 2;
-                ztWriteImport(ztReadImport(scratch(input)), out, options);
+                ztensor::ztWriteImport(ztensor::ztReadImport(scratch(input)), out, options);
                 const ReadFile read = readZt(slurp(out));
                 EXPECT_TRUE(read.problems.empty()) << nlohmann::json(read.problems).dump(1);
                 EXPECT_EQ(read.version, "1.0");
@@ -574,7 +579,7 @@ TEST(ZtWriterConformance, ImportedArraysReadBackTensorByTensor) {
                     const ReadTensor& t = read.tensors.at(name);
                     EXPECT_EQ(t.format, "dense");
                     EXPECT_EQ(t.decoded.at("data"), bytes) << name;
-                    EXPECT_EQ(t.encoding.contains("data"), encoding == ZtEncoding::Zstd);
+                    EXPECT_EQ(t.encoding.contains("data"), encoding == ztensor::ZtEncoding::Zstd);
                     EXPECT_EQ(t.digest.contains("data"), digest.has_value());
                 }
                 fs::remove(out);
@@ -583,7 +588,7 @@ TEST(ZtWriterConformance, ImportedArraysReadBackTensorByTensor) {
     }
     const ReadFile st = [&] {
         const fs::path out = scratch("imported.zt");
-        ztWriteImport(ztReadImport(stPath), out, {});
+        ztensor::ztWriteImport(ztensor::ztReadImport(stPath), out, {});
         return readZt(slurp(out));
     }();
     EXPECT_EQ(st.attributes,
@@ -600,23 +605,25 @@ TEST(ZtWriterConformance, TextThatIsNotUtf8IsRefused) {
     STRATA_SKIP_WITHOUT_CORPUS();
     const auto values = test::f32Bytes({1});
     const std::string bad = "caf\xe9";
-    EXPECT_THROW(ztWriteToBuffer({{bad,
-                                   ZtDType::Float32,
+    EXPECT_THROW(
+        ztensor::ztWriteToBuffer({{bad,
+                                   ztensor::ZtDType::Float32,
                                    {1},
                                    "dense",
-                                   {{"data", values, ZtEncoding::Raw, std::nullopt}}}}),
-                 std::invalid_argument);
-    ZtWriterOptions options;
+                                   {{"data", values, ztensor::ZtEncoding::Raw, std::nullopt}}}}),
+        std::invalid_argument);
+    ztensor::ZtWriterOptions options;
     options.attributes = {{"k", bad}};
-    EXPECT_THROW(ztWriteToBuffer({}, options), std::invalid_argument);
+    EXPECT_THROW(ztensor::ztWriteToBuffer({}, options), std::invalid_argument);
 
-    const auto file = ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid/single_f32_raw.zt"));
-    ZtConvertPlan plan = ztPlanFor(*file);
+    const auto file =
+        ztensor::ZtFile::open(openMappedFile(test::ztCorpusDir() / "valid/single_f32_raw.zt"));
+    ztensor::ZtConvertPlan plan = ztensor::ztPlanFor(*file);
     plan.tensors.front().name = bad;
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
-    plan = ztPlanFor(*file);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
+    plan = ztensor::ztPlanFor(*file);
     plan.attributes = {{bad, "v"}};
-    EXPECT_THROW(ztCheckPlan(*file, plan), ZtConvertError);
+    EXPECT_THROW(ztensor::ztCheckPlan(*file, plan), ztensor::ZtConvertError);
 }
 
 }  // namespace

@@ -33,19 +33,20 @@ int roleRank(const std::string& role) {
 
 // Rebuilds the writer input from a file: tensors in the order their data was written.
 struct Rewrite {
-    std::vector<ZtBytes> keep;
-    std::vector<ZtWriterTensor> tensors;
-    ZtWriterOptions options;
+    std::vector<ztensor::ZtBytes> keep;
+    std::vector<ztensor::ZtWriterTensor> tensors;
+    ztensor::ZtWriterOptions options;
 };
 
-Rewrite rewriteOf(const ZtFile& file) {
+Rewrite rewriteOf(const ztensor::ZtFile& file) {
     Rewrite r;
     r.options.version = file.version();
     r.options.generator = file.generator();
     r.options.attributes = file.attributes();
     // Sorted by where the data went; an empty tensor written just before a non-empty one
     // shares its offset and comes first.
-    std::vector<std::pair<std::tuple<std::uint64_t, bool, std::string>, const ZtTensor*>> order;
+    std::vector<std::pair<std::tuple<std::uint64_t, bool, std::string>, const ztensor::ZtTensor*>>
+        order;
     for (const auto& tensor : file.tensors()) {
         std::uint64_t first = UINT64_MAX;
         bool hasBytes = false;
@@ -65,12 +66,12 @@ Rewrite rewriteOf(const ZtFile& file) {
               [](const auto& a, const auto& b) { return a.first < b.first; });
     r.keep.reserve(file.components().size());
     for (const auto& [key, tensor] : order) {
-        ZtWriterTensor t;
+        ztensor::ZtWriterTensor t;
         t.name = tensor->name;
         t.dtype = *tensor->dtype;
         t.shape = tensor->shape;
         t.format = tensor->formatName;
-        std::vector<const ZtComponent*> components;
+        std::vector<const ztensor::ZtComponent*> components;
         for (std::size_t i : tensor->components) {
             components.push_back(&file.components()[i]);
         }
@@ -78,15 +79,15 @@ Rewrite rewriteOf(const ZtFile& file) {
             return std::pair(*a->offset, roleRank(a->role)) <
                    std::pair(*b->offset, roleRank(b->role));
         });
-        for (const ZtComponent* c : components) {
-            r.keep.push_back(ztComponentBytes(file, *c));
+        for (const ztensor::ZtComponent* c : components) {
+            r.keep.push_back(ztensor::ztComponentBytes(file, *c));
             EXPECT_TRUE(r.keep.back().ok()) << r.keep.back().error;
-            ZtWriterComponent w;
+            ztensor::ZtWriterComponent w;
             w.role = c->role;
             w.data = r.keep.back().bytes();
             w.encoding = c->encoding;
             if (c->digest) {
-                w.digest = parseZtDigest(*c->digest).algorithm;
+                w.digest = ztensor::parseZtDigest(*c->digest).algorithm;
             }
             t.components.push_back(w);
         }
@@ -104,9 +105,9 @@ TEST(ZtWriter, RewritingReferenceFilesGivesTheSameBytes) {
           "sparse_raw.zt", "sparse_zstd_crc32c.zt"}) {
         SCOPED_TRACE(name);
         const auto original = readAll(dir / name);
-        const auto file = ZtFile::open(makeBufferSource(original));
+        const auto file = ztensor::ZtFile::open(makeBufferSource(original));
         const Rewrite r = rewriteOf(*file);
-        const auto written = ztWriteToBuffer(r.tensors, r.options);
+        const auto written = ztensor::ztWriteToBuffer(r.tensors, r.options);
         EXPECT_EQ(written.size(), original.size());
         std::size_t firstDifference = 0;
         while (firstDifference < std::min(written.size(), original.size()) &&
@@ -122,43 +123,45 @@ TEST(ZtWriter, WrittenFilesValidateAndReadBack) {
     const auto indices = u64Bytes({1, 0});
     const auto indptr = u64Bytes({0, 1, 2});
     const auto coords = u64Bytes({0, 1, 2, 0});
-    std::vector<ZtWriterTensor> tensors(3);
-    tensors[0] = {"dense",
-                  ZtDType::Float32,
-                  {2, 2},
-                  "dense",
-                  {{"data", values, ZtEncoding::Zstd, ZtDigestAlgorithm::Sha256}}};
-    tensors[1] = {
-        "csr",
-        ZtDType::Float32,
-        {2, 3},
-        "sparse_csr",
-        {{"values", std::span(values).first(8), ZtEncoding::Raw, ZtDigestAlgorithm::Crc32c},
-         {"indices", indices, ZtEncoding::Zstd, std::nullopt},
-         {"indptr", indptr, ZtEncoding::Raw, std::nullopt}}};
-    tensors[2] = {"coo",
-                  ZtDType::Float32,
-                  {3, 3},
-                  "sparse_coo",
-                  {{"values", std::span(values).first(8), ZtEncoding::Raw, std::nullopt},
-                   {"coords", coords, ZtEncoding::Raw, ZtDigestAlgorithm::Crc32c}}};
-    ZtWriterOptions options;
+    std::vector<ztensor::ZtWriterTensor> tensors(3);
+    tensors[0] = {
+        "dense",
+        ztensor::ZtDType::Float32,
+        {2, 2},
+        "dense",
+        {{"data", values, ztensor::ZtEncoding::Zstd, ztensor::ZtDigestAlgorithm::Sha256}}};
+    tensors[1] = {"csr",
+                  ztensor::ZtDType::Float32,
+                  {2, 3},
+                  "sparse_csr",
+                  {{"values", std::span(values).first(8), ztensor::ZtEncoding::Raw,
+                    ztensor::ZtDigestAlgorithm::Crc32c},
+                   {"indices", indices, ztensor::ZtEncoding::Zstd, std::nullopt},
+                   {"indptr", indptr, ztensor::ZtEncoding::Raw, std::nullopt}}};
+    tensors[2] = {
+        "coo",
+        ztensor::ZtDType::Float32,
+        {3, 3},
+        "sparse_coo",
+        {{"values", std::span(values).first(8), ztensor::ZtEncoding::Raw, std::nullopt},
+         {"coords", coords, ztensor::ZtEncoding::Raw, ztensor::ZtDigestAlgorithm::Crc32c}}};
+    ztensor::ZtWriterOptions options;
     options.attributes = {{"license", "MIT"}, {"description", "round trip"}};
-    const auto bytes = ztWriteToBuffer(tensors, options);
+    const auto bytes = ztensor::ztWriteToBuffer(tensors, options);
     const auto v = ztValidate(bytes);
     EXPECT_LT(v.worst(), Severity::Warning) << v.describe();
     ASSERT_EQ(v.file->tensors().size(), 3u);
     EXPECT_EQ(v.file->attributes().size(), 2u);
-    const ZtBytes dense = ztTensorBytes(*v.file, *v.file->findTensor("dense"));
+    const ztensor::ZtBytes dense = ztensor::ztTensorBytes(*v.file, *v.file->findTensor("dense"));
     ASSERT_TRUE(dense.ok()) << dense.error;
     EXPECT_TRUE(
         std::equal(values.begin(), values.end(), dense.bytes().begin(), dense.bytes().end()));
-    const ZtBytes csr = ztTensorBytes(*v.file, *v.file->findTensor("csr"));
+    const ztensor::ZtBytes csr = ztensor::ztTensorBytes(*v.file, *v.file->findTensor("csr"));
     ASSERT_TRUE(csr.ok()) << csr.error;
     EXPECT_EQ(csr.view.size(), 24u);
     EXPECT_EQ(std::memcmp(csr.bytes().data() + 4, values.data(), 4), 0);       // (0, 1)
     EXPECT_EQ(std::memcmp(csr.bytes().data() + 12, values.data() + 4, 4), 0);  // (1, 0)
-    const ZtBytes coo = ztTensorBytes(*v.file, *v.file->findTensor("coo"));
+    const ztensor::ZtBytes coo = ztensor::ztTensorBytes(*v.file, *v.file->findTensor("coo"));
     ASSERT_TRUE(coo.ok()) << coo.error;
     EXPECT_EQ(std::memcmp(coo.bytes().data() + 2 * 4, values.data(), 4), 0);      // (0, 2)
     EXPECT_EQ(std::memcmp(coo.bytes().data() + 3 * 4, values.data() + 4, 4), 0);  // (1, 0)
@@ -173,9 +176,11 @@ TEST(ZtWriter, WritesFilesAtomically) {
     std::filesystem::create_directories(dir);
     const auto path = dir / "out.zt";
     const auto values = f32Bytes({1, 2, 3});
-    ztWriteFile(
-        path,
-        {{"x", ZtDType::Float32, {3}, "dense", {{"data", values, ZtEncoding::Raw, std::nullopt}}}});
+    ztensor::ztWriteFile(path, {{"x",
+                                 ztensor::ZtDType::Float32,
+                                 {3},
+                                 "dense",
+                                 {{"data", values, ztensor::ZtEncoding::Raw, std::nullopt}}}});
     const auto v = ztValidate(openMappedFile(path));
     EXPECT_LT(v.worst(), Severity::Warning) << v.describe();
     EXPECT_EQ(v.file->tensors().size(), 1u);
@@ -184,29 +189,32 @@ TEST(ZtWriter, WritesFilesAtomically) {
 
 TEST(ZtWriter, RejectsInconsistentInput) {
     const auto values = f32Bytes({1, 2, 3});
-    EXPECT_THROW(ztWriteToBuffer({{"x",
-                                   ZtDType::Float32,
+    EXPECT_THROW(
+        ztensor::ztWriteToBuffer({{"x",
+                                   ztensor::ZtDType::Float32,
                                    {4},
                                    "dense",
-                                   {{"data", values, ZtEncoding::Raw, std::nullopt}}}}),
-                 std::invalid_argument);
-    EXPECT_THROW(ztWriteToBuffer({{"x",
-                                   ZtDType::Float32,
+                                   {{"data", values, ztensor::ZtEncoding::Raw, std::nullopt}}}}),
+        std::invalid_argument);
+    EXPECT_THROW(
+        ztensor::ztWriteToBuffer({{"x",
+                                   ztensor::ZtDType::Float32,
                                    {3},
                                    "dense",
-                                   {{"data", values, ZtEncoding::Raw, std::nullopt}}},
+                                   {{"data", values, ztensor::ZtEncoding::Raw, std::nullopt}}},
                                   {"x",
-                                   ZtDType::Float32,
+                                   ztensor::ZtDType::Float32,
                                    {3},
                                    "dense",
-                                   {{"data", values, ZtEncoding::Raw, std::nullopt}}}}),
-                 std::invalid_argument);
-    EXPECT_THROW(ztWriteToBuffer({{"x",
-                                   ZtDType::Float32,
+                                   {{"data", values, ztensor::ZtEncoding::Raw, std::nullopt}}}}),
+        std::invalid_argument);
+    EXPECT_THROW(
+        ztensor::ztWriteToBuffer({{"x",
+                                   ztensor::ZtDType::Float32,
                                    {3},
                                    "dense",
-                                   {{"payload", values, ZtEncoding::Raw, std::nullopt}}}}),
-                 std::invalid_argument);
+                                   {{"payload", values, ztensor::ZtEncoding::Raw, std::nullopt}}}}),
+        std::invalid_argument);
 }
 
 }  // namespace

@@ -53,17 +53,18 @@ const std::string kData = R"({"_id":"a","v":1})"
 fs::path makeDataset(const fs::path& root) {
     const fs::path meta = root / "collections" / "c" / "meta";
     writeFile(meta / "data.jsonl", kData);
-    std::vector<ZdsLineEntry> entries;
+    std::vector<zds::ZdsLineEntry> entries;
     for (const std::string line :
          {R"({"_id":"b","v":1})", R"({"_id":"a","v":2})", R"({"_id":"c","v":1})"}) {
-        ZdsLineEntry e;
-        e.id = *extractJsonId({reinterpret_cast<const std::uint8_t*>(line.data()), line.size()});
+        zds::ZdsLineEntry e;
+        e.id =
+            *zds::extractJsonId({reinterpret_cast<const std::uint8_t*>(line.data()), line.size()});
         e.hasId = true;
         e.offset = kData.find(line);
         e.length = line.size() + 1;
         entries.push_back(e);
     }
-    writeFile(meta / "index.bin", encodeZdx(entries));
+    writeFile(meta / "index.bin", zds::encodeZdx(entries));
     return root;
 }
 
@@ -80,8 +81,8 @@ bool waitFor(JobRunner& runner, const std::function<bool()>& done) {
 
 // id -> bytes of the live documents of the dataset's only collection.
 std::map<std::string, std::string> liveDocuments(const fs::path& path) {
-    const auto ds = ZdsDataset::open(path);
-    const ZdsCollection& c = *ds->collections.at(0);
+    const auto ds = zds::ZdsDataset::open(path);
+    const zds::ZdsCollection& c = *ds->collections.at(0);
     std::map<std::string, std::string> out;
     for (std::uint64_t i = 0; i < c.documentCount(); ++i) {
         const ByteView v = c.documentBytes(i);
@@ -107,7 +108,7 @@ void ZdsEditorSaveTest::saveKeepsSupersededAndDeletedLines() {
         auto document = Document::open(QString::fromStdString(path.string()), &error);
         QVERIFY2(document, qPrintable(error));
         JobRunner runner;
-        auto* editor = new ZdsEditor(*document, ZdsDataset::open(path));
+        auto* editor = new ZdsEditor(*document, zds::ZdsDataset::open(path));
         document->setEditor(editor);
         editor->startLoading(runner);
         QVERIFY(waitFor(runner, [&] { return editor->loaded(); }));

@@ -87,7 +87,7 @@ std::unique_ptr<Opened> open(const fs::path& path) {
         qWarning() << error;
         return nullptr;
     }
-    o->editor = new ZdsEditor(*o->document, ZdsDataset::open(path));
+    o->editor = new ZdsEditor(*o->document, zds::ZdsDataset::open(path));
     o->document->setEditor(o->editor);
     o->editor->startLoading(o->runner);
     if (!waitFor(o->runner, [&] { return o->editor->loaded(); })) {
@@ -122,7 +122,7 @@ std::set<std::string> codes(const std::vector<Diagnostic>& diagnostics) {
 }
 
 std::vector<Diagnostic> validate(const fs::path& path) {
-    auto validator = makeZdsValidator(path);
+    auto validator = zds::makeZdsValidator(path);
     CollectingSink sink;
     validator->run(sink, {});
     std::vector<Diagnostic> problems;
@@ -181,7 +181,7 @@ void ZdsTableModelTest::listsWhatTheReferenceReads() {
         for (const auto& [name, facts] : expected["per_collection"].items()) {
             const int c = indexOfCollection(*o->editor, name);
             const bool docs =
-                c >= 0 && o->editor->table(c)->collection().mode() == ZdsStorageMode::Docs;
+                c >= 0 && o->editor->table(c)->collection().mode() == zds::ZdsStorageMode::Docs;
             // The reference lists no documents of a docs/ collection inside an archive (its
             // engine reads folders only); Strata reads them, so only folders compare.
             if (docs && !dataset.endsWith(".zds") && facts.contains("engine") &&
@@ -354,7 +354,7 @@ void ZdsTableModelTest::aSortAskedWhileListingSortsEveryRow() {
     auto document = Document::open(QString::fromStdString(path.string()), &error);
     QVERIFY2(document, qPrintable(error));
     JobRunner runner;
-    auto* editor = new ZdsEditor(*document, ZdsDataset::open(path));
+    auto* editor = new ZdsEditor(*document, zds::ZdsDataset::open(path));
     document->setEditor(editor);
     ZdsTableModel* m = editor->table(0);
     editor->startLoading(runner);
@@ -552,7 +552,7 @@ void ZdsTableModelTest::searchJobs() {
     ZdsTableModel* m = o->editor->table(0);
     QVERIFY(m->documentCount() > 1000);
     ZdsSearchResults results;
-    auto run = [&](ZdsQuery q) {
+    auto run = [&](zds::ZdsQuery q) {
         QString error;
         Job* job = results.start(o->runner, m, q, &error);
         if (job == nullptr) {
@@ -564,20 +564,20 @@ void ZdsTableModelTest::searchJobs() {
         return results.rowCount();
     };
     const std::string someId = m->id(1234);
-    ZdsQuery byId;
+    zds::ZdsQuery byId;
     byId.value = someId;
     QCOMPARE(run(byId), 1);
     QCOMPARE(results.storedPosition(0), 1234);
     QCOMPARE(results.data(results.index(0, 1)).toString(), QString::fromStdString(someId));
 
-    ZdsQuery text;
-    text.target = ZdsQuery::Target::Text;
-    text.op = ZdsQuery::Op::Contains;
+    zds::ZdsQuery text;
+    text.target = zds::ZdsQuery::Target::Text;
+    text.op = zds::ZdsQuery::Op::Contains;
     text.value = "\"_id\":\"" + someId + "\"";
     QCOMPARE(run(text), 1);
 
-    ZdsQuery bad;
-    bad.op = ZdsQuery::Op::Regex;
+    zds::ZdsQuery bad;
+    bad.op = zds::ZdsQuery::Op::Regex;
     bad.value = "([";
     QString error;
     QVERIFY(results.start(o->runner, m, bad, &error) == nullptr);
@@ -604,9 +604,9 @@ void ZdsTableModelTest::searchJobs() {
         const auto d = nlohmann::json::parse(m->text(i));
         expected += d.contains(key) && d[key].is_number() && d[key].get<double>() > pivot;
     }
-    ZdsQuery field;
-    field.target = ZdsQuery::Target::Field;
-    field.op = ZdsQuery::Op::Greater;
+    zds::ZdsQuery field;
+    field.target = zds::ZdsQuery::Target::Field;
+    field.op = zds::ZdsQuery::Op::Greater;
     field.pointer = key;
     field.value = firstDoc[key].dump();
     QCOMPARE(run(field), expected);
@@ -636,7 +636,7 @@ void ZdsTableModelTest::docsFilesAreEditedWithTheirId() {
     auto o = open(path);
     QVERIFY(o);
     ZdsTableModel* m = o->editor->table(0);
-    QCOMPARE(m->collection().mode(), ZdsStorageMode::Docs);
+    QCOMPARE(m->collection().mode(), zds::ZdsStorageMode::Docs);
     QVERIFY(m->documentCount() >= 2);
     for (int i = 0; i < m->documentCount(); ++i) {
         const ZdsTextCheck check = checkZdsDocumentText(m->text(i));

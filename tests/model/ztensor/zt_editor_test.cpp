@@ -33,12 +33,12 @@ QString corpus(const QString& relative) {
            relative;
 }
 
-std::shared_ptr<const ZtFile> fileOf(const Document& document) {
-    return ZtFile::open(document.opened()->sources.front());
+std::shared_ptr<const ztensor::ZtFile> fileOf(const Document& document) {
+    return ztensor::ZtFile::open(document.opened()->sources.front());
 }
 
-QByteArray logicalSha(const ZtFile& file, const ZtTensor& tensor) {
-    const ZtBytes bytes = ztTensorBytes(file, tensor);
+QByteArray logicalSha(const ztensor::ZtFile& file, const ztensor::ZtTensor& tensor) {
+    const ztensor::ZtBytes bytes = ztensor::ztTensorBytes(file, tensor);
     return QCryptographicHash::hash(QByteArray(reinterpret_cast<const char*>(bytes.view.data()),
                                                static_cast<qsizetype>(bytes.view.size())),
                                     QCryptographicHash::Sha256);
@@ -139,9 +139,9 @@ void ZtEditorTest::encodingAndDigestWithUndoRedo() {
     QVERIFY(editor->setEncoding({0}, ZtEncodingChoice::Zstd));
     QVERIFY(editor->setDigest({0, 1}, ZtDigestChoice::Sha256));
     QVERIFY(editor->setZstdLevel(9));
-    const ZtComponent& data = file->components()[file->tensors()[0].components.front()];
-    QCOMPARE(ztPlannedEncoding(data, editor->plan().tensors[0]), ZtEncoding::Zstd);
-    QCOMPARE(ztPlannedDigest(data, editor->plan().tensors[0]), ZtDigestAlgorithm::Sha256);
+    const ztensor::ZtComponent& data = file->components()[file->tensors()[0].components.front()];
+    QCOMPARE(ztPlannedEncoding(data, editor->plan().tensors[0]), ztensor::ZtEncoding::Zstd);
+    QCOMPARE(ztPlannedDigest(data, editor->plan().tensors[0]), ztensor::ZtDigestAlgorithm::Sha256);
     QCOMPARE(editor->plan().zstdLevel, 9);
     document->undoStack()->undo();
     QCOMPARE(editor->plan().zstdLevel, 3);
@@ -149,7 +149,7 @@ void ZtEditorTest::encodingAndDigestWithUndoRedo() {
     QCOMPARE(editor->plan().tensors[1].digest, ZtDigestChoice::Keep);
     QCOMPARE(ztPlannedDigest(data, editor->plan().tensors[0]), std::nullopt);
     document->undoStack()->undo();
-    QCOMPARE(ztPlannedEncoding(data, editor->plan().tensors[0]), ZtEncoding::Raw);
+    QCOMPARE(ztPlannedEncoding(data, editor->plan().tensors[0]), ztensor::ZtEncoding::Raw);
     document->undoStack()->redo();
     QCOMPARE(editor->plan().tensors[0].encoding, ZtEncodingChoice::Zstd);
 }
@@ -208,11 +208,11 @@ void ZtEditorTest::saveAndReopen() {
     auto file = fileOf(*document);
     auto* editor = new ZtEditor(*document, file);
     document->setEditor(editor);
-    const ZtTensor* f32 = file->findTensor("t_float32");
-    const ZtTensor* i64 = file->findTensor("t_int64");
-    const ZtTensor* big = file->findTensor("t_big_f32");
+    const ztensor::ZtTensor* f32 = file->findTensor("t_float32");
+    const ztensor::ZtTensor* i64 = file->findTensor("t_int64");
+    const ztensor::ZtTensor* big = file->findTensor("t_big_f32");
     QVERIFY(f32 && i64 && big);
-    const auto index = [&](const ZtTensor* t) {
+    const auto index = [&](const ztensor::ZtTensor* t) {
         return static_cast<std::size_t>(t - &file->tensors()[0]);
     };
     QVERIFY(editor->renameTensor(index(f32), QStringLiteral("weights")));
@@ -233,24 +233,25 @@ void ZtEditorTest::saveAndReopen() {
     QVERIFY(!document->isModified());
     QCOMPARE(document->path(), document->path());  // the document stays open
 
-    auto saved = ZtFile::open(openMappedFile(out.toStdString()));
+    auto saved = ztensor::ZtFile::open(openMappedFile(out.toStdString()));
     QCOMPARE(saved->status(), Status::Ok);
     QCOMPARE(saved->tensors().size(), file->tensors().size() - 1);
     QVERIFY(saved->findTensor("t_int64") == nullptr);
     QVERIFY(saved->findTensor("t_float32") == nullptr);
-    const ZtTensor* weights = saved->findTensor("weights");
+    const ztensor::ZtTensor* weights = saved->findTensor("weights");
     QVERIFY(weights);
     QCOMPARE(logicalSha(*saved, *weights), logicalSha(*file, *f32));
-    const ZtComponent* weightsData = saved->component(*weights, "data");
+    const ztensor::ZtComponent* weightsData = saved->component(*weights, "data");
     QVERIFY(weightsData->digest && weightsData->digest->starts_with("sha256:"));
-    const ZtTensor* savedBig = saved->findTensor("t_big_f32");
-    const ZtComponent* bigData = saved->component(*savedBig, "data");
-    QCOMPARE(bigData->encoding, ZtEncoding::Zstd);
+    const ztensor::ZtTensor* savedBig = saved->findTensor("t_big_f32");
+    const ztensor::ZtComponent* bigData = saved->component(*savedBig, "data");
+    QCOMPARE(bigData->encoding, ztensor::ZtEncoding::Zstd);
     QVERIFY(bigData->digest && bigData->digest->starts_with("crc32c:0x"));
     QVERIFY(*bigData->length < 16384);
     QCOMPARE(logicalSha(*saved, *savedBig), logicalSha(*file, *big));
-    for (const ZtTensor& t : saved->tensors()) {
-        const ZtTensor* original = file->findTensor(t.name == "weights" ? "t_float32" : t.name);
+    for (const ztensor::ZtTensor& t : saved->tensors()) {
+        const ztensor::ZtTensor* original =
+            file->findTensor(t.name == "weights" ? "t_float32" : t.name);
         QVERIFY(original);
         QCOMPARE(logicalSha(*saved, t), logicalSha(*file, *original));
     }
@@ -261,7 +262,7 @@ void ZtEditorTest::saveAndReopen() {
     QVERIFY(sawNote);
     // The saved file passes the full validator (digests included).
     CollectingSink sink;
-    ZtValidator(saved).run(sink, {});
+    ztensor::ZtValidator(saved).run(sink, {});
     QCOMPARE(sink.countOf(Severity::Error), 0u);
     QCOMPARE(sink.countOf(Severity::Warning), 0u);
 }
@@ -299,21 +300,21 @@ void ZtEditorTest::saveKeepsSparseTensors() {
     QSignalSpy finished(job, &Job::finished);
     QVERIFY(finished.wait(60000));
     QCOMPARE(job->state(), Job::State::Finished);
-    auto saved = ZtFile::open(openMappedFile(out.toStdString()));
+    auto saved = ztensor::ZtFile::open(openMappedFile(out.toStdString()));
     QCOMPARE(saved->tensors().size(), file->tensors().size());
-    for (const ZtTensor& t : saved->tensors()) {
-        const ZtTensor* original = file->findTensor(t.name);
+    for (const ztensor::ZtTensor& t : saved->tensors()) {
+        const ztensor::ZtTensor* original = file->findTensor(t.name);
         QVERIFY(original);
         QCOMPARE(t.formatName, original->formatName);
         QCOMPARE(logicalSha(*saved, t), logicalSha(*file, *original));
         for (std::size_t c : t.components) {
-            QCOMPARE(saved->components()[c].encoding, ZtEncoding::Raw);
+            QCOMPARE(saved->components()[c].encoding, ztensor::ZtEncoding::Raw);
             // "As stored": the crc32c digests are kept, recomputed over the new bytes.
             QVERIFY(saved->components()[c].digest.has_value());
         }
     }
     CollectingSink sink;
-    ZtValidator(saved).run(sink, {});
+    ztensor::ZtValidator(saved).run(sink, {});
     QCOMPARE(sink.countOf(Severity::Error), 0u);
 }
 

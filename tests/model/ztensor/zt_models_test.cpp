@@ -38,8 +38,8 @@ QString corpus(const QString& relative) {
            relative;
 }
 
-std::shared_ptr<const ZtFile> openCorpus(const QString& relative) {
-    return ZtFile::open(openMappedFile(corpus(relative).toStdString()));
+std::shared_ptr<const ztensor::ZtFile> openCorpus(const QString& relative) {
+    return ztensor::ZtFile::open(openMappedFile(corpus(relative).toStdString()));
 }
 
 // expected/logical.jsonl grouped by file, in the order of the lines.
@@ -71,8 +71,8 @@ int rowOf(const ZtTensorTableModel& model, const std::string& name) {
     return -1;
 }
 
-std::shared_ptr<const ZtTensorData> load(const ZtFile& file, const std::string& name) {
-    const ZtTensor* tensor = file.findTensor(name);
+std::shared_ptr<const ZtTensorData> load(const ztensor::ZtFile& file, const std::string& name) {
+    const ztensor::ZtTensor* tensor = file.findTensor(name);
     return tensor ? std::make_shared<ZtTensorData>(ztLoadTensorData(file, *tensor)) : nullptr;
 }
 
@@ -112,7 +112,7 @@ void ZtModelsTest::tableMatchesLogicalJsonl() {
             QCOMPARE(cell(ZtTensorTableModel::Format).toStdString(),
                      t["format"].get<std::string>());
             QCOMPARE(cell(ZtTensorTableModel::Shape).toStdString(),
-                     ztShapeText(t["shape"].get<std::vector<std::uint64_t>>()));
+                     ztensor::ztShapeText(t["shape"].get<std::vector<std::uint64_t>>()));
             std::uint64_t stored = 0;
             for (const auto& [role, component] : t["stored_components"].items()) {
                 stored += component["length"].get<std::uint64_t>();
@@ -222,14 +222,14 @@ void ZtModelsTest::elementTexts() {
     QCOMPARE(model.index(0, 0).data(Qt::UserRole).toDouble(), -2.0);  // 0xC000
     QCOMPARE(model.index(1, 0).data(Qt::UserRole).toDouble(), 1.0);   // 0x3F80
     const std::uint8_t half[] = {0x00, 0x7C, 0x01, 0x00, 0x00, 0x7E};
-    QVERIFY(std::isinf(ztElementValue(ZtDType::Float16, half)));
-    QCOMPARE(ztElementValue(ZtDType::Float16, half + 2), std::ldexp(1.0, -24));
-    QVERIFY(std::isnan(ztElementValue(ZtDType::Float16, half + 4)));
+    QVERIFY(std::isinf(ztElementValue(ztensor::ZtDType::Float16, half)));
+    QCOMPARE(ztElementValue(ztensor::ZtDType::Float16, half + 2), std::ldexp(1.0, -24));
+    QVERIFY(std::isnan(ztElementValue(ztensor::ZtDType::Float16, half + 4)));
     const std::uint8_t one = 1;
-    QCOMPARE(ztElementText(ZtDType::Bool, &one), QStringLiteral("true"));
+    QCOMPARE(ztElementText(ztensor::ZtDType::Bool, &one), QStringLiteral("true"));
     const std::uint8_t minus = 0xFF;
-    QCOMPARE(ztElementText(ZtDType::Int8, &minus), QStringLiteral("-1"));
-    QCOMPARE(ztElementText(ZtDType::UInt8, &minus), QStringLiteral("255"));
+    QCOMPARE(ztElementText(ztensor::ZtDType::Int8, &minus), QStringLiteral("-1"));
+    QCOMPARE(ztElementText(ztensor::ZtDType::UInt8, &minus), QStringLiteral("255"));
 }
 
 void ZtModelsTest::sparseEntriesAndDensified() {
@@ -330,9 +330,9 @@ void ZtModelsTest::statsOfKnownTensors() {
 void ZtModelsTest::statsAccumulatorSplitsElements() {
     const float values[] = {1.0f, NAN, INFINITY, 0.0f, -2.0f};
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(values);
-    ZtStatsAccumulator whole(ZtDType::Float32);
+    ZtStatsAccumulator whole(ztensor::ZtDType::Float32);
     whole.feed({bytes, sizeof(values)});
-    ZtStatsAccumulator pieces(ZtDType::Float32);
+    ZtStatsAccumulator pieces(ztensor::ZtDType::Float32);
     for (std::size_t at = 0; at < sizeof(values); at += 3) {
         pieces.feed({bytes + at, std::min<std::size_t>(3, sizeof(values) - at)});
     }
@@ -353,7 +353,7 @@ void ZtModelsTest::digestStatuses() {
     auto statusesOf = [](const QString& relative) {
         auto file = openCorpus(relative);
         CollectingSink sink;
-        ZtValidator(file).run(sink, {});
+        ztensor::ZtValidator(file).run(sink, {});
         return ztDigestStatuses(*file, sink.diagnostics());
     };
     for (auto s : statusesOf(QStringLiteral("valid/dense_raw_crc32c.zt"))) {
@@ -436,7 +436,7 @@ void ZtModelsTest::corruptFilesAreShownSafely() {
         }
         std::unique_ptr<QStandardItemModel> tree(
             ztBuildManifestTree(file->manifestJson(), nullptr));
-        for (const ZtTensor& tensor : file->tensors()) {
+        for (const ztensor::ZtTensor& tensor : file->tensors()) {
             auto data = std::make_shared<ZtTensorData>(ztLoadTensorData(*file, tensor));
             QVERIFY(data->ok() || !data->error.empty());
             ZtValuesModel values;
