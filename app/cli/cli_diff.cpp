@@ -137,7 +137,7 @@ int runDiff(const DiffArgs& args) {
     options.answerNprobe = args.nprobe;
     Json list = Json::array();
     CliDiffSink sink(args, list, options.progress);
-    const DiffOutcome outcome = [&] {
+    const JobOutcome outcome = [&] {
         const InterruptScope interruptible;
         return differ->run(sink, options);
     }();
@@ -154,7 +154,7 @@ int runDiff(const DiffArgs& args) {
         if (!args.summaryOnly) {
             out["differences"] = std::move(list);
         }
-        if (outcome == DiffOutcome::Cancelled) {
+        if (outcome == JobOutcome::Cancelled) {
             out["interrupted"] = true;
         }
         printJson(out);
@@ -164,9 +164,9 @@ int runDiff(const DiffArgs& args) {
                   << summary.changed << " changed, " << summary.moved << " moved, "
                   << summary.encoding << " stored differently (" << summary.compared << " compared)"
                   << (summary.limited ? ", stopped at the limit" : "")
-                  << (outcome == DiffOutcome::Cancelled ? " (interrupted)" : "") << '\n';
+                  << (outcome == JobOutcome::Cancelled ? " (interrupted)" : "") << '\n';
     }
-    if (outcome == DiffOutcome::Cancelled) {
+    if (outcome == JobOutcome::Cancelled) {
         return kExitFailure;
     }
     const bool same = args.strict ? summary.total() == 0 : summary.contentEqual();

@@ -105,13 +105,13 @@ int runRepair(const RepairArgs& args) {
     try {
         const InterruptScope interruptible;
         report = cliFormats().repair(detection.format, args.input, args.output, options);
+    } catch (const JobCancelled&) {
+        clearTerminalProgress(options.progress);
+        std::cerr << "strata-cli: repair interrupted; " << args.output << " was not written\n";
+        return kExitFailure;
     } catch (const RepairError& e) {
         clearTerminalProgress(options.progress);
-        if (commandInterrupt().cancelled()) {
-            std::cerr << "strata-cli: repair interrupted; " << args.output << " was not written\n";
-        } else {
-            std::cerr << "strata-cli: " << e.what() << '\n';
-        }
+        std::cerr << "strata-cli: " << e.what() << '\n';
         return kExitFailure;
     }
     clearTerminalProgress(options.progress);

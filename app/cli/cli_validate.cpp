@@ -95,7 +95,7 @@ int runValidate(const ValidateOptions& request) {
         });
         {
             const InterruptScope interruptible;
-            completed = validator->run(sink, options) == ValidationOutcome::Completed;
+            completed = validator->run(sink, options) == JobOutcome::Completed;
         }
         clearTerminalProgress(options.progress);
     }

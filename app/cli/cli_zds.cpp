@@ -89,7 +89,7 @@ int runValidate(const std::string& path, bool json) {
     ValidationOptions options;
     options.cancel = &commandInterrupt();
     options.progress = terminalProgress();
-    const ValidationOutcome outcome = validator->run(sink, options);
+    const JobOutcome outcome = validator->run(sink, options);
     clearTerminalProgress(options.progress);
     const std::size_t errors = sink.countOf(Severity::Error);
     const std::size_t warnings = sink.countOf(Severity::Warning);
@@ -100,7 +100,7 @@ int runValidate(const std::string& path, bool json) {
         out["summary"] = {{"errors", errors},
                           {"warnings", warnings},
                           {"infos", sink.countOf(Severity::Info)},
-                          {"completed", outcome == ValidationOutcome::Completed}};
+                          {"completed", outcome == JobOutcome::Completed}};
         Json list = Json::array();
         for (const Diagnostic& d : sink.diagnostics()) {
             list.push_back(diagnosticJson(d));
@@ -121,7 +121,7 @@ int runValidate(const std::string& path, bool json) {
         }
         std::cout << path << ": " << errors << " errors, " << warnings << " warnings\n";
     }
-    if (outcome == ValidationOutcome::Cancelled) {
+    if (outcome == JobOutcome::Cancelled) {
         std::cerr << "strata-cli: interrupted\n";
         return kExitFailure;
     }

@@ -143,7 +143,7 @@ int runValidate(const std::string& path, bool json, unsigned threads) {
     ValidationOptions options;
     options.threads = threads;
     options.cancel = &commandInterrupt();
-    const ValidationOutcome outcome = [&] {
+    const JobOutcome outcome = [&] {
         const InterruptScope interruptible;
         return ztensor::ZtValidator(file).run(sink, options);
     }();
@@ -159,7 +159,7 @@ int runValidate(const std::string& path, bool json, unsigned threads) {
         out["diagnostics"] = diagnostics;
         out["summary"] = Json{{"errors", errors},
                               {"warnings", sink.countOf(Severity::Warning)},
-                              {"completed", outcome == ValidationOutcome::Completed}};
+                              {"completed", outcome == JobOutcome::Completed}};
         printJson(out);
     } else {
         for (const auto& d : sink.diagnostics()) {
@@ -167,7 +167,7 @@ int runValidate(const std::string& path, bool json, unsigned threads) {
         }
         std::cout << errors << " error(s), " << sink.countOf(Severity::Warning) << " warning(s)\n";
     }
-    if (outcome == ValidationOutcome::Cancelled) {
+    if (outcome == JobOutcome::Cancelled) {
         return kExitFailure;
     }
     return errors > 0 ? kExitErrors : kExitOk;

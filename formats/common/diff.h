@@ -91,12 +91,10 @@ struct DiffOptions {
     }
 };
 
-enum class DiffOutcome { Completed, Stopped, Cancelled };
-
 class Differ {
 public:
     virtual ~Differ() = default;
-    virtual DiffOutcome run(DiffSink& sink, const DiffOptions& options) = 0;
+    virtual JobOutcome run(DiffSink& sink, const DiffOptions& options) = 0;
     // What was compared, counted as the differences streamed (valid after run()).
     const DiffSummary& summary() const { return summary_; }
 

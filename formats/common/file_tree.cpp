@@ -68,6 +68,10 @@ public:
 
 }  // namespace
 
+ByteSourcePtr FileTree::openListed(const Location& file, const FileTreeEntry&) const {
+    return open(file);
+}
+
 FileOrFolder FileTree::openOrList(const Location& location, std::size_t limit) const {
     const std::optional<FileTreeEntry> entry = stat(location);
     if (!entry) {

@@ -37,6 +37,13 @@ public:
     // The file's bytes. Throws SourceError naming the location and what went wrong (no such
     // file, permission denied, the server does not serve ranges...).
     virtual ByteSourcePtr open(const Location& file) const = 0;
+    // The same for a file a list() of its folder returned as `listed` (its size known): a tree
+    // may skip what it need not ask (an empty S3 object is opened without a request, which
+    // some S3 servers would refuse as an unsatisfiable range). The default opens it.
+    virtual ByteSourcePtr openListed(const Location& file, const FileTreeEntry& listed) const;
+    // Whether list() shows names that start with '.'. A web server's listing leaves them out
+    // (nginx's autoindex does): a reader that needs such a file asks for it by name (stat).
+    virtual bool listsDotFiles() const { return true; }
     // What is at `location`: a file (with its size), a folder, or nothing.
     virtual std::optional<FileTreeEntry> stat(const Location& location) const = 0;
     // The immediate children of a folder, sorted by name, at most `limit` of them (0 = all);

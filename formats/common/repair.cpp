@@ -86,6 +86,9 @@ void runInRepairStage(const std::filesystem::path& output,
     } catch (const RepairError&) {
         std::filesystem::remove_all(stage, ec);
         throw;
+    } catch (const JobCancelled&) {
+        std::filesystem::remove_all(stage, ec);
+        throw;
     } catch (const std::exception& e) {
         std::filesystem::remove_all(stage, ec);
         throw RepairError(output.string() + ": " + e.what());
@@ -179,8 +182,8 @@ void listContentDifferences(Differ& differ, RepairReport& report, const RepairOp
     diffOptions.quick = check.digestsChecked;
     diffOptions.answerQueries = 0;  // content, not search quality
     try {
-        if (differ.run(sink, diffOptions) == DiffOutcome::Cancelled) {
-            throw RepairError("cancelled; nothing was written");
+        if (differ.run(sink, diffOptions) == JobOutcome::Cancelled) {
+            throw JobCancelled();
         }
     } catch (const DiffError& e) {
         report.losses.push_back(

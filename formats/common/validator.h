@@ -27,12 +27,10 @@ struct ValidationOptions {
     }
 };
 
-enum class ValidationOutcome { Completed, Cancelled };
-
 class Validator {
 public:
     virtual ~Validator() = default;
-    virtual ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) = 0;
+    virtual JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) = 0;
 };
 
 }  // namespace strata

@@ -194,11 +194,11 @@ class OzdfDiffer final : public Differ {
 public:
     OzdfDiffer(OzdfDiffSide a, OzdfDiffSide b) : a_(std::move(a)), b_(std::move(b)) {}
 
-    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
         if (!readListed(a_, options) || !readListed(b_, options)) {
-            return DiffOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         auto da = documentsOf(a_), db = documentsOf(b_);
         if (a_.document && b_.document) {
@@ -216,22 +216,22 @@ public:
         for (const auto& d : da) {
             options.reportProgress(double(done++) / double(da.size() + db.size()), d.key);
             if (options.cancelled()) {
-                return DiffOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             const auto it = inB.find(d.key);
             const bool go = it == inB.end() ? wholeDocument(DiffKind::Removed, d)
                                             : document(d.key, *d.document, *it->second);
             if (!go) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
         for (const auto& d : db) {
             if (!inA.contains(d.key) && !wholeDocument(DiffKind::Added, d)) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
         options.reportProgress(1.0, "done");
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:

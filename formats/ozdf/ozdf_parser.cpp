@@ -577,11 +577,9 @@ public:
                 throw;
             }
         }
-        // Web servers leave dot files out of their listings (nginx's autoindex does): the
-        // interrupted save marker is asked for by name.
-        const bool http = location.scheme() == Location::Scheme::Http ||
-                          location.scheme() == Location::Scheme::Https;
-        if (listing->found && http && !hasFile(*listing, kWritingMarker)) {
+        // A tree whose listings leave out dot files (a web server's): the interrupted save
+        // marker is asked for by name.
+        if (listing->found && !tree_->listsDotFiles() && !hasFile(*listing, kWritingMarker)) {
             const auto marker = tree_->stat(location.child(kWritingMarker));
             if (marker && !marker->isDirectory) {
                 FileTreeEntry entry = *marker;

@@ -24,15 +24,10 @@ bool isDocumentFolder(const ProbeInput& input, const ProbeEntry& entry) {
     return input.isFileAt(folder / kMetadataFile) || input.isFileAt(folder / kWritingMarker);
 }
 
-// A web server's folder listing (nginx's autoindex) leaves out dot files: over http(s) the
-// interrupted save marker is asked for by name.
+// A tree whose listings leave out dot files (a web server's): the interrupted save marker is
+// asked for by name.
 bool hiddenFileAt(const ProbeInput& input, std::string_view name) {
-    if (!input.tree) {
-        return false;
-    }
-    const Location::Scheme scheme = Location::parse(input.path.string()).scheme();
-    return (scheme == Location::Scheme::Http || scheme == Location::Scheme::Https) &&
-           input.isFileAt(input.path / name);
+    return input.tree && !input.tree->listsDotFiles() && input.isFileAt(input.path / name);
 }
 
 // A text file whose first non-blank line is a `#### NAME` header (what the reference reads

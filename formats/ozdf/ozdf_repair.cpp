@@ -735,7 +735,7 @@ bool isDocumentFolder(const fs::path& folder) {
 
 void throwIfCancelled(const RepairOptions& options) {
     if (options.cancel != nullptr && options.cancel->cancelled()) {
-        throw RepairError("cancelled");
+        throw JobCancelled();
     }
 }
 
@@ -793,8 +793,8 @@ void validate(std::unique_ptr<Validator> validator, const RepairOptions& options
     CollectingSink sink;
     ValidationOptions validation;
     validation.cancel = options.cancel;
-    if (validator->run(sink, validation) == ValidationOutcome::Cancelled) {
-        throw RepairError("cancelled");
+    if (validator->run(sink, validation) == JobOutcome::Cancelled) {
+        throw JobCancelled();
     }
     requireValidOutput(sink.diagnostics());
 }
@@ -880,11 +880,7 @@ void writeRepaired(InputKind kind, const fs::path& input,
             ozdf::SaveOptions save;
             save.cancel = options.cancel;
             save.emptyItemNames = ozdf::EmptyItemNames::Kept;
-            try {
-                ozdf::saveCorpusToFolder(corpus, target, save);
-            } catch (const ozdf::SaveCancelled&) {
-                throw RepairError("cancelled");
-            }
+            ozdf::saveCorpusToFolder(corpus, target, save);
         } else {
             // The stage is new: its files are synced once, not each part file on its own.
             ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept,

@@ -394,7 +394,7 @@ SaveReport saveCorpusToFolder(const Corpus& corpus, const fs::path& folder,
             plans.size(), kDocumentThreads,
             [&](std::size_t i) {
                 if (options.cancel != nullptr && options.cancel->cancelled()) {
-                    throw SaveCancelled();
+                    throw JobCancelled();
                 }
                 execute(plans[i], folder, mode, reports[i]);
             },

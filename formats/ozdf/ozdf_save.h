@@ -36,15 +36,10 @@ struct SaveOptions {
     ProgressCallback progress;
     // saveCorpusToFolder only (a new folder, so stopping half-way loses nothing): checked
     // before each document; once cancelled, the save removes what it wrote and throws
-    // SaveCancelled.
+    // JobCancelled.
     const CancelToken* cancel = nullptr;
     // Items named "" keep their empty NAME block (see EmptyItemNames).
     EmptyItemNames emptyItemNames = EmptyItemNames::AsTheReference;
-};
-
-class SaveCancelled : public std::runtime_error {
-public:
-    SaveCancelled() : std::runtime_error("cancelled") {}
 };
 
 struct SaveReport {

@@ -29,9 +29,9 @@ public:
     explicit DocumentValidator(std::shared_ptr<const Document> document)
         : document_(std::move(document)) {}
 
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         if (options.cancelled()) {
-            return ValidationOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         CappedSink capped(sink, options.maxPerCode);
         forward(document_->diagnostics, capped);
@@ -40,7 +40,7 @@ public:
         }
         capped.finish();
         options.reportProgress(1.0, document_->filename);
-        return ValidationOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:
@@ -51,13 +51,13 @@ class CorpusValidator final : public Validator {
 public:
     explicit CorpusValidator(std::shared_ptr<const Corpus> corpus) : corpus_(std::move(corpus)) {}
 
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         CappedSink capped(sink, options.maxPerCode);
         forward(corpus_->diagnostics, capped);
         const std::size_t total = corpus_->documents.size();
         for (std::size_t i = 0; i < total; ++i) {
             if (options.cancelled()) {
-                return ValidationOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             const Document& document = corpus_->documents[i];
             forward(document.diagnostics, capped);
@@ -69,7 +69,7 @@ public:
             reportLeftovers(corpus_->path, 1, capped);
         }
         capped.finish();
-        return ValidationOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:
@@ -83,7 +83,7 @@ public:
     explicit ListedCorpusValidator(std::shared_ptr<const ListedCorpus> corpus)
         : corpus_(std::move(corpus)) {}
 
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         const std::size_t total = corpus_->size();
         std::shared_ptr<const Corpus> read = corpus_->corpus(options.cancel, [&](std::size_t n) {
             options.reportProgress(
@@ -91,7 +91,7 @@ public:
                 "reading document " + std::to_string(n) + " of " + std::to_string(total));
         });
         if (!read) {
-            return ValidationOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         return CorpusValidator(read).run(sink, options);
     }

@@ -9,15 +9,15 @@ public:
     explicit FixedDiagnosticValidator(std::vector<Diagnostic> diagnostics)
         : diagnostics_(std::move(diagnostics)) {}
 
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         for (const Diagnostic& diagnostic : diagnostics_) {
             if (options.cancelled()) {
-                return ValidationOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             sink.report(diagnostic);
         }
         options.reportProgress(1.0, "done");
-        return ValidationOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:

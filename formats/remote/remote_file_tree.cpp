@@ -163,11 +163,22 @@ private:
         sortAndLimit(*entries, limit, truncated);
         return std::move(*entries);
     }
+    // nginx's autoindex and most other servers' listings leave dot files out.
+    bool listsDotFiles() const override { return false; }
 };
 
 class S3FileTree final : public RemoteTree {
 public:
     using RemoteTree::RemoteTree;
+
+    // A listing gives every object's exact size: an empty one needs no request (and a ranged
+    // GET of an empty object is an error on some S3 servers).
+    ByteSourcePtr openListed(const Location& file, const FileTreeEntry& listed) const override {
+        if (!listed.isDirectory && listed.size == 0) {
+            return makeBufferSource(std::vector<std::uint8_t>{}, file.text());
+        }
+        return open(file);
+    }
 
     std::optional<FileTreeEntry> stat(const Location& location) const override {
         FileTreeEntry entry;

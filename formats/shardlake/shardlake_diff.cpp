@@ -80,12 +80,12 @@ std::string shardVectorWhere(const shardlake::ShardVectorSet& set,
 // other values changed with the L2 distance (PQ codes: between the vectors each side's codebook
 // reconstructs; without codebooks, the count of codes that differ). `prefix` starts each path
 // ("indexes/v1/" or ""). Returns Stopped when `put` refuses a difference.
-DiffOutcome diffShardVectors(const std::string& prefix, shardlake::ShardVectorSet& va,
-                             shardlake::ShardVectorSet& vb,
-                             const std::optional<shardlake::LoadedCodebook>& ca,
-                             const std::optional<shardlake::LoadedCodebook>& cb,
-                             const DiffOptions& options, DiffSummary& summary,
-                             const std::function<bool(Difference)>& put) {
+JobOutcome diffShardVectors(const std::string& prefix, shardlake::ShardVectorSet& va,
+                            shardlake::ShardVectorSet& vb,
+                            const std::optional<shardlake::LoadedCodebook>& ca,
+                            const std::optional<shardlake::LoadedCodebook>& cb,
+                            const DiffOptions& options, DiffSummary& summary,
+                            const std::function<bool(Difference)>& put) {
     std::uint64_t mixed = 0;  // pairs stored raw on one side and as PQ codes on the other
     const auto only = [&](DiffKind kind, const shardlake::ShardVectorSet& set,
                           const shardlake::ShardVector& v) {
@@ -159,7 +159,7 @@ DiffOutcome diffShardVectors(const std::string& prefix, shardlake::ShardVectorSe
     bool hasX = va.next(x), hasY = vb.next(y);
     while (hasX || hasY) {
         if ((summary.compared & 0xFFF) == 0 && options.cancelled()) {
-            return DiffOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         ++summary.compared;
         bool ok = true;
@@ -175,7 +175,7 @@ DiffOutcome diffShardVectors(const std::string& prefix, shardlake::ShardVectorSe
             hasY = vb.next(y);
         }
         if (!ok) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
     }
     if (mixed > 0) {
@@ -186,10 +186,10 @@ DiffOutcome diffShardVectors(const std::string& prefix, shardlake::ShardVectorSe
                         " stored as raw values on one side and as PQ codes on the other: " +
                         "matched by id, values not compared";
         if (!put(std::move(d))) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
     }
-    return DiffOutcome::Completed;
+    return JobOutcome::Completed;
 }
 
 class ShardlakeDiffer final : public Differ {
@@ -203,7 +203,7 @@ public:
           aFolder_(std::move(aFolder)),
           bFolder_(std::move(bFolder)) {}
 
-    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
         if (aFolder_.starts_with("indexes/")) {
@@ -211,8 +211,8 @@ public:
         }
         if (aFolder_.starts_with("datasets/")) {
             ++summary_.compared;
-            const DiffOutcome o = folderContents(aFolder_, true);
-            if (o == DiffOutcome::Completed) {
+            const JobOutcome o = folderContents(aFolder_, true);
+            if (o == JobOutcome::Completed) {
                 options.reportProgress(1.0, "done");
             }
             return o;
@@ -223,31 +223,31 @@ public:
         } sections[] = {{"datasets", false}, {"indexes", false}, {"aliases", true}};
         for (const auto& section : sections) {
             if (options.cancelled()) {
-                return DiffOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
-            const DiffOutcome o = compareSection(section.folder, section.files);
-            if (o != DiffOutcome::Completed) {
+            const JobOutcome o = compareSection(section.folder, section.files);
+            if (o != JobOutcome::Completed) {
                 return o;
             }
         }
-        const DiffOutcome o = compareAnswers();
-        if (o != DiffOutcome::Completed) {
+        const JobOutcome o = compareAnswers();
+        if (o != JobOutcome::Completed) {
             return o;
         }
         options.reportProgress(1.0, "done");
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:
     // Two index versions only: their files, then their answers.
-    DiffOutcome runIndexes() {
+    JobOutcome runIndexes() {
         ++summary_.compared;
-        DiffOutcome o = folderContents(aFolder_, false);
+        JobOutcome o = folderContents(aFolder_, false);
         // Identical versions have nothing to compare by answers.
-        if (o == DiffOutcome::Completed && !changedIndexes_.empty()) {
+        if (o == JobOutcome::Completed && !changedIndexes_.empty()) {
             o = compareAnswers({{aFolder_.substr(8), bFolder_.substr(8)}});
         }
-        if (o == DiffOutcome::Completed) {
+        if (o == JobOutcome::Completed) {
             options_->reportProgress(1.0, "done");
         }
         return o;
@@ -302,11 +302,11 @@ private:
         return pairs;
     }
 
-    DiffOutcome compareAnswers() { return compareAnswers(answerPairs()); }
+    JobOutcome compareAnswers() { return compareAnswers(answerPairs()); }
 
-    DiffOutcome compareAnswers(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    JobOutcome compareAnswers(const std::vector<std::pair<std::string, std::string>>& pairs) {
         if (options_->answerQueries == 0) {
-            return DiffOutcome::Completed;
+            return JobOutcome::Completed;
         }
         for (const auto& [va, vb] : pairs) {
             shardlake::AnswerOverlapOptions o;
@@ -318,7 +318,7 @@ private:
             options_->reportProgress(0.99, "comparing the answers of index " + va);
             const auto overlap = shardlake::compareIndexAnswers(*a_, va, *b_, vb, o);
             if (options_->cancelled()) {
-                return DiffOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             // An index that cannot be searched is reported by its files' differences already.
             if (!overlap.error.empty() || overlap.queries == 0) {
@@ -326,10 +326,10 @@ private:
             }
             ++summary_.compared;
             if (!put(answerDifference(va, vb, overlap))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
     static std::string percent(double share) { return formatDistance(share * 100) + " %"; }
@@ -364,7 +364,7 @@ private:
         return out;
     }
 
-    DiffOutcome compareSection(const std::string& folder, bool files) {
+    JobOutcome compareSection(const std::string& folder, bool files) {
         const auto na = names(*a_, folder.c_str(), files);
         const auto nb = names(*b_, folder.c_str(), files);
         const std::set<std::string> inA(na.begin(), na.end()), inB(nb.begin(), nb.end());
@@ -380,18 +380,18 @@ private:
                 d.description = singular(folder) + " " + name + " is only in " +
                                 (inA.contains(name) ? "A" : "B");
                 if (!put(std::move(d))) {
-                    return DiffOutcome::Stopped;
+                    return JobOutcome::Stopped;
                 }
                 continue;
             }
-            const DiffOutcome o =
-                files ? (jsonFile(key) ? DiffOutcome::Completed : DiffOutcome::Stopped)
-                      : folderContents(key, folder == "datasets");
-            if (o != DiffOutcome::Completed) {
+            const JobOutcome o = files
+                                     ? (jsonFile(key) ? JobOutcome::Completed : JobOutcome::Stopped)
+                                     : folderContents(key, folder == "datasets");
+            if (o != JobOutcome::Completed) {
                 return o;
             }
         }
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
     static std::string singular(const std::string& folder) {
@@ -400,7 +400,7 @@ private:
 
     // Every file of a dataset or index version, by name: JSON ones field by field, vectors by
     // id, the others by bytes.
-    DiffOutcome folderContents(const std::string& key, bool dataset) {
+    JobOutcome folderContents(const std::string& key, bool dataset) {
         std::set<std::string> files;
         for (const auto& [s, k] : {std::pair{a_.get(), key}, std::pair{b_.get(), keyB(key)}}) {
             for (const auto& f : s->files(k)) {
@@ -419,7 +419,7 @@ private:
         bool shardsDiffer = false;
         for (const std::string& file : files) {
             if (options_->cancelled()) {
-                return DiffOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             const std::string path = key + "/" + file;
             const std::uint64_t before = summary_.total();
@@ -428,7 +428,7 @@ private:
                     ? jsonFile(path)
                     : (dataset && file == "vectors.jsonl" ? vectors(path) : binaryFile(path));
             if (!ok) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
             shardsDiffer = shardsDiffer ||
                            (!dataset && file.starts_with("shards/") && summary_.total() != before);
@@ -437,11 +437,11 @@ private:
         if (shardsDiffer) {
             return shardVectors(key);
         }
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
     // The vectors of two index versions' shards, matched by id across all their shards.
-    DiffOutcome shardVectors(const std::string& key) {
+    JobOutcome shardVectors(const std::string& key) {
         const auto shardsOf = [](const Store& s, const std::string& folder) {
             std::vector<std::pair<std::string, ByteSourcePtr>> out;
             for (const auto& f : s.files(folder + "/shards")) {
@@ -648,11 +648,11 @@ public:
     ShardFileDiffer(shardlake::ShardFile a, shardlake::ShardFile b)
         : a_(std::move(a)), b_(std::move(b)) {}
 
-    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions& options) override {
         const auto put = [&](Difference d) { return report(sink, std::move(d)); };
         if (sameBytes(*a_.source, *b_.source)) {
             ++summary_.compared;
-            return DiffOutcome::Completed;
+            return JobOutcome::Completed;
         }
         const auto pa = shardlake::parseShard(*a_.source), pb = shardlake::parseShard(*b_.source);
         const shardlake::ShardLayout la = *pa.layout, lb = *pb.layout;
@@ -681,17 +681,17 @@ public:
                 std::to_string(header.fields.size()) +
                 (header.fields.size() == 1 ? " header field differs" : " header fields differ");
             if (!put(std::move(header))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
-        const DiffOutcome o = centroids(la, lb, put);
-        if (o != DiffOutcome::Completed) {
+        const JobOutcome o = centroids(la, lb, put);
+        if (o != JobOutcome::Completed) {
             return o;
         }
         shardlake::ShardVectorSet va({{a_.name, a_.source}}), vb({{b_.name, b_.source}});
-        const DiffOutcome v =
+        const JobOutcome v =
             diffShardVectors("", va, vb, std::nullopt, std::nullopt, options, summary_, put);
-        if (v == DiffOutcome::Completed) {
+        if (v == JobOutcome::Completed) {
             options.reportProgress(1.0, "done");
         }
         return v;
@@ -699,8 +699,8 @@ public:
 
 private:
     // Centroids by position, compared by value: one difference for all of them.
-    DiffOutcome centroids(const shardlake::ShardLayout& la, const shardlake::ShardLayout& lb,
-                          const std::function<bool(Difference)>& put) {
+    JobOutcome centroids(const shardlake::ShardLayout& la, const shardlake::ShardLayout& lb,
+                         const std::function<bool(Difference)>& put) {
         const std::uint64_t na = la.centroidsPresent(), nb = lb.centroidsPresent();
         std::uint64_t differ = 0;
         if (la.dims == lb.dims) {
@@ -715,7 +715,7 @@ private:
         differ += std::max(na, nb) - std::min(na, nb);
         ++summary_.compared;
         if (differ == 0) {
-            return DiffOutcome::Completed;
+            return JobOutcome::Completed;
         }
         Difference d;
         d.kind = DiffKind::Changed;
@@ -726,7 +726,7 @@ private:
                std::to_string(nb) + " centroids"};
         d.description = std::to_string(differ) + " of " + std::to_string(std::max(na, nb)) +
                         " centroids differ";
-        return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+        return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
     }
 
     shardlake::ShardFile a_, b_;

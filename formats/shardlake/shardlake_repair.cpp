@@ -315,6 +315,8 @@ RepairReport repairShardlakeRoot(const std::filesystem::path& input,
         }
     } catch (const RepairError&) {
         throw;
+    } catch (const JobCancelled&) {
+        throw;
     } catch (const std::exception& e) {
         throw RepairError(input.string() + ": " + e.what());
     }

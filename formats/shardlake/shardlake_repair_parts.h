@@ -278,7 +278,7 @@ inline void writeOut(const fs::path& root, const OutFile& file, const CancelToke
     auto copyRange = [&](const ByteSource& source, std::uint64_t offset, std::uint64_t length) {
         for (std::uint64_t done = 0; done < length;) {
             if (cancel != nullptr && cancel->cancelled()) {
-                throw RepairError("cancelled");
+                throw JobCancelled();
             }
             const std::uint64_t n = std::min(kChunk, length - done);
             const ByteView view = source.view(offset + done, n);
@@ -357,7 +357,7 @@ struct Context {
     }
     void checkCancel() const {
         if (options.cancel != nullptr && options.cancel->cancelled()) {
-            throw RepairError("cancelled");
+            throw JobCancelled();
         }
     }
 };

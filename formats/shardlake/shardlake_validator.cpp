@@ -229,7 +229,7 @@ public:
     ShardlakeValidator(std::shared_ptr<const Store> store, ValidationTarget target)
         : store_(std::move(store)), target_(std::move(target)) {}
 
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         Reporter reporter(sink, options);
         switch (target_.scope) {
             case ValidationScope::Root:
@@ -254,10 +254,10 @@ public:
         reportLeftovers(reporter);
         reporter.finish();
         if (options.cancelled()) {
-            return ValidationOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         options.reportProgress(1.0, "done");
-        return ValidationOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:

@@ -45,11 +45,11 @@ public:
     ZdsDiffer(std::shared_ptr<const ZdsDataset> a, std::shared_ptr<const ZdsDataset> b)
         : a_(std::move(a)), b_(std::move(b)) {}
 
-    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
         if (!containers()) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
         std::vector<std::string> names;
         for (const auto& c : a_->collections) {
@@ -65,13 +65,13 @@ public:
             span_ = 1.0 / double(names.size());
             const ZdsCollection* ca = find(*a_, names[i]);
             const ZdsCollection* cb = find(*b_, names[i]);
-            const DiffOutcome o = collection(names[i], ca, cb);
-            if (o != DiffOutcome::Completed) {
+            const JobOutcome o = collection(names[i], ca, cb);
+            if (o != JobOutcome::Completed) {
                 return o;
             }
         }
         options.reportProgress(1.0, "done");
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:
@@ -102,8 +102,7 @@ private:
         return put(std::move(d));
     }
 
-    DiffOutcome collection(const std::string& name, const ZdsCollection* a,
-                           const ZdsCollection* b) {
+    JobOutcome collection(const std::string& name, const ZdsCollection* a, const ZdsCollection* b) {
         if (a == nullptr || b == nullptr) {
             const ZdsCollection& c = a != nullptr ? *a : *b;
             Difference d;
@@ -112,17 +111,17 @@ private:
             d.description = "the collection (" + std::to_string(c.documentCount()) +
                             " documents) is only in " + (a != nullptr ? "A" : "B");
             (a != nullptr ? d.a : d.b).value = std::to_string(c.documentCount()) + " documents";
-            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+            return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
         }
         ZdsLiveOptions lo;
         lo.index.cancel = options_->cancel;
         const auto la = a->liveSet(lo);
         const auto lb = b->liveSet(lo);
         if (!la || !lb) {
-            return DiffOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         if (!storage(name, *a, *b, *la, *lb)) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
         return documents(name, *a, *b, *la, *lb);
     }
@@ -165,8 +164,8 @@ private:
         return true;
     }
 
-    DiffOutcome documents(const std::string& name, const ZdsCollection& a, const ZdsCollection& b,
-                          const ZdsLiveSet& la, const ZdsLiveSet& lb) {
+    JobOutcome documents(const std::string& name, const ZdsCollection& a, const ZdsCollection& b,
+                         const ZdsLiveSet& la, const ZdsLiveSet& lb) {
         const std::uint64_t n = la.size();
         const std::uint64_t total = n + lb.size();
         std::uint64_t lastCommonInB = 0;
@@ -174,7 +173,7 @@ private:
         for (std::uint64_t i = 0; i < n; ++i) {
             if (i % kProgressEvery == 0) {
                 if (options_->cancelled()) {
-                    return DiffOutcome::Cancelled;
+                    return JobOutcome::Cancelled;
                 }
                 options_->reportProgress(base_ + span_ * double(i) / double(total),
                                          name + ": document " + std::to_string(i));
@@ -190,19 +189,19 @@ private:
                 d.a = {la.region(i),
                        diffValueText(text(a.documentBytes(i)), options_->maxValueChars)};
                 if (!put(std::move(d))) {
-                    return DiffOutcome::Stopped;
+                    return JobOutcome::Stopped;
                 }
                 continue;
             }
             inOrder = inOrder && *j >= lastCommonInB;
             lastCommonInB = *j;
             if (!document(name, id, a, i, b, *j)) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
         for (std::uint64_t j = 0; j < lb.size(); ++j) {
             if (j % kProgressEvery == 0 && options_->cancelled()) {
-                return DiffOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             const std::string id(lb.id(j));
             if (la.find(id)) {
@@ -215,7 +214,7 @@ private:
             d.description = "document " + id + " is only in B";
             d.b = {lb.region(j), diffValueText(text(b.documentBytes(j)), options_->maxValueChars)};
             if (!put(std::move(d))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
         if (!inOrder) {
@@ -224,10 +223,10 @@ private:
             d.path = name;
             d.description = "the documents both hold are stored in another order";
             if (!put(std::move(d))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
     // One document on both sides.

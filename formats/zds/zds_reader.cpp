@@ -205,13 +205,8 @@ protected:
             return nullptr;
         }
         const Location file = root_.child(rel);
-        if (entry->size == 0 && root_.scheme() == Location::Scheme::S3) {
-            // An S3 listing gives every object's exact size: an empty file needs no request
-            // (and a ranged GET of an empty object is an error on some S3 servers).
-            return makeBufferSource(std::vector<std::uint8_t>{}, file.text());
-        }
         try {
-            return tree_->open(file);
+            return tree_->openListed(file, *entry);
         } catch (const StoreError& e) {
             if (e.missing()) {
                 return nullptr;

@@ -187,7 +187,7 @@ private:
 
     void checkCancel() const {
         if (options_.cancel != nullptr && options_.cancel->cancelled()) {
-            throw RepairError("cancelled");
+            throw JobCancelled();
         }
     }
 
@@ -1010,8 +1010,8 @@ void validateOutput(const fs::path& target, const std::vector<ZdsCollectionWrite
     CollectingSink sink;
     ValidationOptions validation;
     validation.cancel = options.cancel;
-    if (validator->run(sink, validation) == ValidationOutcome::Cancelled) {
-        throw RepairError("cancelled");
+    if (validator->run(sink, validation) == JobOutcome::Cancelled) {
+        throw JobCancelled();
     }
     requireValidOutput(sink.diagnostics());
 }
@@ -1030,7 +1030,7 @@ void writeRepaired(const ZdsDataset& dataset, const std::vector<ZdsCollectionWri
         writeOptions.leaveOut = leaveOut;
         const ZdsWriteResult result = writeZdsDataset(&dataset, writes, target, writeOptions);
         if (result.cancelled) {
-            throw RepairError("cancelled");
+            throw JobCancelled();
         }
         for (const std::string& note : result.notes) {
             report.losses.push_back({note, {}});
@@ -1194,6 +1194,8 @@ RepairReport repairZdsDataset(const fs::path& input, const fs::path& output,
             }
         }
     } catch (const RepairError&) {
+        throw;
+    } catch (const JobCancelled&) {
         throw;
     } catch (const std::exception& e) {
         throw RepairError(input.string() + ": " + e.what());

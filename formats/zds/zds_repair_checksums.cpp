@@ -102,7 +102,7 @@ ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptio
     const ByteSource* source = archive.archiveSource().get();
     for (std::size_t i = 0; i < members.size(); ++i) {
         if (options.cancel != nullptr && options.cancel->cancelled()) {
-            throw RepairError("cancelled");
+            throw JobCancelled();
         }
         if (i % kProgressEvery == 0) {
             options.reportProgress(double(i) / double(members.size()),
@@ -130,7 +130,7 @@ ZdsUntrusted checkZdsArchiveMembers(const ZipArchive& archive, const RepairOptio
         }
         const ZipCrcCheck check = archive.checkCrc(m, options.cancel);
         if (check.cancelled) {
-            throw RepairError("cancelled");
+            throw JobCancelled();
         }
         if (!check.problem.empty()) {
             untrusted.files[m.name] = "cannot be read whole (" + check.problem + ")";

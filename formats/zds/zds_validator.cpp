@@ -134,7 +134,7 @@ public:
     ZdsValidator(std::filesystem::path path, const ZdsCopiedData* copied)
         : path_(std::move(path)), copied_(copied) {}
 
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override {
         Reporter r(sink, options);
         const bool completed = runChecks(r, options);
         r.finish();
@@ -142,7 +142,7 @@ public:
             // Killed writes (zds_leftovers.h) leave local files; a URL has none to find.
             reportZdsLeftovers(path_, sink);
         }
-        return completed ? ValidationOutcome::Completed : ValidationOutcome::Cancelled;
+        return completed ? JobOutcome::Completed : JobOutcome::Cancelled;
     }
 
 private:

@@ -183,7 +183,7 @@ public:
         std::optional<std::uint64_t> expected = 0;  // where the next record should start
         while (at < archive_.size()) {
             if (cancel_ != nullptr && cancel_->cancelled()) {
-                throw RepairError("cancelled");
+                throw JobCancelled();
             }
             if (expected) {
                 unaccounted(*expected, at);

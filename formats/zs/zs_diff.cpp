@@ -294,13 +294,13 @@ public:
     ZsDiffer(std::shared_ptr<const ZsFile> a, std::shared_ptr<const ZsFile> b)
         : a_(std::move(a)), b_(std::move(b)) {}
 
-    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
         readable(*a_, 'A');
         readable(*b_, 'B');
         if (!header()) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
         return records();
     }
@@ -418,17 +418,17 @@ private:
         return d;
     }
 
-    DiffOutcome records() {
+    JobOutcome records() {
         RecordStream sa(a_, options_->cancel), sb(b_, options_->cancel);
         RecordCursor ca(sa, 'A', a_->displayName()), cb(sb, 'B', b_->displayName());
         std::uint64_t steps = 0;
         while (!ca.atEnd() || !cb.atEnd()) {
             if ((ca.hasDamage() || cb.hasDamage()) && !reportDamage(ca, cb)) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
             if ((++steps & 0xFFFF) == 0) {
                 if (options_->cancelled()) {
-                    return DiffOutcome::Cancelled;
+                    return JobOutcome::Cancelled;
                 }
                 progress(ca, cb);
             }
@@ -445,18 +445,18 @@ private:
             RecordCursor& cur = onlyA ? ca : cb;
             if (!put(recordDifference(onlyA ? DiffKind::Removed : DiffKind::Added, cur.record(),
                                       onlyA ? *a_ : *b_, cur.blockOffset()))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
             cur.advance();
         }
         if (!reportDamage(ca, cb)) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
         if (!layout(sa.blocks(), sb.blocks(), ca.count())) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
         options_->reportProgress(1.0, "done");
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
     // Blocks that cannot be read are differences of their own; their records are not compared

@@ -229,7 +229,7 @@ public:
             }
             const auto next = finder.resumeAfter(at, options_.cancel, options_.progress);
             if (!next) {
-                throw RepairError("cancelled");
+                throw JobCancelled();
             }
             submitDamage(finder, at, *next, submit);
             at = *next;
@@ -630,7 +630,7 @@ private:
 
     void requireNotCancelled() const {
         if (options_.cancel != nullptr && options_.cancel->cancelled()) {
-            throw RepairError("cancelled");
+            throw JobCancelled();
         }
     }
 
@@ -660,7 +660,7 @@ void validateOutput(const fs::path& stage, const ZsCopiedData& copied,
     validation.cancel = options.cancel;
     ZsValidator(file, &copied).run(sink, validation);
     if (options.cancel != nullptr && options.cancel->cancelled()) {
-        throw RepairError("cancelled");
+        throw JobCancelled();
     }
     requireValidOutput(sink.diagnostics());
 }

@@ -209,17 +209,17 @@ public:
           reporter_(sink, std::max<std::size_t>(options.maxPerCode, 1)),
           name_(file.displayName()) {}
 
-    ValidationOutcome run() {
-        const ValidationOutcome outcome = runChecks();
+    JobOutcome run() {
+        const JobOutcome outcome = runChecks();
         reporter_.finish();
         return outcome;
     }
 
 private:
-    ValidationOutcome runChecks() {
+    JobOutcome runChecks() {
         reportHeader();
         if (header_.fatal || !header_.hasFields) {
-            return ValidationOutcome::Completed;
+            return JobOutcome::Completed;
         }
         if (!header_.codec) {
             note("ZS-NOT-CHECKED",
@@ -228,11 +228,11 @@ private:
         }
         collectAnchors();
         if (options_.cancelled()) {
-            return ValidationOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         scanBlocks();
         if (options_.cancelled()) {
-            return ValidationOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         if (decodeAttempts_ > 1 && payloadsUsable_ == 0) {
             error("ZS-CODEC",
@@ -248,7 +248,7 @@ private:
             checkSha();
         }
         options_.reportProgress(1.0, "done");
-        return options_.cancelled() ? ValidationOutcome::Cancelled : ValidationOutcome::Completed;
+        return options_.cancelled() ? JobOutcome::Cancelled : JobOutcome::Completed;
     }
 
     // ---- reporting helpers ----
@@ -1006,9 +1006,9 @@ private:
 
 }  // namespace
 
-ValidationOutcome ZsValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
-    const ValidationOutcome outcome = Run(*file_, sink, options, copied_).run();
-    if (outcome == ValidationOutcome::Completed) {
+JobOutcome ZsValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
+    const JobOutcome outcome = Run(*file_, sink, options, copied_).run();
+    if (outcome == JobOutcome::Completed) {
         // Beside the file: temporary files of killed saves and "New ZS file" jobs.
         reportSaveLeftovers(file_->source().name(), "ZS",
                             {static_cast<unsigned>(LeftoverKind::TempFile) |

@@ -43,7 +43,7 @@ public:
     // Validates a file whose data blocks are all copies (see ZsCopiedData).
     ZsValidator(std::shared_ptr<const ZsFile> file, const ZsCopiedData* copied)
         : file_(std::move(file)), copied_(copied) {}
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override;
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override;
 
 private:
     std::shared_ptr<const ZsFile> file_;

@@ -300,13 +300,13 @@ public:
     ZtDiffer(std::shared_ptr<const ZtFile> a, std::shared_ptr<const ZtFile> b)
         : a_(std::move(a)), b_(std::move(b)) {}
 
-    DiffOutcome run(DiffSink& sink, const DiffOptions& options) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions& options) override {
         sink_ = &sink;
         options_ = &options;
         readable(*a_, 'A');
         readable(*b_, 'B');
         if (!fileLevel()) {
-            return DiffOutcome::Stopped;
+            return JobOutcome::Stopped;
         }
         std::vector<std::string> names;
         for (const auto& t : a_->tensors()) {
@@ -319,16 +319,16 @@ public:
         }
         for (std::size_t i = 0; i < names.size(); ++i) {
             if (options.cancelled()) {
-                return DiffOutcome::Cancelled;
+                return JobOutcome::Cancelled;
             }
             options.reportProgress(double(i) / double(names.size()), "tensor " + names[i]);
-            const DiffOutcome o = tensor(names[i]);
-            if (o != DiffOutcome::Completed) {
+            const JobOutcome o = tensor(names[i]);
+            if (o != JobOutcome::Completed) {
                 return o;
             }
         }
         options.reportProgress(1.0, "done");
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:
@@ -471,7 +471,7 @@ private:
         return data != nullptr && data->hasRange() ? data->data : t.entry;
     }
 
-    DiffOutcome tensor(const std::string& name) {
+    JobOutcome tensor(const std::string& name) {
         const ZtTensor* ta = a_->findTensor(name);
         const ZtTensor* tb = b_->findTensor(name);
         ++summary_.compared;
@@ -486,7 +486,7 @@ private:
             DiffSide& side = ta != nullptr ? d.a : d.b;
             side.region = bytesOf(file, t);
             side.value = describe(t);
-            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+            return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
         }
         Difference d;
         d.kind = DiffKind::Changed;
@@ -510,7 +510,7 @@ private:
         if (!d.fields.empty()) {
             d.description = "tensor " + name + ": " + d.a.value + " in A, " + d.b.value +
                             " in B (values not compared)";
-            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+            return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
         }
         return values(name, *ta, *tb, std::move(d));
     }
@@ -523,19 +523,19 @@ private:
     // Two tensors of one dtype and shape, one at least sparse, compared element by element at
     // their row-major coordinates. `d` holds the format field when the layouts differ, or the
     // component fields found when they are alike (kept when the coordinates cannot be compared).
-    DiffOutcome byCoordinates(const std::string& name, const ZtTensor& ta, const ZtTensor& tb,
-                              Difference d, const std::vector<std::string>& storage) {
+    JobOutcome byCoordinates(const std::string& name, const ZtTensor& ta, const ZtTensor& tb,
+                             Difference d, const std::vector<std::string>& storage) {
         const bool sameLayout = ta.format == tb.format;
         const ZtValueComparison c = ztCompareByCoordinates(*a_, ta, *b_, tb, options_->cancel);
         if (c.cancelled) {
-            return DiffOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         if (!c.ok) {
             d.description =
                 "tensor " + name + ": " +
                 (sameLayout ? fieldsText(d.fields) : d.a.value + " in A, " + d.b.value + " in B") +
                 " (values not compared by coordinates: " + c.error + ")";
-            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+            return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
         }
         const std::string layouts =
             sameLayout ? "entries stored in another order"
@@ -553,7 +553,7 @@ private:
             if (!sameLayout) {
                 e.fields.push_back({"format", DiffKind::Encoding, ta.formatName, tb.formatName});
             }
-            return put(std::move(e)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+            return put(std::move(e)) ? JobOutcome::Completed : JobOutcome::Stopped;
         }
         d.fields.clear();
         if (!sameLayout) {
@@ -561,7 +561,7 @@ private:
         }
         appendValueFields("values", c.diff, d.fields);
         d.description = "tensor " + name + " by coordinates: " + fieldsText(d.fields);
-        return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+        return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
     }
 
     // Components by role, in role order.
@@ -589,8 +589,8 @@ private:
         return known && *ca.digest == *cb.digest;
     }
 
-    DiffOutcome values(const std::string& name, const ZtTensor& ta, const ZtTensor& tb,
-                       Difference d) {
+    JobOutcome values(const std::string& name, const ZtTensor& ta, const ZtTensor& tb,
+                      Difference d) {
         const auto ra = roles(*a_, ta), rb = roles(*b_, tb);
         std::vector<std::string> storage;
         for (const auto& [role, ca] : ra) {
@@ -600,7 +600,7 @@ private:
                 continue;
             }
             const ZtComponent& cb = *it->second;
-            if (const auto o = component(role, ta, *ca, cb, d); o != DiffOutcome::Completed) {
+            if (const auto o = component(role, ta, *ca, cb, d); o != JobOutcome::Completed) {
                 return o;
             }
             if (encodingText(*ca) != encodingText(cb)) {
@@ -621,10 +621,10 @@ private:
         }
         if (!d.fields.empty()) {
             d.description = "tensor " + name + ": " + fieldsText(d.fields);
-            return put(std::move(d)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+            return put(std::move(d)) ? JobOutcome::Completed : JobOutcome::Stopped;
         }
         if (storage.empty()) {
-            return DiffOutcome::Completed;
+            return JobOutcome::Completed;
         }
         Difference e;
         e.kind = DiffKind::Encoding;
@@ -632,11 +632,11 @@ private:
         e.a = d.a;
         e.b = d.b;
         e.description = "tensor " + name + ": the same values, " + join(storage);
-        return put(std::move(e)) ? DiffOutcome::Completed : DiffOutcome::Stopped;
+        return put(std::move(e)) ? JobOutcome::Completed : JobOutcome::Stopped;
     }
 
-    DiffOutcome component(const std::string& role, const ZtTensor& ta, const ZtComponent& ca,
-                          const ZtComponent& cb, Difference& d) {
+    JobOutcome component(const std::string& role, const ZtTensor& ta, const ZtComponent& ca,
+                         const ZtComponent& cb, Difference& d) {
         if (options_->quick) {
             bool known = false;
             const bool same = sameDigests(ca, cb, known);
@@ -645,7 +645,7 @@ private:
                     d.fields.push_back(
                         {role + ".digest", DiffKind::Changed, *ca.digest, *cb.digest});
                 }
-                return DiffOutcome::Completed;
+                return JobOutcome::Completed;
             }
         }
         const ZtValueComparison c = ztCompareComponents(
@@ -653,16 +653,16 @@ private:
             options_->threads ? options_->threads
                               : std::max(1u, std::thread::hardware_concurrency()));
         if (c.cancelled) {
-            return DiffOutcome::Cancelled;
+            return JobOutcome::Cancelled;
         }
         if (!c.ok) {
             d.fields.push_back({role, DiffKind::Changed, "", "cannot compare: " + c.error});
-            return DiffOutcome::Completed;
+            return JobOutcome::Completed;
         }
         if (!c.diff.identical()) {
             appendValueFields(role, c.diff, d.fields);
         }
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
     static void appendValueFields(const std::string& role, const ZtValueDiff& v,

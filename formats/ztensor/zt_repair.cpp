@@ -177,7 +177,7 @@ public:
         };
         makeZtValidator(file_)->run(sink, validation);
         if (options_.cancel != nullptr && options_.cancel->cancelled()) {
-            throw RepairError("cancelled; nothing was written");
+            throw JobCancelled();
         }
         const Findings findings = sortFindings(*file_, sink.diagnostics());
         for (std::size_t i = 0; i < file_->tensors().size(); ++i) {
@@ -206,7 +206,7 @@ public:
         ZtWriter writer([&out](std::span<const std::uint8_t> bytes) { out.write(bytes); }, options);
         for (std::size_t i = 0; i < keep_.size(); ++i) {
             if (options_.cancel != nullptr && options_.cancel->cancelled()) {
-                throw RepairError("cancelled; nothing was written");
+                throw JobCancelled();
             }
             writer.addStored(stored(file_->tensors()[keep_[i]]));
             options_.reportProgress(0.5 + 0.4 * double(i + 1) / double(keep_.size()),
@@ -340,8 +340,8 @@ void validateOutput(const std::filesystem::path& path, const RepairOptions& opti
     ValidationOptions validation;
     validation.cancel = options.cancel;
     if (makeZtValidator(ZtFile::open(openMappedFile(path)))->run(sink, validation) ==
-        ValidationOutcome::Cancelled) {
-        throw RepairError("cancelled; nothing was written");
+        JobOutcome::Cancelled) {
+        throw JobCancelled();
     }
     requireValidOutput(sink.diagnostics());
 }
@@ -381,6 +381,9 @@ RepairReport repairZtFile(const std::filesystem::path& input, const std::filesys
         listContentDifferences(*differ, report, options,
                                {input.string(), !salvage.recomputedDigests()});
     } catch (const RepairError&) {
+        std::filesystem::remove(stage, ec);
+        throw;
+    } catch (const JobCancelled&) {
         std::filesystem::remove(stage, ec);
         throw;
     } catch (const std::exception& e) {

@@ -411,7 +411,7 @@ Diagnostics checkGap(const ZtFile& file, const ZtLayoutEntry& gap, const CancelT
 ZtValidator::ZtValidator(std::shared_ptr<const ZtFile> file, ZtValidatorLimits limits)
     : file_(std::move(file)), limits_(limits) {}
 
-ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
+JobOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions& options) {
     const ZtFile& file = *file_;
     // Capped summaries are their own documented code.
     CappedSink out(sink, std::max<std::size_t>(options.maxPerCode, 1), "ZT-SUPPRESSED");
@@ -504,11 +504,11 @@ ValidationOutcome ZtValidator::run(DiagnosticSink& sink, const ValidationOptions
     while (finished < tasks && consume()) {
     }
     if (options.cancelled()) {
-        return ValidationOutcome::Cancelled;
+        return JobOutcome::Cancelled;
     }
     out.finish();
     options.reportProgress(1.0, "done");
-    return ValidationOutcome::Completed;
+    return JobOutcome::Completed;
 }
 
 std::unique_ptr<Validator> makeZtValidator(std::shared_ptr<const ZtFile> file) {

@@ -23,7 +23,7 @@ struct ZtValidatorLimits {
 class ZtValidator final : public Validator {
 public:
     explicit ZtValidator(std::shared_ptr<const ZtFile> file, ZtValidatorLimits limits = {});
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override;
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions& options) override;
 
 private:
     std::shared_ptr<const ZtFile> file_;

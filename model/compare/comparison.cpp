@@ -134,12 +134,12 @@ Job* Comparison::start(JobRunner& runner, strata::DiffOptions options, quint64 l
             strata::DiffSummary summary;
             try {
                 auto differ = formats.makeDiffer(*sa, *sb);
-                const strata::DiffOutcome outcome = differ->run(sink, options);
+                const strata::JobOutcome outcome = differ->run(sink, options);
                 summary = differ->summary();
                 summary.limited = sink.limited();
-                state = outcome == strata::DiffOutcome::Completed ? State::Completed
-                        : outcome == strata::DiffOutcome::Stopped ? State::Stopped
-                                                                  : State::Cancelled;
+                state = outcome == strata::JobOutcome::Completed ? State::Completed
+                        : outcome == strata::JobOutcome::Stopped ? State::Stopped
+                                                                 : State::Cancelled;
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }

@@ -40,7 +40,7 @@ Job* startOzdfImport(JobRunner& runner, const QString& jsonlPath, const QString&
                                 options.progress = context.progressCallback();
                                 options.cancel = &context.cancelToken();
                                 ozdf::saveCorpusToFolder(corpus, folder.toStdString(), options);
-                            } catch (const ozdf::SaveCancelled&) {
+                            } catch (const JobCancelled&) {
                                 // the job ends cancelled; the save removed what it wrote
                             } catch (const std::exception& e) {
                                 context.fail(QString::fromStdString(e.what()));

@@ -31,6 +31,8 @@ Job* startRepair(JobRunner& runner, const strata::FormatRegistry& formats, strat
             try {
                 report = std::make_shared<const strata::RepairReport>(
                     formats.repair(format, input.toStdString(), output.toStdString(), options));
+            } catch (const strata::JobCancelled&) {
+                return;  // the job ends cancelled: nothing was written, nothing to report
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }

@@ -50,7 +50,7 @@ Job* startZtDigestVerification(JobRunner& runner, std::shared_ptr<const ztensor:
         options.cancel = &c.cancelToken();
         options.progress = c.progressCallback();
         ztensor::ZtValidator validator(file);
-        if (validator.run(sink, options) == ValidationOutcome::Cancelled) {
+        if (validator.run(sink, options) == JobOutcome::Cancelled) {
             return;
         }
         auto statuses = ztDigestStatuses(*file, found);

@@ -15,10 +15,10 @@ namespace {
 
 class FixedValidator final : public strata::Validator {
 public:
-    strata::ValidationOutcome run(strata::DiagnosticSink& sink,
-                                  const strata::ValidationOptions&) override {
+    strata::JobOutcome run(strata::DiagnosticSink& sink,
+                           const strata::ValidationOptions&) override {
         sink.report({strata::Severity::Warning, "TEST-RULE", "a finding", {}, "", ""});
-        return strata::ValidationOutcome::Completed;
+        return strata::JobOutcome::Completed;
     }
 };
 

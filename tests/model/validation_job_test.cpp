@@ -27,14 +27,14 @@ public:
     explicit ChattyValidator(int count, bool waitForCancel = false)
         : count_(count), waitForCancel_(waitForCancel) {}
 
-    strata::ValidationOutcome run(strata::DiagnosticSink& sink,
-                                  const strata::ValidationOptions& options) override {
+    strata::JobOutcome run(strata::DiagnosticSink& sink,
+                           const strata::ValidationOptions& options) override {
         if (waitForCancel_) {
             options.reportProgress(0.1, "waiting");
             while (!options.cancelled()) {
                 QThread::msleep(1);
             }
-            return strata::ValidationOutcome::Cancelled;
+            return strata::JobOutcome::Cancelled;
         }
         auto half = [&](int first) {
             for (int i = first; i < count_; i += 2) {
@@ -47,7 +47,7 @@ public:
         half(0);
         other.join();
         sink.report({strata::Severity::Error, "TEST-END", "last", {}, "", ""});
-        return strata::ValidationOutcome::Completed;
+        return strata::JobOutcome::Completed;
     }
 
 private:

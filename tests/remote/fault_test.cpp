@@ -235,8 +235,8 @@ TEST_F(Faults, CancelStopsARemoteValidationOnWorkerThreads) {
     const auto session = makeRemoteSession(options());
     const auto source = session->open(Location::parse(url("tricklea2", "/data/cancel.zs")));
     CancelToken token;
-    auto state = std::make_shared<std::promise<ValidationOutcome>>();
-    std::future<ValidationOutcome> done = state->get_future();
+    auto state = std::make_shared<std::promise<JobOutcome>>();
+    std::future<JobOutcome> done = state->get_future();
     std::thread job([source, state, &token] {
         const ThreadCancelScope scope(&token);
         try {
@@ -258,7 +258,7 @@ TEST_F(Faults, CancelStopsARemoteValidationOnWorkerThreads) {
     }
     job.join();
     try {
-        EXPECT_EQ(done.get(), ValidationOutcome::Cancelled);
+        EXPECT_EQ(done.get(), JobOutcome::Cancelled);
     } catch (const RemoteError& e) {
         EXPECT_EQ(e.kind(), RemoteError::Kind::Cancelled) << e.what();
     }

@@ -47,7 +47,7 @@ inline std::shared_ptr<const FakeFile> readFakeFile(ByteSourcePtr source) {
 class FakeValidator final : public Validator {
 public:
     explicit FakeValidator(std::shared_ptr<const FakeFile> file) : file_(std::move(file)) {}
-    ValidationOutcome run(DiagnosticSink& sink, const ValidationOptions&) override {
+    JobOutcome run(DiagnosticSink& sink, const ValidationOptions&) override {
         for (std::size_t i = 0; i < file_->records.size(); ++i) {
             if (!file_->text(i).starts_with("ok")) {
                 sink.report({Severity::Error,
@@ -58,7 +58,7 @@ public:
                              {}});
             }
         }
-        return ValidationOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:
@@ -70,7 +70,7 @@ class FakeDiffer final : public Differ {
 public:
     FakeDiffer(std::shared_ptr<const FakeFile> a, std::shared_ptr<const FakeFile> b)
         : a_(std::move(a)), b_(std::move(b)) {}
-    DiffOutcome run(DiffSink& sink, const DiffOptions&) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions&) override {
         const std::size_t n = std::max(a_->records.size(), b_->records.size());
         for (std::size_t i = 0; i < n; ++i) {
             const bool inA = i < a_->records.size(), inB = i < b_->records.size();
@@ -88,11 +88,11 @@ public:
                 d.b = {b_->records[i], b_->text(i)};
             }
             if (!report(sink, std::move(d))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
         summary_.compared = n;
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:

@@ -18,16 +18,16 @@ class ScriptedDiffer final : public Differ {
 public:
     explicit ScriptedDiffer(std::vector<Difference> differences, bool throws = false)
         : differences_(std::move(differences)), throws_(throws) {}
-    DiffOutcome run(DiffSink& sink, const DiffOptions&) override {
+    JobOutcome run(DiffSink& sink, const DiffOptions&) override {
         if (throws_) {
             throw DiffError("B cannot be read");
         }
         for (Difference d : differences_) {
             if (!report(sink, std::move(d))) {
-                return DiffOutcome::Stopped;
+                return JobOutcome::Stopped;
             }
         }
-        return DiffOutcome::Completed;
+        return JobOutcome::Completed;
     }
 
 private:

@@ -51,8 +51,8 @@ TEST(RepairStage, IsRemovedAfterTheWorkWhateverHappens) {
     } catch (const RepairError& e) {
         EXPECT_EQ(std::string(e.what()), output.string() + ": disk full");
     }
-    EXPECT_THROW(runInRepairStage(output, [](const fs::path&) { throw RepairError("cancelled"); }),
-                 RepairError);
+    EXPECT_THROW(runInRepairStage(output, [](const fs::path&) { throw JobCancelled(); }),
+                 JobCancelled);
     EXPECT_FALSE(anyStageLeft(dir.path()));
     EXPECT_FALSE(fs::exists(output));
 }

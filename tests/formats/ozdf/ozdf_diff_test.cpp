@@ -47,7 +47,7 @@ std::shared_ptr<const ozdf::Document> parse(const std::string& text,
 Collected diff(const std::string& a, const std::string& b) {
     auto differ = makeOzdfDiffer({parse(a), nullptr, nullptr}, {parse(b), nullptr, nullptr});
     Collected sink;
-    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, {}), JobOutcome::Completed);
     return sink;
 }
 
@@ -455,7 +455,7 @@ TEST(OzdfDiff, OnePartMovedInATwentyThousandPartListIsOneMove) {
     ASSERT_EQ(b->elements.at(0).items.size(), kParts);
     Collected c;
     EXPECT_EQ(makeOzdfDiffer({a, nullptr, nullptr}, {b, nullptr, nullptr})->run(c, {}),
-              DiffOutcome::Completed);
+              JobOutcome::Completed);
     ASSERT_EQ(c.all.size(), 1u);
     EXPECT_EQ(c.all[0].path, "doc/list P");
     const std::vector<DiffField> moved = movedFields(c);

@@ -185,7 +185,7 @@ TEST(OzdfHostileScale, ACorpusKeepsNoCopyMappingOrDescriptorPerFile) {
     // Compared with itself: no difference, and still nothing held.
     test::CountingDiffSink sink;
     EXPECT_EQ(makeOzdfDiffer({nullptr, corpus, nullptr}, {nullptr, corpus, nullptr})->run(sink, {}),
-              DiffOutcome::Completed);
+              JobOutcome::Completed);
     EXPECT_EQ(sink.count, 0U);
     EXPECT_EQ(mappingsUnder(folder), 0u);
 

@@ -88,15 +88,14 @@ TEST(OzdfListedCorpus, ValidatesAndComparesAsTheCorpusReadAtOnce) {
 
     Collected fromEager;
     Collected fromListed;
-    ASSERT_EQ(makeOzdfCorpusValidator(eager)->run(fromEager, {}), ValidationOutcome::Completed);
-    ASSERT_EQ(makeOzdfListedCorpusValidator(listed)->run(fromListed, {}),
-              ValidationOutcome::Completed);
+    ASSERT_EQ(makeOzdfCorpusValidator(eager)->run(fromEager, {}), JobOutcome::Completed);
+    ASSERT_EQ(makeOzdfListedCorpusValidator(listed)->run(fromListed, {}), JobOutcome::Completed);
     EXPECT_EQ(fromListed.lines, fromEager.lines);
     EXPECT_FALSE(fromEager.lines.empty());  // the refused document and the folder's problems
 
     test::CountingDiffSink differences;
     auto differ = makeOzdfDiffer({nullptr, nullptr, listed}, {nullptr, eager, nullptr});
-    EXPECT_EQ(differ->run(differences, {}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(differences, {}), JobOutcome::Completed);
     EXPECT_EQ(differences.count, 0U);
     fs::remove_all(root);
 }

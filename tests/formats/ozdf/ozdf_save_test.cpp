@@ -133,7 +133,7 @@ TEST(OzdfSave, CancelledSaveToFolderRemovesWhatItWrote) {
                 cancel.cancel();  // after the first document is written
             }
         };
-        EXPECT_THROW(saveCorpusToFolder(corpus, out, options), SaveCancelled);
+        EXPECT_THROW(saveCorpusToFolder(corpus, out, options), JobCancelled);
         EXPECT_EQ(fs::exists(out), exists);
         if (exists) {
             EXPECT_TRUE(fs::is_empty(out));

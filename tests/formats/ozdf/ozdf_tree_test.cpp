@@ -42,7 +42,7 @@ TEST(OzdfTree, DirectoryDocumentPartsLiveInTheirOwnFiles) {
     EXPECT_GE(opened->sources.size(), 2U);
     ASSERT_TRUE(opened->makeValidator);
     CollectingSink sink;
-    EXPECT_EQ(opened->makeValidator()->run(sink, {}), ValidationOutcome::Completed);
+    EXPECT_EQ(opened->makeValidator()->run(sink, {}), JobOutcome::Completed);
     EXPECT_EQ(sink.countOf(Severity::Error), 0U);
 }
 

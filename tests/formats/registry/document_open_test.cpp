@@ -113,7 +113,7 @@ TEST_F(RegistryCorpusOpen, IncompleteZsReportsItsMagic) {
     auto validator = document->makeValidator();
     ASSERT_NE(validator, nullptr);
     CollectingSink sink;
-    EXPECT_EQ(validator->run(sink, {}), ValidationOutcome::Completed);
+    EXPECT_EQ(validator->run(sink, {}), JobOutcome::Completed);
     ASSERT_TRUE(sink.hasCode("ZS-INCOMPLETE"));
     for (const Diagnostic& d : sink.diagnostics()) {
         if (d.code == "ZS-INCOMPLETE") {

@@ -71,7 +71,7 @@ TEST(FakeFormat, ComparesThroughItsHandlerAndIsRefusedARepairByName) {
 
     CollectingDiffSink sink;
     auto differ = handler.makeDiffer(*a, *b);
-    EXPECT_EQ(differ->run(sink, DiffOptions{}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, DiffOptions{}), JobOutcome::Completed);
     ASSERT_EQ(sink.differences.size(), 2u);
     EXPECT_EQ(sink.differences[0].kind, DiffKind::Changed);
     EXPECT_EQ(sink.differences[1].kind, DiffKind::Added);

@@ -70,7 +70,7 @@ DiffSummary compare(const fs::path& a, const fs::path& b, Collected& sink) {
     const auto da = builtinFormats().open(a);
     const auto db = builtinFormats().open(b);
     auto differ = makeDiffer(*da, *db);
-    EXPECT_EQ(differ->run(sink, DiffOptions{}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, DiffOptions{}), JobOutcome::Completed);
     return differ->summary();
 }
 

@@ -64,7 +64,7 @@ Collected diff(const fs::path& a, const fs::path& b, const DiffOptions& options 
     auto differ = makeShardlakeDiffer(std::make_shared<const shardlake::Store>(a),
                                       std::make_shared<const shardlake::Store>(b));
     Collected sink;
-    EXPECT_EQ(differ->run(sink, options), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, options), JobOutcome::Completed);
     return sink;
 }
 
@@ -244,7 +244,7 @@ TEST(ShardlakeDiff, IndexFoldersAreComparedOnTheirOwn) {
     };
     const auto run = [](const shardlake::StoreIndex& x, const shardlake::StoreIndex& y) {
         Collected sink;
-        EXPECT_EQ(makeShardlakeIndexDiffer(x, y)->run(sink, {}), DiffOutcome::Completed);
+        EXPECT_EQ(makeShardlakeIndexDiffer(x, y)->run(sink, {}), JobOutcome::Completed);
         return sink.byPath;
     };
     const shardlake::StoreIndex a{store(dir / "a"), "v1"}, b{store(dir / "b"), "v2"};
@@ -324,7 +324,7 @@ std::map<std::string, Difference> runIndexes(const shardlake::StoreIndex& a,
     DiffOptions options;
     options.answerQueries = 0;
     Collected sink;
-    EXPECT_EQ(makeShardlakeIndexDiffer(a, b)->run(sink, options), DiffOutcome::Completed);
+    EXPECT_EQ(makeShardlakeIndexDiffer(a, b)->run(sink, options), JobOutcome::Completed);
     return sink.byPath;
 }
 
@@ -564,7 +564,7 @@ TEST(ShardlakeDiff, SingleShardsAreComparedAlone) {
     };
     const auto run = [](const shardlake::ShardFile& p, const shardlake::ShardFile& q) {
         Collected sink;
-        EXPECT_EQ(makeShardlakeShardDiffer(p, q)->run(sink, {}), DiffOutcome::Completed);
+        EXPECT_EQ(makeShardlakeShardDiffer(p, q)->run(sink, {}), JobOutcome::Completed);
         return sink.byPath;
     };
     const auto x = shard("x/shard-0000.sidx"), y = shard("y/shard-0001.sidx");
@@ -599,7 +599,7 @@ TEST(ShardlakeDiff, DatasetFoldersAreComparedOnTheirOwn) {
     };
     const auto run = [](const shardlake::StoreDataset& p, const shardlake::StoreDataset& q) {
         Collected sink;
-        EXPECT_EQ(makeShardlakeDatasetDiffer(p, q)->run(sink, {}), DiffOutcome::Completed);
+        EXPECT_EQ(makeShardlakeDatasetDiffer(p, q)->run(sink, {}), JobOutcome::Completed);
         return kinds(sink.byPath);
     };
     EXPECT_TRUE(run(ds("a", "d1"), ds("a", "d1")).empty());

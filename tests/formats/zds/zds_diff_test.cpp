@@ -42,7 +42,7 @@ struct Collected final : DiffSink {
 Collected diff(const fs::path& a, const fs::path& b, DiffSummary* summary = nullptr) {
     auto differ = zds::makeZdsDiffer(zds::ZdsDataset::open(a), zds::ZdsDataset::open(b));
     Collected sink;
-    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, {}), JobOutcome::Completed);
     if (summary != nullptr) {
         *summary = differ->summary();
     }
@@ -200,7 +200,7 @@ TEST(ZdsDiff, StopsWhenTheSinkHasEnough) {
     } one;
     auto differ = zds::makeZdsDiffer(zds::ZdsDataset::open(dir.path() / "a"),
                                      zds::ZdsDataset::open(dir.path() / "b"));
-    EXPECT_EQ(differ->run(one, {}), DiffOutcome::Stopped);
+    EXPECT_EQ(differ->run(one, {}), JobOutcome::Stopped);
     EXPECT_EQ(differ->summary().removed, 1u);
 }
 

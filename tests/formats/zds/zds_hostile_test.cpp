@@ -236,7 +236,7 @@ TEST(ZdsValidatorRules, CancelStopsEarly) {
     CollectingSink sink;
     const auto outcome =
         zds::makeZdsValidator(zds_test::corpusDir() / "valid" / "jsonl_100k")->run(sink, options);
-    EXPECT_EQ(outcome, ValidationOutcome::Cancelled);
+    EXPECT_EQ(outcome, JobOutcome::Cancelled);
 }
 
 TEST(ZdsValidatorRules, MaxPerCodeSummarises) {

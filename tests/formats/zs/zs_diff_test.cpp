@@ -73,7 +73,7 @@ Collected diff(std::shared_ptr<const ZsFile> a, std::shared_ptr<const ZsFile> b,
                DiffSummary* summary = nullptr) {
     auto differ = makeZsDiffer(std::move(a), std::move(b));
     Collected sink;
-    EXPECT_EQ(differ->run(sink, {}), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, {}), JobOutcome::Completed);
     if (summary != nullptr) {
         *summary = differ->summary();
     }

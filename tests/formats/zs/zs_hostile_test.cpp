@@ -208,7 +208,7 @@ TEST(ZsHostile, CancelledValidationStops) {
     options.cancel = &token;
     CollectingSink sink;
     ZsValidator validator(openZs(zsCorpus() / "valid/big-ngrams-1m.zs"));
-    EXPECT_EQ(validator.run(sink, options), ValidationOutcome::Cancelled);
+    EXPECT_EQ(validator.run(sink, options), JobOutcome::Cancelled);
 }
 
 TEST(ZsHostile, ProgressRisesToOne) {

@@ -35,7 +35,7 @@ TEST(ZtCorpus, ValidFilesHaveNoErrorsOrWarnings) {
         }
         ++files;
         const auto v = ztValidate(openMappedFile(entry.path()));
-        EXPECT_EQ(v.outcome, ValidationOutcome::Completed);
+        EXPECT_EQ(v.outcome, JobOutcome::Completed);
         EXPECT_LT(v.worst(), Severity::Warning) << entry.path().filename() << "\n" << v.describe();
         EXPECT_EQ(v.file->layout(), ztensor::ZtLayout::V1_0);
         EXPECT_TRUE(v.file->manifestDecoded());
@@ -195,7 +195,7 @@ TEST(ZtCorpus, EveryCorruptCaseGetsItsVerdictWithARegion) {
         const std::string id = c["id"];
         SCOPED_TRACE(id);
         const auto v = ztValidate(openMappedFile(dir / c["file"].get<std::string>()));
-        EXPECT_EQ(v.outcome, ValidationOutcome::Completed);
+        EXPECT_EQ(v.outcome, JobOutcome::Completed);
         const Severity needed = strataChoice.count(id) ? Severity::Warning : Severity::Error;
         EXPECT_GE(v.worst(), needed) << v.describe();
         const auto it = expectedVerdicts().find(id);

@@ -84,7 +84,7 @@ Collected diff(std::shared_ptr<const ztensor::ZtFile> a, std::shared_ptr<const z
                DiffOptions options = {}, DiffSummary* summary = nullptr) {
     auto differ = ztensor::makeZtDiffer(std::move(a), std::move(b));
     Collected sink;
-    EXPECT_EQ(differ->run(sink, options), DiffOutcome::Completed);
+    EXPECT_EQ(differ->run(sink, options), JobOutcome::Completed);
     if (summary != nullptr) {
         *summary = differ->summary();
     }

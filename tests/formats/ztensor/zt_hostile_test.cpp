@@ -186,7 +186,7 @@ TEST(ZtHostile, RandomDamageToCorpusFiles) {
                 bytes[at] = static_cast<std::uint8_t>(rng());
             }
             const auto v = ztValidate(bytes, 1 + round % 2);
-            EXPECT_EQ(v.outcome, ValidationOutcome::Completed);
+            EXPECT_EQ(v.outcome, JobOutcome::Completed);
             auto root = ztensor::makeZtNodeTree(v.file, name);
             for (std::uint64_t i = 0; i < root->childCount(); ++i) {
                 Node* child = root->child(i);

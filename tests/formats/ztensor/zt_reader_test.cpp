@@ -406,7 +406,7 @@ TEST(ZtReader, CancelledValidationStops) {
     CollectingSink sink;
     ValidationOptions options;
     options.cancel = &cancel;
-    EXPECT_EQ(ztensor::ZtValidator(file).run(sink, options), ValidationOutcome::Cancelled);
+    EXPECT_EQ(ztensor::ZtValidator(file).run(sink, options), JobOutcome::Cancelled);
 }
 
 TEST(ZtReader, ParallelAndSerialValidationAgree) {

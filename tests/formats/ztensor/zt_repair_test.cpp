@@ -228,7 +228,7 @@ TEST(ZtRepair, TheFinalCheckRefusesADamagedStageAndHonoursCancel) {
     RepairOptions cancelled;
     cancelled.cancel = &cancel;
     cancelled.beforeOutputCheck = [&cancel](const fs::path&) { cancel.cancel(); };
-    EXPECT_THROW(ztensor::repairZtFile(dir / "in.zt", dir / "out.zt", cancelled), RepairError);
+    EXPECT_THROW(ztensor::repairZtFile(dir / "in.zt", dir / "out.zt", cancelled), JobCancelled);
     EXPECT_FALSE(fs::exists(dir / "out.zt"));
     for (const auto& entry : fs::directory_iterator(dir.path())) {
         EXPECT_EQ(entry.path().filename().string().find(".strata-repair"), std::string::npos);

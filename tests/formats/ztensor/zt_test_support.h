@@ -89,7 +89,7 @@ inline std::vector<std::uint8_t> u64Bytes(const std::vector<std::uint64_t>& valu
 struct ZtValidation {
     std::shared_ptr<const ztensor::ZtFile> file;
     std::shared_ptr<CollectingSink> sink = std::make_shared<CollectingSink>();
-    ValidationOutcome outcome = ValidationOutcome::Completed;
+    JobOutcome outcome = JobOutcome::Completed;
 
     bool has(std::string_view code) const { return sink->hasCode(code); }
     Severity worst() const { return sink->worstSeverity(); }
