@@ -2,8 +2,6 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -11,9 +9,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
@@ -28,12 +24,12 @@
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 #include "model/core/text_draft.h"
-#include "model/zds/zds_dataset_jobs.h"
 #include "model/zds/zds_document_draft.h"
 #include "model/zds/zds_edit_commands.h"
 #include "model/zds/zds_editor.h"
 #include "model/zds/zds_search_results.h"
 #include "model/zds/zds_table_model.h"
+#include "zds_dataset_actions.h"
 #include "zds_document_editor.h"
 
 namespace strata::gui {
@@ -42,7 +38,9 @@ namespace {
 
 constexpr int kRowHeight = 22;
 
-void setUpTable(QTableView* table) {
+}  // namespace
+
+void setUpDocumentTable(QTableView* table) {
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -50,8 +48,6 @@ void setUpTable(QTableView* table) {
     table->horizontalHeader()->setStretchLastSection(true);
     table->setWordWrap(false);
 }
-
-}  // namespace
 
 ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, QWidget* parent)
     : QWidget(parent), view_(view), editor_(editor) {
@@ -67,7 +63,7 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
     table_ = new QTableView(this);
     documentEditor_ = new ZdsDocumentEditor(this);
     results_ = new model::ZdsSearchResults(this);
-    setUpTable(table_);
+    setUpDocumentTable(table_);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table_->setSortingEnabled(true);
@@ -208,66 +204,6 @@ void ZdsDocumentsTab::buildToolBar() {
     toolBar_->addWidget(jobs);
     toolBar_->addSeparator();
     toolBar_->addWidget(status_);
-}
-
-void ZdsDocumentsTab::buildSearchPane(QWidget* pane) {
-    searchTarget_ = new QComboBox(pane);
-    searchTarget_->addItems({tr("id"), tr("field"), tr("full text")});
-    searchPointer_ = new QLineEdit(pane);
-    searchPointer_->setPlaceholderText(tr("/json/pointer"));
-    searchOp_ = new QComboBox(pane);
-    searchOp_->addItems({QStringLiteral("="), QStringLiteral("<"), QStringLiteral(">"),
-                         tr("contains"), tr("regex")});
-    searchValue_ = new QLineEdit(pane);
-    searchValue_->setPlaceholderText(tr("value (JSON or text)"));
-    searchButton_ = new QPushButton(tr("Search"), pane);
-    stopButton_ = new QPushButton(tr("Stop"), pane);
-    searchStatus_ = new QLabel(pane);
-    resultsView_ = new QTableView(pane);
-    setUpTable(resultsView_);
-    resultsView_->setSelectionMode(QAbstractItemView::SingleSelection);
-    resultsView_->setModel(results_);
-
-    auto* fields = new QHBoxLayout;
-    fields->addWidget(searchTarget_);
-    fields->addWidget(searchPointer_, 1);
-    fields->addWidget(searchOp_);
-    fields->addWidget(searchValue_, 2);
-    fields->addWidget(searchButton_);
-    fields->addWidget(stopButton_);
-    auto* layout = new QVBoxLayout(pane);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(fields);
-    layout->addWidget(searchStatus_);
-    layout->addWidget(resultsView_, 1);
-
-    auto updateFields = [this] {
-        const bool field = searchTarget_->currentIndex() == 1;
-        searchPointer_->setEnabled(field);
-    };
-    connect(searchTarget_, &QComboBox::currentIndexChanged, this, updateFields);
-    updateFields();
-    auto run = [this] {
-        const QString error = runSearch(searchTarget_->currentIndex(), searchOp_->currentIndex(),
-                                        searchPointer_->text(), searchValue_->text());
-        if (!error.isEmpty()) {
-            searchStatus_->setText(error);
-        }
-    };
-    connect(searchButton_, &QPushButton::clicked, this, run);
-    connect(searchValue_, &QLineEdit::returnPressed, this, run);
-    connect(stopButton_, &QPushButton::clicked, results_, &model::ZdsSearchResults::cancel);
-    connect(results_, &model::ZdsSearchResults::searchFinished, this,
-            [this](int hits, bool complete) {
-                searchStatus_->setText(complete ? tr("%n match(es)", nullptr, hits)
-                                                : tr("%n match(es) so far", nullptr, hits));
-            });
-    connect(resultsView_, &QTableView::clicked, this, [this](const QModelIndex& index) {
-        const int stored = results_->storedPosition(index.row());
-        if (stored >= 0) {
-            showDocument(stored);
-        }
-    });
 }
 
 int ZdsDocumentsTab::currentCollection() const {
@@ -785,130 +721,6 @@ QString ZdsDocumentsTab::applyEditorText(const QString& json) {
         showDocument(stored);
     }
     return error;
-}
-
-QString ZdsDocumentsTab::runSearch(int target, int op, const QString& pointer,
-                                   const QString& value) {
-    model::ZdsTableModel* m = currentModel();
-    if (m == nullptr) {
-        return tr("no collection");
-    }
-    zds::ZdsQuery query;
-    query.target = static_cast<zds::ZdsQuery::Target>(target);
-    query.op = static_cast<zds::ZdsQuery::Op>(op);
-    query.pointer = pointer.toStdString();
-    query.value = value.toStdString();
-    QString error;
-    model::Job* job = results_->start(*view_.jobRunner(), m, query, &error);
-    if (job == nullptr) {
-        return error;
-    }
-    view_.trackJob(job);
-    searchStatus_->setText(tr("searching…"));
-    return {};
-}
-
-// ---- dataset jobs ----
-
-namespace {
-
-ZdsJobTargetPicker& targetPicker() {
-    static ZdsJobTargetPicker picker;
-    return picker;
-}
-
-QString pickTarget(QWidget* parent, model::ZdsDatasetJob kind, const QString& path) {
-    if (targetPicker()) {
-        return targetPicker()(kind, path);
-    }
-    if (kind == model::ZdsDatasetJob::Pack) {
-        return QFileDialog::getSaveFileName(parent, QObject::tr("Pack into"),
-                                            path + QStringLiteral(".zds"),
-                                            QObject::tr("ZDS archives (*.zds)"));
-    }
-    return QFileDialog::getExistingDirectory(parent, QObject::tr("Unpack into an empty folder"));
-}
-
-void startDatasetJob(DocumentView& view, model::ZdsDatasetJob kind, const QString& path) {
-    using Kind = model::ZdsDatasetJob;
-    const bool elsewhere = kind == Kind::Pack || kind == Kind::Unpack;
-    QString dest;
-    if (elsewhere) {
-        dest = pickTarget(&view, kind, path);
-        if (dest.isEmpty()) {
-            return;
-        }
-    } else if (view.document()->isModified()) {
-        QMessageBox::information(&view, model::zdsDatasetJobName(kind),
-                                 QObject::tr("Save or undo your edits first: this job "
-                                             "rewrites the dataset on disk."));
-        return;
-    }
-    auto* editor = qobject_cast<model::ZdsEditor*>(view.document()->editor());
-    const bool deflate = editor != nullptr && editor->deflateOnSave();
-    model::Job* job = model::startZdsDatasetJob(*view.jobRunner(), kind, path, dest, {}, deflate);
-    view.trackJob(job);
-    QPointer<DocumentView> target(&view);
-    QObject::connect(job, &model::Job::finished, &view, [target, job, elsewhere] {
-        if (!target) {
-            return;
-        }
-        if (job->state() == model::Job::State::Failed) {
-            emit target->message(job->title() + QStringLiteral(": ") + job->errorText());
-            return;
-        }
-        if (job->state() != model::Job::State::Finished) {
-            return;
-        }
-        if (elsewhere) {
-            emit target->message(QObject::tr("%1: %2.").arg(job->title(), job->statusText()));
-            return;
-        }
-        // The files under the open document changed: show the new dataset.
-        emit target->message(
-            QObject::tr("%1: %2. Reopening the dataset.").arg(job->title(), job->statusText()));
-        emit target->reloadRequested();
-    });
-}
-
-}  // namespace
-
-void setZdsJobTargetPicker(ZdsJobTargetPicker picker) {
-    targetPicker() = std::move(picker);
-}
-
-void addZdsActions(QMenu* menu, DocumentView& view) {
-    const QString path = view.document()->path();
-    auto* editor = qobject_cast<model::ZdsEditor*>(view.document()->editor());
-    const bool archive =
-        editor != nullptr ? editor->dataset()->archive() != nullptr : QFileInfo(path).isFile();
-    using Kind = model::ZdsDatasetJob;
-    for (Kind kind :
-         {Kind::Reindex, Kind::Compact, Kind::ToJsonl, Kind::ToDocs, Kind::Pack, Kind::Unpack}) {
-        if (!model::zdsDatasetJobApplies(kind, archive)) {
-            continue;
-        }
-        QPointer<DocumentView> target(&view);
-        QAction* action =
-            menu->addAction(model::zdsDatasetJobName(kind), menu, [target, kind, path] {
-                if (target) {
-                    startDatasetJob(*target, kind, path);
-                }
-            });
-        action->setData(static_cast<int>(kind));
-    }
-    if (editor != nullptr) {
-        menu->addSeparator();
-        QAction* deflate = menu->addAction(QObject::tr("DEFLATE archive members"));
-        deflate->setObjectName(QStringLiteral("zdsDeflate"));
-        deflate->setToolTip(QObject::tr(
-            "Save, Pack and Compact compress the archive members they write. STORE'd members "
-            "(the default) can be read in place; DEFLATE'd ones must be inflated to be read."));
-        deflate->setCheckable(true);
-        deflate->setChecked(editor->deflateOnSave());
-        QObject::connect(deflate, &QAction::toggled, editor,
-                         [editor](bool on) { editor->setDeflateOnSave(on); });
-    }
 }
 
 }  // namespace strata::gui

@@ -134,14 +134,7 @@ private:
     bool following_ = false;  // the row follows the hex view: do not move the hex view back
 };
 
-// Adds the dataset jobs (pack, unpack, rebuild index, compact, convert) for the view's dataset
-// to `menu`; each runs as a tracked job of the view. A job that rewrote the dataset in place
-// asks the window to reopen it (DocumentView::reloadRequested).
-void addZdsActions(QMenu* menu, DocumentView& view);
-
-// Where pack writes its archive / unpack its folder: asks the user with a file dialog, or, when
-// set, this function instead (tests). An empty answer cancels.
-using ZdsJobTargetPicker = std::function<QString(model::ZdsDatasetJob kind, const QString& path)>;
-void setZdsJobTargetPicker(ZdsJobTargetPicker picker);
+// A table of documents or search hits: whole rows selected, read-only, one line per row.
+void setUpDocumentTable(QTableView* table);
 
 }  // namespace strata::gui

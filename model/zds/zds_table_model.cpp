@@ -14,85 +14,16 @@
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 #include "zds_document_text.h"
+#include "zds_json_cells.h"
 
 namespace strata::model {
 
 namespace {
 
-using ordered_json = nlohmann::ordered_json;
-
 constexpr std::size_t kBatchRows = 20000;
 constexpr int kSampleRows = 100;
 constexpr int kCellChars = 200;
 constexpr std::size_t kParsedCacheRows = 4096;
-
-// "/a/b" stays; a plain key becomes a pointer to that top-level member.
-std::string toPointer(const QString& column) {
-    const std::string s = column.toStdString();
-    if (s.empty() || s.front() == '/') {
-        return s;
-    }
-    std::string out = "/";
-    for (char c : s) {
-        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-    }
-    return out;
-}
-
-const ordered_json* lookup(const ordered_json& doc, const std::string& pointer) {
-    try {
-        const ordered_json::json_pointer ptr(pointer);
-        return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
-    } catch (const ordered_json::exception&) {
-        return nullptr;
-    }
-}
-
-std::string display(const ordered_json& value) {
-    std::string s = value.is_string()
-                        ? value.get<std::string>()
-                        : value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-    if (s.size() > kCellChars) {
-        s.resize(kCellChars);
-        s += "…";
-    }
-    return s;
-}
-
-// Sort key: missing < null < false/true < numbers < strings < arrays and objects (as text).
-struct SortKey {
-    int rank = 0;
-    double number = 0;
-    std::string text;
-    bool operator<(const SortKey& o) const {
-        if (rank != o.rank) {
-            return rank < o.rank;
-        }
-        if (rank == 3) {
-            return number < o.number;
-        }
-        return text < o.text;
-    }
-};
-
-SortKey keyOf(const ordered_json* v) {
-    if (v == nullptr) {
-        return {0, 0, {}};
-    }
-    if (v->is_null()) {
-        return {1, 0, {}};
-    }
-    if (v->is_boolean()) {
-        return {2, 0, v->get<bool>() ? "1" : "0"};
-    }
-    if (v->is_number()) {
-        return {3, v->get<double>(), {}};
-    }
-    if (v->is_string()) {
-        return {4, 0, v->get<std::string>()};
-    }
-    return {5, 0, v->dump(-1, ' ', false, ordered_json::error_handler_t::replace)};
-}
 
 }  // namespace
 
@@ -364,8 +295,8 @@ QString ZdsTableModel::cell(int stored, int column) const {
     if (doc.is_discarded()) {
         return column == 1 ? tr("(not JSON)") : QString();
     }
-    const ordered_json* v = lookup(doc, toPointer(columns_[column - 1]));
-    return v == nullptr ? QString() : QString::fromStdString(display(*v));
+    const ordered_json* v = memberAt(doc, columnPointer(columns_[column - 1]));
+    return v == nullptr ? QString() : QString::fromStdString(cellText(*v, kCellChars));
 }
 
 QVariant ZdsTableModel::data(const QModelIndex& index, int role) const {
@@ -432,17 +363,17 @@ void ZdsTableModel::removeColumn(int column) {
 
 namespace {
 
-SortKey keyOfRow(const ZdsRowReader& r, const ZdsRow& row, const std::string& pointer) {
+JsonSortKey keyOfRow(const ZdsRowReader& r, const ZdsRow& row, const std::string& pointer) {
     if (pointer.empty()) {
-        return SortKey{4, 0, r.id(row)};
+        return JsonSortKey{4, 0, r.id(row)};
     }
     const ordered_json doc = ordered_json::parse(r.text(row), nullptr, false);
-    return keyOf(doc.is_discarded() ? nullptr : lookup(doc, pointer));
+    return sortKeyOf(doc.is_discarded() ? nullptr : memberAt(doc, pointer));
 }
 
 // True when (a, storedA) goes above (b, storedB); equal keys keep stored order, so a row's
 // place is the same whether it was sorted with the others or put in place after an edit.
-bool sortsBefore(const SortKey& a, int storedA, const SortKey& b, int storedB,
+bool sortsBefore(const JsonSortKey& a, int storedA, const JsonSortKey& b, int storedB,
                  Qt::SortOrder order) {
     const bool ascending = order == Qt::AscendingOrder;
     if (ascending ? a < b : b < a) {
@@ -477,7 +408,7 @@ Job* ZdsTableModel::startSort(JobRunner& runner, int column, Qt::SortOrder order
         return nullptr;
     }
     auto spec = std::make_shared<SortSpec>();
-    spec->pointer = column == 0 ? std::string() : toPointer(columns_[column - 1]);
+    spec->pointer = column == 0 ? std::string() : columnPointer(columns_[column - 1]);
     spec->order = order;
     spec->title = tr("Sorting by %1").arg(headerData(column, Qt::Horizontal).toString());
     return runSort(runner, std::move(spec));
@@ -497,7 +428,7 @@ Job* ZdsTableModel::runSort(JobRunner& runner, std::shared_ptr<const SortSpec> s
     QPointer<ZdsTableModel> self(this);
     const auto generation = ++sortGeneration_;
     sortJob_ = runner.start(spec->title, [rows, r, spec, self, generation](JobContext& context) {
-        std::vector<std::pair<SortKey, int>> keys;
+        std::vector<std::pair<JsonSortKey, int>> keys;
         keys.reserve(rows->size());
         for (std::size_t i = 0; i < rows->size(); ++i) {
             if (context.cancelled()) {
@@ -575,13 +506,13 @@ int ZdsTableModel::viewRowOf(int stored) const {
 
 int ZdsTableModel::sortedRowFor(const ZdsRow& row, int stored, int skip) const {
     const ZdsRowReader r = reader();
-    const SortKey key = keyOfRow(r, row, applied_->pointer);
+    const JsonSortKey key = keyOfRow(r, row, applied_->pointer);
     int low = 0;
     int high = static_cast<int>(view_.size()) - (skip >= 0 ? 1 : 0);
     while (low < high) {
         const int mid = low + (high - low) / 2;
         const int other = view_[static_cast<std::size_t>(skip >= 0 && mid >= skip ? mid + 1 : mid)];
-        const SortKey otherKey = keyOfRow(r, rows_[std::size_t(other)], applied_->pointer);
+        const JsonSortKey otherKey = keyOfRow(r, rows_[std::size_t(other)], applied_->pointer);
         if (sortsBefore(otherKey, other, key, stored, applied_->order)) {
             low = mid + 1;
         } else {

@@ -21,6 +21,7 @@
 
 #include "app/gui/builtin_format_views.h"
 #include "app/widgets/document_view.h"
+#include "app/zds/zds_dataset_actions.h"
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "formats/common/diagnostic.h"
