@@ -9,176 +9,11 @@
 #include "formats/common/checksums.h"
 #include "formats/common/ordered_pool.h"
 #include "formats/common/save_leftovers.h"
+#include "zs_block_check.h"
 #include "zs_tree.h"
 
 namespace strata::zs {
 namespace {
-
-// Streams diagnostics to the sink, at most maxPerCode per code, and summarises the rest.
-class Reporter {
-public:
-    Reporter(DiagnosticSink& sink, std::size_t maxPerCode) : sink_(sink), max_(maxPerCode) {}
-
-    void report(Severity severity, const std::string& code, std::string message,
-                std::vector<Region> regions, std::string nodePath) {
-        auto& count = counts_[code];
-        ++count.total;
-        count.severity = std::max(count.severity, severity);
-        if (count.total > max_) {
-            return;
-        }
-        Diagnostic d;
-        d.severity = severity;
-        d.code = code;
-        d.message = std::move(message);
-        d.regions = std::move(regions);
-        d.nodePath = std::move(nodePath);
-        sink_.report(std::move(d));
-    }
-
-    void finish() {
-        for (const auto& [code, count] : counts_) {
-            if (count.total > max_) {
-                Diagnostic d;
-                d.severity = count.severity;
-                d.code = code;
-                d.message = std::to_string(count.total - max_) + " more " + code +
-                            " diagnostics were not listed";
-                sink_.report(std::move(d));
-            }
-        }
-    }
-
-private:
-    struct Count {
-        std::size_t total = 0;
-        Severity severity = Severity::Info;
-    };
-    DiagnosticSink& sink_;
-    std::size_t max_;
-    std::map<std::string, Count> counts_;
-};
-
-struct Entry {
-    std::string key;
-    std::uint64_t childOffset = 0;
-    std::uint64_t childLength = 0;
-    std::uint64_t entryOffset = 0;  // in the payload
-    std::uint64_t entryLength = 0;
-};
-
-// What checking one block found (built by a worker, consumed in file order).
-struct Checked {
-    CrcCheck crc;
-    bool decodeAttempted = false;
-    DecodeStatus decodeStatus = DecodeStatus::Failed;
-    std::string decodeMessage;
-    ByteView payload;  // data blocks only, for the SHA-256
-    std::optional<PayloadProblem> problem;
-    // Data blocks.
-    std::uint64_t records = 0;
-    std::string first, last;
-    std::vector<std::uint64_t> unsortedAt;  // payload offsets of records below their predecessor
-    std::uint64_t unsortedCount = 0;
-    // Index blocks.
-    std::vector<Entry> entries;
-    // Copied data blocks (ZsCopiedData): the copy matched, so nothing was decoded; or why not.
-    bool copied = false;
-    std::string copyMismatch;
-};
-
-constexpr std::size_t kMaxUnsortedListed = 4;
-
-// A data block that should be `copy`: its stored payload compared byte for byte with the bytes
-// it was copied from. When they are equal the records are what the copier found when it decoded
-// those bytes; otherwise the block is decoded and checked like any other.
-Checked checkCopiedBlock(const ZsFile& file, const BlockFrame& frame, const ZsCopiedBlock* copy);
-
-Checked checkBlock(const ZsFile& file, const BlockFrame& frame) {
-    Checked out;
-    out.crc = checkBlockCrc(file.source(), frame);
-    if (!file.header().codec || frame.kind() == BlockKind::Extension) {
-        return out;
-    }
-    Payload payload = decodePayload(file.source(), frame, *file.header().codec, file.limits());
-    out.decodeAttempted = true;
-    out.decodeStatus = payload.status;
-    out.decodeMessage = payload.message;
-    if (!payload.complete()) {
-        return out;
-    }
-    const auto bytes = payload.bytes.bytes;
-    if (frame.kind() == BlockKind::Data) {
-        RecordCursor cursor(bytes);
-        std::span<const std::uint8_t> previous;
-        while (const auto record = cursor.next()) {
-            if (out.records == 0) {
-                out.first.assign(record->begin(), record->end());
-            } else if (compareBytes(*record, previous) < 0) {
-                if (out.unsortedAt.size() < kMaxUnsortedListed) {
-                    out.unsortedAt.push_back(cursor.recordStart());
-                }
-                ++out.unsortedCount;
-            }
-            previous = *record;
-            ++out.records;
-        }
-        if (out.records > 0) {
-            out.last.assign(previous.begin(), previous.end());
-        }
-        out.problem = cursor.problem();
-        out.payload = std::move(payload.bytes);
-        return out;
-    }
-    IndexPayload index = parseIndexPayload(bytes);
-    out.problem = index.problem;
-    for (const IndexEntry& e : index.entries) {
-        const auto key = bytes.subspan(static_cast<std::size_t>(e.keyOffset),
-                                       static_cast<std::size_t>(e.keyLength));
-        if (!out.entries.empty() && compareBytes(key, asBytes(out.entries.back().key)) < 0) {
-            if (out.unsortedAt.size() < kMaxUnsortedListed) {
-                out.unsortedAt.push_back(e.entryOffset);
-            }
-            ++out.unsortedCount;
-        }
-        out.entries.push_back({std::string(key.begin(), key.end()), e.childOffset, e.childLength,
-                               e.entryOffset, e.entryLength});
-    }
-    return out;
-}
-
-Checked checkCopiedBlock(const ZsFile& file, const BlockFrame& frame, const ZsCopiedBlock* copy) {
-    std::string mismatch;
-    if (copy == nullptr) {
-        mismatch = "it is not one of the blocks copied (the file has more data blocks)";
-    } else if (frame.payloadLength() != copy->payloadLength) {
-        mismatch = "its stored payload is " + std::to_string(frame.payloadLength()) +
-                   " bytes, the block copied " + std::to_string(copy->payloadLength);
-    } else {
-        const ByteView here = file.source().view(frame.payloadOffset(), frame.payloadLength());
-        const ByteView there = copy->source->view(copy->payloadOffset, copy->payloadLength);
-        if (here.size() != there.size() || here.size() != copy->payloadLength ||
-            (here.size() > 0 && std::memcmp(here.data(), there.data(), here.size()) != 0)) {
-            mismatch = "its stored payload differs from the bytes it was copied from (" +
-                       copy->source->name() + ", bytes " + std::to_string(copy->payloadOffset) +
-                       " to " + std::to_string(copy->payloadOffset + copy->payloadLength) + ")";
-        }
-    }
-    if (!mismatch.empty()) {
-        Checked out = checkBlock(file, frame);
-        out.copyMismatch = std::move(mismatch);
-        return out;
-    }
-    Checked out;
-    out.crc = checkBlockCrc(file.source(), frame);
-    out.decodeAttempted = true;
-    out.decodeStatus = DecodeStatus::Ok;
-    out.records = copy->records;
-    out.first = copy->first;
-    out.last = copy->last;
-    out.copied = true;
-    return out;
-}
 
 struct BlockInfo {
     BlockFrame frame;
@@ -279,22 +114,30 @@ private:
         return std::string(blockKindName(frame.kind())) + " at " + std::to_string(frame.offset);
     }
 
+    void report(Severity severity, const std::string& code, std::string message,
+                std::vector<Region> regions, std::string path) {
+        Diagnostic d;
+        d.severity = severity;
+        d.code = code;
+        d.message = std::move(message);
+        d.regions = std::move(regions);
+        d.nodePath = std::move(path);
+        reporter_.report(std::move(d));
+    }
     void error(const std::string& code, std::string message, std::vector<Region> regions,
                std::string path) {
-        reporter_.report(Severity::Error, code, std::move(message), std::move(regions),
-                         std::move(path));
+        report(Severity::Error, code, std::move(message), std::move(regions), std::move(path));
     }
     void note(const std::string& code, std::string message, std::vector<Region> regions,
               std::string path) {
-        reporter_.report(Severity::Info, code, std::move(message), std::move(regions),
-                         std::move(path));
+        report(Severity::Info, code, std::move(message), std::move(regions), std::move(path));
     }
 
     // ---- header ----
 
     void reportHeader() {
         for (const HeaderProblem& p : header_.problems) {
-            reporter_.report(p.severity, p.code, p.message, p.regions, headerPath(p.field));
+            report(p.severity, p.code, p.message, p.regions, headerPath(p.field));
         }
     }
 
@@ -656,13 +499,12 @@ private:
                     continue;
                 }
                 // With an unreadable index block the reference may just be lost: a warning.
-                reporter_.report(
-                    indexDamaged_ ? Severity::Warning : Severity::Error, "ZS-UNREACHABLE",
-                    "the " + where(b.frame) + " cannot be reached from the root index: " +
-                        (refs_[i].empty() ? "no index block refers to it"
-                                          : "only index blocks in a cycle refer to it") +
-                        (indexDamaged_ ? " (an unreadable index block may refer to it)" : ""),
-                    {whole(b.frame)}, blockPath(b.frame));
+                report(indexDamaged_ ? Severity::Warning : Severity::Error, "ZS-UNREACHABLE",
+                       "the " + where(b.frame) + " cannot be reached from the root index: " +
+                           (refs_[i].empty() ? "no index block refers to it"
+                                             : "only index blocks in a cycle refer to it") +
+                           (indexDamaged_ ? " (an unreadable index block may refer to it)" : ""),
+                       {whole(b.frame)}, blockPath(b.frame));
                 walkFrom(i, reached);
             }
         }
@@ -983,7 +825,7 @@ private:
     const ByteSource& source_;
     const Header& header_;
     const ValidationOptions& options_;
-    Reporter reporter_;
+    CappedSink reporter_;  // at most maxPerCode of each code, then how many more
     std::string name_;
 
     std::set<std::uint64_t> anchors_;
