@@ -38,9 +38,6 @@ MAX_LINES = 800
 LONG_FILES = {
     "formats/shardlake/shardlake_repair_index.cpp": 1404,
     "formats/ozdf/ozdf_parser.cpp": 1303,
-    "formats/zds/zds_writer.cpp": 1263,
-    "formats/zds/zds_repair.cpp": 1227,
-    "formats/zds/zds_validator.cpp": 1202,
     "formats/zs/zs_validator.cpp": 863,
     "formats/ozdf/ozdf_repair.cpp": 999,
     "formats/shardlake/shardlake_builder.cpp": 994,
