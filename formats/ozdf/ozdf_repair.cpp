@@ -1,3 +1,5 @@
+// The OZDF repair (ozdf_repair.h): every document planned (its files read with their mends, part
+// files renumbered or quarantined, a lost `_metadata.ozdf` restored), then the output written.
 #include "ozdf_repair.h"
 
 #include <algorithm>
@@ -9,14 +11,12 @@
 #include <vector>
 
 #include "formats/common/byte_source.h"
-#include "formats/common/diagnostic.h"
 #include "ozdf_diagnostics.h"
 #include "ozdf_diff.h"
 #include "ozdf_edit.h"
 #include "ozdf_parser.h"
-#include "ozdf_save.h"
+#include "ozdf_repair_internal.h"
 #include "ozdf_text.h"
-#include "ozdf_validator.h"
 #include "ozdf_writer.h"
 
 namespace strata {
@@ -28,26 +28,21 @@ namespace {
 using ozdf::Document;
 using ozdf::Element;
 using ozdf::ElementKind;
+using ozdf::FileRead;
 using ozdf::Grammar;
+using ozdf::InputKind;
 using ozdf::Item;
+using ozdf::kListed;
+using ozdf::plannedSide;
+using ozdf::Quarantined;
+using ozdf::readAsOpened;
+using ozdf::readFile;
+using ozdf::shown;
+using ozdf::throwIfCancelled;
+using ozdf::writeRepaired;
 
 constexpr std::string_view kMetadataFile = "_metadata.ozdf";
 constexpr std::string_view kWritingMarker = ".ozdf_writing";
-// Mended lines and renumbered parts listed one by one per file or list; the rest are counted.
-constexpr std::size_t kListed = 20;
-
-std::string bytesText(std::uint64_t offset, std::uint64_t length) {
-    return "bytes " + std::to_string(offset) + " to " + std::to_string(offset + length);
-}
-
-// A piece of text for a message: control bytes as '?', invalid UTF-8 as U+FFFD, cut after 60
-// bytes.
-std::string shown(std::string_view text) {
-    std::string out = ozdf::sanitizeUtf8(text.substr(0, 60));
-    std::replace_if(
-        out.begin(), out.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; }, '?');
-    return out + (text.size() > 60 ? "..." : "");
-}
 
 RepairStep fileStep(std::string description, const fs::path& file, std::uint64_t offset = 0,
                     std::uint64_t length = 0) {
@@ -55,203 +50,6 @@ RepairStep fileStep(std::string description, const fs::path& file, std::uint64_t
     step.description = std::move(description);
     step.bytes = {file.string(), offset, length};
     return step;
-}
-
-// The 1-based line of an offset ("\n", "\r\n" and a lone "\r" end a line), for offsets asked
-// in increasing order (as diagnostics and mends come), so a large file is scanned once.
-class LineCounter {
-public:
-    explicit LineCounter(std::string_view bytes) : bytes_(bytes) {}
-
-    std::uint64_t at(std::uint64_t offset) {
-        const std::size_t end =
-            static_cast<std::size_t>(std::min<std::uint64_t>(offset, bytes_.size()));
-        if (end < pos_) {
-            pos_ = 0;
-            line_ = 1;
-        }
-        for (; pos_ < end; ++pos_) {
-            const char c = bytes_[pos_];
-            if (c == '\n' ||
-                (c == '\r' && (pos_ + 1 >= bytes_.size() || bytes_[pos_ + 1] != '\n'))) {
-                ++line_;
-            }
-        }
-        return line_;
-    }
-
-private:
-    std::string_view bytes_;
-    std::size_t pos_ = 0;
-    std::uint64_t line_ = 1;
-};
-
-// Offsets of the mended text mapped back to the input's: a mend that inserts a byte shifts what
-// follows.
-class OffsetMap {
-public:
-    // `count` bytes were inserted just before mended offset `at`.
-    void inserted(std::uint64_t at, std::uint64_t count) {
-        total_ += count;
-        shifts_.emplace_back(at, total_);
-    }
-    std::uint64_t original(std::uint64_t mended) const {
-        const auto it =
-            std::upper_bound(shifts_.begin(), shifts_.end(), mended,
-                             [](std::uint64_t v, const auto& s) { return v < s.first; });
-        const std::uint64_t shift = it == shifts_.begin() ? 0 : std::prev(it)->second;
-        return mended >= shift ? mended - shift : 0;
-    }
-
-private:
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> shifts_;
-    std::uint64_t total_ = 0;
-};
-
-// One file of the input as read after the mends of its text.
-struct FileRead {
-    ByteSourcePtr source;  // the input's bytes
-    std::vector<Element> elements;
-    std::vector<RepairStep> fixes;
-    // Set when an error no mend removes remains: what it is and where (in the input's bytes).
-    std::optional<std::string> problem;
-};
-
-// The header and item marker spacing mends and the byte order mark: the mended text, or nothing
-// when no line needs one. `name` prefixes the descriptions.
-std::optional<std::string> mendText(std::string_view bytes, Grammar grammar,
-                                    const ByteSource& source, const std::string& name,
-                                    std::vector<RepairStep>& fixes, OffsetMap& map) {
-    std::string out;
-    std::size_t copied = 0;
-    std::size_t at = 0;
-    std::size_t mended = 0;
-    LineCounter lines(bytes);
-    if (bytes.starts_with("\xEF\xBB\xBF")) {
-        out += "   ";  // stripped like any leading whitespace: offsets are kept
-        copied = at = 3;
-        fixes.emplace_back(name + ": the UTF-8 byte order mark at the start dropped",
-                           Region{&source, 0, 3});
-    }
-    while (at < bytes.size()) {
-        const ozdf::ScannedLine line = ozdf::scanLine(bytes, at);
-        const std::string_view s = bytes.substr(line.textBegin, line.textEnd - line.textBegin);
-        const bool header = s.starts_with("####");
-        const bool marker = grammar == Grammar::Document && s.starts_with("====");
-        if ((header || marker) && s.size() > 4 && s[4] != ' ' && s[4] != s[0]) {
-            const std::string_view rest = s.substr(4);
-            std::size_t spaces = 0;
-            while (spaces < rest.size()) {
-                const ozdf::DecodedChar ch = ozdf::decodeUtf8(rest, spaces);
-                if (!ch.valid || !ozdf::isOzdfSpace(ch.codePoint)) {
-                    break;
-                }
-                spaces += ch.length;
-            }
-            const ozdf::Trimmed t = ozdf::trimSpaces(rest.substr(spaces));
-            if (t.end > t.begin) {
-                const std::size_t fixAt = line.textBegin + 4;
-                out.append(bytes.substr(copied, fixAt - copied));
-                if (spaces > 0) {
-                    out.append(spaces, ' ');
-                    copied = fixAt + spaces;
-                } else {
-                    out.push_back(' ');
-                    map.inserted(out.size(), 1);
-                    copied = fixAt;
-                }
-                if (++mended <= kListed) {
-                    fixes.emplace_back(name + ": line " + std::to_string(lines.at(at)) + ": the " +
-                                           (header ? "header '" : "item marker '") + shown(s) +
-                                           "' given the single space after '" +
-                                           std::string(s.substr(0, 4)) + "'",
-                                       Region{&source, at, line.end - at});
-                }
-            }
-        }
-        at = line.next;
-    }
-    if (mended > kListed) {
-        fixes.emplace_back(name + ": " + std::to_string(mended - kListed) +
-                               " more headers or item markers given their space",
-                           Region{});
-    }
-    if (copied == 0) {
-        return std::nullopt;
-    }
-    out.append(bytes.substr(copied));
-    return out;
-}
-
-// Reads one file, mending what can be mended; `metadata`: `_metadata.ozdf` (external lists
-// allowed, their parts read by the caller).
-FileRead readFile(const fs::path& path, Grammar grammar, bool metadata, const std::string& name) {
-    FileRead r;
-    r.source = openMappedFile(path);
-    const ByteView view = r.source->view(0, r.source->size());
-    const std::string_view bytes(reinterpret_cast<const char*>(view.data()), view.size());
-    OffsetMap map;
-    const std::optional<std::string> mended =
-        mendText(bytes, grammar, *r.source, name, r.fixes, map);
-    const ByteSourcePtr parsed = mended ? makeBufferSource(*mended, path.string()) : r.source;
-    Document read = ozdf::readDocumentSource(parsed, path.filename().string(), grammar);
-    std::size_t blankLines = 0;
-    bool uncounted = false;
-    LineCounter lines(bytes);
-    for (const Diagnostic& d : read.diagnostics) {
-        if (d.severity != Severity::Error) {
-            continue;
-        }
-        const bool located = !d.regions.empty() && d.regions[0].valid();
-        const std::uint64_t offset = located ? map.original(d.regions[0].offset) : 0;
-        const std::uint64_t length = located ? d.regions[0].length : 0;
-        if (d.code == ozdf::codes::kBlankLine) {
-            if (++blankLines <= kListed) {
-                r.fixes.emplace_back(name + ": line " + std::to_string(lines.at(offset)) + ": " +
-                                         d.message + ": the blank line added" +
-                                         (d.message.starts_with("a header")
-                                              ? " (a line starting with '#### ' is a header: "
-                                                "it cannot be text)"
-                                              : ""),
-                                     Region{r.source.get(), offset, length});
-            }
-            continue;
-        }
-        if (d.code == ozdf::codes::kTruncated &&
-            d.message.starts_with("more " + std::string(ozdf::codes::kBlankLine))) {
-            uncounted = true;  // the reader stops listing them
-            continue;
-        }
-        if (metadata && d.code == ozdf::codes::kExternalInStandalone) {
-            continue;
-        }
-        r.problem = (located ? "line " + std::to_string(lines.at(offset)) + " (" +
-                                   bytesText(offset, length) + "): "
-                             : std::string()) +
-                    d.code + ": " + d.message;
-        break;
-    }
-    if (blankLines > kListed) {
-        r.fixes.emplace_back(name + ": " + std::to_string(blankLines - kListed) +
-                                 (uncounted ? " more missing blank lines added, and others not "
-                                              "counted"
-                                            : " more missing blank lines added"),
-                             Region{});
-    }
-    r.elements = std::move(read.elements);
-    for (Element& e : r.elements) {  // the regions point into `parsed`, which goes now
-        e.region = e.headerRegion = Region{};
-        for (ozdf::Paragraph& p : e.paragraphs) {
-            p.region = Region{};
-        }
-        for (Item& item : e.items) {
-            item.region = item.markerRegion = item.partRegion = Region{};
-            for (ozdf::Paragraph& p : item.paragraphs) {
-                p.region = Region{};
-            }
-        }
-    }
-    return r;
 }
 
 // A part file name KEY-<digits>.ozdp (any decimal digits, as the reference's \d): its number.
@@ -288,42 +86,6 @@ std::string keyOfPartName(std::string_view name) {
     bool unicode = false;
     return partNumber(name, key, unicode) ? key : std::string();
 }
-
-// A file or folder of the input copied with its bytes into the quarantine folder.
-struct Quarantined {
-    fs::path source;
-    fs::path relative;
-};
-
-// Whether what was read back is what was planned (comments compared without trailing blank
-// lines, which the writer adds where a header must follow).
-bool sameContent(const std::vector<Element>& a, const std::vector<Element>& b) {
-    const auto paragraphs = [](const std::vector<ozdf::Paragraph>& x,
-                               const std::vector<ozdf::Paragraph>& y) {
-        return std::equal(x.begin(), x.end(), y.begin(), y.end(),
-                          [](const auto& p, const auto& q) { return p.text == q.text; });
-    };
-    const auto comment = [](std::string_view text) {
-        const ozdf::Trimmed t = ozdf::trimSpaces(text);
-        return text.substr(0, t.end);
-    };
-    return std::equal(
-        a.begin(), a.end(), b.begin(), b.end(), [&](const Element& x, const Element& y) {
-            if (x.kind != y.kind || x.name != y.name) {
-                return false;
-            }
-            if (x.kind == ElementKind::Comment) {
-                return comment(x.text) == comment(y.text);
-            }
-            return paragraphs(x.paragraphs, y.paragraphs) &&
-                   std::equal(x.items.begin(), x.items.end(), y.items.begin(), y.items.end(),
-                              [&](const Item& i, const Item& j) {
-                                  return i.name == j.name && paragraphs(i.paragraphs, j.paragraphs);
-                              });
-        });
-}
-
-enum class InputKind { Standalone, Directory, Corpus };
 
 class Planner {
 public:
@@ -733,12 +495,6 @@ bool isDocumentFolder(const fs::path& folder) {
            fs::is_regular_file(folder / kWritingMarker, ec) || hasPartFiles(folder);
 }
 
-void throwIfCancelled(const RepairOptions& options) {
-    if (options.cancel != nullptr && options.cancel->cancelled()) {
-        throw JobCancelled();
-    }
-}
-
 // The documents of a corpus folder, sorted by full path as the reference loads them.
 std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
                                  const RepairOptions& options, RepairReport& report) {
@@ -787,122 +543,6 @@ std::vector<Document> planCorpus(const fs::path& folder, Planner& planner,
             "planning " + name);
     }
     return documents;
-}
-
-void validate(std::unique_ptr<Validator> validator, const RepairOptions& options) {
-    CollectingSink sink;
-    ValidationOptions validation;
-    validation.cancel = options.cancel;
-    if (validator->run(sink, validation) == JobOutcome::Cancelled) {
-        throw JobCancelled();
-    }
-    requireValidOutput(sink.diagnostics());
-}
-
-// Reads the written output back: it must validate and hold exactly what was planned. Returns
-// what it read.
-OzdfDiffSide checkOutput(InputKind kind, const fs::path& target,
-                         const std::vector<Document>& planned, const RepairOptions& options) {
-    std::vector<Document> read;
-    OzdfDiffSide side;
-    if (kind == InputKind::Corpus) {
-        auto corpus = std::make_shared<ozdf::Corpus>(ozdf::readCorpus(target));
-        throwIfCancelled(options);
-        validate(ozdf::makeOzdfCorpusValidator(corpus), options);
-        read = corpus->documents;
-        side.corpus = corpus;
-    } else {
-        auto document = std::make_shared<Document>(ozdf::readDocument(target));
-        throwIfCancelled(options);
-        validate(ozdf::makeOzdfValidator(document), options);
-        read.push_back(*document);
-        side.document = document;
-    }
-    throwIfCancelled(options);
-    const bool same = std::equal(planned.begin(), planned.end(), read.begin(), read.end(),
-                                 [](const Document& a, const Document& b) {
-                                     return a.filename == b.filename &&
-                                            a.isDirectory == b.isDirectory &&
-                                            sameContent(a.elements, b.elements);
-                                 });
-    if (!same) {
-        throw RepairError("the repaired output does not read back as planned; nothing was written");
-    }
-    return side;
-}
-
-// A document or corpus as every reader reads it (the app, strata-cli diff).
-OzdfDiffSide readAsOpened(InputKind kind, const fs::path& path) {
-    if (kind == InputKind::Corpus) {
-        return {nullptr, std::make_shared<const ozdf::Corpus>(ozdf::readCorpus(path)), nullptr};
-    }
-    return {std::make_shared<const Document>(ozdf::readDocument(path)), nullptr, nullptr};
-}
-
-// The planned documents as what the output will read as (checkOutput holds it to that).
-OzdfDiffSide plannedSide(InputKind kind, const OzdfDiffSide& input,
-                         const std::vector<Document>& planned) {
-    if (kind != InputKind::Corpus) {
-        return {std::make_shared<const Document>(planned.front()), nullptr, nullptr};
-    }
-    auto corpus = std::make_shared<ozdf::Corpus>();
-    corpus->path = input.corpus->path;
-    corpus->documents = planned;
-    return {nullptr, std::move(corpus), nullptr};
-}
-
-void copyQuarantined(const std::vector<Quarantined>& quarantine, const fs::path& folder) {
-    fs::create_directory(folder);
-    for (const Quarantined& q : quarantine) {
-        const fs::path to = folder / q.relative;
-        fs::create_directories(to.parent_path());
-        if (fs::is_directory(q.source)) {
-            // A part quarantined before its whole document is already there, with the same bytes.
-            fs::copy(q.source, to, fs::copy_options::recursive | fs::copy_options::skip_existing);
-        } else {
-            fs::copy_file(q.source, to, fs::copy_options::skip_existing);
-        }
-    }
-}
-
-// `inputSide`: the input as readers read it, when the plan lists no loss (then the output, read
-// back, is compared with it).
-void writeRepaired(InputKind kind, const fs::path& input,
-                   const std::optional<OzdfDiffSide>& inputSide, std::vector<Document>& documents,
-                   const std::vector<Quarantined>& quarantine, const fs::path& output,
-                   const RepairOptions& options, RepairReport& report) {
-    runInRepairStage(output, [&](const fs::path& stage) {
-        const fs::path target = stage / output.filename();
-        options.reportProgress(0.6, "writing");
-        if (kind == InputKind::Corpus) {
-            ozdf::Corpus corpus;
-            corpus.documents = documents;
-            ozdf::SaveOptions save;
-            save.cancel = options.cancel;
-            save.emptyItemNames = ozdf::EmptyItemNames::Kept;
-            ozdf::saveCorpusToFolder(corpus, target, save);
-        } else {
-            // The stage is new: its files are synced once, not each part file on its own.
-            ozdf::saveDocument(documents.front(), stage, ozdf::EmptyItemNames::Kept,
-                               Durability::Deferred);
-        }
-        throwIfCancelled(options);
-        options.reportProgress(0.8, "validating");
-        if (options.beforeOutputCheck) {
-            options.beforeOutputCheck(target);
-        }
-        const OzdfDiffSide written = checkOutput(kind, target, documents, options);
-        if (inputSide) {
-            listContentDifferences(*makeOzdfDiffer(*inputSide, written), report, options,
-                                   {input.string()});
-        }
-        const fs::path quarantined = stage / (output.filename().string() + ".quarantine");
-        if (!quarantine.empty()) {
-            copyQuarantined(quarantine, quarantined);
-        }
-        publishRepairWithQuarantine(target, output, quarantined, ozdfQuarantinePath(output));
-    });
-    options.reportProgress(1.0, "done");
 }
 
 }  // namespace

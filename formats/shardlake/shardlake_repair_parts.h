@@ -1,7 +1,7 @@
 // Internal to the Shardlake repair (shardlake_repair.h): what its parts share. The output
 // plan (files copied, generated or assembled from record runs), the context a repair fills, and
 // small JSON and byte helpers. Parts: shardlake_repair_dataset.cpp (datasets),
-// shardlake_repair_index.cpp (indexes), shardlake_repair.cpp (aliases, the root, writing).
+// shardlake_repair_index*.cpp (indexes), shardlake_repair.cpp (aliases, the root, writing).
 #pragma once
 
 #include <algorithm>
