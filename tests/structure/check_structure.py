@@ -35,9 +35,7 @@ FLOORS = {
 LAYERS = ("formats", "model", "app")
 MAX_LINES = 800
 # Files still longer than MAX_LINES, each with the length it may not exceed: debt to split.
-LONG_FILES = {
-    "formats/zs/zs_validator.cpp": 863,
-}
+LONG_FILES = {}
 QUOTED = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 ANGLED = re.compile(r'^\s*#\s*include\s+<(Q[A-Za-z]+)(?:/[^>]*)?>', re.M)
 WIDGETS = re.compile(r'^\s*#\s*include\s+<(?:QtWidgets/)?(Q(?:Widget|MainWindow|Dialog|Abstract'
