@@ -46,6 +46,18 @@ void requireValidOutput(const std::vector<Diagnostic>& diagnostics) {
     }
 }
 
+void requireValidOutput(Validator& validator, const RepairOptions& options) {
+    CollectingSink sink;
+    ValidationOptions validation;
+    validation.cancel = options.cancel;
+    const JobOutcome outcome = validator.run(sink, validation);
+    if (outcome == JobOutcome::Cancelled ||
+        (options.cancel != nullptr && options.cancel->cancelled())) {
+        throw JobCancelled();
+    }
+    requireValidOutput(sink.diagnostics());
+}
+
 std::filesystem::path repairStagePath(const std::filesystem::path& output) {
     return output.parent_path() /
            ("." + output.filename().string() + ".strata-repair-" + std::to_string(::getpid()));

@@ -110,6 +110,9 @@ inline constexpr std::size_t kMaxListedDifferences = 100;
 
 // The repaired output's own validation: throws RepairError quoting its first error.
 void requireValidOutput(const std::vector<Diagnostic>& diagnostics);
+// Runs `validator` over the repaired output, stopped by the repair's cancel token: throws
+// JobCancelled when cancelled, else as requireValidOutput.
+void requireValidOutput(Validator& validator, const RepairOptions& options);
 
 // Moves the finished `staged` file to `output` only if nothing is there (no overwrite, even in a
 // race): link, then unlink the stage. Throws RepairError naming `output` when it is taken.

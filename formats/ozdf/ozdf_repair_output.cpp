@@ -45,13 +45,7 @@ bool sameContent(const std::vector<Element>& a, const std::vector<Element>& b) {
 }
 
 void validate(std::unique_ptr<Validator> validator, const RepairOptions& options) {
-    CollectingSink sink;
-    ValidationOptions validation;
-    validation.cancel = options.cancel;
-    if (validator->run(sink, validation) == JobOutcome::Cancelled) {
-        throw JobCancelled();
-    }
-    requireValidOutput(sink.diagnostics());
+    requireValidOutput(*validator, options);
 }
 
 // Reads the written output back: it must validate and hold exactly what was planned. Returns

@@ -184,14 +184,7 @@ void validateOutput(const fs::path& target, const std::vector<ZdsCollectionWrite
             copied.collections.emplace(w.name, planned.back().get());
         }
     }
-    auto validator = makeZdsCopyCheck(target, &copied);
-    CollectingSink sink;
-    ValidationOptions validation;
-    validation.cancel = options.cancel;
-    if (validator->run(sink, validation) == JobOutcome::Cancelled) {
-        throw JobCancelled();
-    }
-    requireValidOutput(sink.diagnostics());
+    requireValidOutput(*makeZdsCopyCheck(target, &copied), options);
 }
 
 // Writes, validates and publishes: the dataset and the quarantine file are built in a stage

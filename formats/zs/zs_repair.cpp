@@ -654,15 +654,8 @@ private:
 // (after its CRC is checked) instead of being decoded a second time.
 void validateOutput(const fs::path& stage, const ZsCopiedData& copied,
                     const RepairOptions& options) {
-    auto file = ZsFile::open(openMappedFile(stage));
-    CollectingSink sink;
-    ValidationOptions validation;
-    validation.cancel = options.cancel;
-    ZsValidator(file, &copied).run(sink, validation);
-    if (options.cancel != nullptr && options.cancel->cancelled()) {
-        throw JobCancelled();
-    }
-    requireValidOutput(sink.diagnostics());
+    ZsValidator validator(ZsFile::open(openMappedFile(stage)), &copied);
+    requireValidOutput(validator, options);
 }
 
 void requireRecords(const RepairReport& report, const fs::path& input) {

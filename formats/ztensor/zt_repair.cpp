@@ -336,14 +336,7 @@ private:
 };
 
 void validateOutput(const std::filesystem::path& path, const RepairOptions& options) {
-    CollectingSink sink;
-    ValidationOptions validation;
-    validation.cancel = options.cancel;
-    if (makeZtValidator(ZtFile::open(openMappedFile(path)))->run(sink, validation) ==
-        JobOutcome::Cancelled) {
-        throw JobCancelled();
-    }
-    requireValidOutput(sink.diagnostics());
+    requireValidOutput(*makeZtValidator(ZtFile::open(openMappedFile(path))), options);
 }
 
 }  // namespace
