@@ -114,45 +114,44 @@ Job* Comparison::start(JobRunner& runner, strata::DiffOptions options, quint64 l
     auto sb = b_->opened();
     QPointer<Comparison> self(this);
     const QString title = tr("Compare %1 with %2").arg(a_->displayName(), b_->displayName());
-    job_ =
-        runner.start(title, [&formats, sa, sb, self, options, limit](JobContext& context) mutable {
-            BatchingDiffSink sink(
-                [&context, self](std::vector<strata::Difference> batch) {
-                    auto shared =
-                        std::make_shared<std::vector<strata::Difference>>(std::move(batch));
-                    context.post([self, shared] {
-                        if (self) {
-                            self->model_->append(std::move(*shared));
-                        }
-                    });
-                },
-                limit);
-            options.cancel = &context.cancelToken();
-            options.progress = context.progressCallback();
-            State state = State::Failed;
-            QString error;
-            strata::DiffSummary summary;
-            try {
-                auto differ = formats.makeDiffer(*sa, *sb);
-                const strata::JobOutcome outcome = differ->run(sink, options);
-                summary = differ->summary();
-                summary.limited = sink.limited();
-                state = outcome == strata::JobOutcome::Completed ? State::Completed
-                        : outcome == strata::JobOutcome::Stopped ? State::Stopped
-                                                                 : State::Cancelled;
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            sink.flush();
-            context.post([self, state, error, summary] {
-                if (self) {
-                    self->finish(state, error, summary);
-                }
-            });
-            if (!error.isEmpty()) {
-                context.fail(error);
+    job_ = runner.start(title, [registry = &formats, sa, sb, self, options,
+                                limit](JobContext& context) mutable {
+        BatchingDiffSink sink(
+            [&context, self](std::vector<strata::Difference> batch) {
+                auto shared = std::make_shared<std::vector<strata::Difference>>(std::move(batch));
+                context.post([self, shared] {
+                    if (self) {
+                        self->model_->append(std::move(*shared));
+                    }
+                });
+            },
+            limit);
+        options.cancel = &context.cancelToken();
+        options.progress = context.progressCallback();
+        State state = State::Failed;
+        QString error;
+        strata::DiffSummary summary;
+        try {
+            auto differ = registry->makeDiffer(*sa, *sb);
+            const strata::JobOutcome outcome = differ->run(sink, options);
+            summary = differ->summary();
+            summary.limited = sink.limited();
+            state = outcome == strata::JobOutcome::Completed ? State::Completed
+                    : outcome == strata::JobOutcome::Stopped ? State::Stopped
+                                                             : State::Cancelled;
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        sink.flush();
+        context.post([self, state, error, summary] {
+            if (self) {
+                self->finish(state, error, summary);
             }
         });
+        if (!error.isEmpty()) {
+            context.fail(error);
+        }
+    });
     return job_;
 }
 

@@ -18,29 +18,29 @@ Job* startRepair(JobRunner& runner, const strata::FormatRegistry& formats, strat
                  RepairChoices choices) {
     const QString title = dryRun ? QObject::tr("Plan the repair of %1").arg(input)
                                  : QObject::tr("Repair %1 into %2").arg(input, output);
-    return runner.start(
-        title, [&formats, format, input, output, dryRun, done, choices](JobContext& context) {
-            strata::RepairOptions options;
-            options.dryRun = dryRun;
-            options.recomputeDigests = choices.recomputeDigests;
-            options.keepSuperseded = choices.keepSuperseded;
-            options.cancel = &context.cancelToken();
-            options.progress = context.progressCallback();
-            std::shared_ptr<const strata::RepairReport> report;
-            QString error;
-            try {
-                report = std::make_shared<const strata::RepairReport>(
-                    formats.repair(format, input.toStdString(), output.toStdString(), options));
-            } catch (const strata::JobCancelled&) {
-                return;  // the job ends cancelled: nothing was written, nothing to report
-            } catch (const std::exception& e) {
-                error = QString::fromStdString(e.what());
-            }
-            context.post([done, report, error] { done(report, error); });
-            if (!error.isEmpty()) {
-                context.fail(error);
-            }
-        });
+    return runner.start(title, [registry = &formats, format, input, output, dryRun, done,
+                                choices](JobContext& context) {
+        strata::RepairOptions options;
+        options.dryRun = dryRun;
+        options.recomputeDigests = choices.recomputeDigests;
+        options.keepSuperseded = choices.keepSuperseded;
+        options.cancel = &context.cancelToken();
+        options.progress = context.progressCallback();
+        std::shared_ptr<const strata::RepairReport> report;
+        QString error;
+        try {
+            report = std::make_shared<const strata::RepairReport>(
+                registry->repair(format, input.toStdString(), output.toStdString(), options));
+        } catch (const strata::JobCancelled&) {
+            return;  // the job ends cancelled: nothing was written, nothing to report
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        context.post([done, report, error] { done(report, error); });
+        if (!error.isEmpty()) {
+            context.fail(error);
+        }
+    });
 }
 
 std::vector<RepairReplan> repairReplans(const strata::RepairReport& plan,
