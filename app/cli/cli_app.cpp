@@ -31,6 +31,25 @@ std::vector<std::string> splitEmptyLongOptions(int argc, char** argv) {
     return {args.rbegin(), args.rend()};
 }
 
+// "ZS, zTensor and ZDS": the registered formats in registration order (raw binary, the
+// fallback for every other file, is not one to name).
+std::string formatNames(const FormatRegistry& formats) {
+    std::vector<std::string_view> names;
+    for (const FormatHandler* handler : formats.handlers()) {
+        if (handler->id() != kRawBinaryFormat) {
+            names.push_back(handler->id().name());
+        }
+    }
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) {
+            text += i + 1 == names.size() ? " and " : ", ";
+        }
+        text += names[i];
+    }
+    return text;
+}
+
 }  // namespace
 
 const FormatRegistry& cliFormats() {
@@ -42,7 +61,7 @@ const FormatRegistry& cliFormats() {
 
 int runCli(int argc, char** argv, const CliSetup& setup) {
     runFormats = setup.formats;
-    CLI::App app{"Inspect and validate ZS, ZDS, Shardlake, OZDF and zTensor files", "strata-cli"};
+    CLI::App app{"Inspect and validate " + formatNames(*setup.formats) + " files", "strata-cli"};
     app.set_version_flag("--version", "strata-cli " + setup.version);
     app.require_subcommand(1);
     app.footer(

@@ -119,6 +119,18 @@ int runRepair(const RepairArgs& args) {
     return report.complete() ? kExitOk : kExitErrors;
 }
 
+// A repair choice's help: what it does in general, then in each registered format that offers
+// it, in that format's own words.
+std::string choiceHelp(const std::string& summary, RepairChoice choice) {
+    std::string help = summary;
+    for (const FormatHandler* handler : cliFormats().handlers()) {
+        if (const std::string text = handler->repairChoiceText(choice); !text.empty()) {
+            help += "\n  " + std::string(handler->id().name()) + ": " + text;
+        }
+    }
+    return help;
+}
+
 // Run when the command line names the command (defineCommand).
 void fillRepairCommand(CLI::App* command, CommandContext& context) {
     auto args = std::make_shared<RepairArgs>();
@@ -131,13 +143,11 @@ void fillRepairCommand(CLI::App* command, CommandContext& context) {
                       "Report what would be saved and lost; write nothing");
     command->add_flag("--json", args->json, "Print the report as JSON (schema strata.repair/1)");
     command->add_flag("--recompute-digests", args->recomputeDigests,
-                      "zTensor: keep tensors whose digest does not match, with new digests; "
-                      "Shardlake: keep shards whose fingerprint does not match and that nothing "
-                      "else vouches for, with new fingerprints (they then vouch for bytes no "
-                      "digest protected)");
+                      choiceHelp("Keep what fails a digest check, with new digests",
+                                 RepairChoice::RecomputeDigests));
     command->add_flag("--keep-superseded", args->keepSuperseded,
-                      "ZDS: keep the older versions of documents and the deleted documents' "
-                      "lines in data.jsonl, without index entries, instead of dropping them");
+                      choiceHelp("Keep lines no live document uses instead of dropping them",
+                                 RepairChoice::KeepSuperseded));
     command->callback(
         [&context, args] { runGuarded(context, [args] { return runRepair(*args); }); });
 }

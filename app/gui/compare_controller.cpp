@@ -34,15 +34,14 @@ void CompareController::compareWithDialog() {
     if (b.isEmpty()) {
         return;
     }
-    // A remote side opens again with the URL as typed and the settings it was opened with.
-    if (doc->isRemote()) {
-        compareFiles(doc->remoteUrl(), b, doc->remoteSettings());
-    } else {
-        compareFiles(doc->path(), b, model::RemoteOpenSettings::load());
-    }
+    // The tab's side is shared, not read again; a remote B opens with the settings a remote A
+    // was opened with.
+    compareFiles(*doc, b,
+                 doc->isRemote() ? doc->remoteSettings() : model::RemoteOpenSettings::load());
 }
 
-model::Job* CompareController::compareFiles(const QString& a, const QString& b,
+model::Job* CompareController::compareFiles(const model::ComparisonSide& a,
+                                            const model::ComparisonSide& b,
                                             const model::RemoteOpenSettings& settings) {
     QPointer<CompareController> self(this);
     return model::startOpenComparison(
@@ -60,7 +59,8 @@ model::Job* CompareController::compareFiles(const QString& a, const QString& b,
         &window_.formats());
 }
 
-void CompareController::compareQuietly(const QString& a, const QString& b, const QString& title) {
+void CompareController::compareQuietly(const model::ComparisonSide& a,
+                                       const model::ComparisonSide& b, const QString& title) {
     QPointer<CompareController> self(this);
     model::startOpenComparison(
         *window_.jobRunner(), a, b, {},

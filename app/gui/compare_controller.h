@@ -10,6 +10,7 @@
 
 namespace strata::model {
 class Comparison;
+class ComparisonSide;
 class Job;
 struct RemoteOpenSettings;
 }  // namespace strata::model
@@ -27,12 +28,13 @@ public:
     // "Compare With…": the current document against a file or folder the user picks.
     void compareWithDialog();
     // See MainWindow::compareFiles and reviewChanges.
-    model::Job* compareFiles(const QString& a, const QString& b,
+    model::Job* compareFiles(const model::ComparisonSide& a, const model::ComparisonSide& b,
                              const model::RemoteOpenSettings& settings);
     model::Job* reviewChanges();
     // Compares A and B under `title` when both open as one format that can be compared; no
     // view and no error otherwise (after a repair: formats without a differ get none).
-    void compareQuietly(const QString& a, const QString& b, const QString& title);
+    void compareQuietly(const model::ComparisonSide& a, const model::ComparisonSide& b,
+                        const QString& title);
 
 signals:
     // A compare view was opened and its comparison started.

@@ -22,6 +22,7 @@
 #include "app/widgets/goto_offset_dialog.h"
 #include "app/widgets/hex_view.h"
 #include "formats/builtin/builtin_formats.h"
+#include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/core/remote_access.h"

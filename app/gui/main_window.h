@@ -63,8 +63,9 @@ public:
     // http://, https:// and s3:// URLs open read-only through openUrl with the S3 settings
     // last used in File > Open URL….
     bool openPath(const QString& path) { return opener_->openPath(path); }
-    // Opens a remote file read-only in a new tab (or switches to its tab), remembering the URL
-    // among the recent ones. Errors name the URL, shown as for openPath.
+    // Starts opening a remote file or folder read-only as a job (startOpenUrl), or switches to
+    // its tab; returns true: the tab, or the error naming the URL (shown as for openPath),
+    // comes when the job finishes (waitUntilIdle waits for it).
     bool openUrl(const QString& url, const model::RemoteOpenSettings& settings) {
         return opener_->openUrl(url, settings);
     }

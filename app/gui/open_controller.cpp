@@ -1,6 +1,5 @@
 #include "open_controller.h"
 
-#include <QApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -77,12 +76,9 @@ bool OpenController::openPath(const QString& path) {
     if (model::isRemoteUrl(path)) {
         return openUrl(path, model::RemoteOpenSettings::load());
     }
-    const QString wanted = canonicalLocation(path);
-    for (int i = 0; i < window_.documentCount(); ++i) {
-        if (canonicalLocation(window_.viewAt(i)->document()->path()) == wanted) {
-            window_.tabs()->setCurrentIndex(i);
-            return true;
-        }
+    if (const int open = tabShowing(path); open >= 0) {
+        window_.tabs()->setCurrentIndex(open);
+        return true;
     }
     QString error;
     std::unique_ptr<model::Document> document =
@@ -94,26 +90,24 @@ bool OpenController::openPath(const QString& path) {
     return window_.showDocument(std::move(document));
 }
 
+int OpenController::tabShowing(const QString& path) const {
+    if (model::isRemoteUrl(path)) {
+        return tabShowingUrl(*window_.tabs(), path.trimmed());
+    }
+    const QString wanted = canonicalLocation(path);
+    for (int i = 0; i < window_.documentCount(); ++i) {
+        const model::Document* document = window_.viewAt(i)->document();
+        if (!document->isRemote() && canonicalLocation(document->path()) == wanted) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 bool OpenController::openUrl(const QString& url, const model::RemoteOpenSettings& settings) {
-    const QString wanted = url.trimmed();
-    if (const int open = tabShowingUrl(*window_.tabs(), wanted); open >= 0) {
-        window_.tabs()->setCurrentIndex(open);
-        return true;
-    }
-    QString error;
-    std::unique_ptr<model::Document> document;
-    {
-        // The first block and what the format's open reads come over the network.
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        window_.statusBar()->showMessage(tr("Opening %1…").arg(model::shownUrl(wanted)));
-        document = model::Document::openUrl(wanted, settings, &error, &window_.formats());
-        QApplication::restoreOverrideCursor();
-    }
-    if (!document) {
-        window_.showError(urlOpenError(wanted, error));
-        return false;
-    }
-    return window_.showDocument(std::move(document));
+    // Over the network: the open runs as a job, and its outcome shows when it finishes.
+    startOpenUrl(url, settings);
+    return true;
 }
 
 model::Job* OpenController::startOpenUrl(const QString& url,

@@ -35,6 +35,8 @@ public:
     bool openUrl(const QString& url, const model::RemoteOpenSettings& settings);
     model::Job* startOpenUrl(const QString& url, const model::RemoteOpenSettings& settings);
     void openPaths(const QStringList& paths);
+    // The tab showing `path` (a local path in any spelling, or a URL), or -1.
+    int tabShowing(const QString& path) const;
     bool reloadView(DocumentView* view);
     model::Job* reloadRemoteView(DocumentView* view);
     // Opens the view's files (or `newPath`) again in its tab and restores its state;

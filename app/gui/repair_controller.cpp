@@ -12,6 +12,7 @@
 #include "compare_controller.h"
 #include "formats/registry/format_registry.h"
 #include "main_window.h"
+#include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "open_controller.h"
 
@@ -47,9 +48,9 @@ model::Job* RepairController::repairCurrent(const QString& output, model::Repair
     }
     const QString input = doc->path();
     const QString target = output.isEmpty() ? model::suggestedRepairPath(input, &formats) : output;
-    // Digests (zTensor's, Shardlake's fingerprints) are recomputed only when asked.
-    const QString digestsText =
-        QString::fromStdString(formats.handler(doc->format()).recomputeDigestsText());
+    // Digests are recomputed only when asked, and only in a format whose repair offers it.
+    const QString digestsText = QString::fromStdString(
+        formats.handler(doc->format()).repairChoiceText(RepairChoice::RecomputeDigests));
     choices.recomputeDigests = choices.recomputeDigests && !digestsText.isEmpty();
     QPointer<RepairController> self(this);
     const FormatId format = doc->format();
@@ -143,9 +144,15 @@ void RepairController::runRepair(FormatId format, const QString& input, const QS
                     .arg(model::repairReportText(*done).section(QLatin1Char('\n'), 0, 0)),
                 10000);
             window.opener().openPath(target);
-            // Formats without a differ yet simply get no comparison.
+            // Both files are open in tabs now (the input unless its tab was closed): the
+            // comparison shares what they read. Formats without a differ get no comparison.
+            const auto side = [&window](const QString& path) {
+                const int tab = window.opener().tabShowing(path);
+                return tab >= 0 ? model::ComparisonSide(*window.viewAt(tab)->document())
+                                : model::ComparisonSide(path);
+            };
             window.comparisons().compareQuietly(
-                input, target,
+                side(input), side(target),
                 tr("Repair of %1: the damaged file (A) and the repaired copy (B)")
                     .arg(QFileInfo(input).fileName()));
         },

@@ -202,7 +202,7 @@ int ozdfReadInBackgroundFrom = 2000;
 static void installOzdfViews(DocumentView& view) {
     model::Document* document = view.document();
     const auto listed = document->opened() != nullptr
-                            ? document->opened()->stateAs<const ozdf::ListedCorpus>()
+                            ? ozdf::openedAs<ozdf::ListedCorpus>(*document->opened())
                             : nullptr;
     if (listed && std::cmp_greater_equal(listed->size(), ozdfReadInBackgroundFrom) &&
         view.jobRunner() != nullptr) {

@@ -22,7 +22,7 @@ static void installZdsViews(DocumentView& view) {
     // The dataset the ZDS handler parsed when it opened the document (its tree, validator and
     // the document's sources are built on it).
     const std::shared_ptr<const zds::ZdsDataset> dataset =
-        document->opened() != nullptr ? document->opened()->stateAs<zds::ZdsDataset>() : nullptr;
+        document->opened() != nullptr ? zds::openedDataset(*document->opened()) : nullptr;
     if (dataset == nullptr) {
         emit view.message(QObject::tr("The document table is not available."));
         return;

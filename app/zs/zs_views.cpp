@@ -22,7 +22,7 @@ static void installZsViews(DocumentView& view) {
         return;
     }
     // The reader the open built (its block cache is shared with the tree and validation).
-    const std::shared_ptr<const zs::ZsFile> file = opened->stateAs<const zs::ZsFile>();
+    const std::shared_ptr<const zs::ZsFile> file = zs::openedFile(*opened);
     if (!file) {
         return;
     }

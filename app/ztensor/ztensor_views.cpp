@@ -24,7 +24,7 @@ static void installZtensorViews(DocumentView& view) {
         return;
     }
     // The header and manifest the open read; its regions point into the document's source.
-    std::shared_ptr<const ztensor::ZtFile> file = opened->stateAs<const ztensor::ZtFile>();
+    std::shared_ptr<const ztensor::ZtFile> file = ztensor::openedFile(*opened);
     if (!file) {
         return;
     }

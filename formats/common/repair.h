@@ -53,6 +53,13 @@ struct RepairReport {
     bool complete() const { return losses.empty(); }
 };
 
+// A choice a repair may offer beyond what it keeps by default; a format says which it offers
+// (FormatHandler::repairChoiceText).
+enum class RepairChoice {
+    RecomputeDigests,  // RepairOptions::recomputeDigests
+    KeepSuperseded,    // RepairOptions::keepSuperseded
+};
+
 struct RepairOptions {
     bool dryRun = false;  // plan and report only; write nothing
     // zTensor: keep tensors whose digest does not match, with digests computed afresh (which

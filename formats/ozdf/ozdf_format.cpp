@@ -40,7 +40,8 @@ std::unique_ptr<OpenedDocument> openDocument(ozdf::Document read) {
     opened->root = ozdf::buildDocumentNode(*document);
     addDocumentFacts(*opened, *document);
     opened->makeValidator = [document] { return ozdf::makeOzdfValidator(document); };
-    opened->formatState = std::shared_ptr<const ozdf::Document>(document);
+    opened->state =
+        std::make_shared<const ozdf::OzdfState>(std::shared_ptr<const ozdf::Document>(document));
     return opened;
 }
 
@@ -59,7 +60,8 @@ std::unique_ptr<OpenedDocument> openCorpus(ozdf::Corpus read) {
     // As for a local corpus: whether the reference reads it is validate's answer.
     opened->facts.emplace_back("documents", std::to_string(corpus->documents.size()));
     opened->makeValidator = [corpus] { return ozdf::makeOzdfCorpusValidator(corpus); };
-    opened->formatState = std::shared_ptr<const ozdf::Corpus>(corpus);
+    opened->state =
+        std::make_shared<const ozdf::OzdfState>(std::shared_ptr<const ozdf::Corpus>(corpus));
     return opened;
 }
 
@@ -77,7 +79,8 @@ std::unique_ptr<OpenedDocument> openListedCorpus(std::shared_ptr<const ozdf::Lis
     opened->facts.emplace_back("kind", "corpus");
     opened->facts.emplace_back("documents", std::to_string(corpus->size()));
     opened->makeValidator = [corpus] { return ozdf::makeOzdfListedCorpusValidator(corpus); };
-    opened->formatState = std::shared_ptr<const ozdf::ListedCorpus>(corpus);
+    opened->state =
+        std::make_shared<const ozdf::OzdfState>(std::shared_ptr<const ozdf::ListedCorpus>(corpus));
     return opened;
 }
 
@@ -118,8 +121,8 @@ std::unique_ptr<OpenedDocument> OzdfFormat::openTree(const ProbeInput& input,
 std::unique_ptr<Differ> OzdfFormat::makeDiffer(const OpenedDocument& a,
                                                const OpenedDocument& b) const {
     const auto sideOf = [](const OpenedDocument& d) {
-        return OzdfDiffSide{d.stateAs<const ozdf::Document>(), d.stateAs<const ozdf::Corpus>(),
-                            d.stateAs<const ozdf::ListedCorpus>()};
+        return OzdfDiffSide{ozdf::openedAs<ozdf::Document>(d), ozdf::openedAs<ozdf::Corpus>(d),
+                            ozdf::openedAs<ozdf::ListedCorpus>(d)};
     };
     const OzdfDiffSide sa = sideOf(a), sb = sideOf(b);
     const auto readable = [](const OzdfDiffSide& side) {

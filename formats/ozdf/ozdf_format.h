@@ -1,22 +1,47 @@
 // The OZDF entry in the format registry.
 #pragma once
 
+#include <memory>
+#include <variant>
+
 #include "formats/registry/format_handler.h"
 
 namespace strata {
 
 inline constexpr FormatId kOzdfFormat{"ozdf", "OZDF"};
 
+namespace ozdf {
+
+struct Document;
+struct Corpus;
+class ListedCorpus;
+
+// What an OZDF open() read: one document; a local corpus folder listed, its documents read when
+// the tree shows them or a job asks for them all; or a remote corpus read whole.
+struct OzdfState final : FormatState {
+    using Read = std::variant<std::shared_ptr<const Document>, std::shared_ptr<const ListedCorpus>,
+                              std::shared_ptr<const Corpus>>;
+    explicit OzdfState(Read r) : read(std::move(r)) {}
+    Read read;
+};
+
+// What `opened` read when it is a T (one of OzdfState::Read's), else null.
+template <class T>
+std::shared_ptr<const T> openedAs(const OpenedDocument& opened) {
+    const auto state = opened.stateOf<OzdfState>();
+    const auto* held = state ? std::get_if<std::shared_ptr<const T>>(&state->read) : nullptr;
+    return held != nullptr ? *held : nullptr;
+}
+
+}  // namespace ozdf
+
 class OzdfFormat final : public FormatHandler {
 public:
     FormatId id() const override { return kOzdfFormat; }
     std::optional<Detection> probe(const ProbeInput& input) const override;
     // Files and directory documents as an `ozdf.document` tree, other folders as an
-    // `ozdf.corpus`; the validator reports what the reader found. `formatState` holds what was
-    // read: a std::shared_ptr<const ozdf::ListedCorpus> for a local corpus folder (listed, its
-    // documents read when the tree shows them or a job asks for them all), a
-    // std::shared_ptr<const ozdf::Corpus> for a remote one, a
-    // std::shared_ptr<const ozdf::Document> for a document.
+    // `ozdf.corpus`; the validator reports what the reader found. The state (ozdf::OzdfState)
+    // holds what was read.
     std::unique_ptr<OpenedDocument> open(const std::filesystem::path& path,
                                          const Detection& detection) const override;
     // The same for an http(s):// or s3:// file or folder: a document's part files and a

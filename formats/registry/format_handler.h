@@ -2,7 +2,6 @@
 // turns a path into sources, a lazy Node tree and a validator.
 #pragma once
 
-#include <any>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -138,6 +137,14 @@ struct Detection {
 // it only repeats the name ("ZS", "ZS (incomplete ZS file)", "raw binary").
 std::string displayName(const Detection& detection);
 
+// The parsed object a format's open() built (a dataset, a corpus, a file's header and index).
+// Each format derives its own type in its own folder, with a typed accessor beside it; shared
+// code only carries it.
+class FormatState {
+public:
+    virtual ~FormatState() = default;
+};
+
 // A path opened by a format: the byte sources it uses, the structure tree, facts for `info`.
 struct OpenedDocument {
     FormatId format = kRawBinaryFormat;
@@ -154,14 +161,15 @@ struct OpenedDocument {
     std::vector<std::pair<std::string, std::string>> facts;
     // Makes a validator over this document; may return nullptr when the format has none yet.
     std::function<std::unique_ptr<Validator>()> makeValidator;
-    // The format's own parsed object (a dataset, a corpus), kept so that views and editors reuse
-    // what open() built instead of parsing the files a second time. Holds a std::shared_ptr<T>.
-    std::any formatState;
+    // What open() parsed, kept so that views, editors and differs reuse it instead of parsing
+    // the files a second time; null when the format keeps nothing.
+    std::shared_ptr<const FormatState> state;
 
-    template <class T>
-    std::shared_ptr<T> stateAs() const {
-        const auto* held = std::any_cast<std::shared_ptr<T>>(&formatState);
-        return held != nullptr ? *held : nullptr;
+    // The state as format type S (declared in that format's folder, read through its accessor
+    // there), or null when the document holds another format's state or none.
+    template <class S>
+    std::shared_ptr<const S> stateOf() const {
+        return std::dynamic_pointer_cast<const S>(state);
     }
 };
 
@@ -206,10 +214,10 @@ public:
         const std::filesystem::path& /*output*/) const {
         return std::nullopt;
     }
-    // What RepairOptions::recomputeDigests keeps in this format, in sentences for the question
-    // the app asks before planning again with it; empty when the format has no digests a
-    // repair can recompute.
-    virtual std::string recomputeDigestsText() const { return {}; }
+    // What `choice` keeps in this format's repair, in sentences: the app's question before
+    // planning again with it and strata-cli repair's help say it. Empty when the format's
+    // repair does not offer the choice.
+    virtual std::string repairChoiceText(RepairChoice /*choice*/) const { return {}; }
     // Repairs `input` (detected as this format) into `output` (formats/common/repair.h). The
     // default throws RepairError: the format has no repair yet.
     virtual RepairReport repair(const std::filesystem::path& input,

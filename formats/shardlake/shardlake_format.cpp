@@ -173,16 +173,17 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
     document->root = std::move(plan.root);
     if (plan.target.scope == ValidationScope::Root) {
         // What the differ compares: two storage roots, or two index versions.
-        document->formatState = std::shared_ptr<const Store>(plan.store);
+        document->state =
+            std::make_shared<const ShardlakeState>(std::shared_ptr<const Store>(plan.store));
     } else if (plan.target.scope == ValidationScope::Index && input.isDirectory) {
-        document->formatState =
-            std::make_shared<const StoreIndex>(StoreIndex{plan.store, plan.target.name});
+        document->state = std::make_shared<const ShardlakeState>(
+            std::make_shared<const StoreIndex>(StoreIndex{plan.store, plan.target.name}));
     } else if (plan.target.scope == ValidationScope::Dataset && input.isDirectory) {
-        document->formatState =
-            std::make_shared<const StoreDataset>(StoreDataset{plan.store, plan.target.name});
+        document->state = std::make_shared<const ShardlakeState>(
+            std::make_shared<const StoreDataset>(StoreDataset{plan.store, plan.target.name}));
     } else if (plan.target.scope == ValidationScope::Shard && file) {
-        document->formatState =
-            std::make_shared<const ShardFile>(ShardFile{file, path.filename().string()});
+        document->state = std::make_shared<const ShardlakeState>(
+            std::make_shared<const ShardFile>(ShardFile{file, path.filename().string()}));
     }
     if (plan.validate) {
         document->makeValidator = [store = std::shared_ptr<const Store>(plan.store),
@@ -196,22 +197,23 @@ std::unique_ptr<OpenedDocument> ShardlakeFormat::openTree(const ProbeInput& inpu
 std::unique_ptr<Differ> ShardlakeFormat::makeDiffer(const OpenedDocument& a,
                                                     const OpenedDocument& b) const {
     // Like with like: two roots, two index folders, two dataset folders or two shards.
-    if (auto sa = a.stateAs<const shardlake::Store>(), sb = b.stateAs<const shardlake::Store>();
+    if (auto sa = shardlake::openedAs<shardlake::Store>(a),
+        sb = shardlake::openedAs<shardlake::Store>(b);
         sa && sb) {
         return makeShardlakeDiffer(sa, sb);
     }
-    if (auto ia = a.stateAs<const shardlake::StoreIndex>(),
-        ib = b.stateAs<const shardlake::StoreIndex>();
+    if (auto ia = shardlake::openedAs<shardlake::StoreIndex>(a),
+        ib = shardlake::openedAs<shardlake::StoreIndex>(b);
         ia && ib) {
         return makeShardlakeIndexDiffer(*ia, *ib);
     }
-    if (auto da = a.stateAs<const shardlake::StoreDataset>(),
-        db = b.stateAs<const shardlake::StoreDataset>();
+    if (auto da = shardlake::openedAs<shardlake::StoreDataset>(a),
+        db = shardlake::openedAs<shardlake::StoreDataset>(b);
         da && db) {
         return makeShardlakeDatasetDiffer(*da, *db);
     }
-    if (auto fa = a.stateAs<const shardlake::ShardFile>(),
-        fb = b.stateAs<const shardlake::ShardFile>();
+    if (auto fa = shardlake::openedAs<shardlake::ShardFile>(a),
+        fb = shardlake::openedAs<shardlake::ShardFile>(b);
         fa && fb) {
         return makeShardlakeShardDiffer(*fa, *fb);
     }
@@ -226,7 +228,10 @@ RepairReport ShardlakeFormat::repair(const std::filesystem::path& input,
     return repairShardlakeRoot(input, output, options);
 }
 
-std::string ShardlakeFormat::recomputeDigestsText() const {
+std::string ShardlakeFormat::repairChoiceText(RepairChoice choice) const {
+    if (choice != RepairChoice::RecomputeDigests) {
+        return {};
+    }
     return "Recomputing the fingerprints keeps the shards whose fingerprint fails and that nothing "
            "else vouches for, with new fingerprints over their bytes as they are now. The new "
            "fingerprints then vouch for bytes that no fingerprint protected; the report says "

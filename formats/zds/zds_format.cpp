@@ -49,7 +49,7 @@ std::unique_ptr<OpenedDocument> openDataset(const std::filesystem::path& path,
         return zds::makeZdsValidator(path, dataset, nullptr, tree);
     };
     // The Documents tab and the editor read this same dataset: one parse, one set of sources.
-    document->formatState = dataset;
+    document->state = std::make_shared<const zds::ZdsState>(dataset);
     return document;
 }
 
@@ -108,8 +108,8 @@ std::unique_ptr<OpenedDocument> ZdsFormat::openTree(const ProbeInput& input,
 
 std::unique_ptr<Differ> ZdsFormat::makeDiffer(const OpenedDocument& a,
                                               const OpenedDocument& b) const {
-    auto da = a.stateAs<zds::ZdsDataset>();
-    auto db = b.stateAs<zds::ZdsDataset>();
+    auto da = zds::openedDataset(a);
+    auto db = zds::openedDataset(b);
     if (!da || !db) {
         throw DiffError("a ZDS side could not be read as a dataset (see validate)");
     }
@@ -125,6 +125,14 @@ RepairReport ZdsFormat::repair(const std::filesystem::path& input,
 std::optional<std::filesystem::path> ZdsFormat::repairQuarantinePath(
     const std::filesystem::path& output) const {
     return zds::zdsQuarantinePath(output);
+}
+
+std::string ZdsFormat::repairChoiceText(RepairChoice choice) const {
+    if (choice != RepairChoice::KeepSuperseded) {
+        return {};
+    }
+    return "Keeping superseded lines keeps the older versions of documents and the deleted "
+           "documents' lines in data.jsonl, without index entries, instead of dropping them.";
 }
 
 LeftoverScan ZdsFormat::leftoverScan() const {

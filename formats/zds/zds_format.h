@@ -7,6 +7,26 @@ namespace strata {
 
 inline constexpr FormatId kZdsFormat{"zds", "ZDS"};
 
+namespace zds {
+
+class ZdsDataset;
+
+// What a ZDS open() keeps for a dataset (a folder, a collection folder or a `.zds` archive):
+// the parsed dataset whose sources the document holds, reused by the Documents tab, the editor
+// and the differ. A lone index file or an archive that does not open keeps none.
+struct ZdsState final : FormatState {
+    explicit ZdsState(std::shared_ptr<const ZdsDataset> d) : dataset(std::move(d)) {}
+    std::shared_ptr<const ZdsDataset> dataset;
+};
+
+// The dataset `opened` holds, or null when it is not an opened ZDS dataset.
+inline std::shared_ptr<const ZdsDataset> openedDataset(const OpenedDocument& opened) {
+    const auto state = opened.stateOf<ZdsState>();
+    return state ? state->dataset : nullptr;
+}
+
+}  // namespace zds
+
 class ZdsFormat final : public FormatHandler {
 public:
     FormatId id() const override { return kZdsFormat; }
@@ -28,6 +48,7 @@ public:
     bool canRepair() const override { return true; }
     std::optional<std::filesystem::path> repairQuarantinePath(
         const std::filesystem::path& output) const override;
+    std::string repairChoiceText(RepairChoice choice) const override;
     RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
                         const RepairOptions& options) const override;
 };

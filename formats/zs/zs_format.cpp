@@ -52,7 +52,7 @@ std::unique_ptr<OpenedDocument> ZsFormat::openSource(const ByteSourcePtr& source
     auto file = zs::ZsFile::open(document->sources.front());
     document->root = zs::buildZsTree(file);
     addFacts(*document, *file);
-    document->formatState = std::shared_ptr<const zs::ZsFile>(file);
+    document->state = std::make_shared<const zs::ZsState>(file);
     document->makeValidator = [file]() -> std::unique_ptr<Validator> {
         return std::make_unique<zs::ZsValidator>(file);
     };
@@ -61,8 +61,8 @@ std::unique_ptr<OpenedDocument> ZsFormat::openSource(const ByteSourcePtr& source
 
 std::unique_ptr<Differ> ZsFormat::makeDiffer(const OpenedDocument& a,
                                              const OpenedDocument& b) const {
-    auto fa = a.stateAs<const zs::ZsFile>();
-    auto fb = b.stateAs<const zs::ZsFile>();
+    auto fa = zs::openedFile(a);
+    auto fb = zs::openedFile(b);
     if (!fa || !fb) {
         throw DiffError("a ZS side could not be read (see validate)");
     }

@@ -7,6 +7,25 @@ namespace strata {
 
 inline constexpr FormatId kZsFormat{"zs", "ZS"};
 
+namespace zs {
+
+class ZsFile;
+
+// What a ZS open() keeps: the file with its header and root index read, which the views and
+// the differ reuse.
+struct ZsState final : FormatState {
+    explicit ZsState(std::shared_ptr<const ZsFile> f) : file(std::move(f)) {}
+    std::shared_ptr<const ZsFile> file;
+};
+
+// The ZS file `opened` holds, or null when it is not an opened ZS document.
+inline std::shared_ptr<const ZsFile> openedFile(const OpenedDocument& opened) {
+    const auto state = opened.stateOf<ZsState>();
+    return state ? state->file : nullptr;
+}
+
+}  // namespace zs
+
 class ZsFormat final : public FormatHandler {
 public:
     FormatId id() const override { return kZsFormat; }

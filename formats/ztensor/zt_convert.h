@@ -24,14 +24,6 @@
 
 namespace strata::ztensor {
 
-// What digest a component gets in the new file.
-enum class ZtDigestChoice {
-    Keep,    // the algorithm the input component used (none stays none), recomputed
-    None,    // no digest
-    Crc32c,  // "crc32c:0x%08X"
-    Sha256,  // "sha256:<hex>"
-};
-
 struct ZtTensorEdit {
     // The tensor's name in the input file.
     std::string source;

@@ -11,6 +11,14 @@ namespace strata::ztensor {
 
 enum class ZtDigestAlgorithm { Crc32c, Sha256, Unknown };
 
+// What digest a component gets in a file Strata rewrites (a conversion, the editor's save).
+enum class ZtDigestChoice {
+    Keep,    // the algorithm the input component used (none stays none), recomputed
+    None,    // no digest
+    Crc32c,  // "crc32c:0x%08X"
+    Sha256,  // "sha256:<hex>"
+};
+
 struct ZtDigestSpec {
     ZtDigestAlgorithm algorithm = ZtDigestAlgorithm::Unknown;
     // The expected value: 4 bytes big-endian for crc32c, 32 bytes for sha256.

@@ -29,14 +29,14 @@ std::unique_ptr<OpenedDocument> ZTensorFormat::openSource(const ByteSourcePtr& s
         document->facts.push_back(std::move(fact));
     }
     document->makeValidator = [file] { return ztensor::makeZtValidator(file); };
-    document->formatState = file;
+    document->state = std::make_shared<const ztensor::ZtState>(file);
     return document;
 }
 
 std::unique_ptr<Differ> ZTensorFormat::makeDiffer(const OpenedDocument& a,
                                                   const OpenedDocument& b) const {
-    auto fa = a.stateAs<const ztensor::ZtFile>();
-    auto fb = b.stateAs<const ztensor::ZtFile>();
+    auto fa = ztensor::openedFile(a);
+    auto fb = ztensor::openedFile(b);
     if (!fa || !fb) {
         throw DiffError("a zTensor side could not be read (see validate)");
     }
@@ -49,7 +49,10 @@ RepairReport ZTensorFormat::repair(const std::filesystem::path& input,
     return ztensor::repairZtFile(input, output, options);
 }
 
-std::string ZTensorFormat::recomputeDigestsText() const {
+std::string ZTensorFormat::repairChoiceText(RepairChoice choice) const {
+    if (choice != RepairChoice::RecomputeDigests) {
+        return {};
+    }
     return "Recomputing the digests keeps the tensors whose digest fails, with new digests over "
            "their bytes as they are now. The new digests then vouch for bytes that no digest "
            "protected; the report says which.";

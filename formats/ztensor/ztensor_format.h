@@ -7,6 +7,25 @@ namespace strata {
 
 inline constexpr FormatId kZTensorFormat{"ztensor", "zTensor"};
 
+namespace ztensor {
+
+class ZtFile;
+
+// What a zTensor open() keeps: the file with its header and manifest read, which the views,
+// the editor and the differ reuse.
+struct ZtState final : FormatState {
+    explicit ZtState(std::shared_ptr<const ZtFile> f) : file(std::move(f)) {}
+    std::shared_ptr<const ZtFile> file;
+};
+
+// The zTensor file `opened` holds, or null when it is not an opened zTensor document.
+inline std::shared_ptr<const ZtFile> openedFile(const OpenedDocument& opened) {
+    const auto state = opened.stateOf<ZtState>();
+    return state ? state->file : nullptr;
+}
+
+}  // namespace ztensor
+
 class ZTensorFormat final : public FormatHandler {
 public:
     FormatId id() const override { return kZTensorFormat; }
@@ -22,7 +41,7 @@ public:
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override;
     bool canRepair() const override { return true; }
-    std::string recomputeDigestsText() const override;
+    std::string repairChoiceText(RepairChoice choice) const override;
     RepairReport repair(const std::filesystem::path& input, const std::filesystem::path& output,
                         const RepairOptions& options) const override;
 };

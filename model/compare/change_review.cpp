@@ -36,8 +36,9 @@ Job* startChangeReview(JobRunner& runner, Document& document, ChangeReviewReady 
                  QObject::tr("No scratch folder for the review: %1").arg(scratch->errorString()));
         return nullptr;
     }
-    const QString onDisk = document.path();
-    const QString copy = scratch->filePath(QFileInfo(onDisk).fileName());
+    // A: what the document read from disk, shared rather than read again; B: the copy.
+    const ComparisonSide onDisk(document);
+    const QString copy = scratch->filePath(QFileInfo(document.path()).fileName());
     Job* job = editor->startWriteCopy(runner, copy, error);
     if (job == nullptr) {
         return nullptr;

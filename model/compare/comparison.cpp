@@ -61,23 +61,29 @@ Comparison::~Comparison() {
     cancel();
 }
 
-Job* startOpenComparison(JobRunner& runner, const QString& a, const QString& b,
+Document::Prepared ComparisonSide::prepare(const RemoteOpenSettings& settings, QString* error,
+                                           const strata::FormatRegistry* formats) const {
+    return isOpen() ? open_ : Document::prepare(name_, settings, error, formats);
+}
+
+Job* startOpenComparison(JobRunner& runner, const ComparisonSide& a, const ComparisonSide& b,
                          const RemoteOpenSettings& settings, ComparisonReady ready,
                          const strata::FormatRegistry* formats) {
     const QString title =
-        Comparison::tr("Open %1 and %2 to compare").arg(shownSide(a), shownSide(b));
+        Comparison::tr("Open %1 and %2 to compare").arg(shownSide(a.name()), shownSide(b.name()));
     return runner.start(title, [=](JobContext& context) {
         auto sides = std::make_shared<std::pair<Document::Prepared, Document::Prepared>>();
         QString why;
         context.setProgress(0.0, Comparison::tr("opening A"));
-        sides->first = Document::prepare(a, settings, &why, formats);
-        QString error =
-            sides->first.opened ? QString() : Comparison::tr("A (%1): %2").arg(shownSide(a), why);
+        sides->first = a.prepare(settings, &why, formats);
+        QString error = sides->first.opened
+                            ? QString()
+                            : Comparison::tr("A (%1): %2").arg(shownSide(a.name()), why);
         if (error.isEmpty() && !context.cancelled()) {
             context.setProgress(0.5, Comparison::tr("opening B"));
-            sides->second = Document::prepare(b, settings, &why, formats);
+            sides->second = b.prepare(settings, &why, formats);
             if (!sides->second.opened) {
-                error = Comparison::tr("B (%1): %2").arg(shownSide(b), why);
+                error = Comparison::tr("B (%1): %2").arg(shownSide(b.name()), why);
             }
         }
         if (context.cancelled()) {

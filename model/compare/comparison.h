@@ -17,6 +17,28 @@
 namespace strata::model {
 
 class Comparison;
+
+// A side to compare: a path or URL the comparison job opens, or a document already open (a
+// tab's), whose parsed state and sources are shared (Document::share) and read nothing again.
+class ComparisonSide {
+public:
+    ComparisonSide(QString pathOrUrl) : name_(std::move(pathOrUrl)) {}  // NOLINT: implicit
+    ComparisonSide(const Document& open)                                // NOLINT: implicit
+        : name_(open.isRemote() ? open.remoteUrl() : open.path()), open_(open.share()) {}
+
+    // The path or URL as typed (a URL's password and token included).
+    const QString& name() const { return name_; }
+    bool isOpen() const { return open_.opened != nullptr; }
+    // Opens the side (a job's thread) unless it is open already; null with *error set when it
+    // cannot be opened.
+    Document::Prepared prepare(const RemoteOpenSettings& settings, QString* error,
+                               const strata::FormatRegistry* formats) const;
+
+private:
+    QString name_;
+    Document::Prepared open_;
+};
+
 // Gets the comparison of A and B, or why either side could not be opened (null comparison).
 using ComparisonReady =
     std::function<void(std::unique_ptr<Comparison> comparison, const QString& error)>;
@@ -48,7 +70,7 @@ signals:
     void stateChanged(strata::model::Comparison::State state);
 
 private:
-    friend Job* startOpenComparison(JobRunner&, const QString&, const QString&,
+    friend Job* startOpenComparison(JobRunner&, const ComparisonSide&, const ComparisonSide&,
                                     const RemoteOpenSettings&, ComparisonReady,
                                     const strata::FormatRegistry*);
     void finish(State state, const QString& error, const strata::DiffSummary& summary);
@@ -64,11 +86,12 @@ private:
     strata::DiffSummary summary_;
 };
 
-// Opens A and B on a job's thread (URLs with `settings`, either side local or remote) with
-// `formats` (null: the built-in formats; they outlive the comparison), then hands the
-// comparison, not yet started, to `ready` on the runner's thread. A side that cannot be opened
-// fails the job, and `ready` gets why; a cancelled job calls nothing.
-Job* startOpenComparison(JobRunner& runner, const QString& a, const QString& b,
+// Opens A and B on a job's thread (URLs with `settings`, either side local or remote; a side
+// already open is shared, not read again) with `formats` (null: the built-in formats; they
+// outlive the comparison), then hands the comparison, not yet started, to `ready` on the
+// runner's thread. A side that cannot be opened fails the job, and `ready` gets why; a
+// cancelled job calls nothing.
+Job* startOpenComparison(JobRunner& runner, const ComparisonSide& a, const ComparisonSide& b,
                          const RemoteOpenSettings& settings, ComparisonReady ready,
                          const strata::FormatRegistry* formats = nullptr);
 

@@ -12,7 +12,7 @@
 
 namespace strata::model {
 
-Document::Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent)
+Document::Document(std::shared_ptr<strata::OpenedDocument> opened, QObject* parent)
     : QObject(parent),
       opened_(std::move(opened)),
       undoStack_(new QUndoStack(this)),

@@ -49,7 +49,7 @@ public:
     // fromPrepared builds the document on the thread that will own it.
     struct Prepared {
         std::shared_ptr<strata::RemoteSession> session;  // null for a local path
-        std::unique_ptr<strata::OpenedDocument> opened;
+        std::shared_ptr<strata::OpenedDocument> opened;
         RemoteOpenSettings settings;  // what a URL was opened with (a reload uses them again)
         QString url;                  // as typed, password and token included (a reload's too)
     };
@@ -61,8 +61,12 @@ public:
                              QString* error = nullptr,
                              const strata::FormatRegistry* formats = nullptr);
     static std::unique_ptr<Document> fromPrepared(Prepared prepared);
+    // What this document opened, shared: a document built from it (fromPrepared) reads nothing
+    // again and has the same parsed state, sources and remote session, but none of this one's
+    // edits, undo history or editor. A comparison takes an open tab's side this way.
+    Prepared share() const;
 
-    explicit Document(std::unique_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
+    explicit Document(std::shared_ptr<strata::OpenedDocument> opened, QObject* parent = nullptr);
     ~Document() override;
 
     QString path() const;

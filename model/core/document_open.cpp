@@ -72,6 +72,10 @@ std::unique_ptr<Document> Document::fromPrepared(Prepared prepared) {
     return document;
 }
 
+Document::Prepared Document::share() const {
+    return {session_, opened_, remoteSettings_, remoteUrl_};
+}
+
 Document::Prepared Document::fetchUrl(const QString& url, const RemoteOpenSettings& settings,
                                       QString* error, const strata::FormatRegistry* formats) {
     const QString text = url.trimmed();

@@ -13,7 +13,7 @@ namespace strata::model {
 class OzdfEditor : public FormatEditor {
     Q_OBJECT
 public:
-    // Edits a copy of what opening the document read (OpenedDocument::formatState), or reads
+    // Edits a copy of what opening the document read (ozdf::OzdfState), or reads
     // its path again when nothing was kept; nullptr with *error when it cannot.
     static OzdfEditor* create(Document& document, QString* error);
     OzdfEditor(Document& document, std::unique_ptr<OzdfSession> session);

@@ -1,6 +1,7 @@
 #include "ozdf_session.h"
 
 #include "formats/common/byte_source.h"
+#include "formats/ozdf/ozdf_format.h"
 #include "formats/ozdf/ozdf_listed_corpus.h"
 #include "formats/ozdf/ozdf_parser.h"
 
@@ -46,13 +47,13 @@ std::unique_ptr<OzdfSession> OzdfSession::load(const QString& path, QString* err
 }
 
 std::unique_ptr<OzdfSession> OzdfSession::fromOpened(const OpenedDocument& opened) {
-    if (const auto corpus = opened.stateAs<const ozdf::Corpus>()) {
+    if (const auto corpus = ozdf::openedAs<ozdf::Corpus>(opened)) {
         return std::make_unique<OzdfSession>(*corpus, true);
     }
-    if (const auto listed = opened.stateAs<const ozdf::ListedCorpus>()) {
+    if (const auto listed = ozdf::openedAs<ozdf::ListedCorpus>(opened)) {
         return std::make_unique<OzdfSession>(*listed->corpus(), true);
     }
-    if (const auto document = opened.stateAs<const ozdf::Document>()) {
+    if (const auto document = ozdf::openedAs<ozdf::Document>(opened)) {
         ozdf::Corpus single;
         single.path = folderHolding(document->path);
         single.documents.push_back(*document);

@@ -22,7 +22,7 @@ public:
     // and sets *error when it cannot be read.
     static std::unique_ptr<OzdfSession> load(const QString& path, QString* error);
     // A session over what the format handler already read when it opened `opened` (its
-    // formatState), copied so edits never touch the tree's data; nullptr when it holds none.
+    // ozdf::OzdfState), copied so edits never touch the tree's data; nullptr when it holds none.
     static std::unique_ptr<OzdfSession> fromOpened(const OpenedDocument& opened);
     OzdfSession(ozdf::Corpus corpus, bool isCorpus, QObject* parent = nullptr);
     // A corpus whose footprints were taken off the GUI thread with it (footprintsOf(corpus)).

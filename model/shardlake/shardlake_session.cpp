@@ -1,5 +1,6 @@
 #include "shardlake_session.h"
 
+#include "formats/shardlake/shardlake_format.h"
 #include "formats/shardlake/shardlake_json.h"
 #include "formats/shardlake/shardlake_manifest.h"
 
@@ -128,10 +129,10 @@ ShardlakeSession::~ShardlakeSession() = default;
 std::shared_ptr<const Store> ShardlakeSession::makeStore() const {
     // The store the document was opened with, when it is this root's: its files are open
     // already, and a second store would open every shard again.
-    if (auto store = opened_->stateAs<const Store>(); store && store->root() == rootPath_) {
+    if (auto store = shardlake::openedAs<Store>(*opened_); store && store->root() == rootPath_) {
         return store;
     }
-    if (auto index = opened_->stateAs<const StoreIndex>();
+    if (auto index = shardlake::openedAs<StoreIndex>(*opened_);
         index && index->store->root() == rootPath_) {
         return index->store;
     }

@@ -125,10 +125,7 @@ ztensor::ZtConvertPlan convertPlanFor(const ztensor::ZtFile& file, const ZtEditP
                 edit.encoding = ztensor::ZtEncoding::Zstd;
                 break;
         }
-        static constexpr strata::ztensor::ZtDigestChoice kDigests[] = {
-            strata::ztensor::ZtDigestChoice::Keep, strata::ztensor::ZtDigestChoice::None,
-            strata::ztensor::ZtDigestChoice::Crc32c, strata::ztensor::ZtDigestChoice::Sha256};
-        edit.digest = kDigests[static_cast<int>(mine.digest)];
+        edit.digest = mine.digest;
         kept.push_back(std::move(edit));
     }
     out.tensors = std::move(kept);

@@ -20,7 +20,7 @@ namespace strata::model {
 // Keep: each component as it is stored now.
 enum class ZtEncodingChoice { Keep, Raw, Zstd };
 // Keep: each component's current digest algorithm (recomputed), none when it has none.
-enum class ZtDigestChoice { Keep, None, Crc32c, Sha256 };
+using ZtDigestChoice = strata::ztensor::ZtDigestChoice;
 
 struct ZtTensorEdit {
     std::string name;

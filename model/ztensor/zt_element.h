@@ -1,4 +1,5 @@
-// Reading one zTensor element (little-endian, any dtype of the spec) as a number or as text.
+// Reading one zTensor element (little-endian, any dtype of the spec) as text; as a number it is
+// ztensor::ztElementValue (formats/ztensor/zt_logical.h).
 #pragma once
 
 #include <QString>
@@ -6,11 +7,10 @@
 #include <cstdint>
 
 #include "formats/ztensor/zt_dtype.h"
+#include "formats/ztensor/zt_logical.h"
 
 namespace strata::model {
 
-// The element at `p` as a double (bool: 0 or 1; 64-bit integers may round).
-double ztElementValue(strata::ztensor::ZtDType dtype, const std::uint8_t* p);
 // The element at `p` as people read it: integers exactly, floats with enough digits to
 // tell neighbours apart, bool as true/false.
 QString ztElementText(strata::ztensor::ZtDType dtype, const std::uint8_t* p);

@@ -183,6 +183,8 @@ private slots:
         QCOMPARE(views.size(), 1);
         CompareView* view = views.front();
         QVERIFY(view->windowTitle().contains(QStringLiteral("Review changes")));
+        // The side on disk is what the tab read, shared, not read again.
+        QCOMPARE(view->comparison()->a()->opened(), document->opened());
         auto* differences = view->comparison()->differences();
         // How Save stores the collection (an index it adds) may show as stored differently.
         QCOMPARE(differences->rowCount() - differences->count(DiffKind::Encoding), 2);
@@ -193,6 +195,34 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), before);
         QVERIFY(document->isModified());
+    }
+
+    // Compare With… from a tab: A is the tab's document, shared (the same parsed state and
+    // sources, nothing read again); B is opened by the job. Closing the tab leaves the
+    // comparison's side whole.
+    void theOpenTabIsSharedNotReadAgain() {
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(dir_.filePath("a")));
+        model::Document* tab = window.currentView()->document();
+        const std::shared_ptr<const strata::OpenedDocument> opened = tab->opened();
+        CompareView* shown = nullptr;
+        const QMetaObject::Connection c =
+            QObject::connect(&window.comparisons(), &CompareController::shown,
+                             [&shown](CompareView* view) { shown = view; });
+        window.comparisons().compareFiles(*tab, dir_.filePath("b"), {});
+        finish(window);
+        QObject::disconnect(c);
+        QVERIFY(shown != nullptr);
+        QCOMPARE(shown->comparison()->a()->opened(), opened);
+        QVERIFY(shown->comparison()->a() != tab);
+        QVERIFY(shown->comparison()->b()->opened() != opened);
+        QCOMPARE(shown->comparison()->state(), model::Comparison::State::Completed);
+        QVERIFY(shown->comparison()->summary().total() > 0);
+        QVERIFY(window.closeTab(0));
+        QCOMPARE(window.documentCount(), 0);
+        QCOMPARE(shown->comparison()->a()->displayName(), QStringLiteral("a"));
+        QVERIFY(shown->comparison()->a()->root() != nullptr);
     }
 
     void reviewWithoutAnEditorSaysSo() {

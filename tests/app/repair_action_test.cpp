@@ -97,6 +97,9 @@ private slots:
         QCOMPARE(comparison->state(), model::Comparison::State::Completed);
         QCOMPARE(comparison->summary().total(), quint64(1));  // the cut, nothing else
         QCOMPARE(comparison->summary().changed, quint64(1));
+        // Both sides are the tabs' documents, shared: the repair opened nothing twice.
+        QCOMPARE(comparison->a()->opened(), window.viewAt(0)->document()->opened());
+        QCOMPARE(comparison->b()->opened(), window.currentView()->document()->opened());
         // A second repair picks the next free name.
         QCOMPARE(model::suggestedRepairPath(path), dir_.filePath("damaged-repaired-2.zs"));
     }

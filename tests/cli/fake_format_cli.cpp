@@ -24,7 +24,7 @@ void fillCount(CLI::App* command, CommandContext& context) {
     command->callback([path, &context] {
         runGuarded(context, [path] {
             const auto opened = openDocument(*path);
-            const auto file = opened->stateAs<const strata::test::FakeFile>();
+            const auto file = strata::test::openedFakeFile(*opened);
             std::cout << file->records.size() << " records\n";
             return kExitOk;
         });

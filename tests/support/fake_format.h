@@ -30,6 +30,17 @@ struct FakeFile {
     }
 };
 
+// What the fake format's open keeps, as a real format's state.
+struct FakeState final : FormatState {
+    explicit FakeState(std::shared_ptr<const FakeFile> f) : file(std::move(f)) {}
+    std::shared_ptr<const FakeFile> file;
+};
+
+inline std::shared_ptr<const FakeFile> openedFakeFile(const OpenedDocument& opened) {
+    const auto state = opened.stateOf<FakeState>();
+    return state ? state->file : nullptr;
+}
+
 inline std::shared_ptr<const FakeFile> readFakeFile(ByteSourcePtr source) {
     auto file = std::make_shared<FakeFile>();
     const ByteView all = source->view(0, source->size());
@@ -126,13 +137,12 @@ public:
         doc->root = std::move(root);
         doc->facts = {{"records", std::to_string(file->records.size())}};
         doc->makeValidator = [file] { return std::make_unique<FakeValidator>(file); };
-        doc->formatState = file;
+        doc->state = std::make_shared<const FakeState>(file);
         return doc;
     }
     std::unique_ptr<Differ> makeDiffer(const OpenedDocument& a,
                                        const OpenedDocument& b) const override {
-        return std::make_unique<FakeDiffer>(a.stateAs<const FakeFile>(),
-                                            b.stateAs<const FakeFile>());
+        return std::make_unique<FakeDiffer>(openedFakeFile(a), openedFakeFile(b));
     }
 };
 

@@ -25,6 +25,7 @@
 #include "app/zds/zds_document_editor.h"
 #include "app/zds/zds_documents_tab.h"
 #include "formats/common/diagnostic.h"
+#include "formats/zds/zds_format.h"
 #include "formats/zds/zds_reader.h"
 #include "formats/zds/zds_validator.h"
 #include "model/core/byte_overlay.h"
@@ -247,7 +248,7 @@ void ZdsDocumentsTabTest::archiveOpensToo() {
 void ZdsDocumentsTabTest::sharesTheOpenedDataset() {
     Fixture f(corpus("valid/jsonl_two_collections"));
     QVERIFY(f.tab);
-    const auto opened = f.view->document()->opened()->stateAs<zds::ZdsDataset>();
+    const auto opened = zds::openedDataset(*f.view->document()->opened());
     QVERIFY(opened != nullptr);
     QVERIFY(f.tab->editor()->dataset().get() == opened.get());
     // A row's line is a region of one of the document's own sources.

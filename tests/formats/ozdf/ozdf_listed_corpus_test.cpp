@@ -10,6 +10,7 @@
 #include "formats/builtin/builtin_formats.h"
 #include "formats/common/validator.h"
 #include "formats/ozdf/ozdf_diff.h"
+#include "formats/ozdf/ozdf_format.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_listed_corpus.h"
 #include "formats/ozdf/ozdf_parser.h"
@@ -165,7 +166,7 @@ TEST(OzdfListedCorpus, OpeningALocalCorpusReadsNoDocument) {
     const fs::path root = makeCorpus("open", 30);
     const auto opened = builtinFormats().open(root);
     ASSERT_TRUE(opened);
-    const auto listed = opened->stateAs<const ListedCorpus>();
+    const auto listed = openedAs<ListedCorpus>(*opened);
     ASSERT_TRUE(listed);
     EXPECT_TRUE(opened->sources.empty());
     EXPECT_EQ(opened->root->childCount(), listed->size());

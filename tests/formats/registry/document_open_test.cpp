@@ -206,5 +206,41 @@ TEST(RegistrySyntheticOpen, WrongMagicsComeWithAnErrorValidator) {
     }
 }
 
+// Each format keeps what its open parsed as its own typed state, and its accessors answer only
+// for what that open kept (views, editors and differs read it instead of parsing again).
+TEST_F(RegistryCorpusOpen, EachFormatKeepsItsTypedState) {
+    const auto open = [this](const char* relative) {
+        return builtinFormats().open(corpus_ / relative);
+    };
+    const auto zsFile = open("zs/valid/binary-u64le.zs");
+    EXPECT_NE(zs::openedFile(*zsFile), nullptr);
+    EXPECT_EQ(ztensor::openedFile(*zsFile), nullptr);
+
+    const auto zt = open("ztensor/valid/dense_raw.zt");
+    EXPECT_NE(ztensor::openedFile(*zt), nullptr);
+    EXPECT_EQ(zs::openedFile(*zt), nullptr);
+
+    EXPECT_NE(zds::openedDataset(*open("zds/valid/docs_mode")), nullptr);
+
+    const auto document = open("ozdf/valid/handwritten/docs/bom_inside_text.ozdf");
+    EXPECT_NE(ozdf::openedAs<ozdf::Document>(*document), nullptr);
+    EXPECT_EQ(ozdf::openedAs<ozdf::ListedCorpus>(*document), nullptr);
+    const auto corpus = open("ozdf/valid/handwritten/corpora/mixed");
+    EXPECT_NE(ozdf::openedAs<ozdf::ListedCorpus>(*corpus), nullptr);
+    EXPECT_EQ(ozdf::openedAs<ozdf::Document>(*corpus), nullptr);
+
+    const auto root = open("shardlake/root");
+    EXPECT_NE(shardlake::openedAs<shardlake::Store>(*root), nullptr);
+    EXPECT_EQ(shardlake::openedAs<shardlake::StoreIndex>(*root), nullptr);
+    const auto index = open("shardlake/root/indexes/idx-ip");
+    EXPECT_NE(shardlake::openedAs<shardlake::StoreIndex>(*index), nullptr);
+    const auto shard = open("shardlake/root/indexes/idx-ip/shards/shard-0001.sidx");
+    EXPECT_NE(shardlake::openedAs<shardlake::ShardFile>(*shard), nullptr);
+    EXPECT_EQ(shardlake::openedAs<shardlake::Store>(*shard), nullptr);
+
+    // Raw binary keeps nothing.
+    EXPECT_EQ(open("README.md")->state, nullptr);
+}
+
 }  // namespace
 }  // namespace strata

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "formats/ozdf/ozdf_edit.h"
+#include "formats/ozdf/ozdf_format.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_listed_corpus.h"
 #include "formats/ozdf/ozdf_parser.h"
@@ -324,7 +325,7 @@ private slots:
         auto document = Document::open(QString::fromStdString(mixedCorpus().string()), &error);
         QVERIFY2(document, qPrintable(error));
         // A local corpus is listed at open; the editor reads it once, through the listing.
-        const auto listed = document->opened()->stateAs<const ozdf::ListedCorpus>();
+        const auto listed = ozdf::openedAs<ozdf::ListedCorpus>(*document->opened());
         QVERIFY(listed);
         OzdfEditor* editor = OzdfEditor::create(*document, &error);
         const auto corpus = listed->corpus();
@@ -349,7 +350,7 @@ private slots:
         const fs::path single = mixedCorpus() / session.document(standaloneIndex(session)).filename;
         auto one = Document::open(QString::fromStdString(single.string()), &error);
         QVERIFY2(one, qPrintable(error));
-        QVERIFY(one->opened()->stateAs<const ozdf::Document>());
+        QVERIFY(ozdf::openedAs<ozdf::Document>(*one->opened()));
         OzdfEditor* oneEditor = OzdfEditor::create(*one, &error);
         QVERIFY2(oneEditor, qPrintable(error));
         one->setEditor(oneEditor);
