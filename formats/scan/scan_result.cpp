@@ -27,6 +27,10 @@ std::optional<Verdict> parseVerdict(std::string_view name) {
     return std::nullopt;
 }
 
+std::ostream& operator<<(std::ostream& out, Verdict verdict) {
+    return out << verdictName(verdict);
+}
+
 bool isProblem(Verdict verdict) {
     return verdict == Verdict::Damaged || verdict == Verdict::Unreadable;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,8 @@ inline constexpr Verdict kAllVerdicts[] = {Verdict::Valid, Verdict::Warnings, Ve
 // "valid", "warnings", "damaged", "unreadable", "unknown-format": the names JSON and the CLI use.
 std::string_view verdictName(Verdict verdict);
 std::optional<Verdict> parseVerdict(std::string_view name);
+// For test failures and logs: the verdict's name.
+std::ostream& operator<<(std::ostream& out, Verdict verdict);
 // What makes `strata-cli scan` exit 1: damaged or unreadable.
 bool isProblem(Verdict verdict);
 

@@ -161,8 +161,9 @@ struct Scanner::Run {
     void visit(std::vector<Frame>& stack) {
         Frame& frame = stack.back();
         FileTreeEntry listed = std::move(frame.entries[frame.next++]);
-        if (!options.includeHidden && listed.name.starts_with('.')) {
-            return;
+        if (listed.name.empty() || listed.name == "." ||
+            (!options.includeHidden && listed.name.starts_with('.'))) {
+            return;  // "" and "." (a hostile listing) would be the folder itself
         }
         std::string relativePath = frame.prefix + listed.name;
         const unsigned depth = frame.depth + 1;
