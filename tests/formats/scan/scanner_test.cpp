@@ -42,6 +42,9 @@ protected:
     static inline ScanOutcome outcome_;
 };
 
+void checkFolderUnits(const GeneratedTree& tree, const CollectingScanSink& full);
+void checkDiagnostics(const GeneratedTree& tree, const CollectingScanSink& full);
+
 TEST_F(ScanTreeTest, FindsEveryEntryOnceWithTheVerdictItsValidatorGives) {
     ASSERT_EQ(tree_->expected.size(), 2000u);
     EXPECT_EQ(outcome_.outcome, JobOutcome::Completed);
@@ -60,22 +63,25 @@ TEST_F(ScanTreeTest, FindsEveryEntryOnceWithTheVerdictItsValidatorGives) {
         damaged += expected.verdict == Verdict::Damaged ? 1 : 0;
     }
     EXPECT_GT(damaged, 150u);
+    checkFolderUnits(*tree_, *full_);
+    checkDiagnostics(*tree_, *full_);
 }
 
-TEST_F(ScanTreeTest, FolderFormatsAreOneUnitWithoutTheirInnerFiles) {
+// Folder formats are one unit each, without their inner files.
+void checkFolderUnits(const GeneratedTree& tree, const CollectingScanSink& full) {
     std::set<std::string> units;
-    for (const ScanResult& r : full_->results) {
+    for (const ScanResult& r : full.results) {
         if (r.entry.isFolder) {
             units.insert(r.entry.relativePath + "/");
             EXPECT_GT(r.entry.size, 0u) << r.entry.relativePath;
             EXPECT_TRUE(r.entry.etag.starts_with("tree:")) << r.entry.relativePath;
         }
     }
-    const auto expectedUnits = std::count_if(tree_->expected.begin(), tree_->expected.end(),
+    const auto expectedUnits = std::count_if(tree.expected.begin(), tree.expected.end(),
                                              [](const auto& e) { return e.second.isFolder; });
     EXPECT_EQ(units.size(), static_cast<std::size_t>(expectedUnits));
     EXPECT_GE(units.size(), 100u + 160u);  // every Shardlake root and OZDF corpus at least
-    for (const ScanResult& r : full_->results) {
+    for (const ScanResult& r : full.results) {
         for (const std::string& unit : units) {
             EXPECT_FALSE(r.entry.relativePath.starts_with(unit))
                 << r.entry.relativePath << " lies inside the unit " << unit;
@@ -83,14 +89,15 @@ TEST_F(ScanTreeTest, FolderFormatsAreOneUnitWithoutTheirInnerFiles) {
     }
 }
 
-TEST_F(ScanTreeTest, ResultsCarryDiagnosticsOfDamagedEntries) {
-    for (const ScanResult& r : full_->results) {
+// Damaged entries carry their first diagnostics.
+void checkDiagnostics(const GeneratedTree& tree, const CollectingScanSink& full) {
+    for (const ScanResult& r : full.results) {
         if (r.verdict == Verdict::Damaged) {
             EXPECT_GT(r.errors, 0u) << r.entry.relativePath;
             EXPECT_TRUE(!r.diagnostics.empty() || !r.problem.empty()) << r.entry.relativePath;
             EXPECT_LE(r.diagnostics.size(), ScanOptions{}.keptDiagnostics);
         }
-        EXPECT_EQ(r.entry.location, Location::local(tree_->root / r.entry.relativePath));
+        EXPECT_EQ(r.entry.location, Location::local(tree.root / r.entry.relativePath));
         EXPECT_FALSE(r.fromCache);
     }
 }
@@ -123,7 +130,9 @@ TEST_F(ScanTreeTest, ShardsAddUpToTheFullRunEntryForEntry) {
     }
 }
 
-TEST_F(ScanTreeTest, AFormatFilterChecksOnlyThatFormat) {
+TEST(Scanner, AFormatFilterChecksOnlyThatFormat) {
+    strata::test::ScratchDir dir("scan_filter");
+    const GeneratedTree tree = generateTree(dir.path(), {40, 30, 0, 0, 0, 10}, 17);
     ScanOptions options;
     for (const FormatHandler* handler : builtinRegistry().handlers()) {
         if (handler->id().name() == "ZS") {
@@ -132,28 +141,30 @@ TEST_F(ScanTreeTest, AFormatFilterChecksOnlyThatFormat) {
     }
     Scanner scanner(builtinRegistry(), options);
     CollectingScanSink sink;
-    scanner.run(localFileTree(), Location::local(tree_->root / "zs"), sink);
-    ASSERT_EQ(sink.results.size(), 700u);
+    scanner.run(localFileTree(), Location::local(tree.root), sink);
+    ASSERT_EQ(sink.results.size(), 40u);
     for (const ScanResult& r : sink.results) {
         EXPECT_EQ(r.format, "ZS");
     }
-    CollectingScanSink others;
-    Scanner misc(builtinRegistry(), options);
-    misc.run(localFileTree(), Location::local(tree_->root / "misc"), others);
-    EXPECT_TRUE(others.results.empty());
-    EXPECT_EQ(misc.counters().skipped, 100u);
+    EXPECT_EQ(scanner.counters().skipped, 40u);
 }
 
-TEST_F(ScanTreeTest, OneJobFindsWhatFourFind) {
-    ScanOptions options;
-    options.jobs = 1;
-    CollectingScanSink sink;
-    runScan(builtinRegistry(), options, localFileTree(), Location::local(tree_->root / "zds"),
-            sink);
-    const auto full = full_->byPath();
-    ASSERT_EQ(sink.results.size(), 240u);
-    for (const ScanResult& r : sink.results) {
-        EXPECT_EQ(r.verdict, full.at("zds/" + r.entry.relativePath).verdict);
+TEST(Scanner, OneJobFindsWhatFourFind) {
+    strata::test::ScratchDir dir("scan_jobs");
+    const GeneratedTree tree = generateTree(dir.path(), {10, 10, 20, 5, 10, 5}, 23);
+    std::map<std::string, ScanResult> byJobs[2];
+    for (const unsigned jobs : {1u, 4u}) {
+        ScanOptions options;
+        options.jobs = jobs;
+        CollectingScanSink sink;
+        runScan(builtinRegistry(), options, localFileTree(), Location::local(tree.root), sink);
+        byJobs[jobs == 4] = sink.byPath();
+    }
+    ASSERT_EQ(byJobs[0].size(), tree.expected.size());
+    ASSERT_EQ(byJobs[1].size(), tree.expected.size());
+    for (const auto& [path, expected] : tree.expected) {
+        EXPECT_EQ(byJobs[0].at(path).verdict, expected.verdict) << path;
+        EXPECT_EQ(byJobs[1].at(path).verdict, expected.verdict) << path;
     }
 }
 
