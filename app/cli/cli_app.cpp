@@ -76,6 +76,7 @@ int runCli(int argc, char** argv, const CliSetup& setup) {
     registerDiffCommand(app, context);
     registerLeftoversCommand(app, context);
     registerRepairCommand(app, context);
+    registerScanCommand(app, context);
     for (const RegisterCommands add : setup.formatCommands) {
         add(app, context);
     }

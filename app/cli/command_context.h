@@ -42,6 +42,7 @@ void registerValidateCommand(CLI::App& app, CommandContext& context);
 void registerDiffCommand(CLI::App& app, CommandContext& context);
 void registerLeftoversCommand(CLI::App& app, CommandContext& context);
 void registerRepairCommand(CLI::App& app, CommandContext& context);
+void registerScanCommand(CLI::App& app, CommandContext& context);
 void registerZsCommands(CLI::App& app, CommandContext& context);
 void registerZtensorCommands(CLI::App& app, CommandContext& context);
 void registerOzdfCommands(CLI::App& app, CommandContext& context);

@@ -1,5 +1,7 @@
 #include "file_tree.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <system_error>
 
@@ -8,6 +10,18 @@ namespace strata {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Size and modification time from one stat (what file_size alone would cost).
+void fillFromStat(const fs::path& path, FileTreeEntry& entry) {
+    struct ::stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        return;
+    }
+    entry.size = static_cast<std::uint64_t>(st.st_size);
+    const auto nanoseconds = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
+                             static_cast<std::int64_t>(st.st_mtim.tv_nsec);
+    entry.modified = std::to_string(nanoseconds);
+}
 
 class LocalFileTree final : public FileTree {
 public:
@@ -28,7 +42,7 @@ public:
         e.name = path.filename().string();
         e.isDirectory = fs::is_directory(status);
         if (fs::is_regular_file(status)) {
-            e.size = fs::file_size(path, ec);
+            fillFromStat(path, e);
         } else if (!e.isDirectory) {
             return std::nullopt;  // sockets, devices: not files Strata reads
         }
@@ -51,7 +65,9 @@ public:
             if (!e.isDirectory && !it->is_regular_file(typeEc)) {
                 continue;
             }
-            e.size = e.isDirectory ? 0 : it->file_size(typeEc);
+            if (!e.isDirectory) {
+                fillFromStat(it->path(), e);
+            }
             out.push_back(std::move(e));
         }
         std::sort(out.begin(), out.end(),

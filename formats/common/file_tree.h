@@ -19,6 +19,12 @@ struct FileTreeEntry {
     std::string name;  // the last part of the location
     bool isDirectory = false;
     std::uint64_t size = 0;  // regular files
+    // What tells this version of a file from another, when the tree's listing gives it for
+    // free (a scan's results cache keys on it): an S3 object's ETag; the modification time
+    // (local files: nanoseconds since the epoch; S3 and HTTP listings: the server's text).
+    // Empty when unknown.
+    std::string etag;
+    std::string modified;
 };
 
 // What is at a location, found in one step: a file opened, or a folder's first entries.

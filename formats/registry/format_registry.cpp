@@ -80,6 +80,23 @@ std::unique_ptr<OpenedDocument> FormatRegistry::open(const FileTreePtr& tree,
     return document;
 }
 
+Detection FormatRegistry::detect(const ProbeInput& input) const {
+    return bestDetection(handlers_, input);
+}
+
+std::unique_ptr<OpenedDocument> FormatRegistry::open(const ProbeInput& input,
+                                                     const Detection& detection) const {
+    const FormatHandler& chosen = handler(detection.format);
+    if (!input.tree || !input.tree->remote()) {
+        return chosen.open(input.path, detection);
+    }
+    std::unique_ptr<OpenedDocument> document = chosen.openTree(input, detection);
+    if (document) {
+        document->tree = input.tree;
+    }
+    return document;
+}
+
 std::unique_ptr<Differ> FormatRegistry::makeDiffer(const OpenedDocument& a,
                                                    const OpenedDocument& b) const {
     if (a.format != b.format) {

@@ -29,6 +29,12 @@ public:
     // bucket; a local location as the path overloads). See ProbeInput::fromTree.
     Detection detect(const FileTreePtr& tree, const Location& location) const;
     std::unique_ptr<OpenedDocument> open(const FileTreePtr& tree, const Location& location) const;
+    // The two steps of the above apart, for a caller that looks at the detection before it
+    // opens (a scan skipping formats it was not asked for) without probing twice. A local
+    // input (no tree) opens by its path.
+    Detection detect(const ProbeInput& input) const;
+    std::unique_ptr<OpenedDocument> open(const ProbeInput& input,
+                                         const Detection& detection) const;
 
     // The differ of two opened documents' format. Throws DiffError when they are of different
     // formats, or when theirs cannot be compared yet (the message says which).

@@ -29,6 +29,9 @@ std::optional<std::vector<FileTreeEntry>> parseJsonListing(std::span<const std::
         if (!entry.isDirectory && item.contains("size") && item["size"].is_number_unsigned()) {
             entry.size = item["size"].get<std::uint64_t>();
         }
+        if (item.contains("mtime") && item["mtime"].is_string()) {
+            entry.modified = item["mtime"].get<std::string>();
+        }
         entries.push_back(std::move(entry));
     }
     return entries;

@@ -277,13 +277,14 @@ private:
                            std::vector<FileTreeEntry>& entries) {
         for (const auto& object : listed.objects) {
             if (object.key.size() > prefix.size() && object.key.starts_with(prefix)) {
-                entries.push_back({object.key.substr(prefix.size()), false, object.size});
+                entries.push_back({object.key.substr(prefix.size()), false, object.size,
+                                   object.etag, object.lastModified});
             }
         }
         for (const std::string& common : listed.commonPrefixes) {
             if (common.size() > prefix.size() + 1 && common.starts_with(prefix)) {
-                entries.push_back(
-                    {common.substr(prefix.size(), common.size() - prefix.size() - 1), true, 0});
+                entries.push_back({common.substr(prefix.size(), common.size() - prefix.size() - 1),
+                                   true, 0, {}, {}});
             }
         }
     }

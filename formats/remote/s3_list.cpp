@@ -25,6 +25,8 @@ S3Listing parseListObjectsV2(std::string_view xml, const std::string& url) {
             throw SourceError(url + ": the listing gives \"" + std::string(size) +
                               "\" as the size of " + object.key);
         }
+        object.etag = item.child_value("ETag");
+        object.lastModified = item.child_value("LastModified");
         out.objects.push_back(std::move(object));
     }
     for (const pugi::xml_node item : root.children("CommonPrefixes")) {

@@ -15,6 +15,8 @@ struct S3Listing {
     struct Object {
         std::string key;
         std::uint64_t size = 0;
+        std::string etag;          // as listed, quotes included
+        std::string lastModified;  // ISO 8601, as listed
     };
     std::vector<Object> objects;
     std::vector<std::string> commonPrefixes;  // with their trailing delimiter

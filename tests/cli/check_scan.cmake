@@ -1,0 +1,166 @@
+# strata-cli scan end to end on a small tree written here (no corpus): ZS files made by `zs make`,
+# ZDS datasets, OZDF corpora, a file of no format; some damaged. Exit codes, the human summary,
+# JSON Lines (one object per entry and a final summary), --only, --format, --report, shards
+# joined by --merge, the results cache, and usage errors.   -DCLI=<strata-cli> -DWORK=<scratch>
+cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/cli_run_function.cmake)
+
+file(REMOVE_RECURSE "${WORK}")
+set(tree "${WORK}/tree")
+set(valid "${WORK}/valid")
+file(MAKE_DIRECTORY "${tree}/zs" "${valid}")
+file(WRITE "${WORK}/records.txt" "alpha\nbeta\ngamma\n")
+run(0 zs make "{}" records.txt "${tree}/zs/good1.zs")
+run(0 zs make --codec deflate "{}" records.txt "${tree}/zs/good2.zs")
+file(WRITE "${tree}/zs/garbage.zs" "this is not a ZS file\n")
+file(WRITE "${tree}/zds/ds1/collections/c/meta/data.jsonl" "{\"_id\":\"x\",\"v\":1}\n")
+file(WRITE "${tree}/zds/ds2/collections/c/meta/data.jsonl" "{\"_id\":\"x\",\"v\":1}\n{\"_id\":\n")
+file(WRITE "${tree}/ozdf/c1/doc.ozdf" "#### TITLE\nHello\n")
+file(WRITE "${tree}/ozdf/c2/doc.ozdf" "#### \nHello\n")
+file(WRITE "${tree}/misc/notes.txt" "notes\n")
+file(WRITE "${tree}/.hidden/ignored.zs" "hidden files are left out\n")
+file(COPY "${tree}/zs/good1.zs" "${tree}/ozdf/c1" DESTINATION "${valid}")
+
+# JSON Lines of the last run as a CMake list. ';', '[' and ']' would confuse the list, so each
+# line is kept with them replaced; line_at() gives a line back as printed.
+function(jsonl_lines out_var)
+    string(REPLACE ";" "<semicolon>" text "${last_out}")
+    string(REPLACE "[" "<lb>" text "${text}")
+    string(REPLACE "]" "<rb>" text "${text}")
+    string(REGEX MATCHALL "[^\n]+" lines "${text}")
+    foreach(index RANGE 0 99)
+        list(LENGTH lines count)
+        if(index GREATER_EQUAL count)
+            break()
+        endif()
+        line_at("${lines}" ${index} line)
+        string(JSON type ERROR_VARIABLE error TYPE "${line}")
+        if(error OR NOT type STREQUAL "OBJECT")
+            message(FATAL_ERROR "not a JSON object: ${line}")
+        endif()
+    endforeach()
+    set(${out_var} "${lines}" PARENT_SCOPE)
+endfunction()
+
+function(line_at lines index out_var)
+    list(GET lines ${index} line)
+    string(REPLACE "<semicolon>" ";" line "${line}")
+    string(REPLACE "<lb>" "[" line "${line}")
+    string(REPLACE "<rb>" "]" line "${line}")
+    set(${out_var} "${line}" PARENT_SCOPE)
+endfunction()
+
+function(expect_json line key expected)
+    string(REPLACE "." ";" path "${key}")
+    string(JSON actual GET "${line}" ${path})
+    if(NOT actual STREQUAL expected)
+        message(FATAL_ERROR "${key}: expected '${expected}', got '${actual}' in ${line}")
+    endif()
+endfunction()
+
+# A person's run: a line per damaged entry, then the table; exit 1.
+run(1 scan "${tree}" --jobs 2)
+foreach(expected "DAMAGED  ZS  [^\n]*garbage\\.zs" "DAMAGED  ZDS  [^\n]*ds2: 1 errors"
+                 "DAMAGED  OZDF  [^\n]*c2: " "\nall +4 +0 +3 +0 +1 +8\n"
+                 "8 entries, [^\n]*3 damaged or unreadable")
+    if(NOT last_out MATCHES "${expected}")
+        message(FATAL_ERROR "scan output does not match '${expected}':\n${last_out}")
+    endif()
+endforeach()
+if(last_out MATCHES "good1|hidden")
+    message(FATAL_ERROR "valid or hidden entries printed:\n${last_out}")
+endif()
+
+# JSON Lines: eight entries, then the summary.
+run(1 scan "${tree}" --jsonl)
+jsonl_lines(lines)
+list(LENGTH lines count)
+if(NOT count EQUAL 9)
+    message(FATAL_ERROR "expected 8 entries and a summary, got ${count} lines:\n${last_out}")
+endif()
+line_at("${lines}" 8 summary)
+expect_json("${summary}" type summary)
+expect_json("${summary}" entries 8)
+expect_json("${summary}" verdicts.damaged 3)
+expect_json("${summary}" formats.ZS.valid 2)
+expect_json("${summary}" listing_failed OFF)
+line_at("${lines}" 0 first)
+foreach(key type location path kind format description size etag modified verdict errors
+            warnings diagnostics problem seconds cached)
+    string(JSON ignored ERROR_VARIABLE missing GET "${first}" ${key})
+    if(missing)
+        message(FATAL_ERROR "an entry has no '${key}': ${first}")
+    endif()
+endforeach()
+
+# --only damaged: only the damaged ones (and the summary, which counts everything).
+run(1 scan "${tree}" --jsonl --only damaged)
+jsonl_lines(lines)
+list(LENGTH lines count)
+if(NOT count EQUAL 4)
+    message(FATAL_ERROR "--only damaged: expected 3 entries and a summary:\n${last_out}")
+endif()
+line_at("${lines}" 0 line)
+expect_json("${line}" verdict damaged)
+
+# --format: only that format is checked.
+run(1 scan "${tree}" --jsonl --format ozdf)
+jsonl_lines(lines)
+list(LENGTH lines count)
+line_at("${lines}" 2 summary)
+expect_json("${summary}" entries 2)
+expect_json("${summary}" skipped 6)
+
+# Nothing damaged: exit 0. Nothing there: exit 2.
+run(0 scan "${valid}")
+run(2 scan "${WORK}/no-such-folder")
+if(NOT last_err MATCHES "no-such-folder")
+    message(FATAL_ERROR "the error does not name the folder:\n${last_err}")
+endif()
+
+# --report: one page naming the damaged entries.
+run(1 scan "${tree}" --report "${WORK}/report.html")
+file(READ "${WORK}/report.html" html)
+foreach(expected "<!DOCTYPE html>" "garbage\\.zs" "ds2" "<table id=\"entries\">" "<script>")
+    if(NOT html MATCHES "${expected}")
+        message(FATAL_ERROR "the report has no '${expected}'")
+    endif()
+endforeach()
+
+# Two shards merged are the whole scan.
+run(1 scan "${tree}" --jsonl --shard 0/2)
+file(WRITE "${WORK}/shard0.jsonl" "${last_out}")
+run(1 scan "${tree}" --jsonl --shard 1/2)
+file(WRITE "${WORK}/shard1.jsonl" "${last_out}")
+run(1 scan --merge "${WORK}/shard0.jsonl" "${WORK}/shard1.jsonl" --jsonl
+    --report "${WORK}/merged.html")
+jsonl_lines(lines)
+list(LENGTH lines count)
+math(EXPR last "${count} - 1")
+line_at("${lines}" ${last} summary)
+expect_json("${summary}" entries 8)
+expect_json("${summary}" verdicts.damaged 3)
+expect_json("${summary}" duplicates 0)
+if(NOT EXISTS "${WORK}/merged.html")
+    message(FATAL_ERROR "--merge --report wrote no report")
+endif()
+run(0 scan "${valid}" --jsonl)
+file(WRITE "${WORK}/valid.jsonl" "${last_out}")
+run(0 scan --merge "${WORK}/valid.jsonl")
+run(2 scan --merge "${WORK}/no-such.jsonl")
+
+# The results cache: the second run takes all eight from it.
+run(1 scan "${tree}" --jsonl --cache-dir "${WORK}/cache")
+run(1 scan "${tree}" --jsonl --cache-dir "${WORK}/cache")
+jsonl_lines(lines)
+line_at("${lines}" 8 summary)
+expect_json("${summary}" cached 8)
+
+# Usage errors exit 2.
+run(2 scan "${tree}" --shard 2/2)
+run(2 scan "${tree}" --only splendid)
+run(2 scan "${tree}" --format parquet)
+if(NOT last_err MATCHES "ZS")
+    message(FATAL_ERROR "--format does not list the formats:\n${last_err}")
+endif()
+run(2 scan "${tree}" "${valid}")
