@@ -15,6 +15,7 @@
 
 #include "cli_app.h"
 #include "command_context.h"
+#include "formats/common/counted.h"
 #include "formats/common/save_leftovers.h"
 #include "json_output.h"
 
@@ -131,7 +132,7 @@ int runClean(const CleanOptions& request) {
         }
         const std::string verb = keeps ? "kept" : outcome.removed ? "removed" : "would remove";
         std::cout << verb << ' ' << leftover.path.string() << " (" << kindName(leftover.kind)
-                  << ", " << leftover.bytes << " bytes)"
+                  << ", " << counted(leftover.bytes, "byte") << ")"
                   << (keeps ? ": " + outcome.reason : std::string()) << '\n';
     }
     if (request.json) {
@@ -141,7 +142,7 @@ int runClean(const CleanOptions& request) {
                  {"leftovers", std::move(list)},
                  {"summary", {{"found", leftovers.size()}, {"removed", removed}, {"kept", kept}}}});
     } else {
-        std::cout << leftovers.size() << " leftover(s) of interrupted saves: " << removed
+        std::cout << counted(leftovers.size(), "leftover") << " of interrupted saves: " << removed
                   << " removed, " << kept << " kept"
                   << (request.dryRun ? " (dry run: nothing removed)" : "") << '\n';
     }

@@ -11,6 +11,7 @@
 
 #include "command_context.h"
 #include "formats/common/atomic_file.h"
+#include "formats/common/counted.h"
 #include "formats/common/location.h"
 #include "formats/ozdf/ozdf_json.h"
 #include "formats/ozdf/ozdf_parser.h"
@@ -128,7 +129,7 @@ int runValidate(const std::string& path, bool json) {
         out["diagnostics"] = std::move(list);
         printJson(out);
     } else {
-        std::cout << errors << " error(s), " << warnings << " warning(s); "
+        std::cout << counted(errors, "error") << ", " << counted(warnings, "warning") << "; "
                   << (input.accepted() ? "the reference reads it" : "the reference refuses it")
                   << '\n';
     }
@@ -161,8 +162,9 @@ int runFmt(const std::string& path, bool check) {
     for (const fs::path& file : report.removed) {
         std::cout << (check ? "would remove " : "removed ") << file.string() << '\n';
     }
-    std::cout << report.written.size() << " file(s) " << (check ? "not canonical" : "rewritten")
-              << ", " << report.unchanged << " already canonical\n";
+    std::cout << counted(report.written.size(), "file") << " "
+              << (check ? "not canonical" : "rewritten") << ", " << report.unchanged
+              << " already canonical\n";
     return check && report.changed() ? kExitErrors : kExitOk;
 }
 
@@ -181,7 +183,8 @@ int runExport(const std::string& path, const std::string& output) {
     AtomicFile file(output);
     file.write(text.view());
     file.commit();
-    std::cerr << input.documents->documents.size() << " document(s) exported to " << output << '\n';
+    std::cerr << counted(input.documents->documents.size(), "document") << " exported to " << output
+              << '\n';
     return input.accepted() ? kExitOk : kExitErrors;
 }
 
@@ -196,8 +199,8 @@ int runImport(const std::string& jsonl, const std::string& folder) {
     }
     const ozdf::Corpus corpus = ozdf::importJsonl(in);
     const ozdf::SaveReport report = ozdf::saveCorpusToFolder(corpus, folder);
-    std::cout << corpus.documents.size() << " document(s), " << report.written.size()
-              << " file(s) written to " << folder << '\n';
+    std::cout << counted(corpus.documents.size(), "document") << ", "
+              << counted(report.written.size(), "file") << " written to " << folder << '\n';
     return kExitOk;
 }
 

@@ -72,13 +72,8 @@ void print(const RepairArgs& args, const std::string& format, const RepairReport
     for (const auto& l : report.losses) {
         std::cout << "lost    " << l.description << '\n';
     }
-    std::string items = report.itemName;  // "records": one record
-    if (report.recovered == 1 && items.ends_with('s')) {
-        items.pop_back();
-    }
-    std::cout << format << ' ' << args.input << ": " << report.recovered << ' ' << items
-              << " recovered, " << report.losses.size() << " loss"
-              << (report.losses.size() == 1 ? "" : "es")
+    std::cout << format << ' ' << args.input << ": " << report.recoveredText() << " recovered, "
+              << report.lossesText()
               << (report.dryRun    ? " (dry run: nothing written)"
                   : report.written ? ", written to " + args.output
                                    : "")

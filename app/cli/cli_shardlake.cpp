@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_context.h"
+#include "formats/common/counted.h"
 #include "formats/common/location.h"
 #include "formats/registry/format_registry.h"
 #include "formats/shardlake/shardlake_alias_edit.h"
@@ -126,7 +127,8 @@ void printRootSummary(const ojson& summary) {
             std::cout << ": " << d["error"].get<std::string>() << '\n';
             continue;
         }
-        std::cout << ": " << d["vectors"] << " vectors, " << d["dims"] << " dims\n";
+        std::cout << ": " << counted(d["vectors"].get<std::uint64_t>(), "vector") << ", "
+                  << d["dims"] << " dims\n";
     }
     for (const ojson& i : summary["indexes"]) {
         std::cout << "index " << i["version"].get<std::string>();
@@ -135,7 +137,8 @@ void printRootSummary(const ojson& summary) {
             continue;
         }
         std::cout << ": " << i["metric"].get<std::string>() << ", " << i["dims"] << " dims, "
-                  << i["shards"] << " shards, " << i["vectors"] << " vectors, "
+                  << counted(i["shards"].get<std::uint64_t>(), "shard") << ", "
+                  << counted(i["vectors"].get<std::uint64_t>(), "vector") << ", "
                   << i["compression"].get<std::string>() << '\n';
     }
     for (const ojson& a : summary["aliases"]) {
@@ -216,8 +219,8 @@ int runValidate(const ValidateRequest& request) {
         out["summary"] = {{"errors", errors}, {"warnings", warnings}};
         printJson(out);
     } else {
-        std::cout << "Shardlake " << request.path << ": " << errors << " errors, " << warnings
-                  << " warnings\n";
+        std::cout << "Shardlake " << request.path << ": " << counted(errors, "error") << ", "
+                  << counted(warnings, "warning") << '\n';
     }
     return errors > 0 ? kExitErrors : kExitOk;
 }
@@ -422,8 +425,9 @@ int runBuild(BuildArgs& args) {
                      {"seconds", built.seconds}};
         std::cout << out.dump(2) << '\n';
     } else {
-        std::cout << "Index built: index_version=" << r.indexVersion << " (" << built.shards
-                  << " shards, " << built.vectors << " vectors) in " << built.seconds << " s\n";
+        std::cout << "Index built: index_version=" << r.indexVersion << " ("
+                  << counted(built.shards, "shard") << ", " << counted(built.vectors, "vector")
+                  << ") in " << built.seconds << " s\n";
     }
     return kExitOk;
 }

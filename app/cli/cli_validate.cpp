@@ -13,6 +13,7 @@
 
 #include "cli_interrupt.h"
 #include "command_context.h"
+#include "formats/common/counted.h"
 #include "formats/common/thread_cancel.h"
 #include "formats/registry/format_registry.h"
 #include "input_source.h"
@@ -108,8 +109,8 @@ int runValidate(const ValidateOptions& request) {
         }
         printJson(out);
     } else {
-        std::cout << format << ' ' << path << ": " << counts.errors << " errors, "
-                  << counts.warnings << " warnings, " << counts.infos << " infos"
+        std::cout << format << ' ' << path << ": " << counted(counts.errors, "error") << ", "
+                  << counted(counts.warnings, "warning") << ", " << counted(counts.infos, "info")
                   << (completed ? "" : " (interrupted)") << '\n';
     }
     if (!completed) {

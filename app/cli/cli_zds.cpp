@@ -23,6 +23,7 @@
 
 #include "cli_interrupt.h"
 #include "command_context.h"
+#include "formats/common/counted.h"
 #include "formats/common/location.h"
 #include "formats/common/thread_cancel.h"
 #include "formats/zds/zds_jobs.h"
@@ -119,7 +120,8 @@ int runValidate(const std::string& path, bool json) {
             }
             std::cout << ": " << d.message << '\n';
         }
-        std::cout << path << ": " << errors << " errors, " << warnings << " warnings\n";
+        std::cout << path << ": " << counted(errors, "error") << ", "
+                  << counted(warnings, "warning") << '\n';
     }
     if (outcome == JobOutcome::Cancelled) {
         std::cerr << "strata-cli: interrupted\n";
@@ -392,8 +394,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
             requireLocal("pack", pack->a);
             requireLocal("pack", pack->b);
             const auto r = zds::packZds(pack->a, pack->b, jobOptions({}, pack->deflate));
-            return finishJob(
-                r, "packed " + std::to_string(r.documents) + " documents into " + pack->b);
+            return finishJob(r, "packed " + counted(r.documents, "document") + " into " + pack->b);
         });
     });
 
@@ -410,7 +411,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
             zds::ZdsJobOptions options = jobOptions();
             options.maxUnpackedBytes = unpack->maxBytes;
             const auto r = zds::unpackZds(unpack->a, unpack->b, options);
-            return finishJob(r, "unpacked " + std::to_string(r.files) + " files into " + unpack->b);
+            return finishJob(r, "unpacked " + counted(r.files, "file") + " into " + unpack->b);
         });
     });
 
@@ -432,7 +433,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
             zds::ZdsJobOptions options = jobOptions(reindex->collection);
             options.fromLines = reindex->fromLines;
             const auto r = zds::reindexZds(reindex->a, options);
-            return finishJob(r, "indexed " + std::to_string(r.documents) + " documents");
+            return finishJob(r, "indexed " + counted(r.documents, "document"));
         });
     });
 
@@ -449,7 +450,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
             requireLocal("compact", compact->a);
             const auto r =
                 zds::compactZds(compact->a, jobOptions(compact->collection, compact->deflate));
-            return finishJob(r, "kept " + std::to_string(r.documents) + " documents");
+            return finishJob(r, "kept " + counted(r.documents, "document"));
         });
     });
 
@@ -470,7 +471,7 @@ void fillZdsCommands(CLI::App* group, CommandContext& context) {
                 convert->a, convert->to == "docs" ? zds::ZdsLayout::Docs : zds::ZdsLayout::Jsonl,
                 jobOptions(convert->collection));
             return finishJob(
-                r, "converted " + std::to_string(r.documents) + " documents to " + convert->to);
+                r, "converted " + counted(r.documents, "document") + " to " + convert->to);
         });
     });
 }

@@ -344,8 +344,10 @@ int runMake(const MakeRequest& r) {
         }
         writer.finish();
     } catch (const zs::ZsWriteError& e) {
+        // As everywhere in strata-cli: 1 when the input has errors (records out of order, none,
+        // cut short), 2 for what was asked (the metadata, the options) or the output file.
         std::cerr << "strata-cli: " << e.what() << '\n';
-        return kExitErrors;
+        return e.inRecords() ? kExitErrors : kExitFailure;
     }
     return kExitOk;
 }

@@ -22,6 +22,7 @@
 #include "cli_interrupt.h"
 #include "command_context.h"
 #include "formats/common/checksums.h"
+#include "formats/common/counted.h"
 #include "formats/common/thread_cancel.h"
 #include "formats/ztensor/zt_convert.h"
 #include "formats/ztensor/zt_decode.h"
@@ -165,7 +166,8 @@ int runValidate(const std::string& path, bool json, unsigned threads) {
         for (const auto& d : sink.diagnostics()) {
             std::cout << diagnosticLine(d) << '\n';
         }
-        std::cout << errors << " error(s), " << sink.countOf(Severity::Warning) << " warning(s)\n";
+        std::cout << counted(errors, "error") << ", "
+                  << counted(sink.countOf(Severity::Warning), "warning") << '\n';
     }
     if (outcome == JobOutcome::Cancelled) {
         return kExitFailure;
@@ -441,8 +443,9 @@ int runConvert(const ConvertRequest& request) {
         return kExitFailure;
     }
     if (!request.quiet) {
-        std::cout << "wrote " << request.out << ": " << result.tensors << " tensor(s), "
-                  << result.components << " component(s), " << result.bytesOut << " bytes\n";
+        std::cout << "wrote " << request.out << ": " << counted(result.tensors, "tensor") << ", "
+                  << counted(result.components, "component") << ", "
+                  << counted(result.bytesOut, "byte") << '\n';
     }
     return kExitOk;
 }
@@ -481,8 +484,8 @@ int runImport(const ImportRequest& request) {
         return kExitFailure;
     }
     if (!request.quiet) {
-        std::cout << "imported " << result.tensors << " tensor(s) from " << set.kind << " into "
-                  << request.out << " (" << result.bytesOut << " bytes)\n";
+        std::cout << "imported " << counted(result.tensors, "tensor") << " from " << set.kind
+                  << " into " << request.out << " (" << counted(result.bytesOut, "byte") << ")\n";
     }
     return kExitOk;
 }

@@ -2,10 +2,12 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -15,10 +17,16 @@
 #include <algorithm>
 
 #include "app/widgets/hex_view.h"
+#include "app/widgets/screen_fit.h"
 #include "model/compare/comparison.h"
 #include "model/core/structure_model.h"
 
 namespace strata::gui {
+namespace {
+
+const char* const kGeometryKey = "compareWindow/geometry";
+
+}  // namespace
 
 CompareView::CompareView(std::unique_ptr<model::Comparison> comparison, model::JobRunner& runner,
                          QWidget* parent)
@@ -79,6 +87,21 @@ CompareView::~CompareView() = default;
 
 void CompareView::start(const strata::DiffOptions& options) {
     comparison_->start(runner_, options);
+}
+
+void CompareView::placeAsWindow(const QSize& preferred) {
+    if (restoreGeometry(QSettings().value(kGeometryKey).toByteArray())) {
+        clampToScreen(this);
+    } else {
+        fitFirstWindow(this, preferred);
+    }
+}
+
+void CompareView::closeEvent(QCloseEvent* event) {
+    if (isWindow()) {
+        QSettings().setValue(kGeometryKey, saveGeometry());
+    }
+    QWidget::closeEvent(event);
 }
 
 QWidget* CompareView::buildBar() {
@@ -194,9 +217,16 @@ void CompareView::showSide(int index, const strata::DiffSide& diffSide) {
     }
     side.hex->setNodeRegion(region.offset, region.length);
     side.hex->goToOffset(region.offset);
+    // The node of exactly these bytes (an empty tensor, not the tensor stored at its offset),
+    // else the deepest one covering where they start.
     const strata::Node* file = document->fileNodeFor(region.source);
-    const strata::Node* node =
-        file != nullptr ? file->deepestAt(region.offset, region.source) : nullptr;
+    const strata::Node* node = nullptr;
+    if (file != nullptr) {
+        node = file->exactlyAt(region);
+        if (node == nullptr) {
+            node = file->deepestAt(region.offset, region.source);
+        }
+    }
     const QModelIndex at = node != nullptr ? side.structure->indexForNode(node) : QModelIndex();
     if (at.isValid()) {
         side.tree->setCurrentIndex(at);

@@ -40,6 +40,9 @@ public:
 
     // Starts comparing (the view starts nothing on its own, so callers choose the options).
     void start(const strata::DiffOptions& options);
+    // As a window of its own: where the last compare window was closed, brought onto the
+    // screen it opens on; the first time `preferred` fitted to the screen.
+    void placeAsWindow(const QSize& preferred);
 
     model::Comparison* comparison() const { return comparison_.get(); }
     QTableView* differencesView() const { return table_; }
@@ -53,6 +56,9 @@ public:
 public slots:
     void nextDifference();
     void previousDifference();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     struct Side {

@@ -6,6 +6,7 @@
 
 #include "app/compare/compare_view.h"
 #include "app/widgets/document_view.h"
+#include "app/widgets/screen_fit.h"
 #include "formats/registry/format_registry.h"
 #include "main_window.h"
 #include "model/compare/change_review.h"
@@ -111,9 +112,11 @@ CompareView* CompareController::showComparison(std::unique_ptr<model::Comparison
     }
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
-    view->resize(window_.size());
+    // The main window's size when it is on screen, else (strata --compare) the usual first size.
+    view->placeAsWindow(window_.isVisible() ? window_.size() : QSize(1440, 900));
     view->start({});
     view->show();
+    clampToScreen(view);  // now with its frame
     emit shown(view);
     return view;
 }

@@ -4,97 +4,12 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
-#include <QPixmap>
-#include <QPointer>
-#include <QTabWidget>
-#include <QTextStream>
 
 #include <cstdio>
 
-#include "app/compare/compare_view.h"
-#include "app/widgets/document_view.h"
+#include "launch.h"
 #include "main_window.h"
-#include "model/core/job.h"
 #include "single_instance.h"
-
-namespace {
-
-// Shows the centre tab called `name` ("Records", "Tensors") of the current document.
-bool showTab(strata::gui::MainWindow& window, const QString& name) {
-    strata::gui::DocumentView* view = window.currentView();
-    if (view == nullptr) {
-        return false;
-    }
-    QTabWidget* tabs = view->centreTabs();
-    for (int i = 0; i < tabs->count(); ++i) {
-        if (tabs->tabText(i).remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0) {
-            tabs->setCurrentIndex(i);
-            return true;
-        }
-    }
-    return false;
-}
-
-int runScreenshot(const QString& output, const QStringList& paths, const QString& tab,
-                  int timeoutMs) {
-    strata::gui::MainWindow window;
-    window.setInteractive(false);
-    window.resize(1440, 900);
-    window.show();
-    for (const QString& path : paths) {
-        if (!window.openPath(path)) {
-            std::fprintf(stderr, "strata: %s\n", qPrintable(window.lastError()));
-            return 1;
-        }
-    }
-    if (!tab.isEmpty() && !showTab(window, tab)) {
-        std::fprintf(stderr, "strata: no tab called \"%s\"\n", qPrintable(tab));
-        return 1;
-    }
-    // Showing a tab can start its jobs (a chart, statistics): wait for them too.
-    if (!window.waitUntilIdle(timeoutMs)) {
-        std::fprintf(stderr, "strata: jobs still running after %d ms; taking the shot anyway\n",
-                     timeoutMs);
-    }
-    const QPixmap shot = window.grab();
-    if (shot.isNull() || !shot.save(output, "PNG")) {
-        std::fprintf(stderr, "strata: could not write %s\n", qPrintable(output));
-        return 1;
-    }
-    return 0;
-}
-
-// --compare A B --screenshot FILE: the compare view once the comparison has finished, on its
-// first difference.
-int runCompareScreenshot(const QString& output, const QString& a, const QString& b, int timeoutMs) {
-    strata::gui::MainWindow window;
-    window.setInteractive(false);
-    QPointer<strata::gui::CompareView> view;
-    QObject::connect(&window.comparisons(), &strata::gui::CompareController::shown,
-                     [&view](strata::gui::CompareView* shown) { view = shown; });
-    window.compareFiles(a, b);
-    if (!window.waitUntilIdle(timeoutMs) && view != nullptr) {
-        std::fprintf(stderr, "strata: still comparing after %d ms; taking the shot anyway\n",
-                     timeoutMs);
-    }
-    if (view == nullptr) {
-        std::fprintf(stderr, "strata: %s\n", qPrintable(window.lastError()));
-        return 1;
-    }
-    view->resize(1440, 900);
-    QCoreApplication::processEvents();
-    QCoreApplication::processEvents();
-    view->nextDifference();
-    QCoreApplication::processEvents();
-    const QPixmap shot = view->grab();
-    if (shot.isNull() || !shot.save(output, "PNG")) {
-        std::fprintf(stderr, "strata: could not write %s\n", qPrintable(output));
-        return 1;
-    }
-    return 0;
-}
-
-}  // namespace
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
@@ -136,7 +51,7 @@ int main(int argc, char* argv[]) {
         QStringLiteral("tab"),
         QApplication::translate("main",
                                 "With --screenshot: show the document's tab called <name> "
-                                "(Hex, Records, Tensors, …) first."),
+                                "(Records, Tensors, …) instead of Hex."),
         QStringLiteral("name"));
     const QCommandLineOption compare(
         QStringLiteral("compare"),
@@ -151,26 +66,19 @@ int main(int argc, char* argv[]) {
         return 2;
     }
     if (parser.isSet(compare) && parser.isSet(screenshot)) {
-        return runCompareScreenshot(parser.value(screenshot), paths[0], paths[1],
-                                    parser.value(timeout).toInt());
+        return strata::gui::runCompareScreenshot(parser.value(screenshot), paths[0], paths[1],
+                                                 parser.value(timeout).toInt());
     }
 
     if (parser.isSet(screenshot)) {
-        return runScreenshot(parser.value(screenshot), paths, parser.value(tab),
-                             parser.value(timeout).toInt());
+        return strata::gui::runScreenshot(parser.value(screenshot), paths, parser.value(tab),
+                                          parser.value(timeout).toInt());
     }
 
     if (parser.isSet(compare)) {
-        // A comparison opens in this process, in its own window (the main window stays hidden:
-        // the comparison is the one window shown, and closing it quits).
+        // A comparison opens in this process, in its own window, the only one shown.
         strata::gui::MainWindow window;
-        const QPointer<strata::model::Job> opening = window.compareFiles(paths[0], paths[1]);
-        QObject::connect(opening, &strata::model::Job::finished, [opening] {
-            if (opening && opening->state() != strata::model::Job::State::Finished) {
-                std::fprintf(stderr, "strata: %s\n", qPrintable(opening->errorText()));
-                QApplication::exit(1);  // the reason was shown
-            }
-        });
+        strata::gui::startCompareOnly(window, paths[0], paths[1]);
         return QApplication::exec();
     }
 

@@ -21,6 +21,7 @@
 #include "app/widgets/document_view.h"
 #include "app/widgets/goto_offset_dialog.h"
 #include "app/widgets/hex_view.h"
+#include "app/widgets/screen_fit.h"
 #include "formats/builtin/builtin_formats.h"
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
@@ -35,6 +36,8 @@ const char* const kStateKey = "mainWindow/state";
 const char* const kAutoValidateKey = "autoValidate";
 const char* const kBytesPerRowKey = "hexView/bytesPerRow";
 constexpr int kStateVersion = 1;
+// The first window's size on a screen that has room for it.
+constexpr QSize kPreferredSize(1440, 900);
 
 }  // namespace
 
@@ -95,7 +98,7 @@ void MainWindow::createActions() {
     saveAsAction_ = new QAction(tr("Save &As…"), this);
     saveAsAction_->setShortcuts(QKeySequence::SaveAs);
     connect(saveAsAction_, &QAction::triggered, saves_, &SaveController::saveAsDialog);
-    localCopyAction_ = new QAction(tr("Save a &Local Copy…"), this);
+    localCopyAction_ = new QAction(tr("Save a Local Cop&y…"), this);
     localCopyAction_->setToolTip(tr("Download the remote file to a local path (a job)"));
     connect(localCopyAction_, &QAction::triggered, saves_, &SaveController::saveLocalCopyDialog);
     computeEntropyAction_ = new QAction(tr("Compute &Entropy Profile"), this);
@@ -167,7 +170,7 @@ void MainWindow::createMenus() {
     QAction* openUrl = file->addAction(tr("Open &URL…"), opener_, &OpenController::openUrlDialog);
     openUrl->setShortcut(QKeySequence(tr("Ctrl+Shift+U")));
     opener_->setRecentMenu(file->addMenu(tr("Open &Recent")));
-    file->addAction(tr("&Compare With…"), comparisons_, &CompareController::compareWithDialog);
+    file->addAction(tr("Compare &With…"), comparisons_, &CompareController::compareWithDialog);
     file->addSeparator();
     // Builders of new files, as the formats registered them; each runs as a background job
     // and opens its result.
@@ -252,10 +255,13 @@ void MainWindow::createMenus() {
 void MainWindow::restoreSettings() {
     QSettings settings;
     autoValidate_ = settings.value(kAutoValidateKey, true).toBool();
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
-        resize(1440, 900);
+    // The first window fits its screen; later ones come back where they were, on the screen
+    // they open on now.
+    if (restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        clampToScreen(this);
+    } else {
+        fitFirstWindow(this, kPreferredSize);
     }
-    layoutRestored_ = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
     const int width = settings.value(kBytesPerRowKey, 16).toInt();
     for (QAction* action : widthGroup_->actions()) {
         action->setChecked(action->data().toInt() == width);
@@ -538,9 +544,17 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
-    if (firstShow_ && !layoutRestored_) {
-        // First run: keep the bottom docks low so the hex view gets the height.
-        docks_->keepLow();
+    if (firstShow_) {
+        clampToScreen(this);  // now with its frame
+        // The docks' state is restored once the window has its size on the screen: restored
+        // before, Qt fits the saved dock sizes to a window not laid out yet, and the docks grew
+        // from one launch to the next.
+        const bool restored =
+            restoreState(QSettings().value(kStateKey).toByteArray(), kStateVersion);
+        if (!restored) {
+            docks_
+                ->keepLow();  // first run: the bottom docks stay low, the hex view gets the height
+        }
     }
     firstShow_ = false;
 }

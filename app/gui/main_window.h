@@ -188,7 +188,6 @@ private:
     WindowDocks* docks_ = nullptr;
     bool interactive_ = true;
     bool autoValidate_ = true;
-    bool layoutRestored_ = false;
     bool firstShow_ = true;
     QString lastError_;
 

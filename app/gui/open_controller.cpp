@@ -199,7 +199,9 @@ bool OpenController::reopenView(DocumentView* view, const QString& newPath, bool
         return false;
     }
     const QString path = newPath.isEmpty() ? view->document()->path() : newPath;
-    if (!window_.saves().confirmDiscard(view, !afterSave)) {
+    const auto ending =
+        newPath.isEmpty() ? SaveController::Ending::Reloading : SaveController::Ending::Closing;
+    if (!window_.saves().confirmDiscard(view, !afterSave, ending)) {
         return false;  // the user kept their unsaved edits
     }
     const QVariantMap state = view->saveState();

@@ -39,7 +39,30 @@ void SaveController::commitOpenCellEditor() {
     }
 }
 
-bool SaveController::confirmDiscard(DocumentView* view, bool askAboutText) {
+QString SaveController::discardQuestion(const QString& name, bool edits,
+                                       const QStringList& typedTargets, Ending ending) {
+    const QString typed = typedTargets.join(QStringLiteral(", "));
+    if (ending == Ending::Reloading) {
+        return typedTargets.isEmpty()
+                   ? tr("%1 has unsaved edits. Save them before reloading it from disk?").arg(name)
+               : edits ? tr("%1 has unsaved edits, and text you typed for %2 is not applied yet. "
+                            "Apply and save them before reloading it from disk?")
+                             .arg(name, typed)
+                       : tr("You typed text for %2 in %1 and did not apply it. Apply and save it "
+                            "before reloading it from disk?")
+                             .arg(name, typed);
+    }
+    return typedTargets.isEmpty()
+               ? tr("%1 has unsaved edits. Save them before closing?").arg(name)
+           : edits ? tr("%1 has unsaved edits, and text you typed for %2 is not applied yet. Apply "
+                        "and save them before closing?")
+                         .arg(name, typed)
+                   : tr("You typed text for %2 in %1 and did not apply it. Apply and save it "
+                        "before closing?")
+                         .arg(name, typed);
+}
+
+bool SaveController::confirmDiscard(DocumentView* view, bool askAboutText, Ending ending) {
     commitOpenCellEditor();
     model::Document* doc = view->document();
     const bool edits = doc->isModified();
@@ -56,16 +79,7 @@ bool SaveController::confirmDiscard(DocumentView* view, bool askAboutText) {
     if (!drafts.isEmpty()) {
         drafts.front()->requestShow();
     }
-    const QString name = doc->displayName();
-    const QString typed = targets.join(QStringLiteral(", "));
-    const QString text =
-        drafts.isEmpty() ? tr("%1 has unsaved edits. Save them before closing?").arg(name)
-        : edits ? tr("%1 has unsaved edits, and text you typed for %2 is not applied yet. Apply "
-                     "and save them before closing?")
-                      .arg(name, typed)
-                : tr("You typed text for %2 in %1 and did not apply it. Apply and save it before "
-                     "closing?")
-                      .arg(name, typed);
+    const QString text = discardQuestion(doc->displayName(), edits, targets, ending);
     const auto answer = QMessageBox::question(
         &window_, tr("Unsaved Changes"), text,
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);

@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace strata::model {
 class Job;
@@ -29,9 +30,16 @@ public:
     model::Job* saveLocalCopy(const QString& path);
     model::Job* startEditorSave(DocumentView* view, const QString& path);
 
+    // Why the edits are about to go: the tab closes, or it is opened again from disk.
+    enum class Ending { Closing, Reloading };
     // Asks about unsaved edits and (unless `askAboutText` is false) text typed but not applied,
     // before the view closes or reloads; false when the user keeps them.
-    bool confirmDiscard(DocumentView* view, bool askAboutText = true);
+    bool confirmDiscard(DocumentView* view, bool askAboutText = true,
+                        Ending ending = Ending::Closing);
+    // The question confirmDiscard asks about `name`'s unsaved edits (`edits`) and the text typed
+    // for `typedTargets` (none: no such text) before it closes or reloads.
+    static QString discardQuestion(const QString& name, bool edits, const QStringList& typedTargets,
+                                   Ending ending);
     // A table or tree cell being edited (a zTensor attribute, ...) holds typed text its model has
     // not seen: takes the focus from its editor, so the delegate commits it as an edit.
     void commitOpenCellEditor();

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/document.h"
 #include "model/ozdf/ozdf_editor.h"
 
@@ -219,7 +220,9 @@ void OzdfFindDialog::showResults() {
     for (const model::OzdfChange& c : changes_) {
         matches += c.matches;
     }
-    summary_->setText(tr("%1 match(es) in %2 paragraph(s)").arg(matches).arg(changes_.size()));
+    summary_->setText(tr("%1 in %2")
+                          .arg(model::counted(matches, tr("match")),
+                               model::counted(changes_.size(), tr("paragraph"))));
     apply_->setEnabled(!changes_.empty());
 }
 

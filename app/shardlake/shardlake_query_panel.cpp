@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/job.h"
 #include "model/shardlake/shardlake_query.h"
 #include "model/shardlake/shardlake_session.h"
@@ -227,11 +228,11 @@ void ShardlakeQueryPanel::show(const model::ShardlakeQueryOutcome& outcome,
     }
     resultsVersion_ = version;
     results_->setHits(outcome.hits, std::move(keys));
-    status_->setText(tr("%n result(s) from %1; %2 shard(s) probed; query of %3 dims", nullptr,
-                        static_cast<int>(outcome.hits.size()))
+    status_->setText(tr("%1 from %2; %3 probed; query of %4")
+                         .arg(model::counted(outcome.hits.size(), tr("result")))
                          .arg(version)
-                         .arg(outcome.probed)
-                         .arg(outcome.query.size()));
+                         .arg(model::counted(outcome.probed, tr("shard")))
+                         .arg(model::counted(outcome.query.size(), tr("dimension"))));
     emit resultsShown();
 }
 

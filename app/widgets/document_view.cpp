@@ -212,7 +212,9 @@ void DocumentView::buildLayout() {
     properties_ = new QTableWidget(propertiesPage);
     properties_->setColumnCount(4);
     properties_->setHorizontalHeaderLabels({tr("Name"), tr("Value"), tr("Offset"), tr("Size")});
-    properties_->horizontalHeader()->setStretchLastSection(true);
+    // The value takes what the name, offset and size leave: those stay in view at any width.
+    properties_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    properties_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     properties_->verticalHeader()->hide();
     properties_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     properties_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -486,7 +488,6 @@ void DocumentView::showNodeDetails(const strata::Node* node) {
         }
     }
     properties_->setRowCount(row);
-    properties_->resizeColumnToContents(0);
 }
 
 void DocumentView::selectNode(const strata::Node* node) {

@@ -24,7 +24,7 @@ JobsPanel::JobsPanel(model::JobRunner* runner, QWidget* parent)
     list_->setColumnWidth(StateColumn, 80);
     list_->setColumnWidth(ProgressColumn, 140);
     list_->setColumnWidth(CancelColumn, 70);
-    auto* clear = new QPushButton(tr("C&lear Finished"), this);
+    auto* clear = new QPushButton(tr("Clear &Finished"), this);
     auto* bar = new QHBoxLayout;
     bar->addStretch(1);
     bar->addWidget(clear);

@@ -47,14 +47,17 @@ ZdsDocumentEditor::ZdsDocumentEditor(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(title_, 1);
     top->addWidget(pretty_);
+    // The error gets a row of its own, as wide as the editor, above the buttons: beside them
+    // it was squeezed into a narrow column however long the message.
     auto* bottom = new QHBoxLayout;
-    bottom->addWidget(error_, 1);
+    bottom->addStretch(1);
     bottom->addWidget(revert_);
     bottom->addWidget(apply_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(edit_, 1);
+    layout->addWidget(error_);
     layout->addLayout(bottom);
 
     connect(edit_, &QPlainTextEdit::textChanged, this, [this] {

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
@@ -85,8 +86,8 @@ void ZdsDocumentsTab::buildSearchPane(QWidget* pane) {
     connect(stopButton_, &QPushButton::clicked, results_, &model::ZdsSearchResults::cancel);
     connect(results_, &model::ZdsSearchResults::searchFinished, this,
             [this](int hits, bool complete) {
-                searchStatus_->setText(complete ? tr("%n match(es)", nullptr, hits)
-                                                : tr("%n match(es) so far", nullptr, hits));
+                const QString found = model::counted(hits, tr("match"));
+                searchStatus_->setText(complete ? found : tr("%1 so far").arg(found));
             });
     connect(resultsView_, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const int stored = results_->storedPosition(index.row());

@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
@@ -75,8 +76,15 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
 
     auto* searchPane = new QWidget(this);
     buildSearchPane(searchPane);
+    // The count under the table it counts, not in the toolbar, whose actions need the width.
+    auto* tableBox = new QWidget(this);
+    auto* tableColumn = new QVBoxLayout(tableBox);
+    tableColumn->setContentsMargins(0, 0, 0, 0);
+    tableColumn->setSpacing(2);
+    tableColumn->addWidget(table_, 1);
+    tableColumn->addWidget(status_);
     auto* left = new QSplitter(Qt::Vertical, this);
-    left->addWidget(table_);
+    left->addWidget(tableBox);
     left->addWidget(searchPane);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 1);
@@ -128,7 +136,9 @@ ZdsDocumentsTab::ZdsDocumentsTab(DocumentView& view, model::ZdsEditor* editor, Q
 }
 
 void ZdsDocumentsTab::buildToolBar() {
-    toolBar_->addWidget(new QLabel(tr("Collection "), this));
+    // Every action stays in view in a 1366-pixel window: the less used ones are in two menus
+    // (Document ▾, Columns ▾), and the document count sits under the table.
+    collections_->setToolTip(tr("Collection"));
     toolBar_->addWidget(collections_);
     toolBar_->addSeparator();
     toolBar_->addAction(tr("Add…"), this, [this] {
@@ -147,7 +157,8 @@ void ZdsDocumentsTab::buildToolBar() {
     });
     toolBar_->addAction(tr("Duplicate"), this, [this] { report(duplicateSelected()); });
     toolBar_->addAction(tr("Delete"), this, [this] { report(deleteSelected()); });
-    toolBar_->addAction(tr("Rename id…"), this, [this] {
+    QMenu* document = popupButton(tr("Document"));
+    document->addAction(tr("Rename id…"), this, [this] {
         model::ZdsTableModel* m = currentModel();
         if (m == nullptr || currentStored() < 0) {
             return;
@@ -160,13 +171,14 @@ void ZdsDocumentsTab::buildToolBar() {
             report(renameCurrent(id));
         }
     });
-    toolBar_->addAction(tr("Set field…"), this, [this] {
+    document->addAction(tr("Set field…"), this, [this] {
         bool ok = false;
         const QString pointer = QInputDialog::getText(
             this, tr("Set field"),
-            tr("Field (a top-level key or a JSON pointer such as /meta/lang), set on the %n "
-               "selected document(s):",
-               nullptr, int(selectedStored().size())),
+            tr("Field (a top-level key or a JSON pointer such as /meta/lang), set on the %1:")
+                .arg(selectedStored().size() == 1
+                         ? tr("selected document")
+                         : tr("%1 selected documents").arg(selectedStored().size())),
             QLineEdit::Normal, {}, &ok);
         if (!ok) {
             return;
@@ -178,8 +190,8 @@ void ZdsDocumentsTab::buildToolBar() {
             report(setFieldOnSelection(pointer, value));
         }
     });
-    toolBar_->addSeparator();
-    toolBar_->addAction(tr("Add column…"), this, [this] {
+    QMenu* columns = popupButton(tr("Columns"));
+    columns->addAction(tr("Add column…"), this, [this] {
         bool ok = false;
         const QString pointer = QInputDialog::getText(this, tr("Add column"),
                                                       tr("Top-level key or JSON pointer (/a/b):"),
@@ -188,22 +200,25 @@ void ZdsDocumentsTab::buildToolBar() {
             currentModel()->addColumn(pointer);
         }
     });
-    toolBar_->addAction(tr("Stored order"), this, [this] {
+    columns->addAction(tr("Stored order"), this, [this] {
         if (currentModel() != nullptr) {
             currentModel()->clearSort();
             table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
         }
     });
-    toolBar_->addAction(tr("Index entry"), this, [this] { showIndexEntry(); });
-    auto* jobs = new QToolButton(this);
-    jobs->setText(tr("Dataset"));
-    jobs->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(jobs);
-    addZdsActions(menu, view_);
-    jobs->setMenu(menu);
-    toolBar_->addWidget(jobs);
     toolBar_->addSeparator();
-    toolBar_->addWidget(status_);
+    toolBar_->addAction(tr("Index entry"), this, [this] { showIndexEntry(); });
+    addZdsActions(popupButton(tr("Dataset")), view_);
+}
+
+QMenu* ZdsDocumentsTab::popupButton(const QString& text) {
+    auto* button = new QToolButton(this);
+    button->setText(text);
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    button->setMenu(menu);
+    toolBar_->addWidget(button);
+    return menu;
 }
 
 int ZdsDocumentsTab::currentCollection() const {
@@ -273,9 +288,10 @@ void ZdsDocumentsTab::showStatus() {
     liveNotes_->setText(notes.join(QStringLiteral("\n")));
     liveNotes_->setVisible(!notes.isEmpty());
     const QString source = m->liveBasis().isEmpty() ? tr("index") : m->liveBasis();
-    status_->setText(m->loaded()
-                         ? tr("%n document(s), from %1", nullptr, m->documentCount()).arg(source)
-                         : tr("listing… %n document(s) so far", nullptr, m->documentCount()));
+    status_->setText(
+        m->loaded()
+            ? tr("%1, from %2").arg(model::counted(m->documentCount(), tr("document")), source)
+            : tr("listing… %1 so far").arg(model::counted(m->documentCount(), tr("document"))));
 }
 
 int ZdsDocumentsTab::currentStored() const {

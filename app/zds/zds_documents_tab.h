@@ -88,6 +88,8 @@ public:
 
 private:
     void buildToolBar();
+    // A toolbar button showing the menu it returns.
+    QMenu* popupButton(const QString& text);
     void buildSearchPane(QWidget* pane);
     void connectModel();
     void onCurrentRowChanged();

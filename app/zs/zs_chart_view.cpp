@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/document.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
@@ -183,8 +184,8 @@ void ZsChartView::setStats(model::ZsBlockStats stats) {
         text += tr("; %1 damaged (shown with 0 records)").arg(damaged);
     }
     if (stats_.unreadableStretches > 0) {
-        text += tr("; %n stretch(es) with no readable block, the first at %1: %2", nullptr,
-                   int(stats_.unreadableStretches))
+        text += tr("; %1 with no readable block, the first at %2: %3")
+                    .arg(model::counted(stats_.unreadableStretches, tr("stretch")))
                     .arg(stats_.errorOffset)
                     .arg(QString::fromStdString(stats_.error));
     } else if (!stats_.error.empty()) {

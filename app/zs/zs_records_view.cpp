@@ -14,6 +14,7 @@
 #include <climits>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/job.h"
 #include "model/core/job_runner.h"
 #include "model/zs/zs_make_job.h"
@@ -116,12 +117,13 @@ ZsRecordsView::ZsRecordsView(std::shared_ptr<const zs::ZsFile> file, DocumentVie
 
 void ZsRecordsView::updateStatus() {
     const int records = int(std::min<std::uint64_t>(model_->recordCount(), INT_MAX));
-    QString text = model_->isComplete() ? tr("%n record(s)", nullptr, records)
+    const QString read = model::counted(records, tr("record"));
+    QString text = model_->isComplete() ? read
                    : model_->isLookingForIntactBlock()
-                       ? tr("%n record(s) read so far; looking for the "
-                            "next intact block after damaged bytes…",
-                            nullptr, records)
-                       : tr("%n record(s) read so far; scroll for more", nullptr, records);
+                       ? tr("%1 read so far; looking for the next intact block after damaged "
+                            "bytes…")
+                             .arg(read)
+                       : tr("%1 read so far; scroll for more").arg(read);
     if (model_->isFiltered()) {
         text = tr("Search: ") + text;
     }

@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "app/widgets/document_view.h"
+#include "model/core/counted_text.h"
 #include "model/core/job.h"
 #include "model/ztensor/zt_editor.h"
 #include "model/ztensor/zt_tensor_jobs.h"
@@ -64,9 +65,8 @@ ZtTensorsTab::ZtTensorsTab(DocumentView& view, std::shared_ptr<const ztensor::Zt
     if (editor_) {
         connect(editor_, &model::ZtEditor::planChanged, this, &ZtTensorsTab::updateActions);
     }
-    status_->setText(
-        tr("%n tensor(s), %1 component(s)", nullptr, static_cast<int>(file_->tensors().size()))
-            .arg(file_->components().size()));
+    status_->setText(tr("%1, %2").arg(model::counted(file_->tensors().size(), tr("tensor")),
+                                      model::counted(file_->components().size(), tr("component"))));
     updateActions();
 }
 
@@ -237,8 +237,8 @@ model::Job* ZtTensorsTab::verifyDigests() {
         const auto& statuses = digestJob->statuses();
         const auto bad = std::count(statuses.begin(), statuses.end(), model::ZtDigestStatus::Bad);
         status_->setText(bad == 0 ? tr("Digests verified: no mismatch.")
-                                  : tr("Digests verified: %n tensor(s) with a bad digest.", nullptr,
-                                       static_cast<int>(bad)));
+                                  : tr("Digests verified: %1 with a bad digest.")
+                                        .arg(model::counted(bad, tr("tensor"))));
     });
     return job;
 }

@@ -15,6 +15,7 @@
 
 #include "app/widgets/document_view.h"
 #include "formats/ztensor/zt_nodes.h"
+#include "model/core/counted_text.h"
 #include "model/core/job_runner.h"
 #include "model/ztensor/zt_tensor_data.h"
 #include "model/ztensor/zt_values_model.h"
@@ -187,7 +188,8 @@ void ZtValuesTab::setData(std::shared_ptr<const model::ZtTensorData> tensor) {
     if (!tensor->ok()) {
         text += QStringLiteral(" — ") + QString::fromStdString(tensor->error);
     } else if (tensor->sparse) {
-        text += tr(", %n non-zero(s)", nullptr, clampToInt(tensor->sparseData->nnz));
+        text +=
+            QStringLiteral(", ") + model::counted(tensor->sparseData->nnz, tr("non-zero value"));
         if (!tensor->hasDense) {
             text += tr("; too large to densify (more than %1 elements): see Non-zeros")
                         .arg(model::kZtDensifyLimit);

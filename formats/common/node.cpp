@@ -208,4 +208,43 @@ const Node* Node::deepestAt(std::uint64_t offset, const ByteSource* source) cons
     return node;
 }
 
+const Node* Node::exactlyAt(const Region& region) const {
+    const auto same = [&region](const Node& node) {
+        const Region& r = node.region();
+        return r.source == region.source && r.offset == region.offset && r.length == region.length;
+    };
+    const Node* deepest = deepestAt(region.offset, region.source);
+    for (const Node* node = deepest; node != nullptr; node = node->parent()) {
+        if (same(*node)) {
+            return node;
+        }
+        const Node* parent = node->parent();
+        if (parent == nullptr || node == this) {
+            break;
+        }
+        // Siblings starting at the same offset lie next to it when children are in offset
+        // order: look both ways while they do.
+        const std::uint64_t count = parent->childCount();
+        for (std::uint64_t i = node->row(); i-- > 0;) {
+            const Node* sibling = parent->child(i);
+            if (sibling->region().offset != region.offset) {
+                break;
+            }
+            if (same(*sibling)) {
+                return sibling;
+            }
+        }
+        for (std::uint64_t i = node->row() + 1; i < count; ++i) {
+            const Node* sibling = parent->child(i);
+            if (sibling->region().offset != region.offset) {
+                break;
+            }
+            if (same(*sibling)) {
+                return sibling;
+            }
+        }
+    }
+    return nullptr;
+}
+
 }  // namespace strata

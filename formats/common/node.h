@@ -80,6 +80,11 @@ public:
     // does. Visits O(depth · log children) nodes when children are sorted by offset. A node
     // without a region (a folder) asks its children in turn.
     const Node* deepestAt(std::uint64_t offset, const ByteSource* source = nullptr) const;
+    // The node whose region is exactly `region` (same source, offset and length), looked for
+    // on the way down to deepestAt(region.offset) and among the siblings there that start at
+    // the same offset: an empty tensor shares its offset with the next one, and must not be
+    // taken for it. nullptr when no node has that region.
+    const Node* exactlyAt(const Region& region) const;
 
 protected:
     // Lazy enumeration. hasLazyChildren() must be cheap (it decides whether the tree shows an

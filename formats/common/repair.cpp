@@ -1,6 +1,7 @@
 #include "repair.h"
 
 #include "byte_source.h"
+#include "counted.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +18,19 @@ RepairStep::RepairStep(std::string text, const Region& region) : description(std
     if (region.valid()) {
         bytes = {region.source->name(), region.offset, region.length};
     }
+}
+
+std::string RepairReport::recoveredText() const {
+    // itemName is the plural ("records"); its singular drops the s.
+    std::string one = itemName;
+    if (one.ends_with('s')) {
+        one.pop_back();
+    }
+    return counted(recovered, one, itemName);
+}
+
+std::string RepairReport::lossesText() const {
+    return counted(losses.size(), "loss");
 }
 
 RepairReport beginRepair(std::string itemName, const std::filesystem::path& output,

@@ -43,6 +43,11 @@ struct RepairReport {
     std::vector<RepairStep> losses;   // what could not be saved
     bool dryRun = false;
     bool written = false;  // the output exists and validated
+
+    // "1 record", "7 documents": the items recovered, counted.
+    std::string recoveredText() const;
+    // "1 loss", "3 losses".
+    std::string lossesText() const;
     std::filesystem::path output;
     // What another choice would keep (the app offers to plan again with it): lines left out that
     // RepairOptions::keepSuperseded keeps (ZDS), and a loss RepairOptions::recomputeDigests

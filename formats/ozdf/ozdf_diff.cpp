@@ -500,6 +500,9 @@ private:
                        cut(joined(w.added, " "))});
     }
 
+    // Paragraphs whose changed words the description of one element quotes.
+    static constexpr std::size_t kWordChangesShown = 3;
+
     static std::string describeChange(const std::vector<DiffField>& fields) {
         std::size_t changed = 0, added = 0, removed = 0, moved = 0;
         for (const auto& f : fields) {
@@ -521,7 +524,25 @@ private:
         part(added, "added");
         part(removed, "removed");
         part(moved, "moved");
-        return joined(parts, ", ");
+        // The words themselves, so the list says what changed without a tooltip: "1 changed:
+        // "presents," → "gifts,"".
+        std::vector<std::string> words;
+        std::size_t wordChanges = 0;
+        for (const auto& f : fields) {
+            if (!f.path.ends_with(" words") || (f.a.empty() && f.b.empty())) {
+                continue;
+            }
+            if (++wordChanges > kWordChangesShown) {
+                continue;
+            }
+            words.push_back(f.a.empty()   ? "+\"" + f.b + "\""
+                            : f.b.empty() ? "−\"" + f.a + "\""
+                                          : "\"" + f.a + "\" → \"" + f.b + "\"");
+        }
+        if (wordChanges > kWordChangesShown) {
+            words.push_back("…");
+        }
+        return joined(parts, ", ") + (words.empty() ? "" : ": " + joined(words, "; "));
     }
 
     // The same content: say so when the bytes differ all the same (wrapping, spacing, case of the

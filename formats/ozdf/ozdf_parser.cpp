@@ -13,6 +13,7 @@
 #include <functional>
 #include <system_error>
 
+#include "formats/common/counted.h"
 #include "ozdf_parallel.h"
 #include "ozdf_parser_internal.h"
 #include "ozdf_text.h"
@@ -190,8 +191,9 @@ void reportEmptyCorpus(const fs::path& folder, Reporter& reporter) {
 void reportLooseParts(const fs::path& folder, std::size_t parts, Reporter& reporter) {
     if (parts > 0) {
         reporter.warningInFile(codes::kPartsWithoutMetadata,
-                               "the corpus folder itself holds " + std::to_string(parts) +
-                                   " .ozdp part file(s), which belong to no directory document "
+                               "the corpus folder itself holds " +
+                                   counted(parts, ".ozdp part file") +
+                                   ", which belong to no directory document "
                                    "(the reference ignores them)",
                                folder.string());
     }

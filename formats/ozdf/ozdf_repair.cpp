@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/common/byte_source.h"
+#include "formats/common/counted.h"
 #include "ozdf_diagnostics.h"
 #include "ozdf_diff.h"
 #include "ozdf_edit.h"
@@ -605,10 +606,11 @@ RepairReport repairOzdf(const fs::path& input, const fs::path& requested,
              Region{}});
     }
     if (!planner.quarantine().empty()) {
-        report.actions.push_back({"quarantined in " + quarantinePath.string() + ": " +
-                                      std::to_string(planner.quarantine().size()) +
-                                      " file(s) or folder(s) with their original bytes",
-                                  Region{}});
+        report.actions.push_back(
+            {"quarantined in " + quarantinePath.string() + ": " +
+                 counted(planner.quarantine().size(), "file or folder", "files or folders") +
+                 " with their original bytes",
+             Region{}});
     }
     if (documents.empty()) {
         throw RepairError(input.string() + ": no document could be recovered" +

@@ -1,5 +1,6 @@
 #include "ozdf_tree.h"
 
+#include "formats/common/counted.h"
 #include "ozdf_listed_corpus.h"
 #include "ozdf_parser.h"
 
@@ -39,10 +40,6 @@ std::string preview(std::string_view text) {
     return std::string(text.substr(0, cut)) + "…";
 }
 
-std::string plural(std::size_t count, std::string_view word) {
-    return std::to_string(count) + " " + std::string(word) + (count == 1 ? "" : "s");
-}
-
 void addParagraphs(Node& parent, const std::vector<Paragraph>& paragraphs) {
     for (std::size_t i = 0; i < paragraphs.size(); ++i) {
         const Paragraph& p = paragraphs[i];
@@ -56,7 +53,7 @@ void addParagraphs(Node& parent, const std::vector<Paragraph>& paragraphs) {
 std::unique_ptr<Node> itemNode(const Item& item, std::size_t index) {
     std::string label = item.name ? *item.name : "item " + std::to_string(index + 1);
     auto node = makeNode("ozdf.item", preview(label), item.region);
-    node->setValue(plural(item.paragraphs.size(), "paragraph"));
+    node->setValue(counted(item.paragraphs.size(), "paragraph"));
     if (item.name) {
         node->addField("name", *item.name, item.markerRegion);
     }
@@ -82,14 +79,14 @@ std::unique_ptr<Node> elementNode(const Element& element) {
         }
         case ElementKind::Block: {
             auto node = makeNode("ozdf.block", element.name, element.region);
-            node->setValue(plural(element.paragraphs.size(), "paragraph"));
+            node->setValue(counted(element.paragraphs.size(), "paragraph"));
             node->addField("name", element.name, element.headerRegion);
             addParagraphs(*node, element.paragraphs);
             return node;
         }
         case ElementKind::List: {
             auto node = makeNode("ozdf.list", "[" + element.name + "]", element.region);
-            node->setValue(plural(element.items.size(), "item"));
+            node->setValue(counted(element.items.size(), "item"));
             node->addField("name", element.name, element.headerRegion);
             for (std::size_t i = 0; i < element.items.size(); ++i) {
                 node->appendChild(itemNode(element.items[i], i));
@@ -99,7 +96,7 @@ std::unique_ptr<Node> elementNode(const Element& element) {
         case ElementKind::ExternalList: {
             auto node =
                 makeNode("ozdf.external_list", "[[" + element.name + "]]", element.region, false);
-            node->setValue(plural(element.items.size(), "part"));
+            node->setValue(counted(element.items.size(), "part"));
             node->addField("name", element.name, element.headerRegion);
             node->addField("part file key", partFileKey(element.writtenName));
             for (std::size_t i = 0; i < element.items.size(); ++i) {
@@ -126,7 +123,7 @@ class ListedCorpusNode final : public Node {
 public:
     explicit ListedCorpusNode(std::shared_ptr<const ListedCorpus> corpus)
         : Node("ozdf.corpus", corpus->path().filename().string()), corpus_(std::move(corpus)) {
-        setValue(plural(corpus_->size(), "document"));
+        setValue(counted(corpus_->size(), "document"));
         setStatus(statusOf(corpus_->listing().diagnostics));
     }
 
@@ -162,7 +159,7 @@ std::unique_ptr<Node> buildDocumentNode(const Document& document) {
     const Region whole = main != nullptr ? Region{main, 0, main->size()} : Region{};
     auto node = makeNode("ozdf.document", document.filename, whole, !document.isDirectory);
     node->setValue(std::string(document.isDirectory ? "directory document, " : "") +
-                   plural(document.elements.size(), "element"));
+                   counted(document.elements.size(), "element"));
     node->setStatus(statusOf(document.diagnostics));
     for (const Element& element : document.elements) {
         node->appendChild(elementNode(element));
@@ -172,7 +169,7 @@ std::unique_ptr<Node> buildDocumentNode(const Document& document) {
 
 std::unique_ptr<Node> buildCorpusNode(const Corpus& corpus) {
     auto node = makeNode("ozdf.corpus", corpus.path.filename().string(), {}, false);
-    node->setValue(plural(corpus.documents.size(), "document"));
+    node->setValue(counted(corpus.documents.size(), "document"));
     node->setStatus(statusOf(corpus.diagnostics));
     for (const Document& document : corpus.documents) {
         node->appendChild(buildDocumentNode(document));

@@ -672,6 +672,19 @@ bool isRedirect(long status) {
 HttpResponse HttpClient::perform(const HttpRequest& request,
                                  const std::function<bool()>& extraCancel,
                                  RequestBudget* budget) const {
+    if (request.shownAs.empty()) {
+        return performAs(request, extraCancel, budget);
+    }
+    try {
+        return performAs(request, extraCancel, budget);
+    } catch (const RemoteError& e) {
+        throw RemoteError(e.kind(), request.shownAs, e.httpStatus(), e.detail());
+    }
+}
+
+HttpResponse HttpClient::performAs(const HttpRequest& request,
+                                   const std::function<bool()>& extraCancel,
+                                   RequestBudget* budget) const {
     RequestBudget own(options_);
     RequestBudget& spend = budget != nullptr ? *budget : own;
     const std::function<bool()> cancelled = [&] {

@@ -39,6 +39,9 @@ struct HttpRequest {
     bool acceptListing = false;
     std::vector<std::string> headers;  // "Name: value"
     std::optional<AwsSigning> aws;
+    // The name its errors give the request instead of the URL fetched: an S3 object's
+    // s3://bucket/key, not the endpoint's URL. Empty: the URL.
+    std::string shownAs;
     // HTTP authentication (the user and password of a URL), sent to the URL's host only.
     std::optional<std::pair<std::string, std::string>> login;
     // Largest body accepted for a request without a range (listings, error documents).
@@ -107,6 +110,8 @@ public:
 
 private:
     struct Handles;
+    HttpResponse performAs(const HttpRequest& request, const std::function<bool()>& extraCancel,
+                           RequestBudget* budget) const;
     HttpResponse attempt(const HttpRequest& request, const std::string& url, unsigned number,
                          const std::function<bool()>& cancelled, const RequestBudget& budget) const;
     bool sleepUnlessCancelled(std::chrono::milliseconds wait,

@@ -198,6 +198,7 @@ std::vector<Block> RemoteObject::fetchBlocks(std::uint64_t first, std::uint64_t 
     request.range = {firstByte, lastByte};
     request.aws = target_.aws;
     request.login = target_.login;
+    request.shownAs = target_.shownAs;
     if (!identity_.etag.empty() && !identity_.etag.starts_with("W/")) {
         request.headers.push_back("If-Match: " + identity_.etag);
     } else if (!identity_.lastModified.empty()) {
@@ -526,6 +527,7 @@ HttpResponse fetchFirstBlock(SessionCore& core, const RemoteTarget& target, Requ
     request.acceptListing = true;
     request.aws = target.aws;
     request.login = target.login;
+    request.shownAs = target.shownAs;
     return core.client.perform(
         request, [&] { return core.cancelledForThisThread(); }, budget);
 }

@@ -23,6 +23,8 @@ struct RemoteTarget {
     std::string name;  // the location's text (ByteSource::name()): no secret in it
     std::optional<AwsSigning> aws;
     std::optional<std::pair<std::string, std::string>> login;
+    // What errors name instead of `url` (HttpRequest::shownAs): an S3 object's s3://bucket/key.
+    std::string shownAs;
 };
 
 // The answer to one ranged GET of the first block. A small file from a server without Range

@@ -194,6 +194,7 @@ public:
         request.method = "HEAD";
         request.url = target.url;
         request.aws = target.aws;
+        request.shownAs = target.shownAs;
         try {
             const HttpResponse response = client().perform(request, cancelled());
             if (response.status / 100 == 2) {

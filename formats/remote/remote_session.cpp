@@ -97,6 +97,7 @@ RemoteTarget SessionCore::targetFor(const Location& location, bool folder) {
         }
         target.url = s3().objectUrl(location.bucket(), location.key());
         target.aws = s3().signing;
+        target.shownAs = location.text();
         return target;
     }
     if (location.scheme() == Location::Scheme::File) {

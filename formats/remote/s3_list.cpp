@@ -62,15 +62,17 @@ S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,
     HttpRequest request;
     request.url = settings.listUrl(page.bucket, query);
     request.aws = settings.signing;
+    // Errors name the folder listed, not the endpoint's URL.
+    request.shownAs = "s3://" + page.bucket + "/" + page.prefix;
     const HttpResponse response = client.perform(request, cancelled, budget);
     if (response.status != 200) {
-        throw RemoteError(RemoteError::Kind::ServerError, request.url, response.status,
+        throw RemoteError(RemoteError::Kind::ServerError, request.shownAs, response.status,
                           "listing the bucket failed: HTTP " + std::to_string(response.status) +
                               " " + response.bodyText());
     }
     return parseListObjectsV2(
         std::string_view(reinterpret_cast<const char*>(response.body.data()), response.body.size()),
-        redactCredentials(request.url));
+        request.shownAs);
 }
 
 }  // namespace strata

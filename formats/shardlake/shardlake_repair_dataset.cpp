@@ -341,8 +341,9 @@ void repairDataset(Context& ctx, const std::string& name) {
     }
     const std::string why =
         errors.front().code + ": " + errors.front().message +
-        (errors.size() > 1 ? " (and " + plural(errors.size() - 1, "more error", "more errors") + ")"
-                           : "");
+        (errors.size() > 1
+             ? " (and " + counted(errors.size() - 1, "more error", "more errors") + ")"
+             : "");
     // The files: where info.json says, when that is a clean key inside the dataset that exists.
     auto keyOf = [&](const char* field, const char* file) {
         const std::string k = info ? stringAt(*info, field) : std::string();
@@ -384,7 +385,7 @@ void repairDataset(Context& ctx, const std::string& name) {
             dims = salvage->dims;
             ctx.repeatedIds[name] = salvage->repeated;
             ctx.action(vectorsKey + " cannot be read whole (" + scan.problem + "): its " +
-                           plural(count, "usable line", "usable lines") +
+                           counted(count, "usable line", "usable lines") +
                            " are kept (no raw index whose shards all match their fingerprints "
                            "holds the vectors)",
                        wholeOf(vectors));
@@ -419,7 +420,7 @@ void repairDataset(Context& ctx, const std::string& name) {
             ctx.action(vectorsKey +
                            (vectors ? " cannot be read (" + scan.problem + ")"
                                     : std::string(" is missing")) +
-                           ": rebuilt from the " + plural(count, "record", "records") +
+                           ": rebuilt from the " + counted(count, "record", "records") +
                            " of index " + rebuilt->version +
                            " (raw f32 vectors, every shard matching its fingerprint" +
                            (infoCount ? ", exactly the dataset's vector_count"
@@ -472,7 +473,7 @@ void repairDataset(Context& ctx, const std::string& name) {
         for (const std::string& c : changes) {
             joined += (joined.empty() ? "" : "; ") + c;
         }
-        ctx.action(infoKey + " rebuilt from the dataset's " + plural(count, "vector", "vectors") +
+        ctx.action(infoKey + " rebuilt from the dataset's " + counted(count, "vector", "vectors") +
                        " (" + why + "): " + joined,
                    wholeOf(infoSource));
         planned.push_back({infoKey, nullptr, prettyJson(rebuilt), {}, 0, 0, {}, {}});

@@ -49,7 +49,7 @@ bool IndexRepair::readManifest() {
     salvaged_ = true;
     if (auto members = salvageByLayout(text)) {
         ctx_.action("index " + v_ + ": manifest.json is not valid JSON; " +
-                        plural(members->value.size(), "field was", "fields were") +
+                        counted(members->value.size(), "field was", "fields were") +
                         " read member by member, what cannot be read is rebuilt from the shard "
                         "files where they record it",
                     wholeOf(manifestSource_));
@@ -63,12 +63,12 @@ bool IndexRepair::readManifest() {
         manifest_ = std::move(members->value);
     } else if (std::size_t readUpTo = 0; auto partial = salvagePrefix(text, &readUpTo)) {
         ctx_.action("index " + v_ + ": manifest.json is not valid JSON; its first " +
-                        plural(partial->size(), "field", "fields") +
+                        counted(partial->size(), "field", "fields") +
                         " were read, the rest is rebuilt from the shard files where they "
                         "record it",
                     wholeOf(manifestSource_));
         ctx_.loss("index " + v_ + ": manifest.json: the fields after its first " +
-                      plural(partial->size(), "field", "fields") +
+                      counted(partial->size(), "field", "fields") +
                       " cannot be read (their values are not kept)",
                   Region{manifestSource_.get(), readUpTo, text.size() - readUpTo});
         manifest_ = std::move(partial);
@@ -292,7 +292,7 @@ void IndexRepair::collectCandidates() {
                         " has no usable artifact_key" +
                         (c.key.empty() ? "" : " (" + c.key + " " + keyProblem(c.key) + ")") +
                         (c.entryCount
-                             ? "; its " + plural(*c.entryCount, "vector", "vectors") + " are lost"
+                             ? "; its " + counted(*c.entryCount, "vector", "vectors") + " are lost"
                              : ""),
                     wholeOf(manifestSource_));
                 lostRecords_ += c.entryCount.value_or(0);
@@ -311,7 +311,7 @@ void IndexRepair::collectCandidates() {
                 ctx_.loss(
                     "index " + v_ + ": shard " + c.key + " is missing" +
                         (c.entryCount
-                             ? "; its " + plural(*c.entryCount, "vector", "vectors") + " are lost"
+                             ? "; its " + counted(*c.entryCount, "vector", "vectors") + " are lost"
                              : ""),
                     wholeOf(manifestSource_));
                 lostRecords_ += c.entryCount.value_or(0);
@@ -351,7 +351,7 @@ void IndexRepair::layOut(Candidate& c) {
     c.headerSize = pq_ ? kShardHeaderV2Size : kShardHeaderV1Size;
     if (!h.present || size < c.headerSize) {
         loseShard(
-            c, "the file (" + plural(size, "byte", "bytes") + ") is shorter than a shard header");
+            c, "the file (" + counted(size, "byte", "bytes") + ") is shorter than a shard header");
         return;
     }
     c.oldId = c.listed && c.entryId ? *c.entryId : h.shardId;
@@ -373,7 +373,7 @@ void IndexRepair::layOut(Candidate& c) {
     }
     c.recordsOffset = c.headerSize + c.centroidCount * centroidBytes;
     if (size < c.recordsOffset) {
-        loseShard(c, "the file (" + plural(size, "byte", "bytes") +
+        loseShard(c, "the file (" + counted(size, "byte", "bytes") +
                          ") ends inside its centroids (records would start at byte " +
                          std::to_string(c.recordsOffset) + ")");
         return;
@@ -391,7 +391,7 @@ void IndexRepair::layOut(Candidate& c) {
     } else if (exact && lenN == hdrN) {
         c.count = hdrN;
     } else {
-        loseShard(c, "its header says " + plural(hdrN, "record", "records") + ", the manifest " +
+        loseShard(c, "its header says " + counted(hdrN, "record", "records") + ", the manifest " +
                          std::to_string(*c.entryCount) + ", and the file's length holds " +
                          std::to_string(lenN) + (exact ? "" : " and a part"));
         return;
@@ -429,12 +429,12 @@ void IndexRepair::layOut(Candidate& c) {
         ctx_.loss(where(c) + ": the file ends at byte " + std::to_string(size) +
                       ", inside record " + std::to_string(c.present) + "; records " +
                       std::to_string(c.present) + " to " + std::to_string(c.count - 1) + " (" +
-                      plural(c.count - c.present, "vector", "vectors") + ") are lost",
+                      counted(c.count - c.present, "vector", "vectors") + ") are lost",
                   {c.source.get(), from, size - from});
         lostRecords_ += c.count - c.present;
     } else if (room > c.count * c.recordSize) {
         const std::uint64_t from = c.recordsOffset + c.count * c.recordSize;
-        ctx_.action(where(c) + ": " + plural(size - from, "byte", "bytes") +
+        ctx_.action(where(c) + ": " + counted(size - from, "byte", "bytes") +
                         " after the last record dropped",
                     {c.source.get(), from, size - from});
     }

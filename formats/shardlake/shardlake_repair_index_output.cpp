@@ -203,7 +203,7 @@ void IndexRepair::write() {
             if (cqLayout_) {
                 ctx_.action("index " + v_ +
                                 ": coarse quantizer rewritten with the centroids of the " +
-                                plural(byId.size(), "shard", "shards") + " kept",
+                                counted(byId.size(), "shard", "shards") + " kept",
                             wholeOf(cq_));
             }
             ctx_.add({cqKey_, nullptr, std::move(text), {}, 0, 0, {}, {}});
@@ -300,8 +300,8 @@ void IndexRepair::write() {
             joined += (joined.empty() ? "" : "; ") + c;
         }
         ctx_.action("index " + v_ + ": manifest written anew for the " +
-                        plural(kept.size(), "shard", "shards") + " kept (" +
-                        plural(total, "vector", "vectors") + ")" +
+                        counted(kept.size(), "shard", "shards") + " kept (" +
+                        counted(total, "vector", "vectors") + ")" +
                         (joined.empty() ? "" : ": " + joined),
                     wholeOf(manifestSource_));
         ctx_.add({key, nullptr, text, {}, 0, 0, {}, {}});
@@ -412,7 +412,7 @@ void IndexRepair::listManifestChanges(const std::string& written) {
     }
     const std::size_t count = fields.size() + more;
     ctx_.loss("index " + v_ + ": manifest.json is written with " +
-                  plural(count, "value", "values") + " other than the one" +
+                  counted(count, "value", "values") + " other than the one" +
                   (count == 1 ? "" : "s") + " read: " + listed +
                   (count > 8 ? "; and " + std::to_string(count - 8) + " more" : ""),
               wholeOf(manifestSource_));

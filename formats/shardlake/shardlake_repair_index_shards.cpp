@@ -122,7 +122,7 @@ void IndexRepair::loseShard(Candidate& c, const std::string& why) {
             : c.entryCount.value_or(c.header.present && c.header.magicOk ? c.header.count : 0);
     ctx_.loss(
         where(c) + " lost: " + why +
-            (c.listed && c.entryCount ? " (" + plural(*c.entryCount, "vector", "vectors") + ")"
+            (c.listed && c.entryCount ? " (" + counted(*c.entryCount, "vector", "vectors") + ")"
                                       : ""),
         wholeOf(c.source));
     lostRecords_ += lost;
@@ -145,7 +145,7 @@ void IndexRepair::decideTrust(Candidate& c) {
             }
             if (differ > 0) {
                 ctx_.action(where(c) + ": kept although " +
-                                plural(differ, "record differs", "records differ") +
+                                counted(differ, "record differs", "records differ") +
                                 " from the dataset's vectors (or " + (differ == 1 ? "is" : "are") +
                                 " not in it): the shard's fingerprint vouches for its bytes; "
                                 "which side is right cannot be told",
@@ -193,7 +193,7 @@ void IndexRepair::decideTrust(Candidate& c) {
             }
             ctx_.action(
                 where(c) + ": " + mismatch + "; kept because each of its " +
-                    plural(c.kept(), "record", "records") +
+                    counted(c.kept(), "record", "records") +
                     " kept equals the dataset's vector with its id and " +
                     (c.centroidSole ? std::string("its centroid, which only routes queries, is "
                                                   "recorded nowhere else (kept as it is)")

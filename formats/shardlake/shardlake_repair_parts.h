@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/common/checksums.h"
+#include "formats/common/counted.h"
 #include "formats/common/le_reader.h"
 #include "shardlake_alias_edit.h"
 #include "shardlake_binary.h"
@@ -48,10 +49,6 @@ inline constexpr std::uint32_t kMaxCentroidsPerShard = 64;
 
 inline Region wholeOf(const ByteSourcePtr& source) {
     return source ? Region{source.get(), 0, source->size()} : Region{};
-}
-
-inline std::string plural(std::uint64_t n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 inline bool isLeftoverName(const std::string& name) {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/common/counted.h"
 #include "zds_docs_meta.h"
 
 namespace strata::zds {
@@ -198,9 +199,10 @@ private:
         }
         if (unlisted > 0) {
             report_(Severity::Warning, "ZDS-DOCINDEX-UNLISTED",
-                    std::to_string(unlisted) + " file(s) in docs/ (" + quote(first) +
-                        (unlisted > 1 ? " and others" : "") +
-                        ") have no doc_index.jsonl entry: the zippy CLI does not count them "
+                    counted(unlisted, "file") + " in docs/ (" + quote(first) +
+                        (unlisted > 1 ? " and others" : "") + ")" +
+                        (unlisted > 1 ? " have" : " has") +
+                        " no doc_index.jsonl entry: the zippy CLI does not count them "
                         "(disk: " +
                         std::to_string(files_->size()) +
                         ", stored: " + std::to_string(index_.size()) + ")",

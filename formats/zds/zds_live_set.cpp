@@ -8,16 +8,13 @@
 #include <utility>
 
 #include "formats/common/bounds.h"
+#include "formats/common/counted.h"
 
 namespace strata::zds {
 
 namespace {
 
 constexpr std::uint64_t kMaxDocIndexBytes = 256ull << 20;
-
-std::string plural(std::uint64_t n, const std::string& one, const std::string& many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 std::span<const std::uint8_t> lineBody(std::span<const std::uint8_t> line) {
     std::size_t n = line.size();
@@ -318,12 +315,12 @@ std::vector<IndexKey> lastEntries(const ZdxIndex& zdx, std::uint64_t* repeated) 
 
 void censusNote(ZdsLiveSetBuilder& b, const ZdsLiveCensus& c, bool fromIndex) {
     if (c.withoutId > 0) {
-        b.note(plural(c.withoutId, "line of data.jsonl has", "lines of data.jsonl have") +
+        b.note(counted(c.withoutId, "line of data.jsonl has", "lines of data.jsonl have") +
                " no string _id and " + (c.withoutId == 1 ? "is" : "are") + " not a document");
     }
     if (fromIndex && c.unlisted > 0) {
-        b.note(plural(c.unlisted, "line of data.jsonl carries an _id",
-                      "lines of data.jsonl carry ids") +
+        b.note(counted(c.unlisted, "line of data.jsonl carries an _id",
+                       "lines of data.jsonl carry ids") +
                " that the index does not list (deleted documents, or an incomplete index); " +
                (c.unlisted == 1 ? "it is" : "they are") + " not live");
     }
@@ -391,22 +388,22 @@ std::shared_ptr<const ZdsLiveSet> fromIndex(const ZdsCollection& c, const ZdsLiv
     b.sortByOffset();
     const ZdsLiveSet& set = b.view();
     if (repeated > 0) {
-        b.note(plural(repeated, "index entry repeats an id", "index entries repeat an id") +
+        b.note(counted(repeated, "index entry repeats an id", "index entries repeat an id") +
                "; the last entry of each id is used, as the reference does");
     }
     if (const auto n = set.countFlag(kZdsLiveRelocated)) {
-        b.note(plural(n, "index entry does not", "index entries do not") +
+        b.note(counted(n, "index entry does not", "index entries do not") +
                " point at a line with " + (n == 1 ? "its" : "their") +
                " _id; the last line with that _id and the entry's length (else the last line "
                "with that _id) is read instead (reindex to fix)");
     }
     if (const auto n = set.countFlag(kZdsLiveKeyMismatch)) {
-        b.note(plural(n, "index entry points", "index entries point") +
+        b.note(counted(n, "index entry points", "index entries point") +
                " at a line with another _id, and no line carries the entry's id; "
                "the document is listed under the index's id");
     }
     if (const auto n = set.countFlag(kZdsLiveUnreadable)) {
-        b.note(plural(n, "index entry points", "index entries point") +
+        b.note(counted(n, "index entry points", "index entries point") +
                " at no line, and no line carries " + (n == 1 ? "its" : "their") +
                " id: " + (n == 1 ? "that document cannot" : "those documents cannot") + " be read");
     }
@@ -608,12 +605,12 @@ std::shared_ptr<const ZdsLiveSet> fromDocs(const ZdsCollection& c, const ZdsStor
         b.note(std::move(n));
     }
     if (repeated > 0) {
-        b.note(plural(repeated, "id is", "ids are") + " listed twice in " +
+        b.note(counted(repeated, "id is", "ids are") + " listed twice in " +
                (basis == ZdsLiveBasis::OrderIds ? "meta/order.ids" : "meta/doc_index.jsonl") +
                "; each is listed once");
     }
     if (const auto n = b.view().countFlag(kZdsLiveUnreadable)) {
-        b.note(plural(n, "listed document has", "listed documents have") + " no docs/<id>.json");
+        b.note(counted(n, "listed document has", "listed documents have") + " no docs/<id>.json");
     }
     return b.take();
 }

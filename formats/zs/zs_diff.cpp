@@ -1,6 +1,7 @@
 #include "zs_diff.h"
 
 #include <algorithm>
+#include <cctype>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -16,6 +17,18 @@
 namespace strata {
 
 namespace {
+
+// What a read error says, naming its offset once: most messages name the block's offset
+// already ("checksum mismatch in the block at 134"); the others get it added.
+std::string damageText(const zs::ZsReadError& e) {
+    std::string text = e.what();
+    const std::string at = "at " + std::to_string(e.offset());
+    const std::size_t found = text.find(at);
+    const bool named = found != std::string::npos &&
+                       (found + at.size() == text.size() ||
+                        !std::isdigit(static_cast<unsigned char>(text[found + at.size()])));
+    return named ? text : text + " (at byte " + std::to_string(e.offset()) + ")";
+}
 
 using zs::ZsFile;
 
@@ -165,7 +178,7 @@ private:
             RecordBatch marker;
             marker.blockOffset = damage.offset;
             marker.damageLength = damage.length;
-            marker.damage = std::string(e.what()) + " (byte " + std::to_string(e.offset()) + ")";
+            marker.damage = damageText(e);
             return push(std::move(marker)) && damage.canContinue;
         }
     }

@@ -306,8 +306,9 @@ void ZsWriter::addBlock(std::vector<std::string> records) {
         if (haveRecord_ && r < lastRecord_) {
             // With newline-terminated input the record number is the line number.
             throw ZsWriteError("records are not sorted: record " + std::to_string(recordsAdded_) +
-                               " \"" + printableBytes(asBytes(r)) + "\" comes after \"" +
-                               printableBytes(asBytes(lastRecord_)) + "\"");
+                                   " \"" + printableBytes(asBytes(r)) + "\" comes after \"" +
+                                   printableBytes(asBytes(lastRecord_)) + "\"",
+                               ZsWriteError::Cause::Records);
         }
         lastRecord_ = r;
         haveRecord_ = true;
@@ -335,8 +336,9 @@ void ZsWriter::addEncodedBlock(std::span<const std::uint8_t> stored,
                                std::string last) {
     if (haveRecord_ && first < lastRecord_) {
         throw ZsWriteError("records are not sorted: a block starting with \"" +
-                           printableBytes(asBytes(first)) + "\" comes after \"" +
-                           printableBytes(asBytes(lastRecord_)) + "\"");
+                               printableBytes(asBytes(first)) + "\" comes after \"" +
+                               printableBytes(asBytes(lastRecord_)) + "\"",
+                           ZsWriteError::Cause::Records);
     }
     while (written_ < submitted_) {
         drainOne();  // the blocks given before it go first
@@ -404,7 +406,8 @@ void ZsWriter::finish() {
         drainOne();
     }
     if (!haveRecord_) {
-        throw ZsWriteError("cannot create an empty ZS file: the input holds no records");
+        throw ZsWriteError("cannot create an empty ZS file: the input holds no records",
+                           ZsWriteError::Cause::Records);
     }
     // Flush the lowest non-empty level until one index block is left on top.
     for (;;) {
@@ -473,7 +476,8 @@ void addTerminatedRecords(ZsWriter& writer, std::istream& in, const std::string&
         writer.addBlock(std::move(records));
     }
     if (!carry.empty()) {
-        throw ZsWriteError("the input does not end with the record terminator");
+        throw ZsWriteError("the input does not end with the record terminator",
+                           ZsWriteError::Cause::Records);
     }
 }
 
@@ -517,7 +521,8 @@ void addLengthPrefixedRecords(ZsWriter& writer, std::istream& in, bool uleb128,
             }
             const Uleb128Result value = decodeUleb128(bytes);
             if (!value.ok() || bytes.size() > kMaxZsUlebBytes) {
-                throw ZsWriteError("bad uleb128 record length in the input");
+                throw ZsWriteError("bad uleb128 record length in the input",
+                                   ZsWriteError::Cause::Records);
             }
             length = value.value;
         } else {
@@ -526,7 +531,8 @@ void addLengthPrefixedRecords(ZsWriter& writer, std::istream& in, bool uleb128,
                 if (bytes.empty()) {
                     break;
                 }
-                throw ZsWriteError("the input ends inside a u64le record length");
+                throw ZsWriteError("the input ends inside a u64le record length",
+                                   ZsWriteError::Cause::Records);
             }
             for (int i = 7; i >= 0; --i) {
                 length =
@@ -535,7 +541,7 @@ void addLengthPrefixedRecords(ZsWriter& writer, std::istream& in, bool uleb128,
         }
         std::string record;
         if (!readExactly(in, length, record)) {
-            throw ZsWriteError("the input ends inside a record");
+            throw ZsWriteError("the input ends inside a record", ZsWriteError::Cause::Records);
         }
         size += record.size();
         records.push_back(std::move(record));

@@ -27,7 +27,15 @@ namespace strata::zs {
 
 class ZsWriteError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    // What is wrong: the records given (out of order, none, cut short: the input has errors),
+    // or anything else (the metadata or options given, the output file, a cancel).
+    enum class Cause { Records, Other };
+    explicit ZsWriteError(const std::string& what, Cause cause = Cause::Other)
+        : std::runtime_error(what), cause_(cause) {}
+    bool inRecords() const { return cause_ == Cause::Records; }
+
+private:
+    Cause cause_;
 };
 
 struct WriterOptions {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "formats/common/counted.h"
+
 namespace strata::ztensor {
 
 namespace {
@@ -98,8 +100,7 @@ public:
     explicit ZtManifestNode(FilePtr file)
         : Node("ztensor.manifest", "manifest", file->manifest()), file_(std::move(file)) {
         const ZtFile& f = *file_;
-        setValue(sizeText(f.manifest().length) + ", " + std::to_string(f.tensors().size()) +
-                 " tensor(s)");
+        setValue(sizeText(f.manifest().length) + ", " + counted(f.tensors().size(), "tensor"));
         if (!f.version().empty()) {
             addField("version", f.version(), f.versionField());
         }
@@ -168,8 +169,8 @@ public:
             addField("version", f.version(), f.versionField());
         }
         addField("tensors", static_cast<std::uint64_t>(f.tensors().size()));
-        setValue(std::string(ztLayoutName(f.layout())) + ", " + std::to_string(f.tensors().size()) +
-                 " tensor(s)");
+        setValue(std::string(ztLayoutName(f.layout())) + ", " +
+                 counted(f.tensors().size(), "tensor"));
         setStatus(f.status());
         if (f.magic().length > 0) {
             children_.push_back({RootChild::Magic, 0, 0});

@@ -10,6 +10,7 @@
 
 #include "../common/bounds.h"
 #include "../common/le_reader.h"
+#include "formats/common/counted.h"
 #include "formats/common/json_error.h"
 #include "zt_cbor_scan.h"
 #include "zt_digest.h"
@@ -284,10 +285,10 @@ std::optional<CborScanResult> ZtOpener::trySalvage(std::uint64_t declaredStart,
         }
         if (auto result = fits(declaredStart - shift, end)) {
             report(Severity::Error, "ZT-TRAILING",
-                   std::to_string(shift) +
-                       " unexpected byte(s) lie between the end of the "
-                       "manifest and the manifest size field, so the size field points " +
-                       std::to_string(shift) + " bytes into the manifest",
+                   counted(shift, "unexpected byte") + (shift == 1 ? " lies" : " lie") +
+                       " between the end of the manifest and the manifest size field, so the "
+                       "size field points " +
+                       counted(shift, "byte") + " into the manifest",
                    at(end, shift), "manifest");
             file_->manifest_ = at(declaredStart - shift, size);
             return result;
@@ -330,8 +331,8 @@ bool ZtOpener::locateManifest() {
         return false;
     }
     report(Severity::Error, "ZT-TRAILING",
-           std::to_string(size - scan.end) +
-               " byte(s) follow the CBOR manifest before the manifest size field",
+           counted(size - scan.end, "byte") + (size - scan.end == 1 ? " follows" : " follow") +
+               " the CBOR manifest before the manifest size field",
            at(declaredStart + scan.end, size - scan.end), "manifest");
     scan_ = std::move(scan);
     return true;

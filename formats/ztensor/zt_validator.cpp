@@ -9,6 +9,7 @@
 #include "../common/checksums.h"
 #include "../common/ordered_pool.h"
 #include "../common/save_leftovers.h"
+#include "formats/common/counted.h"
 #include "zt_decode.h"
 #include "zt_digest.h"
 #include "zt_nonfinite.h"
@@ -177,7 +178,7 @@ PartResult scanSlice(const ZtFile& file, const ZtComponent& c, ZtDType dtype, st
 Diagnostic nonFiniteDiagnostic(const ZtTensor& tensor, const ZtNonFiniteCount& count) {
     return make(Severity::Info, "ZT-NONFINITE",
                 "tensor '" + tensor.name + "' holds " + std::to_string(count.nan) + " NaN and " +
-                    std::to_string(count.inf) + " infinite value(s)",
+                    counted(count.inf, "infinite value"),
                 tensor.entry, "manifest/" + ZtFile::tensorPath(tensor));
 }
 
@@ -398,8 +399,8 @@ Diagnostics checkGap(const ZtFile& file, const ZtLayoutEntry& gap, const CancelT
     }
     if (nonZero > 0) {
         out.push_back(make(Severity::Error, "ZT-PADDING",
-                           std::to_string(nonZero) + " non-zero byte(s) in the padding at " +
-                               range + ", the first at offset " + std::to_string(*firstNonZero) +
+                           counted(nonZero, "non-zero byte") + " in the padding at " + range +
+                               ", the first at offset " + std::to_string(*firstNonZero) +
                                "; padding must be zero",
                            {r.source, *firstNonZero, r.end() - *firstNonZero}, "padding"));
     }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "diagnostics_model.h"
+#include "model/core/counted_text.h"
 
 namespace strata::model {
 
@@ -83,7 +84,8 @@ QString removePlannedLeftovers(const LeftoverPlan& plan) {
         paths.push_back(leftover.path);
     }
     const strata::LeftoverRemoval removal = strata::removeLeftovers(paths);
-    QString text = tr("Removed %1 leftover(s) of interrupted saves").arg(removal.removed.size());
+    QString text =
+        tr("Removed %1 of interrupted saves").arg(counted(removal.removed.size(), tr("leftover")));
     for (const auto& [path, reason] : removal.kept) {
         text += QStringLiteral("; kept %1: %2").arg(pathText(path), QString::fromStdString(reason));
     }

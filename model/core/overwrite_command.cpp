@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "byte_overlay.h"
+#include "model/core/counted_text.h"
 
 namespace strata::model {
 
@@ -47,8 +48,8 @@ bool OverwriteBytesCommand::mergeWith(const QUndoCommand* other) {
 }
 
 void OverwriteBytesCommand::updateText() {
-    setText(QCoreApplication::translate("strata", "Overwrite %n byte(s) at 0x%1", nullptr,
-                                        int(newBytes_.size()))
+    setText(QCoreApplication::translate("strata", "Overwrite %1 at 0x%2")
+                .arg(counted(newBytes_.size(), QCoreApplication::translate("strata", "byte")))
                 .arg(offset_, 0, 16));
 }
 

@@ -6,6 +6,7 @@
 
 #include "formats/ozdf/ozdf_edit.h"
 #include "formats/ozdf/ozdf_text.h"
+#include "model/core/counted_text.h"
 #include "model/ozdf/ozdf_commands.h"
 
 namespace strata::model {
@@ -226,7 +227,7 @@ bool applyOzdfChanges(QUndoStack& stack, OzdfSession& session,
     }
     stack.push(new OzdfDocumentsCommand(
         session, std::move(edits),
-        QObject::tr("Replace in %n document(s)", nullptr, static_cast<int>(byDocument.size()))));
+        QObject::tr("Replace in %1").arg(counted(byDocument.size(), QObject::tr("document")))));
     return true;
 }
 

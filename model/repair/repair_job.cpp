@@ -85,10 +85,9 @@ QString suggestedRepairPath(const QString& input, const strata::FormatRegistry* 
 }
 
 QString repairReportText(const strata::RepairReport& report, std::size_t maxSteps) {
-    QString text = QObject::tr("%1 %2 can be saved; %3 loss(es).")
-                       .arg(report.recovered)
-                       .arg(QString::fromStdString(report.itemName))
-                       .arg(report.losses.size());
+    QString text = QObject::tr("%1 can be saved; %2.")
+                       .arg(QString::fromStdString(report.recoveredText()),
+                            QString::fromStdString(report.lossesText()));
     // Losses first: in a shortened preview they are what must not be missed.
     std::size_t shown = 0;
     for (const auto& l : report.losses) {

@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include "model/core/counted_text.h"
 #include "shardlake_alias_editor.h"
 #include "shardlake_session.h"
 
@@ -45,7 +46,7 @@ void ShardlakeRootModel::rebuild() {
     setHorizontalHeaderLabels({tr("Name"), tr("Details"), tr("Status")});
     auto addGroup = [this](const QString& label, int count) {
         QList<QStandardItem*> row =
-            makeRow(QStringLiteral("group"), label, label, tr("%n item(s)", nullptr, count), {});
+            makeRow(QStringLiteral("group"), label, label, counted(count, tr("item")), {});
         appendRow(row);
         return row.front();
     };

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "formats/zds/zds_validator.h"
+#include "model/core/counted_text.h"
 #include "zds_document_text.h"
 
 namespace strata::model {
@@ -129,7 +130,7 @@ QString duplicateZdsDocuments(QUndoStack* stack, ZdsTableModel* model, std::vect
     }
     stack->push(new ZdsInsertRowsCommand(
         model, positions.back() + 1, std::move(rows),
-        QObject::tr("Duplicate %n document(s)", nullptr, static_cast<int>(positions.size()))));
+        QObject::tr("Duplicate %1").arg(counted(positions.size(), QObject::tr("document")))));
     return {};
 }
 
@@ -138,8 +139,9 @@ QString deleteZdsDocuments(QUndoStack* stack, ZdsTableModel* model, std::vector<
         return QObject::tr("no documents selected");
     }
     const int n = static_cast<int>(positions.size());
-    stack->push(new ZdsRemoveRowsCommand(model, std::move(positions),
-                                         QObject::tr("Delete %n document(s)", nullptr, n)));
+    stack->push(new ZdsRemoveRowsCommand(
+        model, std::move(positions),
+        QObject::tr("Delete %1").arg(counted(n, QObject::tr("document")))));
     return {};
 }
 
@@ -208,9 +210,9 @@ QString setZdsField(QUndoStack* stack, ZdsTableModel* model, std::vector<int> po
         rows.emplace_back(p, makeTextRow(*json, model->id(p)));
     }
     const int n = static_cast<int>(positions.size());
-    stack->push(
-        new ZdsSetRowsCommand(model, std::move(rows),
-                              QObject::tr("Set %1 on %n document(s)", nullptr, n).arg(q(pointer))));
+    stack->push(new ZdsSetRowsCommand(
+        model, std::move(rows),
+        QObject::tr("Set %1 on %2").arg(q(pointer), counted(n, QObject::tr("document")))));
     return {};
 }
 

@@ -13,6 +13,7 @@
 #include "formats/common/bounds.h"
 #include "formats/common/uleb128.h"
 #include "formats/zs/zs_block.h"
+#include "model/core/counted_text.h"
 
 namespace strata::model {
 
@@ -141,7 +142,7 @@ QString ZsRecordsModel::errorText() const {
     if (damages_ <= 1) {
         return error_;
     }
-    return error_ + tr(" (and %n more damaged stretch(es))", nullptr, damages_ - 1);
+    return error_ + tr(" (and %1)").arg(counted(damages_ - 1, tr("more damaged stretch")));
 }
 
 bool ZsRecordsModel::isDamageRow(int row) const {
@@ -165,6 +166,25 @@ void ZsRecordsModel::fetchMore(const QModelIndex& parent) {
         }
         if (!loadNextBlock()) {
             break;
+        }
+    }
+    finishIfNoRecordsLeft();
+}
+
+void ZsRecordsModel::finishIfNoRecordsLeft() {
+    const std::uint64_t end = file_->blocksEnd();
+    while (!done_ && !resuming_ && !fetchRetry_->isActive()) {
+        if (next_ < end) {
+            if (background_ && !nextBlockReady()) {
+                return;  // not without waiting for a server: the next fetch finds out
+            }
+            const zs::FrameRead frame = zs::readFrame(file_->source(), next_, end);
+            if (!frame.usable() || frame.frame.kind() == zs::BlockKind::Data) {
+                return;  // records (or damage) to read on the next fetch
+            }
+        }
+        if (!loadNextBlock()) {
+            return;
         }
     }
 }

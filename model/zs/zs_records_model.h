@@ -149,6 +149,9 @@ private:
     // looking for the next intact block).
     bool loadNextBlock();
     bool nextBlockReady() const;
+    // After a fetch: when no data block is left (only index blocks up to the end), reads them
+    // now, so the rows shown are known to be all of them without another scroll.
+    void finishIfNoRecordsLeft();
     void fail(const QString& message, std::uint64_t offset);
     // Damage at `offset`: finds where reading goes on (on a worker with background decoding)
     // and adds a marker row for the bytes in between. False while a worker looks.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "model/core/counted_text.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 
@@ -88,9 +89,8 @@ bool ZtEditor::setDeleted(const std::vector<std::size_t>& tensors, bool deleted)
             next.tensors[t].deleted = deleted;
         }
     }
-    return push(deleted ? tr("Delete %n tensor(s)", nullptr, static_cast<int>(tensors.size()))
-                        : tr("Restore %n tensor(s)", nullptr, static_cast<int>(tensors.size())),
-                std::move(next));
+    const QString what = counted(tensors.size(), tr("tensor"));
+    return push(deleted ? tr("Delete %1").arg(what) : tr("Restore %1").arg(what), std::move(next));
 }
 
 bool ZtEditor::setEncoding(const std::vector<std::size_t>& tensors, ZtEncodingChoice encoding) {
@@ -101,7 +101,8 @@ bool ZtEditor::setEncoding(const std::vector<std::size_t>& tensors, ZtEncodingCh
         }
     }
     static const char* const kNames[] = {"as stored", "raw", "zstd"};
-    return push(tr("Re-encode %n tensor(s) %1", nullptr, static_cast<int>(tensors.size()))
+    return push(tr("Re-encode %1 %2")
+                    .arg(counted(tensors.size(), tr("tensor")))
                     .arg(QLatin1String(kNames[static_cast<int>(encoding)])),
                 std::move(next));
 }
@@ -114,7 +115,8 @@ bool ZtEditor::setDigest(const std::vector<std::size_t>& tensors, ZtDigestChoice
         }
     }
     static const char* const kNames[] = {"as stored", "none", "crc32c", "sha256"};
-    return push(tr("Digests of %n tensor(s): %1", nullptr, static_cast<int>(tensors.size()))
+    return push(tr("Digests of %1: %2")
+                    .arg(counted(tensors.size(), tr("tensor")))
                     .arg(QLatin1String(kNames[static_cast<int>(digest)])),
                 std::move(next));
 }

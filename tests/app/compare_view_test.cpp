@@ -2,10 +2,16 @@
 // the table with their counts, F7 / Shift+F7 step through them, each step shows both sides'
 // bytes in the hex views and selects the node there in the trees, and the kind filters hide
 // rows. A side that cannot be opened, or two formats, give a clear error.
+
+// Before any Qt header: its `emit` macro would swallow ZtWriter::emit.
+#include "formats/ztensor/zt_writer.h"
+
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
+#include <QPointer>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -13,9 +19,11 @@
 #include <QTreeView>
 
 #include "app/compare/compare_view.h"
+#include "app/gui/launch.h"
 #include "app/gui/main_window.h"
 #include "app/widgets/document_view.h"
 #include "app/widgets/hex_view.h"
+#include "mnemonic_check.h"
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/core/structure_model.h"
@@ -27,6 +35,29 @@ using namespace strata;
 using namespace strata::gui;
 
 namespace {
+
+// A zTensor file of float32 tensors (name, shape, values), in that order.
+void writeTensors(
+    const QString& path,
+    const std::vector<std::tuple<std::string, std::vector<std::uint64_t>, std::vector<float>>>&
+        tensors) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    ztensor::ZtWriter writer([&f](std::span<const std::uint8_t> b) {
+        f.write(reinterpret_cast<const char*>(b.data()), qint64(b.size()));
+    });
+    for (const auto& [name, shape, values] : tensors) {
+        ztensor::ZtWriterTensor t;
+        t.name = name;
+        t.shape = shape;
+        t.components.push_back({"data",
+                                std::span(reinterpret_cast<const std::uint8_t*>(values.data()),
+                                          values.size() * sizeof(float)),
+                                ztensor::ZtEncoding::Raw, std::nullopt});
+        writer.add(t);
+    }
+    writer.finish();
+}
 
 void writeFile(const QString& path, const QByteArray& bytes) {
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -116,6 +147,70 @@ private slots:
                 QVERIFY(s.region.offset < nodeOffset + std::max<quint64>(1, nodeLength));
             }
         }
+    }
+
+    // An empty tensor's bytes start where the next tensor's do: stepping onto it selects its
+    // own node in the trees, not the other tensor's.
+    void anEmptyTensorSelectsItsOwnNode() {
+        writeTensors(dir_.filePath("empty-a.zt"), {{"a_empty", {0}, {}}, {"w", {4}, {1, 2, 3, 4}}});
+        writeTensors(dir_.filePath("empty-b.zt"),
+                     {{"a_empty", {0, 3}, {}}, {"w", {4}, {1, 2, 3, 4}}});
+        MainWindow window;
+        window.setInteractive(false);
+        CompareView* view =
+            compare(window, dir_.filePath("empty-a.zt"), dir_.filePath("empty-b.zt"));
+        QVERIFY(view != nullptr);
+        finish(window);
+        auto* differences = view->comparison()->differences();
+        int row = -1;
+        for (int r = 0; r < view->filter()->rowCount(); ++r) {
+            const Difference& d = differences->difference(
+                view->filter()->mapToSource(view->filter()->index(r, 0)).row());
+            if (d.path == "tensor/a_empty") {
+                row = r;
+                QCOMPARE(d.a.region.length, std::uint64_t{0});
+            }
+        }
+        QVERIFY(row >= 0);
+        view->differencesView()->setCurrentIndex(view->filter()->index(row, 0));
+        for (int side = 0; side < 2; ++side) {
+            const QString label = view->treeView(side)->currentIndex().data().toString();
+            QVERIFY2(label.contains(QStringLiteral("a_empty")), qPrintable(label));
+            QVERIFY2(!label.contains(QStringLiteral("w/")), qPrintable(label));
+        }
+    }
+
+    // `strata --compare A B`: the compare window is the only window on screen.
+    void compareOnlyShowsOneWindow() {
+        MainWindow window;
+        QPointer<CompareView> shown;
+        QObject::connect(&window.comparisons(), &CompareController::shown,
+                         [&shown](CompareView* view) { shown = view; });
+        QVERIFY(startCompareOnly(window, dir_.filePath("a"), dir_.filePath("b")) != nullptr);
+        finish(window);
+        QVERIFY(shown != nullptr);
+        QVERIFY(QTest::qWaitForWindowExposed(shown));
+        QWidgetList visible;
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (w->isVisible() && w->isWindow()) {
+                visible << w;
+            }
+        }
+        QCOMPARE(visible.size(), 1);
+        QCOMPARE(visible.front(), static_cast<QWidget*>(shown.data()));
+        QVERIFY(!window.isVisible());
+        shown->close();
+    }
+
+    // Alt+letter in the compare window reaches one control, and its menus (none today) one entry.
+    void mnemonicsAreUnique() {
+        MainWindow window;
+        window.setInteractive(false);
+        CompareView* view = compare(window, dir_.filePath("a"), dir_.filePath("b"));
+        QVERIFY(view != nullptr);
+        finish(window);
+        const QStringList clashes = strata::test::mnemonicClashes(*view);
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
     }
 
     void kindFiltersHideRows() {

@@ -155,7 +155,7 @@ QPushButton* buttonIn(QWidget* parent, const QString& text) {
 }
 
 QAction* actionIn(QToolBar* bar, const QString& text) {
-    for (QAction* a : bar->actions()) {
+    for (QAction* a : bar->findChildren<QAction*>()) {  // its buttons' menus too
         if (a->text() == text) {
             return a;
         }

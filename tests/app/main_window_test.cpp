@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
@@ -13,10 +14,12 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoGroup>
 #include <QUndoStack>
 
 #include "app/gui/main_window.h"
+#include "app/gui/save_controller.h"
 #include "app/widgets/bookmarks_panel.h"
 #include "app/widgets/diagnostics_panel.h"
 #include "app/widgets/document_view.h"
@@ -24,6 +27,7 @@
 #include "app/widgets/hex_view.h"
 #include "app/widgets/jobs_panel.h"
 #include "app/ztensor/zt_manifest_tab.h"
+#include "mnemonic_check.h"
 #include "model/core/diagnostics_model.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
@@ -291,6 +295,53 @@ private slots:
             }
         }
         QVERIFY(owner.size() > 10);
+    }
+
+    // Alt+letter in a menu reaches one entry: no two entries of a menu share a mnemonic (File
+    // had Compare With… and Close Tab on C, Save a Local Copy and Reload on L).
+    void menusHaveUniqueMnemonics() {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openPath(a_));  // a document: every entry enabled and shown
+        const QStringList clashes = strata::test::mnemonicClashes(window);
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
+        QVERIFY(window.waitUntilIdle(30000));
+    }
+
+    // F5 asks about unsaved edits as a reload, not as a close.
+    void reloadAsksAboutReloadingNotClosing() {
+        const QString question = SaveController::discardQuestion(QStringLiteral("a.bin"), true, {},
+                                                                 SaveController::Ending::Reloading);
+        QVERIFY2(question.contains(QStringLiteral("reload")), qPrintable(question));
+        QVERIFY2(!question.contains(QStringLiteral("closing")), qPrintable(question));
+        const QString typed =
+            SaveController::discardQuestion(QStringLiteral("d"), false, {QStringLiteral("doc 1")},
+                                            SaveController::Ending::Reloading);
+        QVERIFY2(typed.contains(QStringLiteral("before reloading")), qPrintable(typed));
+        QVERIFY(SaveController::discardQuestion(QStringLiteral("a.bin"), true, {},
+                                                SaveController::Ending::Closing)
+                    .contains(QStringLiteral("before closing")));
+
+        // The question F5 really asks, in an interactive window.
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openPath(b_));
+        QVERIFY(window.waitUntilIdle(30000));
+        DocumentView* view = window.currentView();
+        view->document()->overwrite(view->document()->primaryFile(), 0, QByteArray("Z"));
+        QString asked;
+        QTimer::singleShot(0, &window, [&asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (box != nullptr) {
+                asked = box->text();
+                box->button(QMessageBox::Cancel)->click();
+            }
+        });
+        QVERIFY(!window.reloadView(view));  // cancelled: the edits stay
+        QVERIFY2(asked.contains(QStringLiteral("reloading")), qPrintable(asked));
+        QVERIFY(view->document()->isModified());
+        view->document()->undoStack()->undo();
+        QVERIFY(!view->document()->isModified());
     }
 
 private:

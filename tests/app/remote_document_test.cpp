@@ -155,7 +155,7 @@ private slots:
             QVERIFY2(action != nullptr, qPrintable(text));
             QVERIFY2(!action->isEnabled(), qPrintable(text));
         }
-        QVERIFY(findAction(window, QStringLiteral("Save a &Local Copy…"))->isEnabled());
+        QVERIFY(findAction(window, QStringLiteral("Save a Local Cop&y…"))->isEnabled());
 
         // The structure tree: the root and its children, read on demand.
         strata::model::StructureModel* model = view->structureModel();

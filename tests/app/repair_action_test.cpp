@@ -228,7 +228,7 @@ private slots:
         report.losses.push_back({"document 'x' is lost", {}});
         const QStringList shortText = model::repairReportText(report, 5).split(QLatin1Char('\n'));
         QCOMPARE(shortText.size(), 7);
-        QCOMPARE(shortText[0], QStringLiteral("7 documents can be saved; 1 loss(es)."));
+        QCOMPARE(shortText[0], QStringLiteral("7 documents can be saved; 1 loss."));
         QCOMPARE(shortText[1], QStringLiteral("✗ document 'x' is lost"));
         QCOMPARE(shortText[2], QStringLiteral("• dropped line 0"));
         QVERIFY(shortText[6].contains(QStringLiteral("26 more")));

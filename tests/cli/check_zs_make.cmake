@@ -1,6 +1,6 @@
 # strata-cli zs make end to end: every codec and both length-prefixed input modes round-trip
-# through make → validate → dump; empty, unsorted and clashing inputs are refused and leave no
-# file behind.   -DCLI=<strata-cli> -DWORKDIR=<scratch dir>
+# through make → validate → dump; empty, unsorted, cut and clashing inputs, bad metadata and
+# options are refused with the exit code of their kind and leave no file behind.   -DCLI=<strata-cli> -DWORKDIR=<scratch dir>
 cmake_minimum_required(VERSION 3.25)
 
 file(REMOVE_RECURSE "${WORKDIR}")
@@ -67,4 +67,16 @@ foreach(left empty.zs unsorted.zs wide.zs)
         message(FATAL_ERROR "a refused make left ${left} behind")
     endif()
 endforeach()
-run(1 zs make {} sorted.txt none.zs)  # the output exists already
+# Exit codes as for every command (app/cli/command_context.h): 1 when the input has errors (the
+# records above, or cut short), 2 for what was asked (metadata, options) or the output file.
+file(WRITE "${WORKDIR}/cut.txt" "a\nb")
+run(1 zs make {} cut.txt cut.zs)
+run(2 zs make "[1, 2]" sorted.txt list.zs)
+run(2 zs make "{not json" sorted.txt bad-json.zs)
+run(2 zs make --branching-factor=1 {} sorted.txt narrow.zs)
+foreach(left cut.zs list.zs bad-json.zs narrow.zs)
+    if(EXISTS "${WORKDIR}/${left}")
+        message(FATAL_ERROR "a refused make left ${left} behind")
+    endif()
+endforeach()
+run(2 zs make {} sorted.txt none.zs)  # the output exists already: it cannot be created

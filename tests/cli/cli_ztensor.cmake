@@ -11,7 +11,7 @@ endfunction()
 
 # Import: fixtures written by hand (see zt_data/README.md), no corpus needed.
 strata_cli_test(zt.import_npy EXIT 0 ARGS zt import ${zt_data}/zt_f32.npy ${zt_out}/f32.zt
-                STDOUT "imported 1 tensor\\(s\\) from npy")
+                STDOUT "imported 1 tensor from npy")
 strata_cli_test(zt.import_npy_values EXIT 0 ARGS zt dump --values zt_f32 ${zt_out}/f32.zt
                 STDOUT "^0\t0\n1\t1.5\n2\t3\n3\t4.5\n4\t6\n5\t7.5\n$")
 zt_after(zt.import_npy_values zt.import_npy)
@@ -32,7 +32,7 @@ strata_cli_test(zt.import_npz_values EXIT 0 ARGS zt dump --values bias ${zt_out}
                 STDOUT "^0\t-1\n1\t0\n2\t7\n$")
 zt_after(zt.import_npz_values zt.import_npz)
 strata_cli_test(zt.import_safetensors EXIT 0 ARGS zt import ${zt_data}/zt_model.safetensors
-                ${zt_out}/model.zt STDOUT "imported 2 tensor\\(s\\) from safetensors")
+                ${zt_out}/model.zt STDOUT "imported 2 tensors from safetensors")
 strata_cli_test(zt.import_safetensors_info EXIT 0 ARGS zt info --json ${zt_out}/model.zt
                 JSON "attributes.format=pt" "attributes.source=strata-test"
                      "tensors.0.name=brain" "tensors.0.dtype=bfloat16" "tensors.1.dtype=float16")

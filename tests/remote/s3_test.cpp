@@ -131,6 +131,7 @@ TEST_F(S3, WrongSecretIsRefusedWithTheServersReason) {
         EXPECT_EQ(e.kind(), RemoteError::Kind::Forbidden);
         EXPECT_NE(std::string(e.what()).find("SignatureDoesNotMatch"), std::string::npos)
             << e.what();
+        EXPECT_EQ(e.url(), "s3://strata/dir/object.bin");
     }
 }
 
@@ -180,6 +181,10 @@ TEST_F(S3, MissingKeyIs404) {
     } catch (const RemoteError& e) {
         EXPECT_EQ(e.kind(), RemoteError::Kind::NotFound);
         EXPECT_NE(std::string(e.what()).find("NoSuchKey"), std::string::npos) << e.what();
+        // The error names the object, not the endpoint it was asked from.
+        EXPECT_EQ(e.url(), "s3://strata/dir/none.bin");
+        EXPECT_TRUE(std::string(e.what()).starts_with("s3://strata/dir/none.bin: ")) << e.what();
+        EXPECT_EQ(std::string(e.what()).find(options().endpoint), std::string::npos) << e.what();
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "formats/remote/remote_byte_source.h"
 #include "formats/remote/remote_error.h"
+#include "formats/remote/remote_session.h"
 #include "formats/remote/remote_url.h"
 
 namespace strata {
@@ -93,6 +94,24 @@ HttpResponse answer(long status, const std::string& url, const std::string& type
 
 // A folder is known by its answer, not by how the answer is framed: redirected to its '/' form,
 // or a whole JSON listing (a server that lists a folder at its own URL).
+// An S3 object that cannot be fetched is named as the user wrote it (s3://bucket/key), not by
+// the endpoint's URL the request went to. Nothing listens on port 9: the connection is refused.
+TEST(S3Errors, NameTheObjectNotTheEndpoint) {
+    RemoteOptions o;
+    o.endpoint = "http://127.0.0.1:9";
+    o.anonymous = true;
+    o.retries = 0;
+    const auto session = makeRemoteSession(o);
+    try {
+        session->open(Location::parse("s3://bucket/dir/key.zs"));
+        FAIL() << "opened an object nobody serves";
+    } catch (const RemoteError& e) {
+        EXPECT_EQ(e.url(), "s3://bucket/dir/key.zs");
+        EXPECT_TRUE(std::string(e.what()).starts_with("s3://bucket/dir/key.zs: ")) << e.what();
+        EXPECT_EQ(std::string(e.what()).find("127.0.0.1"), std::string::npos) << e.what();
+    }
+}
+
 TEST(FolderAnswer, RecognisedByItsFormAndShape) {
     const std::string listing = R"([{"name": "a b.zs", "type": "file", "size": 3}])";
     EXPECT_TRUE(answersAsFolder(answer(200, "http://h/d/", "text/html", "<html>")));

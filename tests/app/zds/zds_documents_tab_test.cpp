@@ -168,6 +168,12 @@ void ZdsDocumentsTabTest::editorShowsErrorsAndApplies() {
 
     editor->setText("{\n  \"_id\": \"t00\",\n  \"i\": ,\n}");
     QVERIFY(editor->errorLabel()->text().startsWith("Line 3, column"));
+    // The message has a row of its own, as wide as the text, above Revert and Apply (not a
+    // narrow column beside them).
+    f.view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(f.view.get()));
+    QVERIFY(editor->errorLabel()->width() >= editor->textEdit()->width() - 4);
+    QVERIFY(editor->errorLabel()->geometry().bottom() <= editor->applyButton()->geometry().top());
     // The error is underlined on line 3.
     const QTextBlock block = editor->textEdit()->document()->findBlockByNumber(2);
     bool underlined = false;

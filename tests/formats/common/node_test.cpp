@@ -87,6 +87,36 @@ TEST(Node, DeepestAtStopsWhereNoChildCovers) {
     EXPECT_EQ(root.deepestAt(40, other.get()), nullptr);
 }
 
+// An empty item shares its offset with the next one (an empty tensor before another): the node
+// of a difference is found by its whole region, not by the offset alone.
+TEST(Node, ExactlyAtTellsAnEmptyNodeFromTheOneAtItsOffset) {
+    const auto source = makeBufferSource(std::vector<std::uint8_t>(100));
+    for (const bool emptyFirst : {true, false}) {
+        Node root("test.root", "file", {source.get(), 0, 100});
+        root.appendChild(
+            std::make_unique<Node>("test.header", "header", Region{source.get(), 0, 16}));
+        const auto empty = [&] {
+            root.appendChild(
+                std::make_unique<Node>("test.item", "empty", Region{source.get(), 32, 0}));
+        };
+        if (emptyFirst) {
+            empty();
+        }
+        auto* body = root.appendChild(
+            std::make_unique<Node>("test.item", "body", Region{source.get(), 32, 16}));
+        body->appendChild(std::make_unique<Node>("test.part", "part", Region{source.get(), 32, 4}));
+        if (!emptyFirst) {
+            empty();
+        }
+        EXPECT_EQ(root.deepestAt(32)->label(), "part");
+        EXPECT_EQ(root.exactlyAt({source.get(), 32, 0})->label(), "empty");
+        EXPECT_EQ(root.exactlyAt({source.get(), 32, 16})->label(), "body");
+        EXPECT_EQ(root.exactlyAt({source.get(), 32, 4})->label(), "part");
+        EXPECT_EQ(root.exactlyAt({source.get(), 0, 100})->label(), "file");
+        EXPECT_EQ(root.exactlyAt({source.get(), 33, 1}), nullptr);
+    }
+}
+
 TEST(Node, DeepestAtThroughAFolderNodeWithoutRegion) {
     const auto a = makeBufferSource(std::vector<std::uint8_t>(10), "a");
     const auto b = makeBufferSource(std::vector<std::uint8_t>(10), "b");

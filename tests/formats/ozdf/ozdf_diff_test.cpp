@@ -122,6 +122,8 @@ TEST(OzdfDiff, AKnownSetOfEditsIsReportedExactlyAndMirrors) {
     EXPECT_EQ(body.fields[1].path, "paragraph 1 words");
     EXPECT_EQ(body.fields[1].a, "presents,");
     EXPECT_EQ(body.fields[1].b, "gifts,");
+    // The words are in the description itself, not only in the fields (a tooltip in the app).
+    EXPECT_EQ(body.description, "1 changed: \"presents,\" → \"gifts,\"");
     const Difference& chapters = ab.find("doc.ozdf/list CHAPTERS")->second;
     ASSERT_EQ(chapters.fields.size(), 1u);
     EXPECT_EQ(chapters.fields[0].path, "item THREE");

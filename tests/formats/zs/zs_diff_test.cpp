@@ -165,6 +165,9 @@ TEST(ZsDiff, ADamagedBlockIsReportedAndTheRestCompared) {
             EXPECT_EQ(d.a.region.offset, good->blocksBegin());
             EXPECT_GT(d.a.region.length, 40u);
             EXPECT_NE(d.description.find("cannot be read"), std::string::npos) << d.description;
+            // The block's offset is named once, not "in the block at N (byte N)".
+            const std::string at = std::to_string(good->blocksBegin());
+            EXPECT_EQ(d.description.find("(byte " + at + ")"), std::string::npos) << d.description;
         }
     }
     const Collected ba = diff(good, bad, &summary);

@@ -365,8 +365,8 @@ TEST(ZtReader, SlicedValueScansCountExactlyOnEveryThreadCount) {
                 }
             }
             EXPECT_EQ(messages,
-                      (std::vector<std::string>{"tensor 'x' holds 5 NaN and 3 infinite value(s)",
-                                                "tensor 'y' holds 0 NaN and 1 infinite value(s)"}))
+                      (std::vector<std::string>{"tensor 'x' holds 5 NaN and 3 infinite values",
+                                                "tensor 'y' holds 0 NaN and 1 infinite value"}))
                 << v.describe();
             EXPECT_EQ(v.errors(), 0u) << v.describe();
         }

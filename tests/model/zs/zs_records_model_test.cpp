@@ -212,6 +212,33 @@ private slots:
         QVERIFY(!model.isComplete());
     }
 
+    // A last data block bringing more rows than one fetch asks for: the index blocks after it
+    // are read at once, so the model knows it has every record (the view says "600 records",
+    // not "read so far; scroll for more").
+    void lastBlockOfAFetchCompletesTheRows() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("one-block.zs").toStdString();
+        strata::zs::WriterOptions options;
+        options.threads = 1;
+        {
+            strata::zs::ZsWriter writer(path, {{"name", "t"}}, options);
+            std::vector<std::string> block;
+            for (int i = 0; i < 600; ++i) {
+                block.push_back(
+                    QStringLiteral("r%1").arg(i, 4, 10, QLatin1Char('0')).toStdString());
+            }
+            writer.addBlock(block);
+            writer.finish();
+        }
+        ZsRecordsModel model(strata::zs::ZsFile::open(strata::openMappedFile(path)));
+        QSignalSpy allRead(&model, &ZsRecordsModel::allRead);
+        model.fetchMore({});
+        QCOMPARE(model.rowCount(), 600);
+        QVERIFY(model.isComplete());
+        QVERIFY(!model.canFetchMore({}));
+        QCOMPARE(allRead.count(), 1);
+    }
+
     void decodedBlocksStayBounded() {
         auto file = openZs("valid/big-ngrams-1m.zs");
         ZsRecordsModel model(file);
