@@ -6,6 +6,7 @@
 #include <QCloseEvent>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QMenu>
 #include <QMenuBar>
@@ -66,6 +67,7 @@ MainWindow::MainWindow(const FormatRegistry& formats, const FormatViews& views, 
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
 
     docks_ = new WindowDocks(*this);
+    browser_ = new BrowserController(*this);
     createActions();
     createMenus();
     status_ = new WindowStatusBar(statusBar(), runner_, this);
@@ -169,6 +171,8 @@ void MainWindow::createMenus() {
     openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     QAction* openUrl = file->addAction(tr("Open &URL…"), opener_, &OpenController::openUrlDialog);
     openUrl->setShortcut(QKeySequence(tr("Ctrl+Shift+U")));
+    file->addAction(tr("Open Folder or &Bucket…"), browser_,
+                    &BrowserController::openFolderOrBucketDialog);
     opener_->setRecentMenu(file->addMenu(tr("Open &Recent")));
     file->addAction(tr("Compare &With…"), comparisons_, &CompareController::compareWithDialog);
     file->addSeparator();
@@ -233,6 +237,7 @@ void MainWindow::createMenus() {
     }
     view->addSeparator();
     docks_->addToggles(view);
+    view->addAction(browser_->dock()->toggleViewAction());
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(validateAction_);

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "app/widgets/format_views.h"
+#include "browser_controller.h"
 #include "compare_controller.h"
 #include "model/repair/repair_job.h"
 #include "open_controller.h"
@@ -56,6 +57,7 @@ public:
     SaveController& saves() { return *saves_; }
     RepairController& repairs() { return *repairs_; }
     CompareController& comparisons() { return *comparisons_; }
+    BrowserController& browser() { return *browser_; }
 
     // Opens a file or folder in a new tab (or switches to its tab when already open). Returns
     // false when it cannot be opened; the reason goes to a message box when interactive, to
@@ -184,6 +186,7 @@ private:
     SaveController* saves_;
     RepairController* repairs_;
     CompareController* comparisons_;
+    BrowserController* browser_ = nullptr;
     WindowStatusBar* status_ = nullptr;
     WindowDocks* docks_ = nullptr;
     bool interactive_ = true;

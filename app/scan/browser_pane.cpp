@@ -1,0 +1,167 @@
+#include "browser_pane.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "formats/common/counted.h"
+#include "model/core/job.h"
+#include "model/core/remote_access.h"
+#include "model/scan/scan_list_model.h"
+
+namespace strata::gui {
+
+using strata::scan::Verdict;
+
+BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats, QWidget* parent)
+    : QWidget(parent),
+      runner_(runner),
+      formats_(formats),
+      model_(new model::ScanListModel(this)),
+      filter_(new model::ScanFilterModel(this)),
+      table_(new QTableView(this)),
+      formatBox_(new QComboBox(this)),
+      verdictBox_(new QComboBox(this)),
+      summary_(new QLabel(this)) {
+    setObjectName(QStringLiteral("BrowserPane"));
+    filter_->setSourceModel(model_);
+    table_->setModel(filter_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder);  // the walk's order until a header is clicked
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setWordWrap(false);
+    table_->verticalHeader()->hide();
+    // Uniform rows: 100,000 entries scroll without measuring each.
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setColumnWidth(model::ScanListModel::Name, 320);
+    table_->setContextMenuPolicy(Qt::CustomContextMenu);
+    table_->installEventFilter(this);
+    connect(table_, &QTableView::doubleClicked, this, [this] { act(EntryAction::Open); });
+    connect(table_, &QWidget::customContextMenuRequested, this, &BrowserPane::showMenu);
+
+    formatBox_->addItem(tr("All formats"), QString());
+    connect(formatBox_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setFormat(formatBox_->currentData().toString()); });
+    verdictBox_->addItem(tr("Any status"), QString());
+    verdictBox_->addItem(tr("Problems (damaged or unreadable)"), QStringLiteral("problems"));
+    for (const Verdict verdict : strata::scan::kAllVerdicts) {
+        const QString name = QString::fromLatin1(strata::scan::verdictName(verdict));
+        verdictBox_->addItem(name, name);
+    }
+    connect(verdictBox_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setVerdict(verdictBox_->currentData().toString()); });
+    connect(model_, &model::ScanListModel::summaryChanged, this, [this] {
+        updateSummary();
+        updateFormats();
+    });
+    connect(model_, &QAbstractItemModel::rowsInserted, this, &BrowserPane::updateSummary);
+
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(new QLabel(tr("Show:"), this));
+    filters->addWidget(formatBox_);
+    filters->addWidget(verdictBox_);
+    filters->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(filters);
+    layout->addWidget(table_);
+    layout->addWidget(summary_);
+    updateSummary();
+}
+
+model::Job* BrowserPane::scan(const QString& root, const model::ScanJobOptions& options) {
+    if (scanJob_) {
+        scanJob_->cancel();
+    }
+    root_ = root;
+    options_ = options;
+    scanJob_ = model::startScan(runner_, root, model_, options, &formats_);
+    return scanJob_;
+}
+
+model::Job* BrowserPane::validateAgain(int row) {
+    if (row < 0 || row >= model_->rowCount()) {
+        return nullptr;
+    }
+    return model::startRecheck(runner_, model_, row, options_, &formats_);
+}
+
+int BrowserPane::currentEntryRow() const {
+    const QModelIndex current = table_->currentIndex();
+    return current.isValid() ? filter_->mapToSource(current).row() : -1;
+}
+
+bool BrowserPane::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_ && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            act(EntryAction::Open);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void BrowserPane::act(EntryAction action) {
+    const QString location = model_->location(currentEntryRow());
+    if (!location.isEmpty()) {
+        emit entryAction(action, location);
+    }
+}
+
+void BrowserPane::showMenu(const QPoint& at) {
+    const int row = currentEntryRow();
+    if (row < 0) {
+        return;
+    }
+    const QString location = model_->location(row);
+    const bool remote = model::isRemoteUrl(location);
+    QMenu menu(this);
+    menu.addAction(tr("&Open"), this, [this] { act(EntryAction::Open); });
+    menu.addAction(tr("&Validate Again"), this, [this, row] { validateAgain(row); });
+    QAction* repair = menu.addAction(tr("&Repair…"), this, [this] { act(EntryAction::Repair); });
+    repair->setEnabled(!remote);  // a repair writes beside its input
+    menu.addAction(tr("Compare &With…"), this, [this] { act(EntryAction::Compare); });
+    menu.addSeparator();
+    menu.addAction(remote ? tr("Copy &URL") : tr("Copy &Path"), this,
+                   [location] { QApplication::clipboard()->setText(location); });
+    QAction* copy = menu.addAction(tr("Save a &Local Copy…"), this,
+                                   [this] { act(EntryAction::SaveLocalCopy); });
+    copy->setEnabled(remote);
+    menu.exec(table_->viewport()->mapToGlobal(at));
+}
+
+void BrowserPane::updateSummary() {
+    const quint64 listed = quint64(model_->rowCount());
+    QStringList parts;
+    parts << tr("%1 listed").arg(QString::fromStdString(strata::counted(listed, "entry", "entries")))
+          << tr("%1 checked").arg(model_->checkedCount());
+    for (const Verdict verdict : strata::scan::kAllVerdicts) {
+        if (const quint64 n = model_->count(verdict); n > 0) {
+            parts << QStringLiteral("%1 %2").arg(n).arg(
+                QString::fromLatin1(strata::scan::verdictName(verdict)));
+        }
+    }
+    summary_->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void BrowserPane::updateFormats() {
+    for (const QString& format : model_->formats()) {
+        if (formatBox_->findData(format) < 0) {
+            formatBox_->addItem(format, format);
+        }
+    }
+}
+
+}  // namespace strata::gui
