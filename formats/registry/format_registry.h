@@ -33,8 +33,7 @@ public:
     // opens (a scan skipping formats it was not asked for) without probing twice. A local
     // input (no tree) opens by its path.
     Detection detect(const ProbeInput& input) const;
-    std::unique_ptr<OpenedDocument> open(const ProbeInput& input,
-                                         const Detection& detection) const;
+    std::unique_ptr<OpenedDocument> open(const ProbeInput& input, const Detection& detection) const;
 
     // The differ of two opened documents' format. Throws DiffError when they are of different
     // formats, or when theirs cannot be compared yet (the message says which).

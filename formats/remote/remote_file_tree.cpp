@@ -278,14 +278,20 @@ private:
                            std::vector<FileTreeEntry>& entries) {
         for (const auto& object : listed.objects) {
             if (object.key.size() > prefix.size() && object.key.starts_with(prefix)) {
-                entries.push_back({object.key.substr(prefix.size()), false, object.size,
-                                   object.etag, object.lastModified});
+                FileTreeEntry file;
+                file.name = object.key.substr(prefix.size());
+                file.size = object.size;
+                file.etag = object.etag;
+                file.modified = object.lastModified;
+                entries.push_back(std::move(file));
             }
         }
         for (const std::string& common : listed.commonPrefixes) {
             if (common.size() > prefix.size() + 1 && common.starts_with(prefix)) {
-                entries.push_back({common.substr(prefix.size(), common.size() - prefix.size() - 1),
-                                   true, 0, {}, {}});
+                FileTreeEntry folder;
+                folder.name = common.substr(prefix.size(), common.size() - prefix.size() - 1);
+                folder.isDirectory = true;
+                entries.push_back(std::move(folder));
             }
         }
     }

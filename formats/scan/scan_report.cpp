@@ -191,6 +191,11 @@ void ScanReport::add(const ScanResult& r) {
 }
 
 void ScanReport::finish(const ScanTally& tally, const std::string& note) {
+    if (std::ferror(rows_.get()) != 0 || std::ferror(problems_.get()) != 0) {
+        throw FileWriteError(target_.string() +
+                             ": the report's temporary files could not be "
+                             "written (is the temporary folder full?)");
+    }
     AtomicFile page(target_);
     page.write(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Strata scan "

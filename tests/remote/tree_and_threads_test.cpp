@@ -201,12 +201,15 @@ TEST(S3ListParsing, ReadsKeysPrefixesAndTokens) {
         "<?xml version=\"1.0\"?><ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/"
         "2006-03-01/\"><Name>b</Name><IsTruncated>true</IsTruncated>"
         "<NextContinuationToken>tok+/=</NextContinuationToken>"
-        "<Contents><Key>p/a &amp; b.zs</Key><Size>12</Size></Contents>"
+        "<Contents><Key>p/a &amp; b.zs</Key><Size>12</Size><ETag>&quot;9b2c&quot;</ETag>"
+        "<LastModified>2026-11-28T10:00:00.000Z</LastModified></Contents>"
         "<CommonPrefixes><Prefix>p/sub/</Prefix></CommonPrefixes></ListBucketResult>";
     const S3Listing l = parseListObjectsV2(xml, "u");
     ASSERT_EQ(l.objects.size(), 1u);
     EXPECT_EQ(l.objects[0].key, "p/a & b.zs");
     EXPECT_EQ(l.objects[0].size, 12u);
+    EXPECT_EQ(l.objects[0].etag, "\"9b2c\"");  // what a scan's results cache keys on
+    EXPECT_EQ(l.objects[0].lastModified, "2026-11-28T10:00:00.000Z");
     EXPECT_EQ(l.commonPrefixes, std::vector<std::string>{"p/sub/"});
     EXPECT_TRUE(l.truncated);
     EXPECT_EQ(l.nextContinuationToken, "tok+/=");
