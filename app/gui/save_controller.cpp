@@ -40,7 +40,7 @@ void SaveController::commitOpenCellEditor() {
 }
 
 QString SaveController::discardQuestion(const QString& name, bool edits,
-                                       const QStringList& typedTargets, Ending ending) {
+                                        const QStringList& typedTargets, Ending ending) {
     const QString typed = typedTargets.join(QStringLiteral(", "));
     if (ending == Ending::Reloading) {
         return typedTargets.isEmpty()
@@ -52,8 +52,7 @@ QString SaveController::discardQuestion(const QString& name, bool edits,
                             "before reloading it from disk?")
                              .arg(name, typed);
     }
-    return typedTargets.isEmpty()
-               ? tr("%1 has unsaved edits. Save them before closing?").arg(name)
+    return typedTargets.isEmpty() ? tr("%1 has unsaved edits. Save them before closing?").arg(name)
            : edits ? tr("%1 has unsaved edits, and text you typed for %2 is not applied yet. Apply "
                         "and save them before closing?")
                          .arg(name, typed)

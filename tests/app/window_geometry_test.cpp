@@ -9,6 +9,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/gui/launch.h"
 #include "app/gui/main_window.h"
 #include "app/gui/open_url_dialog.h"
 #include "app/widgets/document_view.h"
@@ -215,6 +217,34 @@ private slots:
             QVERIFY(properties->columnWidth(column) >=
                     properties->horizontalHeader()->sectionSizeHint(column) - 1);
         }
+    }
+
+    // strata --screenshot shows the Hex tab (a ZS file opens on Records), or the tab asked for.
+    void screenshotShowsHexUnlessAskedOtherwise() {
+        if (!std::filesystem::exists(strata::test::corpusRoot() / "zs")) {
+            QSKIP("the conformance corpus is not there (set STRATA_CORPUS_DIR)");
+        }
+        const QString path = QString::fromStdString(
+            (strata::test::corpusRoot() / "zs/valid/codec-none.zs").string());
+        const auto currentTab = [](MainWindow& window) {
+            QTabWidget* tabs = window.currentView()->centreTabs();
+            return tabs->tabText(tabs->currentIndex()).remove(QLatin1Char('&'));
+        };
+        QString error;
+        MainWindow plain;
+        plain.setInteractive(false);
+        QVERIFY2(prepareScreenshot(plain, {path}, {}, &error), qPrintable(error));
+        QCOMPARE(currentTab(plain), QStringLiteral("Hex"));
+        MainWindow records;
+        records.setInteractive(false);
+        QVERIFY2(prepareScreenshot(records, {path}, QStringLiteral("records"), &error),
+                 qPrintable(error));
+        QCOMPARE(currentTab(records), QStringLiteral("Records"));
+        MainWindow unknown;
+        unknown.setInteractive(false);
+        QVERIFY(!prepareScreenshot(unknown, {path}, QStringLiteral("Nope"), &error));
+        QVERIFY(error.contains(QStringLiteral("Nope")));
+        QVERIFY(plain.waitUntilIdle(30000));
     }
 
     // Whatever was saved, the window can be made as small as a 1366×768 screen, and the
