@@ -19,6 +19,7 @@ PACKAGES=(
     libcurl4-openssl-dev libpugixml-dev nginx-light python3 openssl time
     clang libclang-rt-14-dev
     desktop-file-utils appstream shared-mime-info libxml2-utils fonts-dejavu-core
+    fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 )
 
 install_packages() {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "app/widgets/font_fallback.h"
 #include "launch.h"
 #include "main_window.h"
 #include "single_instance.h"
@@ -17,6 +18,7 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("Strata"));
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
     QApplication::setDesktopFileName(QStringLiteral(STRATA_APP_ID));
+    strata::gui::installFontFallbacks();
     // The installed theme icon when there is one, else the copy compiled into the binary.
     QApplication::setWindowIcon(
         QIcon::fromTheme(QStringLiteral(STRATA_APP_ID), QIcon(QStringLiteral(STRATA_APP_ICON))));

@@ -101,6 +101,13 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def own_location(self, location, prefix):
+        upstream = "http://" + self.server.upstream
+        if not location.startswith(upstream):
+            return location
+        host, port = self.server.server_address[:2]
+        return "http://%s:%d%s%s" % (host, port, prefix, location[len(upstream):])
+
     def handle_request(self):
         path, fault = self.path, None
         m = re.match(r"/f/([^/]+)/([^/]+)(/.*)$", self.path)
@@ -128,6 +135,11 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         upstream.close()
         out = [(k, v) for k, v in reply.getheaders()
                if k.lower() not in ("content-length", "connection", "transfer-encoding")]
+        # A redirect to the upstream (nginx adding a folder's '/') comes back through this proxy
+        # and its fault path, as a reverse proxy rewrites it.
+        prefix = self.path[: len(self.path) - len(path)]
+        out = [(k, self.own_location(v, prefix)) if k.lower() == "location" else (k, v)
+               for k, v in out]
         if fault == "badrange":
             out = [(k, shift_range(v)) if k.lower() == "content-range" else (k, v)
                    for k, v in out]

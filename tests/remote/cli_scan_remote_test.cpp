@@ -1,0 +1,105 @@
+// strata-cli scan over URLs: the same corpus folders scanned from the local disk, from nginx's
+// JSON folder listings and from an s3rver prefix give the same entries with the same formats,
+// verdicts and counts (the locations, versions and times differ by nature), and an entry whose
+// reads fail mid-scan (the fault proxy) is reported unreadable while the scan goes on.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+#include "cli_run.h"
+#include "corpus_sites.h"
+#include "remote_servers.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+using test::CliRemoteFixture;
+using test::CorpusSites;
+using test::runCli;
+
+// What a scan says of an entry wherever it is stored: format, verdict, error and warning counts.
+using EntryVerdict = std::tuple<std::string, std::string, int, int>;
+
+// The entries of a `scan --jsonl` output by their path under the root.
+std::map<std::string, EntryVerdict> entriesOf(const std::string& jsonl) {
+    std::map<std::string, EntryVerdict> entries;
+    std::istringstream lines(jsonl);
+    for (std::string line; std::getline(lines, line);) {
+        const nlohmann::json j = nlohmann::json::parse(line);
+        if (j.at("type") == "entry") {
+            entries[j.at("path").get<std::string>()] = {
+                j.at("format").get<std::string>(), j.at("verdict").get<std::string>(),
+                j.at("errors").get<int>(), j.at("warnings").get<int>()};
+        }
+    }
+    return entries;
+}
+
+class ScanRemote : public CliRemoteFixture {};
+
+TEST_F(ScanRemote, HttpAndS3GiveTheLocalVerdicts) {
+    for (const char* folder : {"zds/valid", "ztensor/corrupt", "zs/corrupt"}) {
+        SCOPED_TRACE(folder);
+        requireSites(folder);
+        CorpusSites& sites = CorpusSites::get();
+        sites.upload(folder);
+        const fs::path local = test::corpusDir() / folder;
+        const auto local_run = runCli({"scan", local.string(), "--jsonl", "--jobs", "4"});
+        const auto http_run = runCli({"scan", sites.http(local), "--jsonl", "--jobs", "4"});
+        const auto s3_run = runCli({"--endpoint-url", sites.s3->endpoint(), "scan",
+                                    CorpusSites::s3Url(local), "--jsonl", "--jobs", "4"});
+        const auto expected = entriesOf(local_run.out);
+        ASSERT_FALSE(expected.empty()) << local_run.err;
+        EXPECT_EQ(entriesOf(http_run.out), expected) << http_run.err;
+        EXPECT_EQ(entriesOf(s3_run.out), expected) << s3_run.err;
+        EXPECT_EQ(http_run.exit, local_run.exit) << http_run.err;
+        EXPECT_EQ(s3_run.exit, local_run.exit) << s3_run.err;
+    }
+}
+
+// Every request after the folder's listing (nginx's redirect to the folder, then the listing)
+// fails (the proxy answers 500): each entry is
+// reported unreadable, one by one, and the scan goes on to the end instead of stopping at the
+// first; the exit code says some entry had a problem, not that the listing failed.
+TEST_F(ScanRemote, ReadsFailingMidScanMakeEntriesUnreadable) {
+    requireSites("ztensor/valid");
+    STRATA_REQUIRE_SERVER(test::proxyMissing());
+    CorpusSites& sites = CorpusSites::get();
+    const fs::path local = test::corpusDir() / "ztensor/valid";
+    const auto expected = entriesOf(runCli({"scan", local.string(), "--jsonl"}).out);
+    ASSERT_GE(expected.size(), 2u);
+    test::FaultProxy proxy(sites.nginx->port());
+    // How many requests come before the walk has the folder's listing (probes of the folder,
+    // nginx's redirect to "valid/", the listing itself), counted in nginx's log on a scan the
+    // proxy passes unchanged: the requests up to the last one for the folder.
+    const std::size_t logged = sites.nginx->accessLog().size();
+    runCli({"scan", proxy.url("count", "", "/listed/ztensor/valid"), "--jsonl"});
+    const auto log = sites.nginx->accessLog();
+    std::size_t folderRequests = 0;
+    for (std::size_t i = logged; i < log.size(); ++i) {
+        const std::string& uri = log[i].uri;
+        if (uri.ends_with("/ztensor/valid") || uri.ends_with("/ztensor/valid/")) {
+            folderRequests = i - logged + 1;
+        }
+    }
+    ASSERT_GT(folderRequests, 0u);
+    const std::string root =
+        proxy.url("scan", "s500a" + std::to_string(folderRequests), "/listed/ztensor/valid");
+    const auto run = runCli({"scan", root, "--jsonl", "--jobs", "2"});
+    const auto entries = entriesOf(run.out);
+    ASSERT_EQ(entries.size(), expected.size()) << run.err;
+    for (const auto& [path, verdict] : entries) {
+        EXPECT_EQ(std::get<1>(verdict), "unreadable") << path;
+        EXPECT_TRUE(expected.contains(path)) << path;
+    }
+    EXPECT_NE(run.out.find("\"listing_failed\":false"), std::string::npos) << run.out;
+    EXPECT_EQ(run.exit, 1) << run.err;
+}
+
+}  // namespace
+}  // namespace strata
