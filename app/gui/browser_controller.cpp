@@ -29,7 +29,8 @@ QString askForRoot(QWidget* parent, const QString& last) {
     QDialog dialog(parent);
     dialog.setWindowTitle(BrowserController::tr("Open Folder or Bucket"));
     auto* edit = new QLineEdit(last, &dialog);
-    edit->setPlaceholderText(QStringLiteral("/data/checkpoints, https://host/data/, s3://bucket/prefix"));
+    edit->setPlaceholderText(
+        QStringLiteral("/data/checkpoints, https://host/data/, s3://bucket/prefix"));
     edit->setMinimumWidth(420);
     auto* browse = new QPushButton(BrowserController::tr("&Browse…"), &dialog);
     QObject::connect(browse, &QPushButton::clicked, &dialog, [&dialog, edit] {

@@ -145,8 +145,9 @@ void BrowserPane::showMenu(const QPoint& at) {
 void BrowserPane::updateSummary() {
     const quint64 listed = quint64(model_->rowCount());
     QStringList parts;
-    parts << tr("%1 listed").arg(QString::fromStdString(strata::counted(listed, "entry", "entries")))
-          << tr("%1 checked").arg(model_->checkedCount());
+    parts
+        << tr("%1 listed").arg(QString::fromStdString(strata::counted(listed, "entry", "entries")))
+        << tr("%1 checked").arg(model_->checkedCount());
     for (const Verdict verdict : strata::scan::kAllVerdicts) {
         if (const quint64 n = model_->count(verdict); n > 0) {
             parts << QStringLiteral("%1 %2").arg(n).arg(

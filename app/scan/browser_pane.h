@@ -21,8 +21,7 @@ class BrowserPane : public QWidget {
 public:
     enum class EntryAction { Open, Repair, Compare, SaveLocalCopy };
 
-    BrowserPane(model::JobRunner& runner, const FormatRegistry& formats,
-                QWidget* parent = nullptr);
+    BrowserPane(model::JobRunner& runner, const FormatRegistry& formats, QWidget* parent = nullptr);
 
     // Lists and validates `root` (a folder, or a URL of a listing or prefix) as a job.
     model::Job* scan(const QString& root, const model::ScanJobOptions& options);

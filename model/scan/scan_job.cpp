@@ -2,7 +2,6 @@
 
 #include <QElapsedTimer>
 
-
 #include "formats/builtin/builtin_formats.h"
 #include "formats/remote/remote_session.h"
 #include "formats/scan/scanner.h"
@@ -90,7 +89,6 @@ ScanRoot scanRoot(const QString& root, const RemoteOpenSettings& settings) {
     return {strata::localFileTree(), strata::Location::local(path)};
 }
 
-
 // The results of a scan of one entry, kept for the GUI thread.
 class CollectingScanSink final : public strata::scan::ScanSink {
 public:
@@ -157,8 +155,8 @@ Job* startScan(JobRunner& runner, const QString& root, ScanListModel* model,
         const strata::scan::ScanCounters counters = scanner.counters();
         context.setProgress(1.0, progressText(counters));
         if (outcome.listingFailed) {
-            context.fail(QStringLiteral("%1: %2").arg(
-                shown, QString::fromStdString(outcome.listingError)));
+            context.fail(
+                QStringLiteral("%1: %2").arg(shown, QString::fromStdString(outcome.listingError)));
         }
     });
 }

@@ -18,7 +18,7 @@ class FormatRegistry;
 namespace strata::model {
 
 struct ScanJobOptions {
-    unsigned jobs = 4;  // entries checked at once
+    unsigned jobs = 4;          // entries checked at once
     RemoteOpenSettings remote;  // for a URL root
 };
 

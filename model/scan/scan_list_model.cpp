@@ -194,9 +194,9 @@ QVariant ScanListModel::sortKey(const Row& row, int column) const {
             return qulonglong(row.entry.size);
         case Errors:
         case Warnings:
-            return row.result ? qulonglong(column == Errors ? row.result->errors
-                                                            : row.result->warnings)
-                              : qulonglong(0);
+            return row.result
+                       ? qulonglong(column == Errors ? row.result->errors : row.result->warnings)
+                       : qulonglong(0);
         default:
             return display(row, column);
     }
@@ -223,8 +223,7 @@ QVariant ScanListModel::data(const QModelIndex& index, int role) const {
             }
             return {};
         case Qt::TextAlignmentRole:
-            return index.column() == Size || index.column() == Errors ||
-                           index.column() == Warnings
+            return index.column() == Size || index.column() == Errors || index.column() == Warnings
                        ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                        : QVariant();
         case VerdictRole:
@@ -246,8 +245,8 @@ QVariant ScanListModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     }
     static const char* const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Name"),   QT_TR_NOOP("Format"),   QT_TR_NOOP("Size"),
-        QT_TR_NOOP("Modified"), QT_TR_NOOP("Status"), QT_TR_NOOP("Errors"),
+        QT_TR_NOOP("Name"),     QT_TR_NOOP("Format"),       QT_TR_NOOP("Size"),
+        QT_TR_NOOP("Modified"), QT_TR_NOOP("Status"),       QT_TR_NOOP("Errors"),
         QT_TR_NOOP("Warnings"), QT_TR_NOOP("First problem")};
     return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }

@@ -12,8 +12,8 @@
 
 #include <filesystem>
 
-#include "app/scan/browser_pane.h"
 #include "app/gui/main_window.h"
+#include "app/scan/browser_pane.h"
 #include "app/widgets/document_view.h"
 #include "model/core/document.h"
 #include "model/scan/scan_list_model.h"
