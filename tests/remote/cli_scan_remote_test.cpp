@@ -107,5 +107,49 @@ TEST_F(ScanRemote, ReadsFailingMidScanMakeEntriesUnreadable) {
     EXPECT_EQ(run.exit, 1) << run.err;
 }
 
+// More keys under one prefix than one ListObjectsV2 page holds (1,000): every one is listed
+// and checked once, across the pages.
+TEST_F(ScanRemote, AnS3PrefixOfSeveralPagesIsScannedWhole) {
+    requireSites("ztensor/valid");
+    if (IsSkipped() || HasFailure()) {
+        return;
+    }
+    CorpusSites& sites = CorpusSites::get();
+    const std::string bytes = test::readAll(test::corpusDir() / "ztensor/valid/dense_raw.zt");
+    constexpr int kKeys = 1030;
+    for (int i = 0; i < kKeys; ++i) {
+        sites.s3->put("corpus", "scan-pages/t" + std::to_string(i) + ".zt", bytes);
+    }
+    const auto run = runCli({"--endpoint-url", sites.s3->endpoint(), "scan",
+                             "s3://corpus/scan-pages", "--jsonl", "--jobs", "8"});
+    const auto entries = entriesOf(run.out);
+    ASSERT_EQ(entries.size(), std::size_t(kKeys)) << run.err;
+    for (const auto& [path, verdict] : entries) {
+        EXPECT_EQ(verdict, EntryVerdict("zTensor", "valid", 0, 0)) << path;
+    }
+    EXPECT_EQ(run.exit, 0) << run.err;
+}
+
+// A second scan with the results cache reads nothing of the unchanged entries: nginx's log
+// shows only the folder's own requests (probes and listing), no request for any entry's file.
+TEST_F(ScanRemote, TheCacheSparesUnchangedEntriesTheirReads) {
+    requireSites("ztensor/valid");
+    if (IsSkipped() || HasFailure()) {
+        return;
+    }
+    CorpusSites& sites = CorpusSites::get();
+    const test::TempDir cache("strata-scan-cache");
+    const std::string root = sites.http(test::corpusDir() / "ztensor/valid");
+    const auto first = runCli({"scan", root, "--jsonl", "--cache-dir", cache.path().string()});
+    const std::size_t logged = sites.nginx->accessLog().size();
+    const auto second = runCli({"scan", root, "--jsonl", "--cache-dir", cache.path().string()});
+    EXPECT_EQ(entriesOf(second.out), entriesOf(first.out)) << second.err;
+    EXPECT_NE(second.out.find("\"cached\":true"), std::string::npos) << second.out;
+    const auto log = sites.nginx->accessLog();
+    for (std::size_t i = logged; i < log.size(); ++i) {
+        EXPECT_FALSE(log[i].uri.ends_with(".zt")) << log[i].uri << " was read again";
+    }
+}
+
 }  // namespace
 }  // namespace strata
