@@ -13,9 +13,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QThread>
+#include <QToolBar>
 #include <QUndoGroup>
 
 #include "app/gui/builtin_format_views.h"
@@ -24,10 +26,12 @@
 #include "app/widgets/hex_view.h"
 #include "app/widgets/screen_fit.h"
 #include "formats/builtin/builtin_formats.h"
+#include "main_toolbar.h"
 #include "model/compare/comparison.h"
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/core/remote_access.h"
+#include "start_page.h"
 
 namespace strata::gui {
 namespace {
@@ -62,12 +66,17 @@ MainWindow::MainWindow(const FormatRegistry& formats, const FormatViews& views, 
     tabs_->setTabsClosable(true);
     tabs_->setMovable(true);
     tabs_->setDocumentMode(true);
-    setCentralWidget(tabs_);
+    // The start page while no document is open, the tabs once one is.
+    centre_ = new QStackedWidget(this);
+    centre_->addWidget(tabs_);
+    setCentralWidget(centre_);
     connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
 
     docks_ = new WindowDocks(*this);
     browser_ = new BrowserController(*this);
+    startPage_ = new StartPage(*opener_, *browser_, centre_);
+    centre_->addWidget(startPage_);
     createActions();
     createMenus();
     status_ = new WindowStatusBar(statusBar(), runner_, this);
@@ -171,10 +180,11 @@ void MainWindow::createMenus() {
     openFolder->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     QAction* openUrl = file->addAction(tr("Open &URL…"), opener_, &OpenController::openUrlDialog);
     openUrl->setShortcut(QKeySequence(tr("Ctrl+Shift+U")));
-    file->addAction(tr("Open Folder or &Bucket…"), browser_,
-                    &BrowserController::openFolderOrBucketDialog);
+    QAction* browse = file->addAction(tr("Open Folder or &Bucket…"), browser_,
+                                      &BrowserController::openFolderOrBucketDialog);
     opener_->setRecentMenu(file->addMenu(tr("Open &Recent")));
-    file->addAction(tr("Compare &With…"), comparisons_, &CompareController::compareWithDialog);
+    QAction* compare =
+        file->addAction(tr("Compare &With…"), comparisons_, &CompareController::compareWithDialog);
     file->addSeparator();
     // Builders of new files, as the formats registered them; each runs as a background job
     // and opens its result.
@@ -255,6 +265,10 @@ void MainWindow::createMenus() {
                               "OZDF and zTensor files.")
                                .arg(QCoreApplication::applicationVersion()));
     });
+
+    toolBar_ = addMainToolBar(
+        *this, {open, browse, saveAction_, validateAction_, compare, repairAction_, findAction_});
+    view->addAction(toolBar_->toggleViewAction());
 }
 
 void MainWindow::restoreSettings() {
@@ -487,6 +501,7 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
 
 void MainWindow::onCurrentTabChanged() {
     DocumentView* view = currentView();
+    centre_->setCurrentWidget(tabs_->count() > 0 ? static_cast<QWidget*>(tabs_) : startPage_);
     undoGroup_->setActiveStack(view ? view->document()->undoStack() : nullptr);
     if (view) {
         overwriteAction_->setChecked(view->hexView()->isEditable());

@@ -23,7 +23,9 @@
 class QAction;
 class QActionGroup;
 class QLabel;
+class QStackedWidget;
 class QTabWidget;
+class QToolBar;
 class QUndoGroup;
 
 namespace strata {
@@ -40,6 +42,7 @@ class JobRunner;
 namespace strata::gui {
 
 class DocumentView;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -181,6 +184,9 @@ private:
     const FormatViews& views_;
     model::JobRunner* runner_;
     QTabWidget* tabs_;
+    QStackedWidget* centre_ = nullptr;
+    StartPage* startPage_ = nullptr;
+    QToolBar* toolBar_ = nullptr;
     QUndoGroup* undoGroup_;
     OpenController* opener_;
     SaveController* saves_;

@@ -266,7 +266,19 @@ void OpenController::rememberOpened(const QString& location, bool remote) {
     rebuildRecentMenu();
 }
 
+void OpenController::forgetRecent(const QString& location) {
+    if (model::isRemoteUrl(location)) {
+        model::removeRecentUrl(location);
+    } else {
+        QStringList recent = recentFiles();
+        recent.removeAll(location);
+        QSettings().setValue(kRecentKey, recent);
+    }
+    rebuildRecentMenu();
+}
+
 void OpenController::rebuildRecentMenu() {
+    emit recentChanged();
     if (recentMenu_ == nullptr) {
         return;
     }

@@ -52,6 +52,12 @@ public:
     QStringList recentFiles() const;
     // A document was shown in a tab: it goes first in the recent list.
     void rememberOpened(const QString& location, bool remote);
+    // Takes a file or URL off the recent lists.
+    void forgetRecent(const QString& location);
+
+signals:
+    // The recent files or URLs changed.
+    void recentChanged();
 
 private:
     void rebuildRecentMenu();

@@ -128,4 +128,10 @@ void clearRecentUrls() {
     QSettings().remove(kRecentUrlsKey);
 }
 
+void removeRecentUrl(const QString& url) {
+    QStringList recent = recentUrls();
+    recent.removeAll(url);
+    QSettings().setValue(kRecentUrlsKey, recent);
+}
+
 }  // namespace strata::model

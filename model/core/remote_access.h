@@ -61,5 +61,7 @@ constexpr int kMaxRecentUrls = 10;
 QStringList recentUrls();
 void addRecentUrl(const QString& url);
 void clearRecentUrls();
+// Takes one URL off the recent list (the start page's "Remove from List").
+void removeRecentUrl(const QString& url);
 
 }  // namespace strata::model

@@ -1,0 +1,47 @@
+#include "main_toolbar.h"
+
+#include <QAction>
+#include <QIcon>
+#include <QMainWindow>
+#include <QStyle>
+#include <QToolBar>
+
+namespace strata::gui {
+
+namespace {
+
+void setIcon(QAction* action, const char* themeName, QStyle::StandardPixmap fallback,
+             const QStyle* style) {
+    action->setIcon(
+        QIcon::fromTheme(QString::fromLatin1(themeName), style->standardIcon(fallback)));
+}
+
+}  // namespace
+
+QToolBar* addMainToolBar(QMainWindow& window, const MainToolBarActions& actions) {
+    const QStyle* style = window.style();
+    setIcon(actions.open, "document-open", QStyle::SP_DialogOpenButton, style);
+    setIcon(actions.browse, "folder-remote", QStyle::SP_DirOpenIcon, style);
+    setIcon(actions.save, "document-save", QStyle::SP_DialogSaveButton, style);
+    setIcon(actions.validate, "dialog-ok-apply", QStyle::SP_DialogApplyButton, style);
+    setIcon(actions.compare, "view-split-left-right", QStyle::SP_FileDialogDetailedView, style);
+    setIcon(actions.repair, "tools-wizard", QStyle::SP_BrowserReload, style);
+    setIcon(actions.find, "edit-find", QStyle::SP_FileDialogContentsView, style);
+
+    auto* bar = window.addToolBar(QObject::tr("Main Toolbar"));
+    bar->setObjectName(QStringLiteral("MainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->setMovable(false);
+    bar->addAction(actions.open);
+    bar->addAction(actions.browse);
+    bar->addAction(actions.save);
+    bar->addSeparator();
+    bar->addAction(actions.validate);
+    bar->addAction(actions.compare);
+    bar->addAction(actions.repair);
+    bar->addSeparator();
+    bar->addAction(actions.find);
+    return bar;
+}
+
+}  // namespace strata::gui
