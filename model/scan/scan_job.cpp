@@ -89,6 +89,16 @@ ScanRoot scanRoot(const QString& root, const RemoteOpenSettings& settings) {
     return {strata::localFileTree(), strata::Location::local(path)};
 }
 
+// A scanner over `formats` (null: the built-in ones) checking `jobs` entries at once, stopped
+// by the job's cancel.
+strata::scan::Scanner makeScanner(const strata::FormatRegistry* formats, unsigned jobs,
+                                  JobContext& context) {
+    strata::scan::ScanOptions options;
+    options.jobs = std::max(1u, jobs);
+    options.cancel = &context.cancelToken();
+    return strata::scan::Scanner(formats != nullptr ? *formats : strata::builtinFormats(), options);
+}
+
 // The results of a scan of one entry, kept for the GUI thread.
 class CollectingScanSink final : public strata::scan::ScanSink {
 public:
@@ -104,11 +114,7 @@ Job* startRecheck(JobRunner& runner, ScanListModel* model, int row, const ScanJo
     const QString location = QString::fromStdString(entry.location.text());
     QPointer<ScanListModel> target(model);
     return runner.start(QObject::tr("Validate %1 again").arg(location), [=](JobContext& context) {
-        strata::scan::ScanOptions scanOptions;
-        scanOptions.jobs = 1;
-        scanOptions.cancel = &context.cancelToken();
-        strata::scan::Scanner scanner(formats != nullptr ? *formats : strata::builtinFormats(),
-                                      scanOptions);
+        strata::scan::Scanner scanner = makeScanner(formats, 1, context);
         CollectingScanSink sink;
         try {
             const ScanRoot scanned = scanRoot(location, options.remote);
@@ -137,11 +143,7 @@ Job* startScan(JobRunner& runner, const QString& root, ScanListModel* model,
     const QString shown = isRemoteUrl(root) ? shownUrl(root) : root;
     QPointer<ScanListModel> target(model);
     return runner.start(QObject::tr("Scan %1").arg(shown), [=](JobContext& context) {
-        strata::scan::ScanOptions scanOptions;
-        scanOptions.jobs = std::max(1u, options.jobs);
-        scanOptions.cancel = &context.cancelToken();
-        strata::scan::Scanner scanner(formats != nullptr ? *formats : strata::builtinFormats(),
-                                      scanOptions);
+        strata::scan::Scanner scanner = makeScanner(formats, options.jobs, context);
         BatchingScanSink sink(context, target);
         ScanRoot scanned;
         try {
