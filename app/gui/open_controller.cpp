@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "app/widgets/document_view.h"
+#include "browser_controller.h"
 #include "formats/registry/format_registry.h"
 #include "main_window.h"
 #include "model/core/document.h"
@@ -80,6 +81,10 @@ bool OpenController::openPath(const QString& path) {
         window_.tabs()->setCurrentIndex(open);
         return true;
     }
+    if (model::Document::isPlainFolder(path, &window_.formats())) {
+        window_.browser().browse(path);  // what is in it, validated as a background job
+        return true;
+    }
     QString error;
     std::unique_ptr<model::Document> document =
         model::Document::open(path, &error, &window_.formats());
@@ -123,7 +128,9 @@ model::Job* OpenController::startOpenUrl(const QString& url,
     connect(job, &model::Job::finished, this, [this, job] {
         switch (job->state()) {
             case model::Job::State::Finished:
-                if (std::unique_ptr<model::Document> document = job->takeDocument()) {
+                if (job->isPlainFolder()) {
+                    window_.browser().browse(job->url());
+                } else if (std::unique_ptr<model::Document> document = job->takeDocument()) {
                     window_.showDocument(std::move(document));
                 }
                 break;

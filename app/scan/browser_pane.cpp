@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "formats/common/counted.h"
@@ -30,7 +31,9 @@ BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats
       table_(new QTableView(this)),
       formatBox_(new QComboBox(this)),
       verdictBox_(new QComboBox(this)),
-      summary_(new QLabel(this)) {
+      summary_(new QLabel(this)),
+      pauseButton_(new QToolButton(this)),
+      stopButton_(new QToolButton(this)) {
     setObjectName(QStringLiteral("BrowserPane"));
     filter_->setSourceModel(model_);
     table_->setModel(filter_);
@@ -76,8 +79,25 @@ BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(filters);
     layout->addWidget(table_);
-    layout->addWidget(summary_);
+    auto* status = new QHBoxLayout;
+    status->addWidget(summary_, 1);
+    status->addWidget(pauseButton_);
+    status->addWidget(stopButton_);
+    layout->addLayout(status);
+    stopButton_->setText(tr("Stop"));
+    stopButton_->setToolTip(tr("Stop the scan; what was checked stays listed"));
+    connect(pauseButton_, &QToolButton::clicked, this, [this] {
+        if (scanJob_) {
+            scanJob_->setPaused(!scanJob_->isPaused());
+        }
+    });
+    connect(stopButton_, &QToolButton::clicked, this, [this] {
+        if (scanJob_) {
+            scanJob_->cancel();
+        }
+    });
     updateSummary();
+    updateScanButtons();
 }
 
 model::Job* BrowserPane::scan(const QString& root, const model::ScanJobOptions& options) {
@@ -87,7 +107,21 @@ model::Job* BrowserPane::scan(const QString& root, const model::ScanJobOptions& 
     root_ = root;
     options_ = options;
     scanJob_ = model::startScan(runner_, root, model_, options, &formats_);
+    connect(scanJob_, &model::Job::pausedChanged, this, &BrowserPane::updateScanButtons);
+    connect(scanJob_, &model::Job::finished, this, &BrowserPane::updateScanButtons);
+    updateScanButtons();
     return scanJob_;
+}
+
+void BrowserPane::updateScanButtons() {
+    const bool running = scanJob_ && scanJob_->isRunning();
+    const bool paused = running && scanJob_->isPaused();
+    pauseButton_->setText(paused ? tr("Resume") : tr("Pause"));
+    pauseButton_->setToolTip(paused ? tr("Go on listing and validating")
+                                    : tr("Hold the scan: nothing further is listed or read"));
+    pauseButton_->setVisible(running);
+    stopButton_->setVisible(running);
+    updateSummary();
 }
 
 model::Job* BrowserPane::validateAgain(int row) {
@@ -153,6 +187,9 @@ void BrowserPane::updateSummary() {
             parts << QStringLiteral("%1 %2").arg(n).arg(
                 QString::fromLatin1(strata::scan::verdictName(verdict)));
         }
+    }
+    if (scanJob_ && scanJob_->isRunning() && scanJob_->isPaused()) {
+        parts << tr("paused");
     }
     summary_->setText(parts.join(QStringLiteral(" · ")));
 }

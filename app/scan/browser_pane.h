@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QTableView;
+class QToolButton;
 
 namespace strata::gui {
 
@@ -32,6 +33,9 @@ public:
     model::ScanFilterModel* shownEntries() const { return filter_; }
     QTableView* table() const { return table_; }
     QLabel* summary() const { return summary_; }
+    // Pause/Resume and Stop of the scan job, beside the summary.
+    QToolButton* pauseButton() const { return pauseButton_; }
+    QToolButton* stopButton() const { return stopButton_; }
     // The model row of the table's current row, or -1.
     int currentEntryRow() const;
 
@@ -47,6 +51,7 @@ private:
     void showMenu(const QPoint& at);
     void updateSummary();
     void updateFormats();
+    void updateScanButtons();
     void act(EntryAction action);
 
     model::JobRunner& runner_;
@@ -57,6 +62,8 @@ private:
     QComboBox* formatBox_;
     QComboBox* verdictBox_;
     QLabel* summary_;
+    QToolButton* pauseButton_;
+    QToolButton* stopButton_;
     QString root_;
     model::ScanJobOptions options_;
     QPointer<model::Job> scanJob_;

@@ -12,17 +12,19 @@
 
 namespace strata::gui {
 namespace {
-enum Column { TitleColumn, StateColumn, ProgressColumn, CancelColumn, StatusColumn };
+enum Column { TitleColumn, StateColumn, ProgressColumn, PauseColumn, CancelColumn, StatusColumn };
 }
 
 JobsPanel::JobsPanel(model::JobRunner* runner, QWidget* parent)
     : QWidget(parent), runner_(runner), list_(new QTreeWidget(this)) {
     list_->setRootIsDecorated(false);
-    list_->setHeaderLabels({tr("Job"), tr("State"), tr("Progress"), QString(), tr("Status")});
+    list_->setHeaderLabels(
+        {tr("Job"), tr("State"), tr("Progress"), QString(), QString(), tr("Status")});
     list_->header()->setStretchLastSection(true);
     list_->setColumnWidth(TitleColumn, 260);
     list_->setColumnWidth(StateColumn, 80);
     list_->setColumnWidth(ProgressColumn, 140);
+    list_->setColumnWidth(PauseColumn, 70);
     list_->setColumnWidth(CancelColumn, 70);
     auto* clear = new QPushButton(tr("Clear &Finished"), this);
     auto* bar = new QHBoxLayout;
@@ -58,6 +60,13 @@ void JobsPanel::addJob(model::Job* job) {
     cancel->setText(tr("Cancel"));
     list_->setItemWidget(item, CancelColumn, cancel);
     connect(cancel, &QToolButton::clicked, job, &model::Job::cancel);
+    if (job->canPause()) {
+        auto* pause = new QToolButton(list_);
+        pause->setObjectName(QStringLiteral("pauseButton"));
+        list_->setItemWidget(item, PauseColumn, pause);
+        connect(pause, &QToolButton::clicked, job, [job] { job->setPaused(!job->isPaused()); });
+        connect(job, &model::Job::pausedChanged, this, [this, job] { updateRow(job); });
+    }
     connect(job, &model::Job::progressChanged, this, [this, job] { updateRow(job); });
     connect(job, &model::Job::stateChanged, this, [this, job] { updateRow(job); });
     connect(job, &QObject::destroyed, this, [this, job] { delete rows_.take(job); });
@@ -69,7 +78,7 @@ void JobsPanel::updateRow(model::Job* job) {
     if (item == nullptr) {
         return;
     }
-    item->setText(StateColumn, model::Job::stateName(job->state()));
+    item->setText(StateColumn, job->stateText());
     const QString status =
         job->state() == model::Job::State::Failed ? job->errorText() : job->statusText();
     item->setText(StatusColumn, status);
@@ -79,6 +88,10 @@ void JobsPanel::updateRow(model::Job* job) {
     }
     if (QWidget* cancel = list_->itemWidget(item, CancelColumn)) {
         cancel->setEnabled(job->isRunning());
+    }
+    if (auto* pause = qobject_cast<QToolButton*>(list_->itemWidget(item, PauseColumn))) {
+        pause->setText(job->isPaused() ? tr("Resume") : tr("Pause"));
+        pause->setEnabled(job->isRunning());
     }
 }
 

@@ -1,5 +1,5 @@
 // The Jobs dock: every background job (validation, search, entropy) with its state, a
-// progress bar and a cancel button.
+// progress bar, a cancel button, and Pause/Resume for the jobs that can wait (a scan).
 #pragma once
 
 #include <QHash>

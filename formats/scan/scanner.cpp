@@ -64,6 +64,12 @@ struct Scanner::Run {
                    o.cancel},
           queue(std::max(1u, o.jobs) * 2) {}
 
+    void waitWhilePaused() const {
+        if (options.pause != nullptr) {
+            options.pause->waitWhilePaused(options.cancel);
+        }
+    }
+
     bool stopping() {
         const std::lock_guard lock(sinkMutex);
         return sinkFailure != nullptr || (options.cancel != nullptr && options.cancel->cancelled());
@@ -191,7 +197,11 @@ struct Scanner::Run {
     void walk(std::vector<FileTreeEntry> rootEntries, const Location& root) {
         std::vector<Frame> stack;
         stack.push_back({root, "", std::move(rootEntries), 0, 0});
-        while (!stack.empty() && !stopping()) {
+        while (!stack.empty()) {
+            waitWhilePaused();
+            if (stopping()) {
+                break;
+            }
             if (stack.back().next == stack.back().entries.size()) {
                 stack.pop_back();
             } else {
@@ -263,6 +273,7 @@ struct Scanner::Run {
 
     void work() {
         while (std::optional<Work> item = queue.pop()) {
+            waitWhilePaused();
             if (stopping()) {
                 continue;  // drain, so the walk never waits on a full queue
             }

@@ -8,7 +8,8 @@
 //
 // For a view: the sink hears of each entry when it is listed and again when it is checked
 // (ScanEntry::index ties the two), counters() can be polled from any thread while run() works,
-// and the options' CancelToken stops it (run() then returns JobOutcome::Cancelled).
+// the options' PauseGate holds it between entries, and their CancelToken stops it (run() then
+// returns JobOutcome::Cancelled).
 #pragma once
 
 #include <atomic>
@@ -18,6 +19,7 @@
 
 #include "formats/common/file_tree.h"
 #include "formats/common/job_control.h"
+#include "formats/common/pause_gate.h"
 #include "formats/registry/format_registry.h"
 #include "scan_result.h"
 #include "scan_shard.h"
@@ -36,6 +38,9 @@ struct ScanOptions {
     // Results kept between runs (scan_cache.h); null for none.
     ScanCache* cache = nullptr;
     const CancelToken* cancel = nullptr;
+    // While paused, the walk lists no further folder and the workers start no further entry
+    // (the entries in flight finish). Null: never paused.
+    const PauseGate* pause = nullptr;
     // Diagnostics kept per entry (the counts count them all).
     std::size_t keptDiagnostics = 5;
     // Passed to each validator: enough to count, few enough to stay quick on a wreck.

@@ -52,7 +52,13 @@ public:
         std::shared_ptr<strata::OpenedDocument> opened;
         RemoteOpenSettings settings;  // what a URL was opened with (a reload uses them again)
         QString url;                  // as typed, password and token included (a reload's too)
+        // A remote folder no format claims (a plain listing or bucket prefix): nothing is
+        // opened (the error says so); the app browses it instead (see isPlainFolder).
+        bool plainFolder = false;
     };
+    // True when `path` is a local folder no format claims (not a dataset, corpus or root):
+    // the app shows it in the Browser rather than as a document. Reads only what the probes do.
+    static bool isPlainFolder(const QString& path, const strata::FormatRegistry* formats = nullptr);
     // A local path or folder, or a URL (as fetchUrl).
     static Prepared prepare(const QString& path, const RemoteOpenSettings& settings,
                             QString* error = nullptr,

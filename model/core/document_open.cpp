@@ -1,6 +1,7 @@
 // Document::open lives apart from the rest of Document so code that builds documents from an
 // OpenedDocument (tests, tools) does not pull in every format handler.
 #include <QFile>
+#include <QFileInfo>
 
 #include <exception>
 #include <stdexcept>
@@ -54,6 +55,18 @@ Document::Prepared Document::prepare(const QString& path, const RemoteOpenSettin
     return {};
 }
 
+bool Document::isPlainFolder(const QString& path, const strata::FormatRegistry* formats) {
+    if (isRemoteUrl(path) || !QFileInfo(path).isDir()) {
+        return false;
+    }
+    try {
+        const std::filesystem::path folder(QFile::encodeName(path).toStdString());
+        return orBuiltin(formats).detect(folder).format == strata::kRawBinaryFormat;
+    } catch (const std::exception&) {
+        return false;  // unreadable: opening it names the reason
+    }
+}
+
 std::unique_ptr<Document> Document::openUrl(const QString& url, const RemoteOpenSettings& settings,
                                             QString* error, const strata::FormatRegistry* formats) {
     return fromPrepared(fetchUrl(url, settings, error, formats));
@@ -83,8 +96,20 @@ Document::Prepared Document::fetchUrl(const QString& url, const RemoteOpenSettin
         std::shared_ptr<strata::RemoteSession> session = makeDocumentSession(settings);
         // The session keeps the URL's password and token; the location holds neither.
         const strata::Location location = session->locate(text.toStdString());
-        std::unique_ptr<strata::OpenedDocument> opened =
-            orBuiltin(formats).open(strata::fileTreeFor(location, session), location);
+        const strata::ProbeInput input =
+            strata::ProbeInput::fromTree(strata::fileTreeFor(location, session), location);
+        const strata::Detection detection = orBuiltin(formats).detect(input);
+        if (input.isDirectory && detection.format == strata::kRawBinaryFormat) {
+            if (error != nullptr) {
+                *error = tr("%1: a folder no format claims; File > Open Folder or Bucket lists "
+                            "and validates what is in it")
+                             .arg(shownUrl(text));
+            }
+            Prepared folder{std::move(session), nullptr, settings, text};
+            folder.plainFolder = true;
+            return folder;
+        }
+        std::unique_ptr<strata::OpenedDocument> opened = orBuiltin(formats).open(input, detection);
         if (!opened && error != nullptr) {
             *error = tr("%1: no format could open it").arg(shownUrl(text));
         }

@@ -18,6 +18,29 @@ void Job::cancel() {
     }
 }
 
+void Job::makePausable() {
+    if (pauseGate_ == nullptr) {
+        pauseGate_ = std::make_shared<strata::PauseGate>();
+    }
+}
+
+void Job::setPaused(bool paused) {
+    if (pauseGate_ == nullptr || paused_ == paused || (paused && state_ != State::Running)) {
+        return;
+    }
+    paused_ = paused;
+    if (paused) {
+        pauseGate_->pause();
+    } else {
+        pauseGate_->resume();
+    }
+    emit pausedChanged(paused_);
+}
+
+QString Job::stateText() const {
+    return paused_ && state_ == State::Running ? tr("paused") : stateName(state_);
+}
+
 QString Job::stateName(State state) {
     switch (state) {
         case State::Running:
@@ -49,6 +72,7 @@ void Job::finish(State state, const QString& error) {
     }
     state_ = state;
     errorText_ = error;
+    paused_ = false;  // nothing is held any more
     finishedAt_ = QDateTime::currentDateTime();
     if (state == State::Finished) {
         progress_ = 1.0;

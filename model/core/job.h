@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "formats/common/pause_gate.h"
 #include "formats/common/validator.h"
 
 namespace strata::model {
@@ -36,11 +37,24 @@ public:
     // Shared with the worker; validators poll it.
     const std::shared_ptr<strata::CancelToken>& token() const { return token_; }
 
+    // A job whose work can wait between items (a scan) is made pausable before it starts; its
+    // workers then hold at their next item while paused (what is in flight finishes). The
+    // state stays Running; a cancel ends the pause.
+    void makePausable();
+    bool canPause() const { return pauseGate_ != nullptr; }
+    bool isPaused() const { return paused_; }
+    void setPaused(bool paused);
+    // Shared with the worker (null when not pausable).
+    const std::shared_ptr<strata::PauseGate>& pauseGate() const { return pauseGate_; }
+
     static QString stateName(State state);
+    // "running", "paused", "finished"…: the state as a user reads it.
+    QString stateText() const;
 
 signals:
     void progressChanged(double fraction, const QString& text);
     void stateChanged(strata::model::Job::State state);
+    void pausedChanged(bool paused);
     void finished();
 
 private:
@@ -57,6 +71,8 @@ private:
     QDateTime startedAt_;
     QDateTime finishedAt_;
     std::shared_ptr<strata::CancelToken> token_;
+    std::shared_ptr<strata::PauseGate> pauseGate_;
+    bool paused_ = false;
 };
 
 }  // namespace strata::model

@@ -40,6 +40,8 @@ public:
     void setProgress(double fraction, const QString& text = {});
     bool cancelled() const { return token_->cancelled(); }
     strata::CancelToken& cancelToken() { return *token_; }
+    // The job's pause gate, or null when the job is not pausable (Job::makePausable).
+    const strata::PauseGate* pauseGate() const { return pauseGate_.get(); }
     // A progress callback for validators and other formats/ code.
     strata::ProgressCallback progressCallback();
     // Marks the job Failed with `error` once the work function returns.
@@ -54,6 +56,7 @@ private:
     friend class JobRunner;
     QPointer<Job> job_;
     std::shared_ptr<strata::CancelToken> token_;
+    std::shared_ptr<strata::PauseGate> pauseGate_;
     std::mutex mutex_;
     QElapsedTimer sinceReport_;
     bool reported_ = false;

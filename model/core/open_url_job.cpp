@@ -19,6 +19,14 @@ OpenUrlJob* startOpenUrl(JobRunner& runner, const QString& url, const RemoteOpen
         if (context.cancelled()) {
             return;
         }
+        if (remote->plainFolder) {
+            context.post([guard] {
+                if (guard) {
+                    guard->plainFolder_ = true;
+                }
+            });
+            return;
+        }
         if (!remote->opened) {
             context.fail(error);
             return;

@@ -20,12 +20,16 @@ public:
     // The opened document once the job finished (null after a failure, a cancel, or a second
     // call): the caller takes it.
     std::unique_ptr<Document> takeDocument() { return std::move(document_); }
+    // The URL is a folder no format claims (a plain listing or bucket prefix): the job
+    // finished without a document, and the app browses the URL instead.
+    bool isPlainFolder() const { return plainFolder_; }
 
 private:
     friend OpenUrlJob* startOpenUrl(JobRunner&, const QString&, const RemoteOpenSettings&,
                                     const strata::FormatRegistry*);
     QString url_;
     std::unique_ptr<Document> document_;
+    bool plainFolder_ = false;
 };
 
 // Errors (a 404, a refused scheme, no format) fail the job with a text naming the URL.

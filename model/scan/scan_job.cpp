@@ -90,12 +90,13 @@ ScanRoot scanRoot(const QString& root, const RemoteOpenSettings& settings) {
 }
 
 // A scanner over `formats` (null: the built-in ones) checking `jobs` entries at once, stopped
-// by the job's cancel.
+// by the job's cancel and held by its pause.
 strata::scan::Scanner makeScanner(const strata::FormatRegistry* formats, unsigned jobs,
                                   JobContext& context) {
     strata::scan::ScanOptions options;
     options.jobs = std::max(1u, jobs);
     options.cancel = &context.cancelToken();
+    options.pause = context.pauseGate();
     return strata::scan::Scanner(formats != nullptr ? *formats : strata::builtinFormats(), options);
 }
 
@@ -142,7 +143,9 @@ Job* startScan(JobRunner& runner, const QString& root, ScanListModel* model,
     model->clear();
     const QString shown = isRemoteUrl(root) ? shownUrl(root) : root;
     QPointer<ScanListModel> target(model);
-    return runner.start(QObject::tr("Scan %1").arg(shown), [=](JobContext& context) {
+    auto* job = new Job(QObject::tr("Scan %1").arg(shown));
+    job->makePausable();
+    return runner.start(job, [=](JobContext& context) {
         strata::scan::Scanner scanner = makeScanner(formats, options.jobs, context);
         BatchingScanSink sink(context, target);
         ScanRoot scanned;

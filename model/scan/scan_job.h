@@ -1,7 +1,8 @@
 // Scanning a folder, an http(s):// listing or an s3:// prefix as a background job: the scanner
 // (formats/scan) runs on a worker and its entries reach a ScanListModel in batches on the GUI
-// thread, so a listing of 100,000 entries fills the table without a stall. Cancel stops the
-// walk and the checks in flight; what was checked stays in the model.
+// thread, so a listing of 100,000 entries fills the table without a stall. The job can be
+// paused (nothing further is listed or read until it resumes); cancel stops the walk and the
+// checks in flight; what was checked stays in the model.
 #pragma once
 
 #include <QPointer>

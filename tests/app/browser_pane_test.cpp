@@ -1,13 +1,14 @@
 // The Browser pane: a folder of files and datasets of several formats (some damaged) is listed
 // and validated as a job, each row's status fills in, filters keep the rows asked for, Validate
-// Again picks up a file that changed, and a double-click (or Enter) on a damaged entry opens it
-// in a tab.
+// Again picks up a file that changed, a double-click (or Enter) on a damaged entry opens it in a
+// tab, opening a plain folder browses it, and the scan can be paused and resumed.
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTest>
 
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "app/scan/browser_pane.h"
 #include "app/widgets/document_view.h"
 #include "model/core/document.h"
+#include "model/core/job.h"
 #include "model/scan/scan_list_model.h"
 #include "test_corpus.h"
 
@@ -160,6 +162,58 @@ private slots:
         QVERIFY(job != nullptr);
         QVERIFY(window.waitUntilIdle(60000));
         QCOMPARE(window.browser().pane()->entries()->rowCount(), 0);
+    }
+
+    // A folder no format claims opens in the Browser, not as a tab; a dataset folder still
+    // opens as a document.
+    void aPlainFolderOpensInTheBrowser() {
+        MainWindow window;
+        window.setInteractive(false);
+        QVERIFY(window.openPath(dir_.path()));
+        QVERIFY(window.waitUntilIdle(60000));
+        QCoreApplication::processEvents();
+        QCOMPARE(window.documentCount(), 0);
+        QVERIFY(window.browser().dock()->isVisibleTo(&window));
+        QCOMPARE(window.browser().pane()->root(), dir_.path());
+        QCOMPARE(window.browser().pane()->entries()->rowCount(), 5);
+        QVERIFY(window.openPath(dir_.filePath(QStringLiteral("dataset"))));
+        QCOMPARE(window.documentCount(), 1);
+        QCOMPARE(window.currentView()->document()->formatName(), QStringLiteral("ZDS"));
+    }
+
+    // Pause holds the scan (the job stays running, entries stop being checked), Resume lets it
+    // finish every entry.
+    void pauseHoldsTheScanAndResumeFinishesIt() {
+        QTemporaryDir many;
+        const fs::path root(many.path().toStdString());
+        constexpr int kFiles = 300;
+        for (int i = 0; i < kFiles; ++i) {
+            fs::copy_file(kCorpus / "zs/valid/binary-u64le.zs",
+                          root / ("f" + std::to_string(i) + ".zs"));
+        }
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        model::Job* job = window.browser().browse(many.path());
+        BrowserPane* pane = window.browser().pane();
+        QVERIFY(pane->pauseButton()->isVisible());
+        QCOMPARE(pane->pauseButton()->text(), QStringLiteral("Pause"));
+        pane->pauseButton()->click();  // before the worker can have checked 300 files
+        QVERIFY(job->isPaused());
+        QCOMPARE(job->stateText(), QStringLiteral("paused"));
+        QCOMPARE(pane->pauseButton()->text(), QStringLiteral("Resume"));
+        QVERIFY(pane->summary()->text().contains(QStringLiteral("paused")));
+        QTest::qWait(400);
+        QVERIFY(job->isRunning());
+        const quint64 checkedWhilePaused = pane->entries()->checkedCount();
+        QVERIFY2(checkedWhilePaused < quint64(kFiles), "the paused scan went on");
+        pane->pauseButton()->click();
+        QVERIFY(!job->isPaused());
+        QVERIFY(window.waitUntilIdle(120000));
+        QCoreApplication::processEvents();
+        QCOMPARE(job->state(), model::Job::State::Finished);
+        QCOMPARE(pane->entries()->checkedCount(), quint64(kFiles));
+        QVERIFY(!pane->pauseButton()->isVisible());
     }
 
 private:

@@ -1,6 +1,6 @@
 // Remote documents in the window: a corpus file served by nginx on 127.0.0.1 opens from its
 // URL read-only, its tree loads, the status bar counts its requests, Save a Local Copy writes
-// the same bytes, and a 404 is an error naming the URL. Skips without the corpus; without nginx
+// the same bytes, a 404 is an error naming the URL, and a plain listing opens in the Browser. Skips without the corpus; without nginx
 // it skips too, except where remote servers are required (CI=true): there it fails.
 
 // Before any Qt header: its `emit` macro would swallow ZtWriter::emit.
@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
@@ -36,6 +37,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/open_url_dialog.h"
 #include "app/gui/single_instance.h"
+#include "app/scan/browser_pane.h"
 #include "app/widgets/data_inspector.h"
 #include "app/widgets/document_view.h"
 #include "app/widgets/hex_view.h"
@@ -48,6 +50,7 @@
 #include "model/core/open_url_job.h"
 #include "model/core/remote_access.h"
 #include "model/core/structure_model.h"
+#include "model/scan/scan_list_model.h"
 #include "model/zds/zds_table_model.h"
 #include "model/zs/zs_records_model.h"
 #include "model/ztensor/zt_values_model.h"
@@ -253,6 +256,36 @@ private slots:
             QVERIFY(view->findChild<QWidget*>(QStringLiteral("shardlakeShards")) != nullptr);
             QCOMPARE(view->centreTabs()->tabText(view->centreTabs()->currentIndex()),
                      QStringLiteral("Storage root"));
+        }
+    }
+
+    // A listing URL no format claims shows in the Browser (no tab), with the entries and
+    // verdicts a scan of the same local folder gives.
+    void aPlainListingOpensInTheBrowser() {
+        const char* folder = "ztensor/valid";
+        MainWindow local;
+        local.setInteractive(false);
+        QVERIFY(local.browser().browse(corpusFile(folder)) != nullptr);
+        QVERIFY(local.waitUntilIdle(60000));
+        QCoreApplication::processEvents();
+        const strata::model::ScanListModel* expected = local.browser().pane()->entries();
+        QVERIFY(expected->rowCount() > 1);
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        const QString rootUrl = url((std::string("listed/") + folder + "/").c_str());
+        QVERIFY(window.openPath(rootUrl));
+        QVERIFY(window.waitUntilIdle(60000));
+        QCoreApplication::processEvents();
+        QCOMPARE(window.documentCount(), 0);
+        QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+        QVERIFY(window.browser().dock()->isVisible());
+        const strata::model::ScanListModel* entries = window.browser().pane()->entries();
+        QCOMPARE(entries->rowCount(), expected->rowCount());
+        QCOMPARE(entries->checkedCount(), expected->checkedCount());
+        for (const strata::scan::Verdict verdict : strata::scan::kAllVerdicts) {
+            QCOMPARE(entries->count(verdict), expected->count(verdict));
         }
     }
 

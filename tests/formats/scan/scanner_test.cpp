@@ -1,11 +1,15 @@
 // The scanner over generated local trees of every format: every entry found once, folder
 // formats as one unit, verdicts as their validators give them, shards that add up to the whole,
-// a format filter, unreadable entries, hostile listings, and a bounded number in flight.
+// a format filter, unreadable entries, hostile listings, a bounded number in flight, pause and
+// cancel.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "formats/scan/scan_shard.h"
 #include "scan_test_support.h"
@@ -292,6 +296,65 @@ TEST(Scanner, CancellingStopsTheScanAndReportsIt) {
         runScan(builtinRegistry(), options, localFileTree(), Location::local(tree.root), sink);
     EXPECT_EQ(outcome.outcome, JobOutcome::Cancelled);
     EXPECT_LT(sink.results.size(), 200u);
+}
+
+// Paused after ten results, the scan checks at most the entries already in flight until it is
+// resumed, then finishes every entry; a cancel ends a pause.
+TEST(Scanner, APausedScanReadsNothingNewUntilResumed) {
+    strata::test::ScratchDir dir("scan_pause");
+    const GeneratedTree tree = generateTree(dir.path(), {200, 0, 0, 0, 0, 0}, 9);
+    PauseGate gate;
+    ScanOptions options;
+    options.pause = &gate;
+    options.jobs = 2;
+    struct PausingSink : CollectingScanSink {
+        PauseGate* gate = nullptr;
+        std::atomic<std::size_t> seen{0};
+        void checked(const ScanResult& r) override {
+            CollectingScanSink::checked(r);
+            if (++seen == 10) {
+                gate->pause();
+            }
+        }
+    } sink;
+    sink.gate = &gate;
+    std::size_t whilePaused = 0;
+    std::thread resumer([&] {
+        while (!gate.paused()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        // Long enough for an unpaused scan to check many more of the 200.
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        whilePaused = sink.seen.load();
+        gate.resume();
+    });
+    const ScanOutcome outcome =
+        runScan(builtinRegistry(), options, localFileTree(), Location::local(tree.root), sink);
+    resumer.join();
+    EXPECT_LE(whilePaused, 10u + options.jobs);
+    EXPECT_EQ(outcome.outcome, JobOutcome::Completed);
+    EXPECT_EQ(sink.results.size(), tree.expected.size());
+}
+
+TEST(Scanner, CancellingEndsAPause) {
+    strata::test::ScratchDir dir("scan_pause_cancel");
+    const GeneratedTree tree = generateTree(dir.path(), {20, 0, 0, 0, 0, 0}, 13);
+    PauseGate gate;
+    gate.pause();
+    CancelToken cancel;
+    ScanOptions options;
+    options.pause = &gate;
+    options.cancel = &cancel;
+    CollectingScanSink sink;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        cancel.cancel();
+    });
+    const ScanOutcome outcome =
+        runScan(builtinRegistry(), options, localFileTree(), Location::local(tree.root), sink);
+    canceller.join();
+    EXPECT_EQ(outcome.outcome, JobOutcome::Cancelled);
+    EXPECT_TRUE(sink.results.empty());
 }
 
 }  // namespace
