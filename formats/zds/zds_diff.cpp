@@ -4,6 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+#include <vector>
 
 #include "formats/common/json_diff.h"
 #include "zds_live_set.h"
@@ -126,42 +127,50 @@ private:
         return documents(name, *a, *b, *la, *lb);
     }
 
+    // One row per collection for how its storage differs, however many ways it does: the
+    // layout each side uses, and how each side reads its own where the other does not (a
+    // note only one side carries; a note both carry is the same storage read the same way).
     bool storage(const std::string& name, const ZdsCollection& a, const ZdsCollection& b,
                  const ZdsLiveSet& la, const ZdsLiveSet& lb) {
-        if (storageText(a) != storageText(b)) {
-            Difference d;
-            d.kind = DiffKind::Encoding;
-            d.path = name;
-            d.description =
-                name + ": stored as " + storageText(a) + " in A, as " + storageText(b) + " in B";
-            d.a.value = storageText(a);
-            d.b.value = storageText(b);
-            if (!put(std::move(d))) {
-                return false;
-            }
+        const bool layouts = storageText(a) != storageText(b);
+        std::vector<std::string> parts;
+        if (layouts) {
+            parts.push_back("stored as " + storageText(a) + " in A, as " + storageText(b) +
+                            " in B");
         }
-        return notesOnOneSide(name, "A", la, lb) && notesOnOneSide(name, "B", lb, la);
+        const bool notedA = notesOnOneSide(parts, "A", la, lb);
+        const bool notedB = notesOnOneSide(parts, "B", lb, la);
+        if (parts.empty()) {
+            return true;
+        }
+        Difference d;
+        d.kind = DiffKind::Encoding;
+        d.path = name;
+        for (const std::string& part : parts) {
+            d.description += (d.description.empty() ? "" : "; ") + part;
+        }
+        if (layouts || notedA) {
+            d.a.value = layouts ? storageText(a) : la.basisText();
+        }
+        if (layouts || notedB) {
+            d.b.value = layouts ? storageText(b) : lb.basisText();
+        }
+        return put(std::move(d));
     }
 
-    // How `side` reads its storage where that differs from how the other side reads its own: a
-    // note both sides carry is the same storage read the same way, no difference.
-    bool notesOnOneSide(const std::string& name, const char* side, const ZdsLiveSet& live,
-                        const ZdsLiveSet& other) {
+    // Adds "in <side>, <note>" for each note of `live` that `other` does not carry; true when
+    // it added any.
+    static bool notesOnOneSide(std::vector<std::string>& parts, const char* side,
+                               const ZdsLiveSet& live, const ZdsLiveSet& other) {
+        bool added = false;
         for (const std::string& note : live.notes()) {
             const auto& others = other.notes();
-            if (std::find(others.begin(), others.end(), note) != others.end()) {
-                continue;
-            }
-            Difference d;
-            d.kind = DiffKind::Encoding;
-            d.path = name;
-            d.description = std::string("in ") + side + ", " + note;
-            (std::string(side) == "A" ? d.a : d.b).value = live.basisText();
-            if (!put(std::move(d))) {
-                return false;
+            if (std::find(others.begin(), others.end(), note) == others.end()) {
+                parts.push_back(std::string("in ") + side + ", " + note);
+                added = true;
             }
         }
-        return true;
+        return added;
     }
 
     JobOutcome documents(const std::string& name, const ZdsCollection& a, const ZdsCollection& b,

@@ -20,7 +20,9 @@
 namespace strata::model {
 
 JobContext::JobContext(Job* job, std::shared_ptr<strata::CancelToken> token)
-    : job_(job), token_(std::move(token)), pauseGate_(job != nullptr ? job->pauseGate() : nullptr) {}
+    : job_(job),
+      token_(std::move(token)),
+      pauseGate_(job != nullptr ? job->pauseGate() : nullptr) {}
 
 void JobContext::setProgress(double fraction, const QString& text) {
     {

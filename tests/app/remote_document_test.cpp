@@ -1,7 +1,8 @@
 // Remote documents in the window: a corpus file served by nginx on 127.0.0.1 opens from its
 // URL read-only, its tree loads, the status bar counts its requests, Save a Local Copy writes
-// the same bytes, a 404 is an error naming the URL, and a plain listing opens in the Browser. Skips without the corpus; without nginx
-// it skips too, except where remote servers are required (CI=true): there it fails.
+// the same bytes, a 404 is an error naming the URL, and a plain listing opens in the Browser. Skips
+// without the corpus; without nginx it skips too, except where remote servers are required
+// (CI=true): there it fails.
 
 // Before any Qt header: its `emit` macro would swallow ZtWriter::emit.
 #include "formats/ztensor/zt_writer.h"
