@@ -1,5 +1,7 @@
 #include "browser_controller.h"
 
+#include <algorithm>
+
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -80,6 +82,11 @@ void BrowserController::openFolderOrBucketDialog() {
 }
 
 model::Job* BrowserController::browse(const QString& root) {
+    if (!dock_->isVisible() && !dock_->isFloating()) {
+        // First shown: wide enough for the name, status, format and size of an entry.
+        dock_->show();
+        window_.resizeDocks({dock_}, {std::max(460, window_.width() * 45 / 100)}, Qt::Horizontal);
+    }
     dock_->show();
     dock_->raise();
     model::ScanJobOptions options;

@@ -60,21 +60,43 @@ int main(int argc, char* argv[]) {
         QApplication::translate("main",
                                 "Compare the two paths given (files or folders of one format) "
                                 "in a compare view."));
-    parser.addOptions({newInstance, screenshot, timeout, tab, compare});
+    const QCommandLineOption size(
+        QStringLiteral("screenshot-size"),
+        QApplication::translate("main", "With --screenshot: the window's size, as 1366x768."),
+        QStringLiteral("WxH"), QStringLiteral("1440x900"));
+    const QCommandLineOption repair(
+        QStringLiteral("repair"),
+        QApplication::translate("main",
+                                "With --screenshot: repair the one path given into a temporary "
+                                "folder and picture the damaged file beside the repaired copy."));
+    parser.addOptions({newInstance, screenshot, timeout, tab, compare, size, repair});
     parser.process(app);
     const QStringList paths = parser.positionalArguments();
+    const QSize shotSize = strata::gui::parseScreenshotSize(parser.value(size));
+    if (!shotSize.isValid()) {
+        std::fprintf(stderr, "strata: --screenshot-size takes WIDTHxHEIGHT, as 1366x768\n");
+        return 2;
+    }
+    if (parser.isSet(repair) && (!parser.isSet(screenshot) || paths.size() != 1)) {
+        std::fprintf(stderr, "strata: --repair takes --screenshot and one path\n");
+        return 2;
+    }
+    if (parser.isSet(repair)) {
+        return strata::gui::runRepairScreenshot(parser.value(screenshot), paths[0],
+                                                parser.value(timeout).toInt(), shotSize);
+    }
     if (parser.isSet(compare) && paths.size() != 2) {
         std::fprintf(stderr, "strata: --compare takes two paths, A and B\n");
         return 2;
     }
     if (parser.isSet(compare) && parser.isSet(screenshot)) {
         return strata::gui::runCompareScreenshot(parser.value(screenshot), paths[0], paths[1],
-                                                 parser.value(timeout).toInt());
+                                                 parser.value(timeout).toInt(), shotSize);
     }
 
     if (parser.isSet(screenshot)) {
         return strata::gui::runScreenshot(parser.value(screenshot), paths, parser.value(tab),
-                                          parser.value(timeout).toInt());
+                                          parser.value(timeout).toInt(), shotSize);
     }
 
     if (parser.isSet(compare)) {

@@ -47,7 +47,10 @@ BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats
     // Uniform rows: 100,000 entries scroll without measuring each.
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setColumnWidth(model::ScanListModel::Name, 320);
+    table_->setColumnWidth(model::ScanListModel::Name, 260);
+    // The status next to the name: what a narrow pane must still show.
+    table_->horizontalHeader()->moveSection(model::ScanListModel::Status,
+                                            model::ScanListModel::Format);
     table_->setContextMenuPolicy(Qt::CustomContextMenu);
     table_->installEventFilter(this);
     connect(table_, &QTableView::doubleClicked, this, [this] { act(EntryAction::Open); });
