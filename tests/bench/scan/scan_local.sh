@@ -1,0 +1,73 @@
+#!/bin/sh
+# The scan figures on local files (docs/performance-scan.md):
+#  1. 10,000 entries (ZS and zTensor files, ZDS datasets, OZDF corpora, Shardlake roots and text
+#     files; about one in eight of each format damaged): `strata-cli scan --jobs 2` against a
+#     shell loop of `strata-cli validate` over the same entries (hyperfine, or /usr/bin/time
+#     once each where hyperfine is missing), and the CPU the scan keeps busy.
+#  2. The peak resident set of `strata-cli scan` at 10k, 50k and 100k entries, most of them tiny
+#     text files in one folder (/usr/bin/time -v).
+#   tests/bench/scan/scan_local.sh BUILD_DIR [WORK_DIR]
+# Trees are generated once under WORK_DIR (default /tmp/strata-bench/scan) and reused. Run it
+# with the CPU lock held (flock /tmp/strata-cpu.lock ...). STRATA_SCAN_SIZES="10000 50000"
+# changes the memory sizes; STRATA_SCAN_PARTS=throughput or memory runs one part.
+set -eu
+build=${1:?usage: scan_local.sh BUILD_DIR [WORK_DIR]}
+work=${2:-${STRATA_BENCH_DIR:-/tmp/strata-bench}/scan}
+cli=$(realpath "${STRATA_CLI:-$build/app/cli/strata-cli}")
+gen=$(realpath "$build/tests/bench/scan/strata_scan_tree")
+parts=${STRATA_SCAN_PARTS:-throughput memory}
+mkdir -p "$work"
+
+# tree NAME ARGS...: a tree made once by the generator (a marker says it finished).
+tree() {
+    name=$1
+    shift
+    if [ ! -e "$work/$name/.complete" ]; then
+        rm -rf "${work:?}/$name"
+        "$gen" "$work/$name" "$@" | sed 1d >&2
+        : > "$work/$name/.complete"
+    fi
+    echo "$work/$name/tree"
+}
+
+throughput() {
+    root=$(tree mix-10000 zs=4000 zt=4000 zds=200 shardlake=100 ozdf=200 unknown=1500)
+    echo "== $(find "$root" -type f | wc -l) files, $(du -sh "$root" | cut -f1) in $root"
+    # The entries a scan finds (a dataset folder is one), for the loop to validate one by one.
+    "$cli" scan "$root" --jsonl --jobs 2 | python3 -c '
+import json, sys
+for line in sys.stdin:
+    j = json.loads(line)
+    if j["type"] == "entry":
+        print(j["location"])' > "$work/entries.txt"
+    echo "== $(wc -l < "$work/entries.txt") entries"
+    cat > "$work/validate-each.sh" <<LOOP
+while IFS= read -r entry; do "$cli" validate "\$entry" > /dev/null; done < "$work/entries.txt"
+LOOP
+    if command -v hyperfine > /dev/null; then
+        # Exit 1 (damage found) is the expected outcome of both commands.
+        hyperfine -i --warmup 1 --runs 5 "$cli scan $root --jobs 2" "$cli scan $root --jobs 1"
+        hyperfine -i --runs 2 "sh $work/validate-each.sh"
+    else
+        /usr/bin/time -f "scan --jobs 2: %e s, %U user, %S sys, %P CPU" \
+            "$cli" scan "$root" --jobs 2 > /dev/null || true
+        /usr/bin/time -f "validate loop: %e s, %U user, %S sys, %P CPU" \
+            sh "$work/validate-each.sh" || true
+    fi
+}
+
+memory() {
+    for n in ${STRATA_SCAN_SIZES:-10000 50000 100000}; do
+        formats=$((n / 20))
+        units=$((n / 1000))
+        unknown=$((n - 2 * formats - 3 * units))
+        root=$(tree "tiny-$n" zs=$formats zt=$formats zds=$units shardlake=$units ozdf=$units \
+            unknown=$unknown)
+        /usr/bin/time -f "$n entries: %e s, %P CPU, max RSS %M KiB" \
+            "$cli" scan "$root" --jobs 2 > /dev/null || true
+    done
+}
+
+for part in $parts; do
+    $part
+done
