@@ -5,7 +5,8 @@
 #     shell loop of `strata-cli validate` over the same entries (hyperfine, or /usr/bin/time
 #     once each where hyperfine is missing), and the CPU the scan keeps busy.
 #  2. The peak resident set of `strata-cli scan` at 10k, 50k and 100k entries, most of them tiny
-#     text files in one folder (/usr/bin/time -v).
+#     text files in one folder (/usr/bin/time -v), and the same numbers of tiny text files spread
+#     over folders of 1,000.
 #   tests/bench/scan/scan_local.sh BUILD_DIR [WORK_DIR]
 # Trees are generated once under WORK_DIR (default /tmp/strata-bench/scan) and reused. Run it
 # with the CPU lock held (flock /tmp/strata-cpu.lock ...). STRATA_SCAN_SIZES="10000 50000"
@@ -63,9 +64,31 @@ memory() {
         unknown=$((n - 2 * formats - 3 * units))
         root=$(tree "tiny-$n" zs=$formats zt=$formats zds=$units shardlake=$units ozdf=$units \
             unknown=$unknown)
-        /usr/bin/time -f "$n entries: %e s, %P CPU, max RSS %M KiB" \
+        /usr/bin/time -f "$n entries, tiny files in one folder: %e s, %P CPU, max RSS %M KiB" \
+            "$cli" scan "$root" --jobs 2 > /dev/null || true
+        root=$(spread "$n")
+        /usr/bin/time -f "$n entries, folders of 1,000 tiny files: %e s, %P CPU, max RSS %M KiB" \
             "$cli" scan "$root" --jobs 2 > /dev/null || true
     done
+}
+
+# spread N: N tiny text files in folders of 1,000, made once.
+spread() {
+    root="$work/spread-$1"
+    if [ ! -e "$root/.complete" ]; then
+        rm -rf "$root"
+        python3 - "$root/tree" "$1" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    folder = os.path.join(root, "f%04d" % (i // 1000))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "notes%d.txt" % i), "w") as f:
+        f.write("notes of run %d\n" % i)
+PY
+        : > "$root/.complete"
+    fi
+    echo "$root/tree"
 }
 
 for part in $parts; do

@@ -214,10 +214,10 @@ int main(int argc, char** argv) {
     // About 1,000 objects: ZS and zTensor files, text files, and a few datasets, corpora and
     // storage roots (several objects each, one entry each); one in eight of each format damaged.
     const scan::test::GeneratedTree tree =
-        scan::test::generateTree(work.path(), {360, 360, 10, 5, 10, 100}, 7);
+        scan::test::generateTree(work.path(), {380, 380, 10, 5, 10, 100}, 7);
     const std::vector<std::string> files = filesUnder(tree.root);
 
-    const test::NginxServer nginx(tree.root);
+    const test::NginxServer nginx(work.path());  // the tree at /listed/tree
     const test::S3Server s3({"bench"});
     for (const std::string& file : files) {
         s3.put("bench", "tree/" + file, readText(tree.root / file));
@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
         "| server | entries | scan: requests | connections | validate each: requests "
         "| connections | scan --jobs 1 | scan --jobs 16 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    bench.measure({"nginx, JSON listings", nginx.url("/listed/"), "",
+    bench.measure({"nginx, JSON listings", nginx.url("/listed/tree"), "",
                    [&nginx] { return nginx.accessLog().size(); }});
     bench.measure({"s3rver", "s3://bench/tree", "--endpoint-url " + s3.endpoint(), {}});
     return 0;
