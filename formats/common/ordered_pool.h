@@ -12,6 +12,9 @@
 //     while (auto block = pool.next()) consume(*block);
 //
 // With separate producer and consumer threads, submit() simply blocks until next() makes room.
+// A pool of one thread runs each task inside submit(), on the caller's thread: a thread of its
+// own would only add a hand-over per task (a scan validates thousands of small files, each on a
+// worker that is already one of many).
 #pragma once
 
 #include <algorithm>
@@ -42,8 +45,9 @@ public:
         if (threads == 0) {
             threads = std::max(1u, std::thread::hardware_concurrency());
         }
-        workers_.reserve(threads);
-        for (unsigned i = 0; i < threads; ++i) {
+        inline_ = threads == 1;
+        workers_.reserve(inline_ ? 0 : threads);
+        for (unsigned i = 0; i < (inline_ ? 0 : threads); ++i) {
             workers_.push_back(startThreadInheritingCancel([this] { work(); }));
         }
     }
@@ -73,6 +77,12 @@ public:
             return false;
         }
         slots_.emplace_back();
+        if (inline_) {
+            const std::uint64_t sequence = nextSequence_++;
+            lock.unlock();
+            finish(sequence, run(task));
+            return true;
+        }
         queue_.emplace_back(nextSequence_++, std::move(task));
         lock.unlock();
         changed_.notify_all();
@@ -154,20 +164,31 @@ private:
             auto [sequence, task] = std::move(queue_.front());
             queue_.pop_front();
             lock.unlock();
-            Slot outcome;
-            try {
-                outcome.value.emplace(task());
-            } catch (...) {
-                outcome.error = std::current_exception();
-            }
-            outcome.done = true;
+            finish(sequence, run(task));
             lock.lock();
-            // The slot is gone if the pool was cancelled and drained meanwhile.
+        }
+    }
+
+    static Slot run(const std::function<R()>& task) {
+        Slot outcome;
+        try {
+            outcome.value.emplace(task());
+        } catch (...) {
+            outcome.error = std::current_exception();
+        }
+        outcome.done = true;
+        return outcome;
+    }
+
+    // Stores a task's outcome in its slot (gone if the pool was cancelled and drained meanwhile).
+    void finish(std::uint64_t sequence, Slot outcome) {
+        {
+            const std::lock_guard lock(mutex_);
             if (sequence >= firstSequence_ && sequence - firstSequence_ < slots_.size()) {
                 slots_[static_cast<std::size_t>(sequence - firstSequence_)] = std::move(outcome);
             }
-            changed_.notify_all();
         }
+        changed_.notify_all();
     }
 
     const std::size_t maxInFlight_;
@@ -180,6 +201,7 @@ private:
     std::uint64_t nextSequence_ = 0;
     bool cancelled_ = false;
     bool stopping_ = false;
+    bool inline_ = false;  // one thread: tasks run in submit()
     std::vector<std::thread> workers_;
 };
 

@@ -263,37 +263,16 @@ private:
                 throw RemoteError(RemoteError::Kind::Cancelled, folder.text(), 0, "cancelled");
             }
             const S3Listing listed = listObjectsV2(client(), s3, page, cancelled(), budget);
-            addEntries(listed, page.prefix, entries);
+            addS3Entries(listed, page.prefix, entries);
             page.continuationToken = listed.truncated ? listed.nextContinuationToken : "";
         } while (!page.continuationToken.empty() && (limit == 0 || entries.size() <= limit));
         const bool more = !page.continuationToken.empty();
+        sortS3Entries(entries);
         sortAndLimit(entries, limit, truncated);
         if (truncated != nullptr) {
             *truncated = *truncated || more;
         }
         return entries;
-    }
-
-    static void addEntries(const S3Listing& listed, const std::string& prefix,
-                           std::vector<FileTreeEntry>& entries) {
-        for (const auto& object : listed.objects) {
-            if (object.key.size() > prefix.size() && object.key.starts_with(prefix)) {
-                FileTreeEntry file;
-                file.name = object.key.substr(prefix.size());
-                file.size = object.size;
-                file.etag = object.etag;
-                file.modified = object.lastModified;
-                entries.push_back(std::move(file));
-            }
-        }
-        for (const std::string& common : listed.commonPrefixes) {
-            if (common.size() > prefix.size() + 1 && common.starts_with(prefix)) {
-                FileTreeEntry folder;
-                folder.name = common.substr(prefix.size(), common.size() - prefix.size() - 1);
-                folder.isDirectory = true;
-                entries.push_back(std::move(folder));
-            }
-        }
     }
 };
 

@@ -2,7 +2,10 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
+#include <tuple>
 
 namespace strata {
 
@@ -38,6 +41,58 @@ S3Listing parseListObjectsV2(std::string_view xml, const std::string& url) {
         throw SourceError(url + ": the listing is truncated but has no NextContinuationToken");
     }
     return out;
+}
+
+namespace {
+
+// The entry `path` (a key or common prefix) names under `prefix`, if any: a file when nothing
+// follows its first part, a folder when a '/' does.
+std::optional<FileTreeEntry> entryUnder(std::string_view path, std::string_view prefix) {
+    if (!path.starts_with(prefix)) {
+        return std::nullopt;
+    }
+    const std::string_view rest = path.substr(prefix.size());
+    const std::size_t slash = rest.find('/');
+    if (rest.empty() || slash == 0) {
+        return std::nullopt;
+    }
+    FileTreeEntry entry;
+    entry.name = std::string(rest.substr(0, slash));
+    entry.isDirectory = slash != std::string_view::npos;
+    return entry;
+}
+
+}  // namespace
+
+void addS3Entries(const S3Listing& page, std::string_view prefix,
+                  std::vector<FileTreeEntry>& entries) {
+    for (const auto& object : page.objects) {
+        if (std::optional<FileTreeEntry> entry = entryUnder(object.key, prefix)) {
+            if (!entry->isDirectory) {
+                entry->size = object.size;
+                entry->etag = object.etag;
+                entry->modified = object.lastModified;
+            }
+            entries.push_back(std::move(*entry));
+        }
+    }
+    for (const std::string& common : page.commonPrefixes) {
+        if (std::optional<FileTreeEntry> entry = entryUnder(common, prefix);
+            entry && entry->isDirectory) {
+            entries.push_back(std::move(*entry));
+        }
+    }
+}
+
+void sortS3Entries(std::vector<FileTreeEntry>& entries) {
+    const auto key = [](const FileTreeEntry& e) { return std::tie(e.name, e.isDirectory); };
+    std::sort(entries.begin(), entries.end(),
+              [&](const FileTreeEntry& a, const FileTreeEntry& b) { return key(a) < key(b); });
+    entries.erase(std::unique(entries.begin(), entries.end(),
+                              [](const FileTreeEntry& a, const FileTreeEntry& b) {
+                                  return a.isDirectory && b.isDirectory && a.name == b.name;
+                              }),
+                  entries.end());
 }
 
 S3Listing listObjectsV2(const HttpClient& client, const S3Settings& settings,

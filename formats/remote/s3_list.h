@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/common/file_tree.h"
 #include "http_client.h"
 #include "s3_config.h"
 
@@ -26,6 +27,15 @@ struct S3Listing {
 
 // Parses a ListBucketResult document; throws SourceError naming `url` when it is not one.
 S3Listing parseListObjectsV2(std::string_view xml, const std::string& url);
+
+// Appends to `entries` what one page names directly under `prefix` ("" or ending in '/'):
+// objects as files, common prefixes as folders, each named by its part after `prefix` up to the
+// next '/', never empty. A key that goes on past that '/' (from a server that ignored the
+// delimiter) names its folder, as S3 would have grouped it; keys outside `prefix` are left out.
+void addS3Entries(const S3Listing& page, std::string_view prefix,
+                  std::vector<FileTreeEntry>& entries);
+// Sorts entries by name, each folder once (several pages or keys may name the same one).
+void sortS3Entries(std::vector<FileTreeEntry>& entries);
 
 // One page's request: prefix, delimiter, maxKeys and continuationToken as in ListObjectsV2.
 struct S3ListRequest {

@@ -224,5 +224,27 @@ TEST(S3ListParsing, ReadsKeysPrefixesAndTokens) {
                  SourceError);
 }
 
+// A folder's entries are its immediate children, however the server grouped the keys: a key
+// past the delimiter (a server that ignored it) names its folder, once; the folder's own
+// marker, keys outside the prefix and empty names are left out.
+TEST(S3ListParsing, EntriesAreImmediateChildrenOnce) {
+    S3Listing page;
+    page.objects = {{"p/", 0, "", ""},        {"p/a.zs", 5, "\"e\"", "t"}, {"p/sub/x.zs", 3, "", ""},
+                    {"p//twice", 1, "", ""}, {"q/other", 1, "", ""},     {"p/sub/y/z", 1, "", ""}};
+    page.commonPrefixes = {"p/sub/", "p/more/deeper/", "p/"};
+    std::vector<FileTreeEntry> entries;
+    addS3Entries(page, "p/", entries);
+    sortS3Entries(entries);
+    std::vector<std::pair<std::string, bool>> names;
+    for (const FileTreeEntry& e : entries) {
+        names.emplace_back(e.name, e.isDirectory);
+    }
+    const std::vector<std::pair<std::string, bool>> expected{
+        {"a.zs", false}, {"more", true}, {"sub", true}};
+    EXPECT_EQ(names, expected);
+    EXPECT_EQ(entries[0].size, 5u);
+    EXPECT_EQ(entries[0].etag, "\"e\"");
+}
+
 }  // namespace
 }  // namespace strata

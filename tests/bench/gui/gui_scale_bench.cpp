@@ -11,6 +11,12 @@
 // Generated datasets stay in the work folder and are reused by later runs. Without
 // STRATA_GUI_SCALE it runs small sizes, as ctest does: a check that every view opens and lists
 // everything, with no timing asserted.
+//
+// The Browser pane (docs/performance-scan.md) scans a folder of `scan=N` entries (most of them
+// tiny text files, one in ten a ZS or zTensor file, a few datasets) as File > Open Folder or
+// Bucket… does, and measures the longest frame while its rows and statuses arrive in batches
+// and the table scrolls meanwhile, then while scrolling through the whole table:
+//   STRATA_GUI_SCALE="scan=100000" ... gui_scale_bench browserPane
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -18,22 +24,28 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "app/gui/browser_controller.h"
 #include "app/gui/main_window.h"
+#include "app/scan/browser_pane.h"
 #include "app/widgets/document_view.h"
 #include "formats/shardlake/shardlake_builder.h"
 #include "formats/zds/zds_jobs.h"
+#include "model/scan/scan_list_model.h"
+#include "scan_test_support.h"
 
 namespace fs = std::filesystem;
 using namespace strata;
@@ -43,7 +55,8 @@ namespace {
 
 // "docs=1000 ozdf=1000" → {docs: 1000, ozdf: 1000}
 std::map<std::string, long long> sizesFromEnvironment() {
-    std::map<std::string, long long> sizes{{"docs", 2000}, {"ozdf", 2000}, {"shards", 200}};
+    std::map<std::string, long long> sizes{
+        {"docs", 2000}, {"ozdf", 2000}, {"shards", 200}, {"scan", 2000}};
     const QString spec = qEnvironmentVariable("STRATA_GUI_SCALE");
     for (const QString& item : spec.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const auto parts = item.split(QLatin1Char('='));
@@ -148,6 +161,23 @@ fs::path makeShardlakeRoot(const fs::path& work, long long n) {
     return folder / "root";
 }
 
+// A folder of `n` scan entries: a twentieth each ZS and zTensor files (one in eight of them
+// damaged), a thousandth each ZDS datasets, Shardlake roots and OZDF corpora, the rest tiny
+// text files in one folder.
+fs::path makeScanTree(const fs::path& work, long long n) {
+    const fs::path folder = work / ("scan-" + std::to_string(n));
+    if (reuse(folder)) {
+        return folder / "tree";
+    }
+    const auto formats = static_cast<std::size_t>(n / 20),
+               units = static_cast<std::size_t>(n / 1000);
+    scan::test::TreeShape shape{formats, formats, units, units, units, 0};
+    shape.unknown = static_cast<std::size_t>(n) - shape.total();
+    scan::test::generateTree(folder, shape, 1);
+    markComplete(folder);
+    return folder / "tree";
+}
+
 // The item view with the most rows among those the document's current centre tab shows, and
 // the structure tree.
 QAbstractItemView* biggestList(DocumentView* view) {
@@ -162,6 +192,13 @@ QAbstractItemView* biggestList(DocumentView* view) {
         }
     }
     return best;
+}
+
+// CPU time of the calling thread.
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
 struct Frames {
@@ -214,6 +251,63 @@ private slots:
     }
     void shardlakeRoot() {
         measure("Shardlake root", makeShardlakeRoot(work_, sizes_["shards"]), sizes_["shards"]);
+    }
+
+    void browserPane() {
+        const long long n = sizes_["scan"];
+        if (n <= 0) {
+            QSKIP("scan=0");
+        }
+        const fs::path root = makeScanTree(work_, n);
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1440, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(window.browser().browse(QString::fromStdString(root.string())) != nullptr);
+        BrowserPane* pane = window.browser().pane();
+        QAbstractItemView* table = pane->table();
+        // While the scan runs: batches of rows and statuses arrive between frames, and the
+        // table keeps scrolling (to the newest rows, then back to the top, and so on).
+        // Each frame's wall time, and the CPU time the GUI thread spent in the longest one (the
+        // rest of it the thread waited for a core: the scan's workers run beside it).
+        std::vector<double> during;
+        double longestCpu = 0;
+        for (int step = 0; window.jobRunner()->activeJob() != nullptr; ++step) {
+            QElapsedTimer frame;
+            frame.start();
+            const double cpuBefore = threadCpuMs();
+            QScrollBar* bar = table->verticalScrollBar();
+            bar->setValue(step % 2 == 0 ? bar->maximum() : bar->maximum() / (step % 7 + 1));
+            QCoreApplication::processEvents();
+            table->viewport()->repaint();
+            during.push_back(static_cast<double>(frame.nsecsElapsed()) / 1e6);
+            if (during.back() >= *std::max_element(during.begin(), during.end())) {
+                longestCpu = threadCpuMs() - cpuBefore;
+            }
+            QTest::qWait(1);
+        }
+        const auto over50 =
+            std::count_if(during.begin(), during.end(), [](double ms) { return ms > 50; });
+        QVERIFY(window.waitUntilIdle(30 * 60 * 1000));
+        QCoreApplication::processEvents();
+        const double scanned = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+        QCOMPARE(pane->entries()->rowCount(), static_cast<int>(n));
+        QCOMPARE(pane->entries()->checkedCount(), static_cast<quint64>(n));
+        std::sort(during.begin(), during.end());
+        const Frames after = scrollThrough(table, 200);
+        std::printf(
+            "\n| Browser pane | entries | scanned (ms) | frames during the scan | over 50 ms "
+            "| longest (ms) | its GUI-thread CPU (ms) | median (ms) | scrolling after: "
+            "longest (ms) | median (ms) |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| %s | %lld | %.0f | %zu | %td | %.1f | %.1f | %.1f | %.1f | %.1f |\n",
+            qPrintable(QString::fromStdString(root.string())), n, scanned, during.size(), over50,
+            during.empty() ? 0.0 : during.back(), longestCpu,
+            during.empty() ? 0.0 : during[during.size() / 2], after.longestMs, after.medianMs);
+        std::fflush(stdout);
     }
 
 private:

@@ -93,7 +93,7 @@ TEST(OrderedPool, CancelTokenStopsQueuedWork) {
     CancelToken token;
     std::atomic<int> ran{0};
     std::atomic<bool> release{false};
-    OrderedPool<int> pool(1, 100, &token);
+    OrderedPool<int> pool(2, 100, &token);
     for (int i = 0; i < 50; ++i) {
         pool.submit([&] {
             while (!release) {
@@ -114,7 +114,7 @@ TEST(OrderedPool, CancelTokenStopsQueuedWork) {
 TEST(OrderedPool, CancelWakesABlockedProducer) {
     // Declared before the pool: the pool's destructor joins the worker that still reads it.
     std::atomic<bool> release{false};
-    OrderedPool<int> pool(1, 1);
+    OrderedPool<int> pool(2, 1);
     pool.submit([&] {
         while (!release) {
             std::this_thread::sleep_for(1ms);
@@ -128,6 +128,18 @@ TEST(OrderedPool, CancelWakesABlockedProducer) {
     EXPECT_FALSE(pool.submit([] { return 1; }));  // full: blocks until cancelled
     canceller.join();
     release = true;
+}
+
+// One thread is the caller's: each task runs inside submit(), with no hand-over to another
+// thread; results and errors still come back through next(), in order.
+TEST(OrderedPool, OneThreadRunsTasksOnTheCaller) {
+    OrderedPool<std::thread::id> pool(1, 2);
+    EXPECT_TRUE(pool.submit([] { return std::this_thread::get_id(); }));
+    EXPECT_TRUE(pool.submit([]() -> std::thread::id { throw std::runtime_error("second"); }));
+    EXPECT_TRUE(pool.full());
+    EXPECT_EQ(pool.next(), std::this_thread::get_id());
+    EXPECT_THROW(pool.next(), std::runtime_error);
+    EXPECT_FALSE(pool.next().has_value());
 }
 
 TEST(OrderedPool, MoveOnlyResults) {
