@@ -62,7 +62,7 @@ QString askForRoot(QWidget* parent, const QString& last) {
 BrowserController::BrowserController(MainWindow& window)
     : QObject(&window),
       window_(window),
-      pane_(new BrowserPane(*window.jobRunner(), window.formats())),
+      pane_(new BrowserPane(*window.jobRunner(), window.formats(), window.views())),
       dock_(new QDockWidget(tr("Browser"), &window)) {
     dock_->setObjectName(QStringLiteral("BrowserDock"));
     dock_->setWidget(pane_);

@@ -75,7 +75,7 @@ MainWindow::MainWindow(const FormatRegistry& formats, const FormatViews& views, 
 
     docks_ = new WindowDocks(*this);
     browser_ = new BrowserController(*this);
-    startPage_ = new StartPage(*opener_, *browser_, centre_);
+    startPage_ = new StartPage(*opener_, *browser_, views_, formats_, centre_);
     centre_->addWidget(startPage_);
     createActions();
     createMenus();

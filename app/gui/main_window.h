@@ -55,6 +55,7 @@ public:
     ~MainWindow() override;
 
     const FormatRegistry& formats() const { return formats_; }
+    const FormatViews& views() const { return views_; }
 
     OpenController& opener() { return *opener_; }
     SaveController& saves() { return *saves_; }

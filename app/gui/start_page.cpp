@@ -13,42 +13,15 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include "app/widgets/format_views.h"
 #include "browser_controller.h"
+#include "formats/registry/format_registry.h"
 #include "model/core/remote_access.h"
 #include "open_controller.h"
 
 namespace strata::gui {
 
 namespace {
-
-// The format's icon by the name's extension (no file is read), a folder's, or a remote one's.
-QIcon iconFor(const QString& location, const QStyle* style) {
-    static const QHash<QString, QString> kByExtension = {
-        {QStringLiteral("zs"), QStringLiteral(":/icons/application-x-zs.svg")},
-        {QStringLiteral("zt"), QStringLiteral(":/icons/application-x-ztensor.svg")},
-        {QStringLiteral("ztensor"), QStringLiteral(":/icons/application-x-ztensor.svg")},
-        {QStringLiteral("zds"), QStringLiteral(":/icons/application-x-zds.svg")},
-        {QStringLiteral("sidx"), QStringLiteral(":/icons/application-x-shardlake-shard.svg")},
-        {QStringLiteral("ozdf"), QStringLiteral(":/icons/text-x-ozdf.svg")},
-        {QStringLiteral("ozdp"), QStringLiteral(":/icons/text-x-ozdf-part.svg")},
-    };
-    const QString suffix = QFileInfo(location).suffix().toLower();
-    // The icons are compiled into the program (resources/strata.qrc); a library user without
-    // them gets the generic ones.
-    if (const auto found = kByExtension.find(suffix);
-        found != kByExtension.end() && QFile::exists(found.value())) {
-        return QIcon(found.value());
-    }
-    if (model::isRemoteUrl(location)) {
-        return QIcon::fromTheme(QStringLiteral("network-server"),
-                                style->standardIcon(QStyle::SP_DriveNetIcon));
-    }
-    if (QFileInfo(location).isDir()) {
-        return QIcon::fromTheme(QStringLiteral("folder"), style->standardIcon(QStyle::SP_DirIcon));
-    }
-    return QIcon::fromTheme(QStringLiteral("text-x-generic"),
-                            style->standardIcon(QStyle::SP_FileIcon));
-}
 
 QListWidget* makeList(QWidget* parent) {
     auto* list = new QListWidget(parent);
@@ -59,12 +32,31 @@ QListWidget* makeList(QWidget* parent) {
 
 }  // namespace
 
-StartPage::StartPage(OpenController& opener, BrowserController& browser, QWidget* parent)
-    : QWidget(parent), opener_(opener), recent_(makeList(this)), samples_(makeList(this)) {
+StartPage::StartPage(OpenController& opener, BrowserController& browser, const FormatViews& views,
+                     const FormatRegistry& formats, QWidget* parent)
+    : QWidget(parent),
+      opener_(opener),
+      views_(views),
+      formats_(formats),
+      recent_(makeList(this)),
+      samples_(makeList(this)) {
     setObjectName(QStringLiteral("StartPage"));
-    auto* title = new QLabel(tr("<h2>Strata</h2>Inspect, validate, compare and repair ZS, ZDS, "
-                                "Shardlake, OZDF and zTensor files, folders and buckets."),
-                             this);
+    QStringList names;
+    for (const FormatHandler* handler : formats.handlers()) {
+        if (handler->id() == kRawBinaryFormat) {
+            continue;  // what opens anything no format claims
+        }
+        const std::string_view name = formatName(handler->id());
+        names << QString::fromUtf8(name.data(), qsizetype(name.size()));
+    }
+    const QString listed =
+        names.size() > 1
+            ? tr("%1 and %2").arg(names.mid(0, names.size() - 1).join(tr(", ")), names.back())
+            : names.join(QString());
+    auto* title = new QLabel(
+        tr("<h2>Strata</h2>Inspect, validate, compare and repair %1 files, folders and buckets.")
+            .arg(listed),
+        this);
     auto* buttons = new QHBoxLayout;
     const auto addButton = [&](const QString& text, auto slot) {
         auto* button = new QPushButton(text, this);
@@ -84,7 +76,8 @@ StartPage::StartPage(OpenController& opener, BrowserController& browser, QWidget
     connect(recent_, &QWidget::customContextMenuRequested, this, &StartPage::showRecentMenu);
     connect(&opener, &OpenController::recentChanged, this, &StartPage::fillRecent);
     for (const QString& sample : sampleFiles()) {
-        auto* item = new QListWidgetItem(iconFor(sample, style()), QFileInfo(sample).fileName());
+        auto* item = new QListWidgetItem(locationIcon(views_, formats_, sample, style()),
+                                         QFileInfo(sample).fileName());
         item->setData(Qt::UserRole, sample);
         item->setToolTip(QDir::toNativeSeparators(sample));
         samples_->addItem(item);
@@ -135,7 +128,7 @@ void StartPage::fillRecent() {
     for (const QString& location : all) {
         const bool remote = model::isRemoteUrl(location);
         auto* item = new QListWidgetItem(
-            iconFor(location, style()),
+            locationIcon(views_, formats_, location, style()),
             remote ? model::shownUrl(location) : QDir::toNativeSeparators(location));
         item->setData(Qt::UserRole, location);
         recent_->addItem(item);

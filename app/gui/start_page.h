@@ -9,15 +9,22 @@
 class QListWidget;
 class QListWidgetItem;
 
+namespace strata {
+class FormatRegistry;
+}
+
 namespace strata::gui {
 
 class BrowserController;
+class FormatViews;
 class OpenController;
 
 class StartPage : public QWidget {
     Q_OBJECT
 public:
-    StartPage(OpenController& opener, BrowserController& browser, QWidget* parent = nullptr);
+    // `views` and `formats` give the icons of recent files and samples, and the formats named.
+    StartPage(OpenController& opener, BrowserController& browser, const FormatViews& views,
+              const FormatRegistry& formats, QWidget* parent = nullptr);
 
     QListWidget* recentList() const { return recent_; }
     QListWidget* sampleList() const { return samples_; }
@@ -30,6 +37,8 @@ private:
     void showRecentMenu(const QPoint& at);
 
     OpenController& opener_;
+    const FormatViews& views_;
+    const FormatRegistry& formats_;
     QListWidget* recent_;
     QListWidget* samples_;
 };

@@ -220,6 +220,7 @@ static void installOzdfViews(DocumentView& view) {
 
 void registerOzdfViews(FormatViews& views) {
     views.add(kOzdfFormat, installOzdfViews);
+    views.setIcon(kOzdfFormat, QStringLiteral(":/icons/text-x-ozdf.svg"));
 }
 
 }  // namespace strata::gui

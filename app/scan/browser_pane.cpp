@@ -9,10 +9,12 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "app/widgets/format_views.h"
 #include "formats/common/counted.h"
 #include "model/core/job.h"
 #include "model/core/remote_access.h"
@@ -22,7 +24,41 @@ namespace strata::gui {
 
 using strata::scan::Verdict;
 
-BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats, QWidget* parent)
+namespace {
+
+// The Name column with the entry's format icon (a folder's or a file's until it is checked).
+class EntryNameDelegate final : public QStyledItemDelegate {
+public:
+    EntryNameDelegate(const FormatViews& views, const FormatRegistry& formats, QObject* parent)
+        : QStyledItemDelegate(parent), views_(views), formats_(formats) {}
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QString format = index.data(model::ScanListModel::FormatRole).toString();
+        const bool folder = index.data().toString().endsWith(QLatin1Char('/'));
+        const QString key = format + (folder ? QStringLiteral("/") : QString());
+        auto found = icons_.find(key);
+        if (found == icons_.end()) {
+            const QStyle* style = option->widget != nullptr ? option->widget->style() : nullptr;
+            found = icons_.insert(key, style != nullptr
+                                           ? formatIcon(views_, formats_, format, folder, style)
+                                           : QIcon());
+        }
+        option->icon = *found;
+        option->features |= QStyleOptionViewItem::HasDecoration;
+    }
+
+private:
+    const FormatViews& views_;
+    const FormatRegistry& formats_;
+    mutable QHash<QString, QIcon> icons_;  // one per format and kind: rows share them
+};
+
+}  // namespace
+
+BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats,
+                         const FormatViews& views, QWidget* parent)
     : QWidget(parent),
       runner_(runner),
       formats_(formats),
@@ -47,6 +83,8 @@ BrowserPane::BrowserPane(model::JobRunner& runner, const FormatRegistry& formats
     // Uniform rows: 100,000 entries scroll without measuring each.
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setItemDelegateForColumn(model::ScanListModel::Name,
+                                     new EntryNameDelegate(views, formats, table_));
     table_->setColumnWidth(model::ScanListModel::Name, 260);
     // The status next to the name: what a narrow pane must still show.
     table_->horizontalHeader()->moveSection(model::ScanListModel::Status,

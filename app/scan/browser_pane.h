@@ -17,12 +17,16 @@ class QToolButton;
 
 namespace strata::gui {
 
+class FormatViews;
+
 class BrowserPane : public QWidget {
     Q_OBJECT
 public:
     enum class EntryAction { Open, Repair, Compare, SaveLocalCopy };
 
-    BrowserPane(model::JobRunner& runner, const FormatRegistry& formats, QWidget* parent = nullptr);
+    // `views` gives each entry's format icon.
+    BrowserPane(model::JobRunner& runner, const FormatRegistry& formats, const FormatViews& views,
+                QWidget* parent = nullptr);
 
     // Lists and validates `root` (a folder, or a URL of a listing or prefix) as a job.
     model::Job* scan(const QString& root, const model::ScanJobOptions& options);

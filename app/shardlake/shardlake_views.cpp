@@ -160,6 +160,7 @@ static void installShardlakeViews(DocumentView& view) {
 
 void registerShardlakeViews(FormatViews& views) {
     views.add(kShardlakeFormat, installShardlakeViews);
+    views.setIcon(kShardlakeFormat, QStringLiteral(":/icons/application-x-shardlake-shard.svg"));
 }
 
 }  // namespace strata::gui

@@ -5,6 +5,7 @@
 // is app/gui/builtin_format_views.h).
 #pragma once
 
+#include <QIcon>
 #include <QString>
 
 #include <functional>
@@ -12,7 +13,9 @@
 #include <vector>
 
 #include "formats/registry/format_handler.h"
+#include "formats/registry/format_registry.h"
 
+class QStyle;
 class QWidget;
 
 namespace strata::model {
@@ -43,9 +46,27 @@ public:
     void addNewFile(FormatId format, QString label, NewFile run);
     const std::vector<NewFileAction>& newFileActions() const { return newFiles_; }
 
+    // The icon files and entries of `format` show with (the start page, the Browser): a
+    // resource or file path; a later one for the same format replaces it.
+    void setIcon(FormatId format, QString path);
+    // The icon registered for `format`; null when none was, or its file is missing (a
+    // library user without the compiled-in resources).
+    QIcon icon(FormatId format) const;
+
 private:
     std::vector<std::pair<FormatId, Install>> installs_;
     std::vector<NewFileAction> newFiles_;
+    std::vector<std::pair<FormatId, QString>> icons_;
 };
+
+// The icon of what `location` names, without reading it: the registered icon of the format
+// whose file-dialog patterns its name matches, else a remote location's, a folder's or a
+// file's from the theme (the style's as fallback).
+QIcon locationIcon(const FormatViews& views, const FormatRegistry& formats, const QString& location,
+                   const QStyle* style);
+// The registered icon of the format called `formatName` (formatName's spelling, as scans
+// report it), else a folder's or a file's.
+QIcon formatIcon(const FormatViews& views, const FormatRegistry& formats, const QString& formatName,
+                 bool isFolder, const QStyle* style);
 
 }  // namespace strata::gui

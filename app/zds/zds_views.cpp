@@ -40,6 +40,7 @@ static void installZdsViews(DocumentView& view) {
 
 void registerZdsViews(FormatViews& views) {
     views.add(kZdsFormat, installZdsViews);
+    views.setIcon(kZdsFormat, QStringLiteral(":/icons/application-x-zds.svg"));
 }
 
 }  // namespace strata::gui

@@ -41,6 +41,7 @@ static void installZsViews(DocumentView& view) {
 
 void registerZsViews(FormatViews& views) {
     views.add(kZsFormat, installZsViews);
+    views.setIcon(kZsFormat, QStringLiteral(":/icons/application-x-zs.svg"));
     views.addNewFile(kZsFormat, QCoreApplication::translate("ZsViews", "ZS File from &Text…"),
                      showNewZsFileDialog);
 }

@@ -55,6 +55,7 @@ static void installZtensorViews(DocumentView& view) {
 
 void registerZtensorViews(FormatViews& views) {
     views.add(kZTensorFormat, installZtensorViews);
+    views.setIcon(kZTensorFormat, QStringLiteral(":/icons/application-x-ztensor.svg"));
 }
 
 }  // namespace strata::gui

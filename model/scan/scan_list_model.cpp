@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDateTime>
 #include <QLocale>
 
 #include <algorithm>
@@ -15,6 +16,25 @@ using strata::scan::Verdict;
 
 QString qs(const std::string& text) {
     return QString::fromStdString(text);
+}
+
+// An entry's modification time as listed: nanoseconds since the epoch (local files), ISO 8601
+// (S3) or an HTTP date (nginx listings). Null when absent or in none of these forms.
+QDateTime modifiedTime(const std::string& listed) {
+    if (listed.empty()) {
+        return {};
+    }
+    if (std::all_of(listed.begin(), listed.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return listed.size() <= 19
+                   ? QDateTime::fromMSecsSinceEpoch(qint64(std::stoull(listed) / 1'000'000))
+                   : QDateTime();
+    }
+    const QString text = qs(listed);
+    QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!time.isValid()) {
+        time = QDateTime::fromString(text, Qt::RFC2822Date);
+    }
+    return time;
 }
 
 QString statusText(const ScanResult& result) {
@@ -173,8 +193,11 @@ QVariant ScanListModel::display(const Row& row, int column) const {
             return row.entry.size > 0 || !row.entry.isFolder || result
                        ? QLocale().formattedDataSize(qint64(row.entry.size))
                        : QString();
-        case Modified:
-            return qs(row.entry.modified);
+        case Modified: {
+            const QDateTime time = modifiedTime(row.entry.modified);
+            return time.isValid() ? QLocale().toString(time.toLocalTime(), QLocale::ShortFormat)
+                                  : qs(row.entry.modified);
+        }
         case Status:
             return result ? statusText(*result) + (result->fromCache ? tr(" (cached)") : "")
                           : tr("waiting");
@@ -192,6 +215,8 @@ QVariant ScanListModel::sortKey(const Row& row, int column) const {
     switch (column) {
         case Size:
             return qulonglong(row.entry.size);
+        case Modified:
+            return modifiedTime(row.entry.modified);
         case Errors:
         case Warnings:
             return row.result
