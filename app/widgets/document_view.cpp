@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -30,6 +31,7 @@
 #include "model/core/structure_model.h"
 #include "model/core/validation_job.h"
 #include "search_bar.h"
+#include "selection_navigator.h"
 
 namespace strata::gui {
 namespace {
@@ -108,6 +110,7 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
     }
     views.install(*this);
     showPreferredTab();
+    navigator_ = new SelectionNavigator(*this);  // where the document opened is the first entry
     // A click on a tab is the user's choice for this kind of document from now on.
     connect(centreTabs_->tabBar(), &QTabBar::tabBarClicked, this, [this](int index) {
         if (index >= 0) {
@@ -240,6 +243,11 @@ void DocumentView::buildLayout() {
     connect(&nodeSearch_.watcher, &QFutureWatcher<const strata::Node*>::finished, this,
             &DocumentView::onNodeFound);
     connect(hex_, &HexView::selectionChanged, this, &DocumentView::statusChanged);
+    connect(hex_, &HexView::selectionChanged, this, [this] {
+        if (!syncing_ && !quietHex_) {
+            emit selectionMoved(model::SelectionMove::Step);
+        }
+    });
     connect(hex_, &HexView::statusMessage, this, &DocumentView::message);
     connect(hex_, &HexView::overwriteRequested, this,
             [this](quint64 offset, const QByteArray& bytes) {
@@ -267,9 +275,7 @@ void DocumentView::buildLayout() {
         if (index < currentNode_->fields().size()) {
             const strata::Region& region = currentNode_->fields()[index].region;
             if (region.valid()) {
-                const strata::Node* node = currentNode_;
-                selectRegion(region);
-                selectNodeInTree(node);  // keep the node whose field was clicked
+                selectRegion(region, currentNode_);  // keep the node whose field was clicked
             }
         }
     });
@@ -288,7 +294,10 @@ void DocumentView::setCurrentFile(model::ByteOverlay* file) {
         return;
     }
     currentFile_ = file;
-    hex_->setOverlay(file);
+    {
+        const QScopedValueRollback quiet(quietHex_, true);
+        hex_->setOverlay(file);
+    }
     inspector_->setOverlay(file);
     searchHits_.clear();
     if (file == nullptr) {
@@ -317,7 +326,8 @@ void DocumentView::onTreeCurrentChanged(const QModelIndex& current) {
     if (node == nullptr) {
         return;
     }
-    if (!syncing_) {
+    const bool picked = !syncing_;
+    if (picked) {
         const strata::Region region = node->region().clipped();
         model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
         if (file != nullptr) {
@@ -329,6 +339,9 @@ void DocumentView::onTreeCurrentChanged(const QModelIndex& current) {
     }
     showNodeDetails(node);
     emit statusChanged();
+    if (picked) {
+        emit selectionMoved(model::SelectionMove::Jump);
+    }
 }
 
 void DocumentView::onHexCursorMoved(quint64 offset) {
@@ -387,6 +400,7 @@ void DocumentView::onNodeFound() {
     const bool sameFile = currentFile_ != nullptr && &currentFile_->source() == done.source;
     if (node != nullptr && node != currentNode_ && sameFile && !syncing_) {
         selectNodeInTree(node);
+        emit selectionMoved(model::SelectionMove::Step);  // the move's node, found at last
     }
 }
 
@@ -500,7 +514,7 @@ void DocumentView::selectNode(const strata::Node* node) {
     tree_->scrollTo(index);
 }
 
-void DocumentView::selectRegion(const strata::Region& region) {
+void DocumentView::selectRegion(const strata::Region& region, const strata::Node* node) {
     model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
     if (file == nullptr) {
         return;
@@ -509,12 +523,14 @@ void DocumentView::selectRegion(const strata::Region& region) {
     syncing_ = true;
     hex_->setSelection(region.offset, region.length);
     syncing_ = false;
-    const strata::Node* fileNode = document_->fileNodeFor(region.source);
-    const strata::Node* node =
-        fileNode ? fileNode->deepestAt(region.offset, region.source) : nullptr;
+    if (node == nullptr) {
+        const strata::Node* fileNode = document_->fileNodeFor(region.source);
+        node = fileNode ? fileNode->deepestAt(region.offset, region.source) : nullptr;
+    }
     if (node != nullptr) {
         selectNodeInTree(node);
     }
+    emit selectionMoved(model::SelectionMove::Jump);
 }
 
 void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {
@@ -527,8 +543,12 @@ void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {
 }
 
 void DocumentView::goToOffset(quint64 offset) {
-    hex_->goToOffset(offset);
+    {
+        const QScopedValueRollback quiet(quietHex_, true);  // a pick, not a move near here
+        hex_->goToOffset(offset);
+    }
     hex_->setFocus();
+    emit selectionMoved(model::SelectionMove::Jump);
 }
 
 void DocumentView::addBookmark(const QString& name) {
@@ -696,6 +716,7 @@ QVariantMap DocumentView::saveState() const {
             state.insert(QStringLiteral("format/") + keeper.key, keeper.save());
         }
     }
+    state.insert(QStringLiteral("history"), document_->selectionHistory()->toVariant());
     return state;
 }
 
@@ -713,6 +734,9 @@ void DocumentView::restoreState(const QVariantMap& state) {
             centreTabs_->setCurrentIndex(i);
             break;
         }
+    }
+    if (state.contains(QStringLiteral("history"))) {
+        document_->selectionHistory()->restore(state.value(QStringLiteral("history")));
     }
 }
 
