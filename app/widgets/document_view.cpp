@@ -4,7 +4,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScopedValueRollback>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabBar>
@@ -16,7 +15,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "data_inspector.h"
 #include "entropy_view.h"
@@ -52,31 +50,6 @@ QColor withAlpha(QColor color, int alpha) {
 
 bool isDark(const QWidget* widget) {
     return widget->palette().color(QPalette::Base).lightness() < 128;
-}
-
-// A tree row as the rows from the top down, so a view of the same files can find it again.
-QVariantList rowPath(const QModelIndex& index) {
-    QVariantList rows;
-    for (QModelIndex i = index; i.isValid(); i = i.parent()) {
-        rows.prepend(i.row());
-    }
-    return rows;
-}
-
-QModelIndex indexAtPath(QAbstractItemModel* model, const QVariantList& rows) {
-    QModelIndex index;
-    for (const QVariant& value : rows) {
-        const int row = value.toInt();
-        while (model->rowCount(index) <= row && model->canFetchMore(index)) {
-            model->fetchMore(index);
-        }
-        const QModelIndex child = model->index(row, 0, index);
-        if (!child.isValid()) {
-            break;  // the tree changed below here: keep the deepest row still there
-        }
-        index = child;
-    }
-    return index;
 }
 
 }  // namespace
@@ -117,23 +90,6 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
             QSettings().setValue(tabPreferenceKey(), centreTabs_->tabText(index));
         }
     });
-}
-
-QString DocumentView::tabPreferenceKey() const {
-    std::error_code error;
-    const bool folder = std::filesystem::is_directory(document_->opened()->path, error);
-    return QStringLiteral("centreTab/%1/%2")
-        .arg(document_->formatName(), folder ? QStringLiteral("folder") : QStringLiteral("file"));
-}
-
-void DocumentView::showPreferredTab() {
-    const QString wanted = QSettings().value(tabPreferenceKey()).toString();
-    for (int i = 0; !wanted.isEmpty() && i < centreTabs_->count(); ++i) {
-        if (centreTabs_->tabText(i) == wanted) {
-            centreTabs_->setCurrentIndex(i);
-            return;
-        }
-    }
 }
 
 DocumentView::~DocumentView() {
@@ -696,84 +652,6 @@ QList<model::Job*> DocumentView::runningJobs() const {
 void DocumentView::trackJob(model::Job* job) {
     jobs_.removeIf([](const QPointer<model::Job>& j) { return j.isNull() || !j->isRunning(); });
     jobs_.append(job);
-}
-
-QVariantMap DocumentView::saveState() const {
-    QVariantMap state;
-    state.insert(QStringLiteral("tab"), centreTabs_->tabText(centreTabs_->currentIndex()));
-    state.insert(QStringLiteral("tree"), rowPath(tree_->currentIndex()));
-    state.insert(QStringLiteral("treeScroll"), tree_->verticalScrollBar()->value());
-    if (currentFile_ != nullptr) {
-        state.insert(QStringLiteral("file"), qstr(currentFile_->source().name()));
-        state.insert(QStringLiteral("cursor"), hex_->cursorOffset());
-        state.insert(QStringLiteral("selectionStart"), hex_->selectionStart());
-        state.insert(QStringLiteral("selectionLength"),
-                     hex_->hasSelection() ? hex_->selectionLength() : 0);
-        state.insert(QStringLiteral("topRow"), hex_->topRow());
-    }
-    for (const StateKeeper& keeper : keepers_) {
-        if (keeper.owner) {
-            state.insert(QStringLiteral("format/") + keeper.key, keeper.save());
-        }
-    }
-    state.insert(QStringLiteral("history"), document_->selectionHistory()->toVariant());
-    return state;
-}
-
-void DocumentView::restoreState(const QVariantMap& state) {
-    restoreTreeAndHex(state);
-    for (const StateKeeper& keeper : keepers_) {
-        const QString key = QStringLiteral("format/") + keeper.key;
-        if (keeper.owner && state.contains(key)) {
-            keeper.restore(state.value(key));
-        }
-    }
-    const QString tab = state.value(QStringLiteral("tab")).toString();
-    for (int i = 0; i < centreTabs_->count(); ++i) {
-        if (centreTabs_->tabText(i) == tab) {
-            centreTabs_->setCurrentIndex(i);
-            break;
-        }
-    }
-    if (state.contains(QStringLiteral("history"))) {
-        document_->selectionHistory()->restore(state.value(QStringLiteral("history")));
-    }
-}
-
-void DocumentView::restoreTreeAndHex(const QVariantMap& state) {
-    const QModelIndex node = indexAtPath(structure_, state.value(QStringLiteral("tree")).toList());
-    if (node.isValid()) {
-        tree_->selectionModel()->setCurrentIndex(
-            node, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
-    const QString name = state.value(QStringLiteral("file")).toString();
-    for (model::ByteOverlay* file : document_->files()) {
-        if (qstr(file->source().name()) == name) {
-            setCurrentFile(file);
-            break;
-        }
-    }
-    if (currentFile_ != nullptr && state.contains(QStringLiteral("cursor"))) {
-        const quint64 length = state.value(QStringLiteral("selectionLength")).toULongLong();
-        syncing_ = true;
-        hex_->setSelection(length > 0 ? state.value(QStringLiteral("selectionStart")).toULongLong()
-                                      : state.value(QStringLiteral("cursor")).toULongLong(),
-                           length);
-        syncing_ = false;
-    }
-    // Scroll ranges are known once the new view is laid out.
-    const quint64 topRow = state.value(QStringLiteral("topRow")).toULongLong();
-    const int treeScroll = state.value(QStringLiteral("treeScroll")).toInt();
-    QTimer::singleShot(0, this, [this, topRow, treeScroll] {
-        hex_->scrollToRow(topRow);
-        tree_->verticalScrollBar()->setValue(treeScroll);
-    });
-}
-
-void DocumentView::addStateKeeper(const QString& key, QObject* owner,
-                                  std::function<QVariant()> save,
-                                  std::function<void(const QVariant&)> restore) {
-    keepers_.append({key, owner, std::move(save), std::move(restore)});
 }
 
 void DocumentView::rebuildMarkers() {
