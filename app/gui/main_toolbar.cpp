@@ -27,6 +27,8 @@ QToolBar* addMainToolBar(QMainWindow& window, const MainToolBarActions& actions)
     setIcon(actions.compare, "view-split-left-right", QStyle::SP_FileDialogDetailedView, style);
     setIcon(actions.repair, "tools-wizard", QStyle::SP_BrowserReload, style);
     setIcon(actions.find, "edit-find", QStyle::SP_FileDialogContentsView, style);
+    setIcon(actions.back, "go-previous", QStyle::SP_ArrowBack, style);
+    setIcon(actions.forward, "go-next", QStyle::SP_ArrowForward, style);
 
     auto* bar = window.addToolBar(QObject::tr("Main Toolbar"));
     bar->setObjectName(QStringLiteral("MainToolBar"));
@@ -41,6 +43,9 @@ QToolBar* addMainToolBar(QMainWindow& window, const MainToolBarActions& actions)
     bar->addAction(actions.repair);
     bar->addSeparator();
     bar->addAction(actions.find);
+    bar->addSeparator();
+    bar->addAction(actions.back);
+    bar->addAction(actions.forward);
     return bar;
 }
 

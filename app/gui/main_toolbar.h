@@ -1,6 +1,7 @@
 // The main window's toolbar: the common actions (open, browse a folder or bucket, save,
-// validate, compare, repair, find) with freedesktop theme icons, Qt's standard icons where the
-// theme has none. Its visibility is a View menu toggle and is kept with the window's state.
+// validate, compare, repair, find, go back and forward through selections) with freedesktop theme
+// icons, Qt's standard icons where the theme has none. Its visibility is a View menu toggle and is
+// kept with the window's state.
 #pragma once
 
 class QAction;
@@ -17,6 +18,8 @@ struct MainToolBarActions {
     QAction* compare = nullptr;
     QAction* repair = nullptr;
     QAction* find = nullptr;
+    QAction* back = nullptr;
+    QAction* forward = nullptr;
 };
 
 // Adds the toolbar to `window` (object name "MainToolBar") and gives the actions their icons.

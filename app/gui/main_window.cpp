@@ -31,6 +31,7 @@
 #include "model/core/document.h"
 #include "model/core/job_runner.h"
 #include "model/core/remote_access.h"
+#include "navigation_actions.h"
 #include "start_page.h"
 
 namespace strata::gui {
@@ -114,6 +115,7 @@ void MainWindow::createActions() {
     connect(localCopyAction_, &QAction::triggered, saves_, &SaveController::saveLocalCopyDialog);
     computeEntropyAction_ = new QAction(tr("Compute &Entropy Profile"), this);
     connect(computeEntropyAction_, &QAction::triggered, docks_, &WindowDocks::raiseEntropy);
+    navigation_ = new NavigationActions(this);
     closeAction_ = new QAction(tr("&Close Tab"), this);
     closeAction_->setShortcuts(QKeySequence::Close);
     connect(closeAction_, &QAction::triggered, this, [this] { closeTab(tabs_->currentIndex()); });
@@ -228,6 +230,8 @@ void MainWindow::createMenus() {
     edit->addAction(findNextAction_);
     edit->addAction(findPreviousAction_);
     edit->addAction(goToAction_);
+    edit->addAction(navigation_->back());
+    edit->addAction(navigation_->forward());
     edit->addAction(bookmarkAction_);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -266,8 +270,9 @@ void MainWindow::createMenus() {
                                .arg(QCoreApplication::applicationVersion()));
     });
 
-    toolBar_ = addMainToolBar(
-        *this, {open, browse, saveAction_, validateAction_, compare, repairAction_, findAction_});
+    toolBar_ =
+        addMainToolBar(*this, {open, browse, saveAction_, validateAction_, compare, repairAction_,
+                               findAction_, navigation_->back(), navigation_->forward()});
     view->addAction(toolBar_->toggleViewAction());
 }
 
@@ -514,6 +519,7 @@ void MainWindow::onCurrentTabChanged() {
     }
     docks_->showView(view);
     status_->showView(view);
+    navigation_->showView(view);
     updateActions();
 }
 

@@ -42,6 +42,7 @@ class JobRunner;
 namespace strata::gui {
 
 class DocumentView;
+class NavigationActions;
 class StartPage;
 
 class MainWindow : public QMainWindow {
@@ -196,6 +197,7 @@ private:
     BrowserController* browser_ = nullptr;
     WindowStatusBar* status_ = nullptr;
     WindowDocks* docks_ = nullptr;
+    NavigationActions* navigation_ = nullptr;
     bool interactive_ = true;
     bool autoValidate_ = true;
     bool firstShow_ = true;

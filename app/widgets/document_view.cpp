@@ -3,7 +3,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QScrollBar>
+#include <QScopedValueRollback>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabBar>
@@ -15,7 +15,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "data_inspector.h"
 #include "entropy_view.h"
@@ -30,6 +29,7 @@
 #include "model/core/structure_model.h"
 #include "model/core/validation_job.h"
 #include "search_bar.h"
+#include "selection_navigator.h"
 
 namespace strata::gui {
 namespace {
@@ -50,31 +50,6 @@ QColor withAlpha(QColor color, int alpha) {
 
 bool isDark(const QWidget* widget) {
     return widget->palette().color(QPalette::Base).lightness() < 128;
-}
-
-// A tree row as the rows from the top down, so a view of the same files can find it again.
-QVariantList rowPath(const QModelIndex& index) {
-    QVariantList rows;
-    for (QModelIndex i = index; i.isValid(); i = i.parent()) {
-        rows.prepend(i.row());
-    }
-    return rows;
-}
-
-QModelIndex indexAtPath(QAbstractItemModel* model, const QVariantList& rows) {
-    QModelIndex index;
-    for (const QVariant& value : rows) {
-        const int row = value.toInt();
-        while (model->rowCount(index) <= row && model->canFetchMore(index)) {
-            model->fetchMore(index);
-        }
-        const QModelIndex child = model->index(row, 0, index);
-        if (!child.isValid()) {
-            break;  // the tree changed below here: keep the deepest row still there
-        }
-        index = child;
-    }
-    return index;
 }
 
 }  // namespace
@@ -108,29 +83,13 @@ DocumentView::DocumentView(std::unique_ptr<model::Document> document, model::Job
     }
     views.install(*this);
     showPreferredTab();
+    navigator_ = new SelectionNavigator(*this);  // where the document opened is the first entry
     // A click on a tab is the user's choice for this kind of document from now on.
     connect(centreTabs_->tabBar(), &QTabBar::tabBarClicked, this, [this](int index) {
         if (index >= 0) {
             QSettings().setValue(tabPreferenceKey(), centreTabs_->tabText(index));
         }
     });
-}
-
-QString DocumentView::tabPreferenceKey() const {
-    std::error_code error;
-    const bool folder = std::filesystem::is_directory(document_->opened()->path, error);
-    return QStringLiteral("centreTab/%1/%2")
-        .arg(document_->formatName(), folder ? QStringLiteral("folder") : QStringLiteral("file"));
-}
-
-void DocumentView::showPreferredTab() {
-    const QString wanted = QSettings().value(tabPreferenceKey()).toString();
-    for (int i = 0; !wanted.isEmpty() && i < centreTabs_->count(); ++i) {
-        if (centreTabs_->tabText(i) == wanted) {
-            centreTabs_->setCurrentIndex(i);
-            return;
-        }
-    }
 }
 
 DocumentView::~DocumentView() {
@@ -240,6 +199,11 @@ void DocumentView::buildLayout() {
     connect(&nodeSearch_.watcher, &QFutureWatcher<const strata::Node*>::finished, this,
             &DocumentView::onNodeFound);
     connect(hex_, &HexView::selectionChanged, this, &DocumentView::statusChanged);
+    connect(hex_, &HexView::selectionChanged, this, [this] {
+        if (!syncing_ && !quietHex_) {
+            emit selectionMoved(model::SelectionMove::Step);
+        }
+    });
     connect(hex_, &HexView::statusMessage, this, &DocumentView::message);
     connect(hex_, &HexView::overwriteRequested, this,
             [this](quint64 offset, const QByteArray& bytes) {
@@ -267,9 +231,7 @@ void DocumentView::buildLayout() {
         if (index < currentNode_->fields().size()) {
             const strata::Region& region = currentNode_->fields()[index].region;
             if (region.valid()) {
-                const strata::Node* node = currentNode_;
-                selectRegion(region);
-                selectNodeInTree(node);  // keep the node whose field was clicked
+                selectRegion(region, currentNode_);  // keep the node whose field was clicked
             }
         }
     });
@@ -288,7 +250,10 @@ void DocumentView::setCurrentFile(model::ByteOverlay* file) {
         return;
     }
     currentFile_ = file;
-    hex_->setOverlay(file);
+    {
+        const QScopedValueRollback quiet(quietHex_, true);
+        hex_->setOverlay(file);
+    }
     inspector_->setOverlay(file);
     searchHits_.clear();
     if (file == nullptr) {
@@ -317,7 +282,8 @@ void DocumentView::onTreeCurrentChanged(const QModelIndex& current) {
     if (node == nullptr) {
         return;
     }
-    if (!syncing_) {
+    const bool picked = !syncing_;
+    if (picked) {
         const strata::Region region = node->region().clipped();
         model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
         if (file != nullptr) {
@@ -329,6 +295,9 @@ void DocumentView::onTreeCurrentChanged(const QModelIndex& current) {
     }
     showNodeDetails(node);
     emit statusChanged();
+    if (picked) {
+        emit selectionMoved(model::SelectionMove::Jump);
+    }
 }
 
 void DocumentView::onHexCursorMoved(quint64 offset) {
@@ -387,6 +356,7 @@ void DocumentView::onNodeFound() {
     const bool sameFile = currentFile_ != nullptr && &currentFile_->source() == done.source;
     if (node != nullptr && node != currentNode_ && sameFile && !syncing_) {
         selectNodeInTree(node);
+        emit selectionMoved(model::SelectionMove::Step);  // the move's node, found at last
     }
 }
 
@@ -500,7 +470,7 @@ void DocumentView::selectNode(const strata::Node* node) {
     tree_->scrollTo(index);
 }
 
-void DocumentView::selectRegion(const strata::Region& region) {
+void DocumentView::selectRegion(const strata::Region& region, const strata::Node* node) {
     model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
     if (file == nullptr) {
         return;
@@ -509,12 +479,14 @@ void DocumentView::selectRegion(const strata::Region& region) {
     syncing_ = true;
     hex_->setSelection(region.offset, region.length);
     syncing_ = false;
-    const strata::Node* fileNode = document_->fileNodeFor(region.source);
-    const strata::Node* node =
-        fileNode ? fileNode->deepestAt(region.offset, region.source) : nullptr;
+    if (node == nullptr) {
+        const strata::Node* fileNode = document_->fileNodeFor(region.source);
+        node = fileNode ? fileNode->deepestAt(region.offset, region.source) : nullptr;
+    }
     if (node != nullptr) {
         selectNodeInTree(node);
     }
+    emit selectionMoved(model::SelectionMove::Jump);
 }
 
 void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {
@@ -527,8 +499,12 @@ void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {
 }
 
 void DocumentView::goToOffset(quint64 offset) {
-    hex_->goToOffset(offset);
+    {
+        const QScopedValueRollback quiet(quietHex_, true);  // a pick, not a move near here
+        hex_->goToOffset(offset);
+    }
     hex_->setFocus();
+    emit selectionMoved(model::SelectionMove::Jump);
 }
 
 void DocumentView::addBookmark(const QString& name) {
@@ -676,80 +652,6 @@ QList<model::Job*> DocumentView::runningJobs() const {
 void DocumentView::trackJob(model::Job* job) {
     jobs_.removeIf([](const QPointer<model::Job>& j) { return j.isNull() || !j->isRunning(); });
     jobs_.append(job);
-}
-
-QVariantMap DocumentView::saveState() const {
-    QVariantMap state;
-    state.insert(QStringLiteral("tab"), centreTabs_->tabText(centreTabs_->currentIndex()));
-    state.insert(QStringLiteral("tree"), rowPath(tree_->currentIndex()));
-    state.insert(QStringLiteral("treeScroll"), tree_->verticalScrollBar()->value());
-    if (currentFile_ != nullptr) {
-        state.insert(QStringLiteral("file"), qstr(currentFile_->source().name()));
-        state.insert(QStringLiteral("cursor"), hex_->cursorOffset());
-        state.insert(QStringLiteral("selectionStart"), hex_->selectionStart());
-        state.insert(QStringLiteral("selectionLength"),
-                     hex_->hasSelection() ? hex_->selectionLength() : 0);
-        state.insert(QStringLiteral("topRow"), hex_->topRow());
-    }
-    for (const StateKeeper& keeper : keepers_) {
-        if (keeper.owner) {
-            state.insert(QStringLiteral("format/") + keeper.key, keeper.save());
-        }
-    }
-    return state;
-}
-
-void DocumentView::restoreState(const QVariantMap& state) {
-    restoreTreeAndHex(state);
-    for (const StateKeeper& keeper : keepers_) {
-        const QString key = QStringLiteral("format/") + keeper.key;
-        if (keeper.owner && state.contains(key)) {
-            keeper.restore(state.value(key));
-        }
-    }
-    const QString tab = state.value(QStringLiteral("tab")).toString();
-    for (int i = 0; i < centreTabs_->count(); ++i) {
-        if (centreTabs_->tabText(i) == tab) {
-            centreTabs_->setCurrentIndex(i);
-            break;
-        }
-    }
-}
-
-void DocumentView::restoreTreeAndHex(const QVariantMap& state) {
-    const QModelIndex node = indexAtPath(structure_, state.value(QStringLiteral("tree")).toList());
-    if (node.isValid()) {
-        tree_->selectionModel()->setCurrentIndex(
-            node, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
-    const QString name = state.value(QStringLiteral("file")).toString();
-    for (model::ByteOverlay* file : document_->files()) {
-        if (qstr(file->source().name()) == name) {
-            setCurrentFile(file);
-            break;
-        }
-    }
-    if (currentFile_ != nullptr && state.contains(QStringLiteral("cursor"))) {
-        const quint64 length = state.value(QStringLiteral("selectionLength")).toULongLong();
-        syncing_ = true;
-        hex_->setSelection(length > 0 ? state.value(QStringLiteral("selectionStart")).toULongLong()
-                                      : state.value(QStringLiteral("cursor")).toULongLong(),
-                           length);
-        syncing_ = false;
-    }
-    // Scroll ranges are known once the new view is laid out.
-    const quint64 topRow = state.value(QStringLiteral("topRow")).toULongLong();
-    const int treeScroll = state.value(QStringLiteral("treeScroll")).toInt();
-    QTimer::singleShot(0, this, [this, topRow, treeScroll] {
-        hex_->scrollToRow(topRow);
-        tree_->verticalScrollBar()->setValue(treeScroll);
-    });
-}
-
-void DocumentView::addStateKeeper(const QString& key, QObject* owner,
-                                  std::function<QVariant()> save,
-                                  std::function<void(const QVariant&)> restore) {
-    keepers_.append({key, owner, std::move(save), std::move(restore)});
 }
 
 void DocumentView::rebuildMarkers() {

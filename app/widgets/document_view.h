@@ -21,6 +21,7 @@
 #include "hex_view.h"
 #include "map_segments.h"
 #include "model/core/entropy_job.h"
+#include "model/core/selection_history.h"
 
 class QLabel;
 class QSplitter;
@@ -43,6 +44,7 @@ class DataInspector;
 class EntropyView;
 class FileMap;
 class SearchBar;
+class SelectionNavigator;
 
 class DocumentView : public QWidget {
     Q_OBJECT
@@ -70,10 +72,13 @@ public:
 
     // As if the user clicked the node in the tree.
     void selectNode(const strata::Node* node);
-    // Selects the bytes (switching file if needed) and the deepest node at their start.
-    void selectRegion(const strata::Region& region);
+    // Selects the bytes (switching file if needed) and `node` in the tree, the deepest node at
+    // the bytes' start when null.
+    void selectRegion(const strata::Region& region, const strata::Node* node = nullptr);
     void showDiagnostic(const strata::Diagnostic& diagnostic);
     void goToOffset(quint64 offset);
+    // Records where the user goes (selectionMoved) and goes Back and Forward through it.
+    SelectionNavigator* navigator() const { return navigator_; }
     // True while the tree is being synchronised with the hex cursor on a worker (remote files).
     bool isFindingNode() const;
     void addBookmark(const QString& name = {});
@@ -121,6 +126,10 @@ signals:
     void reloadRequested();
     void entropyReady();
     void message(const QString& text);
+    // The user went somewhere: picked a node in the tree, went to bytes (Go to Offset, a
+    // diagnostic, bookmark, search hit, record, the file map), or moved in the hex view (Step).
+    // Selections made to follow another view's are not reported.
+    void selectionMoved(model::SelectionMove move);
 
 private:
     void buildLayout();
@@ -149,6 +158,10 @@ private:
     model::ByteOverlay* currentFile_ = nullptr;
     const strata::Node* currentNode_ = nullptr;
     bool syncing_ = false;
+    // Set while the hex view moves for a reason reported otherwise (another file shown, Go to
+    // Offset reported as a pick).
+    bool quietHex_ = false;
+    SelectionNavigator* navigator_ = nullptr;
     bool entropyRequested_ = false;
 
     QSplitter* splitter_ = nullptr;

@@ -16,7 +16,8 @@ Document::Document(std::shared_ptr<strata::OpenedDocument> opened, QObject* pare
     : QObject(parent),
       opened_(std::move(opened)),
       undoStack_(new QUndoStack(this)),
-      diagnostics_(new DiagnosticsModel(this)) {
+      diagnostics_(new DiagnosticsModel(this)),
+      selectionHistory_(new SelectionHistory(this)) {
     if (!opened_) {
         opened_ = std::make_shared<strata::OpenedDocument>();
     }

@@ -18,6 +18,7 @@
 #include "model/core/bookmark.h"
 #include "model/core/byte_overlay.h"
 #include "model/core/remote_access.h"
+#include "model/core/selection_history.h"
 
 namespace strata {
 class FormatRegistry;
@@ -145,6 +146,9 @@ public:
     void removeBookmark(int index);
     void clearBookmarks();
 
+    // Where the user went in this document, for Go Back and Go Forward.
+    SelectionHistory* selectionHistory() const { return selectionHistory_; }
+
     DiagnosticsModel* diagnostics() const { return diagnostics_; }
     // A fresh validator for this document, or nullptr when the format has none.
     std::unique_ptr<strata::Validator> makeValidator() const;
@@ -176,6 +180,7 @@ private:
     FormatEditor* editor_ = nullptr;
     DiagnosticsModel* diagnostics_;
     QList<Bookmark> bookmarks_;
+    SelectionHistory* selectionHistory_;
     QList<TextDraft*> drafts_;
 };
 

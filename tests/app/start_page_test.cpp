@@ -96,10 +96,10 @@ private slots:
                 texts << action->text();
             }
         }
-        for (const char* wanted : {"&Open File…", "&Validate", "&Find…"}) {
+        for (const char* wanted : {"&Open File…", "&Validate", "&Find…", "Go Bac&k"}) {
             QVERIFY2(texts.contains(QString::fromUtf8(wanted)), qPrintable(texts.join('|')));
         }
-        QCOMPARE(texts.size(), 7);
+        QCOMPARE(texts.size(), 9);
         QVERIFY2(bar->sizeHint().width() <= 1366,
                  qPrintable(QString::number(bar->sizeHint().width())));
         // View > Main Toolbar hides and shows it.
