@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "formats/common/thread_cancel.h"
+#include "listing_memo.h"
 #include "scan_cache.h"
 #include "scan_check.h"
 #include "work_queue.h"
@@ -242,8 +243,16 @@ struct Scanner::Run {
     // --- the workers ---
 
     void check(Work& work) {
+        // A remote folder unit's fingerprint, open and validator share their listings.
+        CheckSettings unitSettings = settings;
+        if (work.entry.isFolder && tree->remote()) {
+            unitSettings.tree = std::make_shared<ListingMemo>(tree);
+            if (work.probed) {
+                work.probed->input.tree = unitSettings.tree;
+            }
+        }
         if (work.entry.isFolder) {
-            describeFolderUnit(*tree, work.entry, options.maxDepth, options.cancel);
+            describeFolderUnit(*unitSettings.tree, work.entry, options.maxDepth, options.cancel);
         }
         if (options.cache != nullptr) {
             if (std::optional<ScanResult> hit = options.cache->find(work.entry)) {
@@ -256,7 +265,7 @@ struct Scanner::Run {
             }
         }
         ScanResult result;
-        switch (checkEntry(settings, work.entry, std::move(work.probed), result)) {
+        switch (checkEntry(unitSettings, work.entry, std::move(work.probed), result)) {
             case CheckStatus::Skipped:
                 ++counters.skipped;
                 return;
