@@ -30,10 +30,43 @@ std::optional<std::vector<FileTreeEntry>> ListingMemo::remembered(const Location
     return found->second;
 }
 
+void ListingMemo::makeRoom(std::size_t more) const {
+    while (maxEntries_ > 0 && kept_ + more > maxEntries_ && !order_.empty()) {
+        const auto& [isListing, key] = order_.front();
+        if (isListing) {
+            if (const auto found = listings_.find(key); found != listings_.end()) {
+                kept_ -= found->second.size();
+                listings_.erase(found);
+            }
+        } else if (stats_.erase(key) > 0) {
+            --kept_;
+        }
+        order_.pop_front();
+    }
+}
+
 void ListingMemo::remember(const Location& folder,
                            const std::vector<FileTreeEntry>& entries) const {
     const std::lock_guard lock(mutex_);
-    listings_[folder.text()] = entries;
+    if ((maxEntries_ > 0 && entries.size() > maxEntries_) || listings_.contains(folder.text())) {
+        return;
+    }
+    makeRoom(entries.size());
+    listings_.emplace(folder.text(), entries);
+    order_.emplace_back(true, folder.text());
+    kept_ += entries.size();
+}
+
+void ListingMemo::rememberStat(const Location& location,
+                               const std::optional<FileTreeEntry>& found) const {
+    const std::lock_guard lock(mutex_);
+    if (stats_.contains(location.text())) {
+        return;
+    }
+    makeRoom(1);
+    stats_.emplace(location.text(), found);
+    order_.emplace_back(false, location.text());
+    ++kept_;
 }
 
 std::size_t ListingMemo::listingsFetched() const {
@@ -90,7 +123,15 @@ std::optional<FileTreeEntry> ListingMemo::stat(const Location& location) const {
             return *found;
         }
     }
-    return tree_->stat(location);
+    {
+        const std::lock_guard lock(mutex_);
+        if (const auto known = stats_.find(location.text()); known != stats_.end()) {
+            return known->second;
+        }
+    }
+    std::optional<FileTreeEntry> found = tree_->stat(location);
+    rememberStat(location, found);
+    return found;
 }
 
 }  // namespace strata::scan

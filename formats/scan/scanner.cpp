@@ -15,6 +15,10 @@ namespace strata::scan {
 
 namespace {
 
+// What the walk's memo of a remote tree keeps at most (listed entries and stats): a few MB,
+// enough for the folders around the walk's position; a bigger folder is listed again if asked.
+constexpr std::size_t kWalkMemoEntries = 20'000;
+
 struct Work {
     ScanEntry entry;
     std::optional<Probed> probed;  // a folder unit, probed by the walk
@@ -53,6 +57,7 @@ struct Scanner::Run {
     std::mutex sinkMutex;
     std::exception_ptr sinkFailure;  // the first exception the sink threw; stops the scan
     std::uint64_t nextIndex = 0;     // the walk's thread only
+    FileTreePtr walkMemo;            // remote trees: see rememberingListings
 
     Run(const FormatRegistry& f, const ScanOptions& o, AtomicCounters& c, FileTreePtr t,
         ScanSink& s)
@@ -63,7 +68,9 @@ struct Scanner::Run {
           sink(s),
           settings{&f,      tree, o.onlyFormat, o.keptDiagnostics, o.maxPerCode, o.validatorThreads,
                    o.cancel},
-          queue(std::max(1u, o.jobs) * 2) {}
+          queue(std::max(1u, o.jobs) * 2),
+          walkMemo(tree->remote() ? std::make_shared<ListingMemo>(tree, kWalkMemoEntries)
+                                  : nullptr) {}
 
     void waitWhilePaused() const {
         if (options.pause != nullptr) {
@@ -137,6 +144,11 @@ struct Scanner::Run {
         emit(result);
     }
 
+    // What folders are looked at through: on a remote tree, one memo of listings and stats for
+    // the whole walk (bounded), so that probing a folder (which looks into its subfolders too)
+    // and then walking it, or checking it as a unit, ask the server once for each.
+    FileTreePtr rememberingListings() const { return walkMemo ? walkMemo : tree; }
+
     // A folder below the root: one unit when the registry recognises it, else walked into.
     void visitFolder(std::vector<Frame>& stack, ScanEntry entry, unsigned depth) {
         if (depth > options.maxDepth) {
@@ -147,7 +159,8 @@ struct Scanner::Run {
             return;
         }
         try {
-            ProbeInput input = ProbeInput::fromTree(tree, entry.location);
+            const FileTreePtr seen = rememberingListings();
+            ProbeInput input = ProbeInput::fromTree(seen, entry.location);
             const Detection detection = formats.detect(input);
             if (isUnit(detection)) {
                 if (inShard(entry.relativePath)) {
@@ -155,7 +168,7 @@ struct Scanner::Run {
                 }
                 return;
             }
-            std::vector<FileTreeEntry> children = tree->list(entry.location);
+            std::vector<FileTreeEntry> children = seen->list(entry.location);
             stack.push_back(
                 {entry.location, entry.relativePath + "/", std::move(children), 0, depth});
         } catch (const SourceError& e) {
@@ -225,13 +238,14 @@ struct Scanner::Run {
                 enqueue(std::move(entry));
                 return outcome;
             }
-            ProbeInput input = ProbeInput::fromTree(tree, root);
+            const FileTreePtr seen = rememberingListings();
+            ProbeInput input = ProbeInput::fromTree(seen, root);
             const Detection detection = formats.detect(input);
             if (isUnit(detection)) {
                 enqueue(std::move(entry), Probed{std::move(input), detection});
                 return outcome;
             }
-            std::vector<FileTreeEntry> entries = tree->list(root);
+            std::vector<FileTreeEntry> entries = seen->list(root);
             walk(std::move(entries), root);
         } catch (const SourceError& e) {
             outcome.listingFailed = true;
@@ -243,13 +257,11 @@ struct Scanner::Run {
     // --- the workers ---
 
     void check(Work& work) {
-        // A remote folder unit's fingerprint, open and validator share their listings.
+        // A remote folder unit's probe, fingerprint, open and validator share their listings:
+        // the walk probed it through a memo, which goes on with its check.
         CheckSettings unitSettings = settings;
-        if (work.entry.isFolder && tree->remote()) {
-            unitSettings.tree = std::make_shared<ListingMemo>(tree);
-            if (work.probed) {
-                work.probed->input.tree = unitSettings.tree;
-            }
+        if (work.entry.isFolder && work.probed && work.probed->input.tree) {
+            unitSettings.tree = work.probed->input.tree;
         }
         if (work.entry.isFolder) {
             describeFolderUnit(*unitSettings.tree, work.entry, options.maxDepth, options.cancel);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "cli_run.h"
 #include "corpus_sites.h"
@@ -149,6 +150,36 @@ TEST_F(ScanRemote, TheCacheSparesUnchangedEntriesTheirReads) {
     for (std::size_t i = logged; i < log.size(); ++i) {
         EXPECT_FALSE(log[i].uri.ends_with(".zt")) << log[i].uri << " was read again";
     }
+}
+
+// A scan asks the server no more than validating each of its entries alone does: the walk's
+// probe of a dataset folder, its fingerprint, its open and its validator share their listings,
+// and a folder the walk goes into is listed once.
+TEST_F(ScanRemote, AScanAsksNoMoreThanValidatingEachEntryAlone) {
+    requireSites("zds/valid");
+    if (IsSkipped() || HasFailure()) {
+        return;
+    }
+    CorpusSites& sites = CorpusSites::get();
+    const std::string root = sites.http(test::corpusDir() / "zds/valid");
+    std::size_t logged = sites.nginx->accessLog().size();
+    const auto scan = runCli({"scan", root, "--jsonl", "--jobs", "2"});
+    const std::size_t scanRequests = sites.nginx->accessLog().size() - logged;
+    std::vector<std::string> locations;
+    std::istringstream lines(scan.out);
+    for (std::string line; std::getline(lines, line);) {
+        const nlohmann::json j = nlohmann::json::parse(line);
+        if (j.at("type") == "entry") {
+            locations.push_back(j.at("location").get<std::string>());
+        }
+    }
+    ASSERT_GT(locations.size(), 5u) << scan.err;
+    logged = sites.nginx->accessLog().size();
+    for (const std::string& location : locations) {
+        runCli({"validate", location});
+    }
+    const std::size_t aloneRequests = sites.nginx->accessLog().size() - logged;
+    EXPECT_LE(scanRequests, aloneRequests) << "the scan made " << scanRequests << " requests";
 }
 
 }  // namespace
