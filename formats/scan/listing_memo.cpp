@@ -114,13 +114,18 @@ FileOrFolder ListingMemo::openOrList(const Location& location, std::size_t limit
 }
 
 std::optional<FileTreeEntry> ListingMemo::stat(const Location& location) const {
-    // A name its folder's remembered listing holds needs no request of its own.
+    // A name its folder's remembered listing holds, or leaves out, needs no request of its own.
     if (std::optional<std::vector<FileTreeEntry>> siblings = remembered(location.parent())) {
         const std::string name = location.fileName();
         const auto found = std::find_if(siblings->begin(), siblings->end(),
                                         [&name](const FileTreeEntry& e) { return e.name == name; });
         if (found != siblings->end()) {
             return *found;
+        }
+        // A tree whose listings show every name (S3) has nothing there that its folder's
+        // listing leaves out; a web server's hides dot files, so those are asked after.
+        if (tree_->listsDotFiles() || !name.starts_with('.')) {
+            return std::nullopt;
         }
     }
     {

@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 class CountingTree final : public FileTree {
 public:
     bool remote() const override { return true; }
+    bool listsDotFiles() const override { return !hidesDotFiles; }
     ByteSourcePtr open(const Location& file) const override { return local_->open(file); }
     std::optional<FileTreeEntry> stat(const Location& location) const override {
         ++stats;
@@ -35,6 +36,7 @@ public:
         return local_->openOrList(location, limit);
     }
     mutable std::atomic<int> lists{0}, stats{0};
+    bool hidesDotFiles = false;  // as a web server's listings do
 
 private:
     FileTreePtr local_ = localFileTree();
@@ -87,9 +89,15 @@ TEST_F(ListingMemoTest, ANameInARememberedListingNeedsNoStat) {
     ASSERT_TRUE(b.has_value());
     EXPECT_EQ(b->size, 3u);
     EXPECT_EQ(counting_->stats.load(), 0);
-    // A name the listing does not hold is asked of the tree, once.
+    // A name the listing does not hold is not there: the tree lists every name.
+    EXPECT_FALSE(memo_->stat(folder_.child(".marker")).has_value());
+    EXPECT_FALSE(memo_->stat(folder_.child("missing")).has_value());
+    EXPECT_EQ(counting_->stats.load(), 0);
+    // One whose listings hide dot files is asked after a dot name, once.
+    counting_->hidesDotFiles = true;
     EXPECT_FALSE(memo_->stat(folder_.child(".marker")).has_value());
     EXPECT_FALSE(memo_->stat(folder_.child(".marker")).has_value());
+    EXPECT_FALSE(memo_->stat(folder_.child("missing")).has_value());
     EXPECT_EQ(counting_->stats.load(), 1);
 }
 
