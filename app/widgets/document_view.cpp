@@ -470,7 +470,8 @@ void DocumentView::selectNode(const strata::Node* node) {
     tree_->scrollTo(index);
 }
 
-void DocumentView::selectRegion(const strata::Region& region, const strata::Node* node) {
+void DocumentView::selectRegion(const strata::Region& region, const strata::Node* node,
+                                model::SelectionMove move) {
     model::ByteOverlay* file = region.valid() ? document_->overlayFor(region.source) : nullptr;
     if (file == nullptr) {
         return;
@@ -486,7 +487,7 @@ void DocumentView::selectRegion(const strata::Region& region, const strata::Node
     if (node != nullptr) {
         selectNodeInTree(node);
     }
-    emit selectionMoved(model::SelectionMove::Jump);
+    emit selectionMoved(move);
 }
 
 void DocumentView::showDiagnostic(const strata::Diagnostic& diagnostic) {

@@ -74,7 +74,10 @@ public:
     void selectNode(const strata::Node* node);
     // Selects the bytes (switching file if needed) and `node` in the tree, the deepest node at
     // the bytes' start when null.
-    void selectRegion(const strata::Region& region, const strata::Node* node = nullptr);
+    // `move`: how the selection history takes it (Settle for a place the view goes to by
+    // itself, such as a format's first item once loaded).
+    void selectRegion(const strata::Region& region, const strata::Node* node = nullptr,
+                      model::SelectionMove move = model::SelectionMove::Jump);
     void showDiagnostic(const strata::Diagnostic& diagnostic);
     void goToOffset(quint64 offset);
     // Records where the user goes (selectionMoved) and goes Back and Forward through it.

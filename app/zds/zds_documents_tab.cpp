@@ -11,6 +11,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
@@ -272,6 +273,7 @@ QString ZdsDocumentsTab::editorTitle() const {
 void ZdsDocumentsTab::showFirstDocument() {
     const model::ZdsTableModel* m = currentModel();
     if (m != nullptr && m->documentCount() > 0 && currentStored() < 0) {
+        const QScopedValueRollback first(showingFirst_, true);
         showDocument(m->storedIndex(0));
     }
 }
@@ -422,7 +424,9 @@ void ZdsDocumentsTab::loadEditor() {
     }
     const Region line = currentLineRegion();
     if (line.valid() && !following_) {
-        view_.selectRegion(line);
+        view_.selectRegion(
+            line, nullptr,
+            showingFirst_ ? model::SelectionMove::Settle : model::SelectionMove::Jump);
     }
 }
 

@@ -132,8 +132,9 @@ private:
     bool reselecting_ = false;
     bool followQueued_ = false;
     std::string shownId_;
-    std::string shownText_;   // the shown document's text as loaded into the editor
-    bool following_ = false;  // the row follows the hex view: do not move the hex view back
+    std::string shownText_;      // the shown document's text as loaded into the editor
+    bool following_ = false;     // the row follows the hex view: do not move the hex view back
+    bool showingFirst_ = false;  // the first document shown by itself: no place to go back to
 };
 
 // A table of documents or search hits: whole rows selected, read-only, one line per row.

@@ -80,7 +80,7 @@ void SelectionHistory::record(const SelectionLocation& location, SelectionMove m
 bool SelectionHistory::continuesCurrent(const SelectionLocation& location,
                                         SelectionMove move) const {
     const SelectionLocation& current = entries_[current_];
-    if (location.sameBytes(current)) {
+    if (location.sameBytes(current) || move == SelectionMove::Settle) {
         return true;
     }
     return move == SelectionMove::Step && location.file == current.file &&

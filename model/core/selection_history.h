@@ -45,7 +45,11 @@ struct SelectionLocation {
     }
 };
 
-enum class SelectionMove { Jump, Step };
+// Jump: a deliberate pick (a new entry). Step: a move of the cursor (continues the current
+// entry when near). Settle: where a view puts the selection by itself once it has loaded (a
+// format's first item shown): the current entry follows it, so opening leaves nothing to go
+// back to.
+enum class SelectionMove { Jump, Step, Settle };
 
 class SelectionHistory : public QObject {
     Q_OBJECT

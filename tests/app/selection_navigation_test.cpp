@@ -6,6 +6,7 @@
 // action in a 1366-pixel-wide window.
 #include <QAction>
 #include <QApplication>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QMenuBar>
 #include <QStandardPaths>
@@ -27,6 +28,7 @@
 #include "model/core/document.h"
 #include "model/core/selection_history.h"
 #include "model/core/structure_model.h"
+#include "test_corpus.h"
 
 using namespace strata::gui;
 
@@ -127,6 +129,21 @@ private slots:
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join('\n')));
         // Nothing open: nowhere to go.
         QVERIFY(!back_->isEnabled() && !forward_->isEnabled());
+    }
+
+    // A ZDS dataset shows its first document by itself once loaded: that is where it opened,
+    // not a place to go back from.
+    void openingADatasetLeavesNothingToGoBackTo() {
+        const QString dataset = QString::fromStdString(
+            (strata::test::corpusRoot() / "zds/valid/jsonl_two_collections").string());
+        if (!QFileInfo::exists(dataset)) {
+            QSKIP("the conformance corpus is not there (set STRATA_CORPUS_DIR)");
+        }
+        QVERIFY(window_->openPath(dataset));
+        QVERIFY(window_->waitUntilIdle(30000));
+        QCoreApplication::processEvents();
+        QCOMPARE(window_->currentView()->document()->selectionHistory()->entries().size(), 1);
+        QVERIFY(!back_->isEnabled());
     }
 
     void goesBackAndForwardThroughPicks() {

@@ -103,6 +103,19 @@ private slots:
         QCOMPARE(history.entries().size(), 4);
     }
 
+    // Where a view settles by itself once loaded takes the place of where it opened: nothing
+    // to go back to.
+    void aSettledPlaceReplacesTheCurrentEntry() {
+        SelectionHistory history;
+        history.record(at(0), SelectionMove::Jump);
+        history.record(at(0x123456, 41), SelectionMove::Settle);
+        QCOMPARE(history.entries().size(), 1);
+        QCOMPARE(history.entries().front().offset, 0x123456u);
+        QVERIFY(!history.canGoBack());
+        history.record(at(0x200000), SelectionMove::Jump);
+        QCOMPARE(history.entries().size(), 2);
+    }
+
     void aNewPlaceAfterBackDropsTheForwardEntries() {
         SelectionHistory history;
         for (quint64 offset : {0, 10000, 20000, 30000}) {
