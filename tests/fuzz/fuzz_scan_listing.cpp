@@ -67,8 +67,8 @@ void fuzzS3(std::string_view xml) {
         for (std::size_t i = 0; i < entries.size(); ++i) {
             const strata::FileTreeEntry& e = entries[i];
             check(!e.name.empty() && e.name.find('/') == std::string::npos);
-            check(i == 0 || !(e.isDirectory && entries[i - 1].isDirectory &&
-                              e.name == entries[i - 1].name));
+            check(i == 0 ||
+                  !(e.isDirectory && entries[i - 1].isDirectory && e.name == entries[i - 1].name));
             staysInside(folder, e.name);
         }
     }

@@ -229,8 +229,8 @@ TEST(S3ListParsing, ReadsKeysPrefixesAndTokens) {
 // marker, keys outside the prefix and empty names are left out.
 TEST(S3ListParsing, EntriesAreImmediateChildrenOnce) {
     S3Listing page;
-    page.objects = {{"p/", 0, "", ""},        {"p/a.zs", 5, "\"e\"", "t"}, {"p/sub/x.zs", 3, "", ""},
-                    {"p//twice", 1, "", ""}, {"q/other", 1, "", ""},     {"p/sub/y/z", 1, "", ""}};
+    page.objects = {{"p/", 0, "", ""},       {"p/a.zs", 5, "\"e\"", "t"}, {"p/sub/x.zs", 3, "", ""},
+                    {"p//twice", 1, "", ""}, {"q/other", 1, "", ""},      {"p/sub/y/z", 1, "", ""}};
     page.commonPrefixes = {"p/sub/", "p/more/deeper/", "p/"};
     std::vector<FileTreeEntry> entries;
     addS3Entries(page, "p/", entries);
