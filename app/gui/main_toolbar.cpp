@@ -1,6 +1,7 @@
 #include "main_toolbar.h"
 
 #include <QAction>
+#include <QFile>
 #include <QIcon>
 #include <QMainWindow>
 #include <QStyle>
@@ -10,10 +11,14 @@ namespace strata::gui {
 
 namespace {
 
+// The desktop theme's icon called `themeName`; else the one compiled in under that name
+// (resources/icons/actions); else, for a library user without the resources, the style's.
 void setIcon(QAction* action, const char* themeName, QStyle::StandardPixmap fallback,
              const QStyle* style) {
-    action->setIcon(
-        QIcon::fromTheme(QString::fromLatin1(themeName), style->standardIcon(fallback)));
+    const QString name = QString::fromLatin1(themeName);
+    const QString bundled = QStringLiteral(":/icons/actions/%1.svg").arg(name);
+    action->setIcon(QIcon::fromTheme(
+        name, QFile::exists(bundled) ? QIcon(bundled) : style->standardIcon(fallback)));
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include "model/core/document.h"
 #include "model/core/selection_history.h"
 #include "model/core/structure_model.h"
+#include "small_screen.h"
 #include "test_corpus.h"
 
 using namespace strata::gui;
@@ -304,16 +305,9 @@ private:
     QAction* forward_ = nullptr;
 };
 
-// The offscreen platform with one 1366×768 screen, set before the application starts.
+// On one 1366×768 screen, set before the application starts.
 int main(int argc, char* argv[]) {
-    const std::filesystem::path config =
-        std::filesystem::temp_directory_path() / "strata-selection-navigation-screen.json";
-    {
-        std::ofstream out(config);
-        out << R"({"screens": [{"name": "small", "x": 0, "y": 0, "width": 1366, "height": 768,)"
-            << R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})";
-    }
-    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + config.string().c_str());
+    strata::test::useSmallOffscreenScreen("selection-navigation");
     QApplication app(argc, argv);
     SelectionNavigationTest test;
     return QTest::qExec(&test, argc, argv);

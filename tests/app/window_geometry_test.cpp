@@ -30,6 +30,7 @@
 #include "app/zds/zds_documents_tab.h"
 #include "app/zs/new_zs_file_dialog.h"
 #include "model/core/remote_access.h"
+#include "small_screen.h"
 #include "test_corpus.h"
 
 using namespace strata::gui;
@@ -268,16 +269,9 @@ private slots:
     }
 };
 
-// The offscreen platform with one 1366×768 screen, set before the application starts.
+// On one 1366×768 screen, set before the application starts.
 int main(int argc, char* argv[]) {
-    const std::filesystem::path config =
-        std::filesystem::temp_directory_path() / "strata-window-geometry-screen.json";
-    {
-        std::ofstream out(config);
-        out << R"({"screens": [{"name": "small", "x": 0, "y": 0, "width": 1366, "height": 768,)"
-            << R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})";
-    }
-    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + config.string().c_str());
+    strata::test::useSmallOffscreenScreen("window-geometry");
     QApplication app(argc, argv);
     WindowGeometryTest test;
     return QTest::qExec(&test, argc, argv);
