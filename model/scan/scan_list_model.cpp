@@ -118,7 +118,8 @@ void ScanListModel::addListed(std::vector<strata::scan::ScanEntry> entries) {
     beginInsertRows({}, first, first + int(entries.size()) - 1);
     for (auto& entry : entries) {
         rowByIndex_.emplace(entry.index, int(rows_.size()));
-        rows_.push_back({std::move(entry), std::nullopt});
+        const QDateTime modified = modifiedTime(entry.modified);
+        rows_.push_back({std::move(entry), std::nullopt, modified});
     }
     endInsertRows();
 }
@@ -150,6 +151,7 @@ void ScanListModel::addChecked(std::vector<ScanResult> results) {
             formats_ << format;
         }
         r.entry = result.entry;  // a folder unit's size is known once checked
+        r.modified = modifiedTime(r.entry.modified);
         r.result = std::move(result);
         low = std::min(low, row);
         high = std::max(high, row);
@@ -193,11 +195,10 @@ QVariant ScanListModel::display(const Row& row, int column) const {
             return row.entry.size > 0 || !row.entry.isFolder || result
                        ? QLocale().formattedDataSize(qint64(row.entry.size))
                        : QString();
-        case Modified: {
-            const QDateTime time = modifiedTime(row.entry.modified);
-            return time.isValid() ? QLocale().toString(time.toLocalTime(), QLocale::ShortFormat)
-                                  : qs(row.entry.modified);
-        }
+        case Modified:
+            return row.modified.isValid()
+                       ? QLocale().toString(row.modified.toLocalTime(), QLocale::ShortFormat)
+                       : qs(row.entry.modified);
         case Status:
             return result ? statusText(*result) + (result->fromCache ? tr(" (cached)") : "")
                           : tr("waiting");
@@ -216,7 +217,7 @@ QVariant ScanListModel::sortKey(const Row& row, int column) const {
         case Size:
             return qulonglong(row.entry.size);
         case Modified:
-            return modifiedTime(row.entry.modified);
+            return row.modified;
         case Errors:
         case Warnings:
             return row.result

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QDateTime>
 #include <QSortFilterProxyModel>
 
 #include <array>
@@ -59,6 +60,7 @@ private:
     struct Row {
         strata::scan::ScanEntry entry;
         std::optional<strata::scan::ScanResult> result;
+        QDateTime modified;  // entry.modified read once, not per paint or comparison
     };
     QVariant display(const Row& row, int column) const;
     QVariant sortKey(const Row& row, int column) const;

@@ -2,9 +2,12 @@
 // and validated as a job, each row's status fills in, filters keep the rows asked for, Validate
 // Again picks up a file that changed, a double-click (or Enter) on a damaged entry opens it in a
 // tab, opening a plain folder browses it, and the scan can be paused and resumed.
+#include <QDateTime>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -93,6 +96,10 @@ private slots:
                     .toString()
                     .contains(QStringLiteral("ZS-")));
         QVERIFY(pane->summary()->text().contains(QStringLiteral("2 damaged")));
+        // The modification time as a date, as the file system gives it.
+        const QDateTime written = QFileInfo(dir_.filePath(QStringLiteral("bad.zs"))).lastModified();
+        QCOMPARE(shown->index(bad.row(), model::ScanListModel::Modified).data().toString(),
+                 QLocale().toString(written, QLocale::ShortFormat));
 
         // Filters: problems only, then one format.
         pane->shownEntries()->setVerdict(QStringLiteral("problems"));

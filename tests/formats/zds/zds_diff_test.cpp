@@ -293,6 +293,62 @@ TEST(ZdsDiff, RandomEditsAreReportedExactlyAndMirror) {
     }
 }
 
+// Property: the same documents with each side's index in a random state (rebuilt, absent,
+// listing nothing, cut short, not an index) differ only in storage, each collection in at most
+// one "stored differently" row, and the same number of rows either way round.
+TEST(ZdsDiff, RandomIndexStatesAreOneStorageRowPerCollection) {
+    std::mt19937 rng(20261129);
+    for (int round = 0; round < 12; ++round) {
+        ScratchDir dir("diff_index_states");
+        const unsigned collections = 1 + rng() % 3;
+        for (unsigned c = 0; c < collections; ++c) {
+            std::string lines;
+            for (unsigned d = 0, count = 1 + rng() % 12; d < count; ++d) {
+                lines += R"({"_id":"d)" + std::to_string(d) + R"(","n":)" +
+                         std::to_string(rng() % 100) + "}\n";
+            }
+            for (const char* side : {"a", "b"}) {
+                writeData(dir.path() / side, "c" + std::to_string(c), lines);
+            }
+        }
+        for (const char* side : {"a", "b"}) {
+            zds::reindexZds(dir.path() / side);
+            for (unsigned c = 0; c < collections; ++c) {
+                const fs::path index = dir.path() / side / "collections" /
+                                       ("c" + std::to_string(c)) / "meta/index.bin";
+                std::string bytes = zds_test::readAll(index);
+                switch (rng() % 5) {
+                    case 0:
+                        break;  // as rebuilt
+                    case 1:
+                        fs::remove(index);
+                        break;
+                    case 2:
+                        writeAll(index, bytes.substr(0, 8) + std::string(8, '\0'));
+                        break;
+                    case 3:
+                        writeAll(index, bytes.substr(0, 20));
+                        break;
+                    default:
+                        writeAll(index, "XXXX" + bytes.substr(4));
+                        break;
+                }
+            }
+        }
+        const Collected ab = diff(dir.path() / "a", dir.path() / "b");
+        const Collected ba = diff(dir.path() / "b", dir.path() / "a");
+        std::map<std::string, int> rows;
+        for (const Difference& d : ab.all) {
+            EXPECT_EQ(d.kind, DiffKind::Encoding) << "round " << round << ": " << d.description;
+            ++rows[d.path];
+        }
+        for (const auto& [path, count] : rows) {
+            EXPECT_EQ(count, 1) << "round " << round << ": " << path;
+        }
+        EXPECT_EQ(ba.all.size(), ab.all.size()) << "round " << round;
+    }
+}
+
 // Property: random datasets (several collections of nested JSON documents) with random edits —
 // collections removed and added, documents removed, added, rewritten with other whitespace and
 // key order, and changed at a random set of JSON paths (a value changed, a key removed, a key
