@@ -82,13 +82,13 @@ void BrowserController::openFolderOrBucketDialog() {
 }
 
 model::Job* BrowserController::browse(const QString& root) {
-    if (!dock_->isVisible() && !dock_->isFloating()) {
-        // First shown: wide enough for the name, status, format and size of an entry.
-        dock_->show();
-        window_.resizeDocks({dock_}, {std::max(460, window_.width() * 45 / 100)}, Qt::Horizontal);
-    }
+    const bool wasHidden = !dock_->isVisible();
     dock_->show();
     dock_->raise();
+    if (wasHidden && !dock_->isFloating()) {
+        // Wide enough for the name, status, format and size of an entry.
+        window_.resizeDocks({dock_}, {std::max(460, window_.width() * 45 / 100)}, Qt::Horizontal);
+    }
     model::ScanJobOptions options;
     options.jobs = std::max(2u, unsigned(QThread::idealThreadCount()));
     options.remote = model::RemoteOpenSettings::load();
